@@ -1,0 +1,156 @@
+//! Sorts shared by the trace format, the SMT-LIB front end and the evaluator.
+//!
+//! One `Sort` type serves everything: a trace's `sort_*` calls build one, the SMT-LIB
+//! sort inference produces one per term, and the evaluator's values carry one.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A sort as SMT-LIB v2.6 writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Sort {
+    Bool,
+    Int,
+    Real,
+    /// `(_ BitVec w)`, `w >= 1`.
+    BitVec(u32),
+    /// `(Array index element)`.
+    Array(Box<Sort>, Box<Sort>),
+    /// `(_ FloatingPoint e s)`: exponent and significand width (significand includes the hidden bit).
+    FloatingPoint(u32, u32),
+    RoundingMode,
+    String,
+    RegLan,
+    /// `(Seq T)`.
+    Seq(Box<Sort>),
+    /// A declared (uninterpreted) sort, a datatype or any other named sort with its parameters.
+    Named(String, Vec<Sort>),
+}
+
+impl Sort {
+    pub fn array(index: Sort, element: Sort) -> Sort {
+        Sort::Array(Box::new(index), Box::new(element))
+    }
+
+    pub fn seq(element: Sort) -> Sort {
+        Sort::Seq(Box::new(element))
+    }
+
+    pub fn uninterpreted(name: impl Into<String>) -> Sort {
+        Sort::Named(name.into(), Vec::new())
+    }
+
+    pub fn is_arith(&self) -> bool {
+        matches!(self, Sort::Int | Sort::Real)
+    }
+
+    pub fn bv_width(&self) -> Option<u32> {
+        match self {
+            Sort::BitVec(w) => Some(*w),
+            _ => None,
+        }
+    }
+
+    pub fn fp_format(&self) -> Option<(u32, u32)> {
+        match self {
+            Sort::FloatingPoint(e, s) => Some((*e, *s)),
+            _ => None,
+        }
+    }
+
+    /// The theory a sort belongs to, used to switch fuzzer and reducer features on and off.
+    pub fn theory(&self) -> Theory {
+        match self {
+            Sort::Bool => Theory::Core,
+            Sort::Int | Sort::Real => Theory::Arith,
+            Sort::BitVec(_) => Theory::Bv,
+            Sort::Array(..) => Theory::Array,
+            Sort::FloatingPoint(..) | Sort::RoundingMode => Theory::Fp,
+            Sort::String | Sort::RegLan | Sort::Seq(_) => Theory::Strings,
+            Sort::Named(..) => Theory::Uf,
+        }
+    }
+}
+
+impl fmt::Display for Sort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sort::Bool => f.write_str("Bool"),
+            Sort::Int => f.write_str("Int"),
+            Sort::Real => f.write_str("Real"),
+            Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
+            Sort::Array(i, e) => write!(f, "(Array {i} {e})"),
+            Sort::FloatingPoint(e, s) => write!(f, "(_ FloatingPoint {e} {s})"),
+            Sort::RoundingMode => f.write_str("RoundingMode"),
+            Sort::String => f.write_str("String"),
+            Sort::RegLan => f.write_str("RegLan"),
+            Sort::Seq(e) => write!(f, "(Seq {e})"),
+            Sort::Named(name, params) if params.is_empty() => f.write_str(name),
+            Sort::Named(name, params) => {
+                write!(f, "({name}")?;
+                for p in params {
+                    write!(f, " {p}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Theories, as the fuzzer's `--theories` and the reducer's theory groups name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Theory {
+    Core,
+    /// Integer and real arithmetic, linear and nonlinear.
+    Arith,
+    Bv,
+    Array,
+    /// Uninterpreted sorts and functions.
+    Uf,
+    Fp,
+    Strings,
+}
+
+impl Theory {
+    pub const ALL: [Theory; 7] = [
+        Theory::Core,
+        Theory::Arith,
+        Theory::Bv,
+        Theory::Array,
+        Theory::Uf,
+        Theory::Fp,
+        Theory::Strings,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theory::Core => "core",
+            Theory::Arith => "arith",
+            Theory::Bv => "bv",
+            Theory::Array => "array",
+            Theory::Uf => "uf",
+            Theory::Fp => "fp",
+            Theory::Strings => "strings",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Theory> {
+        Theory::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_smtlib() {
+        let s = Sort::array(Sort::BitVec(8), Sort::seq(Sort::FloatingPoint(8, 24)));
+        assert_eq!(s.to_string(), "(Array (_ BitVec 8) (Seq (_ FloatingPoint 8 24)))");
+        assert_eq!(Sort::uninterpreted("U").to_string(), "U");
+        assert_eq!(
+            Sort::Named("List".into(), vec![Sort::Int]).to_string(),
+            "(List Int)"
+        );
+    }
+}
