@@ -1,1 +1,2 @@
 //! ddsmt
+pub mod engine;

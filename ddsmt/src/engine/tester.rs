@@ -1,0 +1,167 @@
+//! [`Tester`]: "does this candidate keep the behaviour?". [`CommandTester`] answers it the way
+//! ddSMT does: write the candidate to `input<suffix>` in a private temporary directory, run the
+//! command on it, compare with the golden run ([`matches_golden`]); with a cross-check
+//! command, that one must match its own golden run too.
+//!
+//! [`Property`] is one command with its golden run, matching rules and per-check timeout;
+//! [`PropertySpec`] is what the user asked for, turned into a [`Property`] by its golden run.
+
+use std::time::Duration;
+
+use super::command::{run_on_file, CommandLine, Exit, RunLimits, RunOutcome};
+use super::error::EngineError;
+use super::matching::{matches_golden, Matching};
+use super::signals::StopFlag;
+
+/// The answer for one candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Behaves as the original: the candidate may be accepted.
+    Keeps,
+    /// Behaves differently (or could not be run).
+    Differs,
+    /// A stop was requested while checking; nothing is known.
+    Interrupted,
+}
+
+/// Decides whether a candidate keeps the behaviour. Called from several threads at once.
+pub trait Tester: Sync {
+    fn test(&self, candidate: &[u8]) -> Verdict;
+}
+
+/// Any `Fn(&[u8]) -> bool` is a tester (handy for unit tests and in-process properties).
+impl<F: Fn(&[u8]) -> bool + Sync> Tester for F {
+    fn test(&self, candidate: &[u8]) -> Verdict {
+        if self(candidate) {
+            Verdict::Keeps
+        } else {
+            Verdict::Differs
+        }
+    }
+}
+
+/// What the user asked for one command (the main one or the cross-check).
+#[derive(Clone, Debug)]
+pub struct PropertySpec {
+    pub command: CommandLine,
+    pub matching: Matching,
+    /// Per-check timeout; `None` = 1.5 x the golden run time, at least [`MIN_TIMEOUT`].
+    /// When set, the golden run is limited by it too.
+    pub timeout: Option<Duration>,
+}
+
+/// Lower bound of the default per-check timeout, so that a very fast golden run does not turn
+/// scheduling noise into spurious timeouts.
+pub const MIN_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// A command together with its golden run.
+#[derive(Clone, Debug)]
+pub struct Property {
+    pub command: CommandLine,
+    pub matching: Matching,
+    pub golden: RunOutcome,
+    pub timeout: Duration,
+}
+
+/// Tests candidates by running one or two commands.
+#[derive(Debug)]
+pub struct CommandTester {
+    pub primary: Property,
+    pub cross_check: Option<Property>,
+    suffix: String,
+    memout_mb: Option<u64>,
+    stop: StopFlag,
+}
+
+impl CommandTester {
+    /// Do the golden run(s) on `original` and build the tester. Errors: the command cannot be
+    /// started ([`EngineError::Command`]), temp files fail ([`EngineError::Io`]), or a stop
+    /// was requested ([`EngineError::Interrupted`]).
+    pub fn new(
+        primary: PropertySpec,
+        cross_check: Option<PropertySpec>,
+        original: &[u8],
+        suffix: &str,
+        memout_mb: Option<u64>,
+        stop: StopFlag,
+    ) -> Result<CommandTester, EngineError> {
+        let golden = |spec: PropertySpec| -> Result<Property, EngineError> {
+            let limits = RunLimits {
+                timeout: spec.timeout,
+                memout_mb,
+            };
+            let out = run_candidate(&spec.command, original, suffix, &limits, &stop)?;
+            if out.exit == Exit::Interrupted {
+                return Err(EngineError::Interrupted(stop.signal().unwrap_or(2)));
+            }
+            let timeout = spec
+                .timeout
+                .unwrap_or_else(|| out.duration.mul_f64(1.5).max(MIN_TIMEOUT));
+            Ok(Property {
+                command: spec.command,
+                matching: spec.matching,
+                golden: out,
+                timeout,
+            })
+        };
+        let primary = golden(primary)?;
+        let cross_check = cross_check.map(golden).transpose()?;
+        Ok(CommandTester {
+            primary,
+            cross_check,
+            suffix: suffix.to_string(),
+            memout_mb,
+            stop,
+        })
+    }
+
+    fn check(&self, prop: &Property, candidate: &[u8]) -> Verdict {
+        let limits = RunLimits {
+            timeout: Some(prop.timeout),
+            memout_mb: self.memout_mb,
+        };
+        match run_candidate(&prop.command, candidate, &self.suffix, &limits, &self.stop) {
+            Ok(out) if out.exit == Exit::Interrupted => Verdict::Interrupted,
+            Ok(out) if matches_golden(&prop.golden, &out, &prop.matching) => Verdict::Keeps,
+            Ok(_) => Verdict::Differs,
+            // The command started for the golden run; a later failure to start it (e.g. no
+            // more processes) says nothing good about the candidate.
+            Err(_) => Verdict::Differs,
+        }
+    }
+}
+
+impl Tester for CommandTester {
+    fn test(&self, candidate: &[u8]) -> Verdict {
+        match self.check(&self.primary, candidate) {
+            Verdict::Keeps => match &self.cross_check {
+                Some(cc) => self.check(cc, candidate),
+                None => Verdict::Keeps,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Write `content` to `input<suffix>` in a fresh private directory and run `cmd` on it.
+fn run_candidate(
+    cmd: &CommandLine,
+    content: &[u8],
+    suffix: &str,
+    limits: &RunLimits,
+    stop: &StopFlag,
+) -> Result<RunOutcome, EngineError> {
+    let dir = tempfile::Builder::new()
+        .prefix("ddsmt-check-")
+        .tempdir()
+        .map_err(|e| EngineError::Io(format!("cannot create a temporary directory: {e}")))?;
+    let input = dir.path().join(format!("input{suffix}"));
+    std::fs::write(&input, content)
+        .map_err(|e| EngineError::Io(format!("{}: cannot write: {e}", input.display())))?;
+    run_on_file(cmd, &input, dir.path(), limits, stop).map_err(|e| {
+        EngineError::Command(format!(
+            "cannot run command '{}': {e}",
+            cmd.program.to_string_lossy()
+        ))
+    })
+}
