@@ -1,9 +1,25 @@
 //! The API model of Z3 as the tools of this workspace see it.
 //!
 //! - [`sort`]: the one `Sort` type used by traces, SMT-LIB and the evaluator.
+//! - [`ops`]: the operation table (names, indices, arity, sort rules).
+//! - [`call`]: API calls and recorded results, the vocabulary of a trace.
+//! - [`state`]: the reference state with preconditions, so any tool can validate a call
+//!   sequence without Z3.
+//! - [`trace`]: the text and binary trace formats.
+//! - [`options`]: logics and tactics the model accepts.
 //!
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
 
+pub mod call;
+pub mod eval;
+pub mod ops;
+pub mod options;
+pub mod smtlib;
 pub mod sort;
+pub mod state;
+pub mod trace;
 
+pub use call::{AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId};
 pub use sort::{Sort, Theory};
+pub use state::{State, Violation};
+pub use trace::Trace;

@@ -1,0 +1,423 @@
+//! API calls and their recorded results: the vocabulary of a trace.
+//!
+//! A [`Call`] is one Z3 API call with its arguments; objects it creates get ids chosen by the
+//! recorder (`s` sorts, `t` terms, `f` function declarations, `z` solvers, `m` models). The
+//! [`Ret`] is what the call returned, recorded so that a replay can compare. An [`Entry`] is a
+//! call with its result, the unit that minimizers move around.
+
+use crate::ops::OpSpec;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The letter that starts this id in a text trace.
+            pub const PREFIX: char = $prefix;
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}{}", $prefix, self.0)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A sort, `s1`.
+    SortId,
+    's'
+);
+id_type!(
+    /// A term, `t1`.
+    TermId,
+    't'
+);
+id_type!(
+    /// An uninterpreted function declaration, `f1`.
+    FuncId,
+    'f'
+);
+id_type!(
+    /// A solver, `z1`.
+    SolverId,
+    'z'
+);
+id_type!(
+    /// A model, `m1`.
+    ModelId,
+    'm'
+);
+
+/// Any object id, for calls that take objects of every kind (`release`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AnyId {
+    Sort(SortId),
+    Term(TermId),
+    Func(FuncId),
+    Solver(SolverId),
+    Model(ModelId),
+}
+
+impl fmt::Display for AnyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyId::Sort(id) => id.fmt(f),
+            AnyId::Term(id) => id.fmt(f),
+            AnyId::Func(id) => id.fmt(f),
+            AnyId::Solver(id) => id.fmt(f),
+            AnyId::Model(id) => id.fmt(f),
+        }
+    }
+}
+
+/// An operation of [`crate::ops::OPS`]; serialized by name so binary traces survive changes
+/// to the order of the table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Op(pub &'static OpSpec);
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    pub fn spec(self) -> &'static OpSpec {
+        self.0
+    }
+
+    pub fn lookup(name: &str) -> Option<Op> {
+        crate::ops::lookup(name).map(Op)
+    }
+}
+
+impl fmt::Debug for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Op({})", self.0.name)
+    }
+}
+
+impl std::hash::Hash for Op {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state)
+    }
+}
+
+impl Serialize for Op {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name)
+    }
+}
+
+impl<'de> Deserialize<'de> for Op {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Op, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Op::lookup(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown operation `{name}`")))
+    }
+}
+
+/// How a new solver is configured.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SolverKind {
+    /// `Solver::new()`.
+    Default,
+    /// `Solver::new_for_logic(logic)`.
+    Logic(String),
+    /// `Tactic::new(name).solver()`.
+    Tactic(String),
+}
+
+/// One Z3 API call.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Call {
+    // Sorts.
+    SortBool,
+    SortInt,
+    SortReal,
+    SortBv(u32),
+    SortFp(u32, u32),
+    SortRm,
+    SortString,
+    SortArray(SortId, SortId),
+    SortSeq(SortId),
+    SortUninterpreted(String),
+    // Terms.
+    /// A fresh constant (an input) of a sort: `const s1 "x"`.
+    Const { sort: SortId, name: String },
+    /// A literal value of a sort, written as SMT-LIB would print its value
+    /// (`"255"` for a bit-vector, `"-3/4"` for a Real, `"abc"` for a String).
+    Lit { sort: SortId, value: String },
+    /// An uninterpreted function: `fun "f" RANGE DOMAIN...`.
+    Fun { name: String, domain: Vec<SortId>, range: SortId },
+    Apply { func: FuncId, args: Vec<TermId> },
+    /// An operation of the table: `bvadd t1 t2`, `extract 7 0 t1`.
+    Op { op: Op, indices: Vec<u32>, args: Vec<TermId> },
+    /// A constant array: `const_array INDEX_SORT VALUE`.
+    ConstArray { index: SortId, value: TermId },
+    Simplify(TermId),
+    /// Replace each `from` by its `to` in `term`.
+    Substitute { term: TermId, pairs: Vec<(TermId, TermId)> },
+    // Solvers.
+    NewSolver(SolverKind),
+    /// A solver parameter, `Solver::set_params`.
+    SetParam { solver: SolverId, key: String, value: String },
+    /// A global parameter, `set_global_param`.
+    SetGlobal { key: String, value: String },
+    Push(SolverId),
+    Pop(SolverId, u32),
+    Assert(SolverId, TermId),
+    AssertAndTrack { solver: SolverId, term: TermId, tracker: TermId },
+    CheckSat(SolverId),
+    CheckSatAssuming(SolverId, Vec<TermId>),
+    GetUnsatCore(SolverId),
+    GetModel(SolverId),
+    /// `Model::eval(term, completion)`.
+    ModelEval { model: ModelId, term: TermId, completion: bool },
+    /// Clone a solver into a fresh context.
+    Translate(SolverId),
+    Reset(SolverId),
+    /// Dump the assertions as SMT-LIB; the text is not recorded (it names Z3's internals).
+    ToSmt2(SolverId),
+    /// Parse SMT-LIB text into a solver's assertions.
+    FromString(SolverId, String),
+    /// Drop the handle of any object.
+    Release(AnyId),
+    /// Drop a solver.
+    Delete(SolverId),
+}
+
+/// The answer of a satisfiability check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+impl SatResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            SatResult::Sat => "sat",
+            SatResult::Unsat => "unsat",
+            SatResult::Unknown => "unknown",
+        }
+    }
+}
+
+/// A recorded result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ret {
+    /// A new object.
+    Id(AnyId),
+    Sat(SatResult),
+    /// An unsat core: the ids of the assumptions or trackers in it. Replay compares its size,
+    /// since a core is not unique.
+    Core(Vec<TermId>),
+    /// A value as SMT-LIB prints it (`#x0f`, `(- 3)`, `true`).
+    Value(String),
+}
+
+/// What kind of result a call records, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetKind {
+    None,
+    Sort,
+    Term,
+    Func,
+    Solver,
+    Model,
+    Sat,
+    Core,
+    Value,
+}
+
+/// One line of a trace with the `return` line that follows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Entry {
+    pub call: Call,
+    pub ret: Option<Ret>,
+}
+
+impl Call {
+    /// The trace name of the call, its first word on a line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Call::SortBool => "sort_bool",
+            Call::SortInt => "sort_int",
+            Call::SortReal => "sort_real",
+            Call::SortBv(_) => "sort_bv",
+            Call::SortFp(..) => "sort_fp",
+            Call::SortRm => "sort_rm",
+            Call::SortString => "sort_string",
+            Call::SortArray(..) => "sort_array",
+            Call::SortSeq(_) => "sort_seq",
+            Call::SortUninterpreted(_) => "sort_uninterpreted",
+            Call::Const { .. } => "const",
+            Call::Lit { .. } => "lit",
+            Call::Fun { .. } => "fun",
+            Call::Apply { .. } => "apply",
+            Call::Op { op, .. } => op.name(),
+            Call::ConstArray { .. } => "const_array",
+            Call::Simplify(_) => "simplify",
+            Call::Substitute { .. } => "substitute",
+            Call::NewSolver(_) => "new_solver",
+            Call::SetParam { .. } => "set_param",
+            Call::SetGlobal { .. } => "set_global",
+            Call::Push(_) => "push",
+            Call::Pop(..) => "pop",
+            Call::Assert(..) => "assert",
+            Call::AssertAndTrack { .. } => "assert_and_track",
+            Call::CheckSat(_) => "check_sat",
+            Call::CheckSatAssuming(..) => "check_sat_assuming",
+            Call::GetUnsatCore(_) => "get_unsat_core",
+            Call::GetModel(_) => "get_model",
+            Call::ModelEval { .. } => "model_eval",
+            Call::Translate(_) => "translate",
+            Call::Reset(_) => "reset",
+            Call::ToSmt2(_) => "to_smt2",
+            Call::FromString(..) => "from_string",
+            Call::Release(_) => "release",
+            Call::Delete(_) => "delete",
+        }
+    }
+
+    /// The names of every call kind that is not a table operation.
+    pub const ACTION_NAMES: &'static [&'static str] = &[
+        "sort_bool",
+        "sort_int",
+        "sort_real",
+        "sort_bv",
+        "sort_fp",
+        "sort_rm",
+        "sort_string",
+        "sort_array",
+        "sort_seq",
+        "sort_uninterpreted",
+        "const",
+        "lit",
+        "fun",
+        "apply",
+        "const_array",
+        "simplify",
+        "substitute",
+        "new_solver",
+        "set_param",
+        "set_global",
+        "push",
+        "pop",
+        "assert",
+        "assert_and_track",
+        "check_sat",
+        "check_sat_assuming",
+        "get_unsat_core",
+        "get_model",
+        "model_eval",
+        "translate",
+        "reset",
+        "to_smt2",
+        "from_string",
+        "release",
+        "delete",
+    ];
+
+    /// What this call returns.
+    pub fn ret_kind(&self) -> RetKind {
+        match self {
+            Call::SortBool
+            | Call::SortInt
+            | Call::SortReal
+            | Call::SortBv(_)
+            | Call::SortFp(..)
+            | Call::SortRm
+            | Call::SortString
+            | Call::SortArray(..)
+            | Call::SortSeq(_)
+            | Call::SortUninterpreted(_) => RetKind::Sort,
+            Call::Const { .. }
+            | Call::Lit { .. }
+            | Call::Apply { .. }
+            | Call::Op { .. }
+            | Call::ConstArray { .. }
+            | Call::Simplify(_)
+            | Call::Substitute { .. } => RetKind::Term,
+            Call::Fun { .. } => RetKind::Func,
+            Call::NewSolver(_) | Call::Translate(_) => RetKind::Solver,
+            Call::GetModel(_) => RetKind::Model,
+            Call::CheckSat(_) | Call::CheckSatAssuming(..) => RetKind::Sat,
+            Call::GetUnsatCore(_) => RetKind::Core,
+            Call::ModelEval { .. } => RetKind::Value,
+            Call::SetParam { .. }
+            | Call::SetGlobal { .. }
+            | Call::Push(_)
+            | Call::Pop(..)
+            | Call::Assert(..)
+            | Call::AssertAndTrack { .. }
+            | Call::Reset(_)
+            | Call::ToSmt2(_)
+            | Call::FromString(..)
+            | Call::Release(_)
+            | Call::Delete(_) => RetKind::None,
+        }
+    }
+
+    /// Every object id this call reads, in argument order.
+    pub fn uses(&self) -> Vec<AnyId> {
+        use AnyId as A;
+        match self {
+            Call::SortBool
+            | Call::SortInt
+            | Call::SortReal
+            | Call::SortBv(_)
+            | Call::SortFp(..)
+            | Call::SortRm
+            | Call::SortString
+            | Call::SortUninterpreted(_)
+            | Call::NewSolver(_)
+            | Call::SetGlobal { .. } => vec![],
+            Call::SortArray(i, e) => vec![A::Sort(*i), A::Sort(*e)],
+            Call::SortSeq(e) => vec![A::Sort(*e)],
+            Call::Const { sort, .. } | Call::Lit { sort, .. } => vec![A::Sort(*sort)],
+            Call::Fun { domain, range, .. } => domain
+                .iter()
+                .chain(std::iter::once(range))
+                .map(|s| A::Sort(*s))
+                .collect(),
+            Call::Apply { func, args } => std::iter::once(A::Func(*func))
+                .chain(args.iter().map(|t| A::Term(*t)))
+                .collect(),
+            Call::Op { args, .. } => args.iter().map(|t| A::Term(*t)).collect(),
+            Call::ConstArray { index, value } => vec![A::Sort(*index), A::Term(*value)],
+            Call::Simplify(t) => vec![A::Term(*t)],
+            Call::Substitute { term, pairs } => std::iter::once(A::Term(*term))
+                .chain(pairs.iter().flat_map(|(a, b)| [A::Term(*a), A::Term(*b)]))
+                .collect(),
+            Call::SetParam { solver, .. }
+            | Call::Push(solver)
+            | Call::Pop(solver, _)
+            | Call::CheckSat(solver)
+            | Call::GetUnsatCore(solver)
+            | Call::GetModel(solver)
+            | Call::Translate(solver)
+            | Call::Reset(solver)
+            | Call::ToSmt2(solver)
+            | Call::FromString(solver, _)
+            | Call::Delete(solver) => vec![A::Solver(*solver)],
+            Call::Assert(solver, t) => vec![A::Solver(*solver), A::Term(*t)],
+            Call::AssertAndTrack {
+                solver,
+                term,
+                tracker,
+            } => vec![A::Solver(*solver), A::Term(*term), A::Term(*tracker)],
+            Call::CheckSatAssuming(solver, ts) => std::iter::once(A::Solver(*solver))
+                .chain(ts.iter().map(|t| A::Term(*t)))
+                .collect(),
+            Call::ModelEval { model, term, .. } => vec![A::Model(*model), A::Term(*term)],
+            Call::Release(id) => vec![*id],
+        }
+    }
+}

@@ -1,0 +1,561 @@
+//! The operation table: every term-building operation of the `z3` crate for the sorts of
+//! [`Sort`], as data.
+//!
+//! An [`OpSpec`] names an operation the way SMT-LIB does (`bvadd`, `extract`, `fp.add`),
+//! says how many numeric indices it takes (`extract 7 0`), its arity, its theory and its
+//! [`Signature`], a small rule that checks argument sorts and computes the result sort.
+//! Tools never special-case an operation by name when the table can answer.
+
+use crate::sort::{Sort, Theory};
+
+/// How many term arguments an operation takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    Fixed(usize),
+    AtLeast(usize),
+}
+
+impl Arity {
+    pub fn admits(self, n: usize) -> bool {
+        match self {
+            Arity::Fixed(k) => n == k,
+            Arity::AtLeast(k) => n >= k,
+        }
+    }
+
+    pub fn min(self) -> usize {
+        match self {
+            Arity::Fixed(k) | Arity::AtLeast(k) => k,
+        }
+    }
+}
+
+/// Sort rules shared by groups of operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signature {
+    /// No arguments; the result sort is given.
+    Nullary(NullarySort),
+    /// Bool arguments, Bool result.
+    Bool,
+    /// Arguments of one common sort, Bool result (`=`, `distinct`).
+    Equal,
+    /// `ite c a b`: Bool, then two arguments of one sort, which is the result.
+    Ite,
+    /// Arguments of one arithmetic sort (Int or Real), same result.
+    Arith,
+    /// Arguments of one arithmetic sort, Bool result.
+    ArithCmp,
+    /// Int arguments, Int result.
+    Int,
+    /// Real arguments, Real result.
+    Real,
+    /// Int to Real.
+    IntToReal,
+    /// Real to Int.
+    RealToInt,
+    /// Real to Bool (`is_int`).
+    RealPred,
+    /// Bit-vectors of one width, same result.
+    Bv,
+    /// Bit-vectors of one width, Bool result.
+    BvCmp,
+    /// A bit-vector to a 1-bit vector (`bvredand`).
+    BvReduce,
+    /// Bit-vectors of any widths, concatenated.
+    Concat,
+    /// `extract hi lo`.
+    Extract,
+    /// `zero_extend n`, `sign_extend n`.
+    Extend,
+    /// `repeat n`, `n >= 1`.
+    Repeat,
+    /// `rotate_left n`: same width.
+    Rotate,
+    /// Bit-vector to Int.
+    BvToInt,
+    /// `int2bv w`.
+    IntToBv,
+    /// `select a i`.
+    Select,
+    /// `store a i e`.
+    Store,
+    /// One float, same result.
+    FpUnary,
+    /// Floats of one format, same result.
+    FpBinary,
+    /// Rounding mode, then floats of one format; same format as result.
+    FpRounded,
+    /// Floats of one format, Bool result.
+    FpCmp,
+    /// `fp.to_ubv w`, `fp.to_sbv w`: rounding mode and float to a bit-vector of width `w`.
+    FpToBv,
+    /// Float to Real.
+    FpToReal,
+    /// Float to the bit-vector of its IEEE encoding.
+    FpToIeeeBv,
+    /// `to_fp e s`: rounding mode and a Real, float or signed bit-vector, to the format `(e, s)`.
+    ToFp,
+    /// `to_fp_unsigned e s`: rounding mode and an unsigned bit-vector.
+    ToFpUnsigned,
+    /// Strings, String result.
+    Str,
+    /// String to Int.
+    StrLen,
+    /// String and Int to String.
+    StrAt,
+    /// String, Int, Int to String.
+    StrSubstr,
+    /// Strings to Bool.
+    StrCmp,
+    /// An element to the sequence of it.
+    SeqUnit,
+    /// Sequences of one sort, same result.
+    SeqConcat,
+    /// Sequence to Int.
+    SeqLen,
+    /// Sequence and Int to a sequence of length at most one.
+    SeqAt,
+    /// Sequence and Int to an element.
+    SeqNth,
+    /// Sequences of one sort to Bool.
+    SeqCmp,
+}
+
+/// Result sorts of nullary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NullarySort {
+    Bool,
+    RoundingMode,
+}
+
+/// One operation of the table.
+#[derive(Debug, PartialEq, Eq)]
+pub struct OpSpec {
+    /// The trace name, the SMT-LIB name where SMT-LIB has one.
+    pub name: &'static str,
+    pub theory: Theory,
+    /// Number of numeric indices (`extract` has two).
+    pub indices: usize,
+    pub arity: Arity,
+    pub signature: Signature,
+}
+
+const fn op(
+    name: &'static str,
+    theory: Theory,
+    indices: usize,
+    arity: Arity,
+    signature: Signature,
+) -> OpSpec {
+    OpSpec {
+        name,
+        theory,
+        indices,
+        arity,
+        signature,
+    }
+}
+
+use Arity::{AtLeast, Fixed};
+use Signature as S;
+use Theory::{Arith as A, Array as Arr, Bv as B, Core as C, Fp as F, Strings as St};
+
+/// Every operation, grouped by theory.
+pub static OPS: &[OpSpec] = &[
+    // Core.
+    op("true", C, 0, Fixed(0), S::Nullary(NullarySort::Bool)),
+    op("false", C, 0, Fixed(0), S::Nullary(NullarySort::Bool)),
+    op("not", C, 0, Fixed(1), S::Bool),
+    op("and", C, 0, AtLeast(1), S::Bool),
+    op("or", C, 0, AtLeast(1), S::Bool),
+    op("xor", C, 0, Fixed(2), S::Bool),
+    op("=>", C, 0, Fixed(2), S::Bool),
+    op("iff", C, 0, Fixed(2), S::Bool),
+    op("=", C, 0, Fixed(2), S::Equal),
+    op("distinct", C, 0, AtLeast(2), S::Equal),
+    op("ite", C, 0, Fixed(3), S::Ite),
+    // Integer and real arithmetic.
+    op("+", A, 0, AtLeast(1), S::Arith),
+    op("-", A, 0, AtLeast(1), S::Arith),
+    op("*", A, 0, AtLeast(1), S::Arith),
+    op("^", A, 0, Fixed(2), S::Arith),
+    op("<", A, 0, Fixed(2), S::ArithCmp),
+    op("<=", A, 0, Fixed(2), S::ArithCmp),
+    op(">", A, 0, Fixed(2), S::ArithCmp),
+    op(">=", A, 0, Fixed(2), S::ArithCmp),
+    op("div", A, 0, Fixed(2), S::Int),
+    op("mod", A, 0, Fixed(2), S::Int),
+    op("rem", A, 0, Fixed(2), S::Int),
+    op("/", A, 0, Fixed(2), S::Real),
+    op("to_real", A, 0, Fixed(1), S::IntToReal),
+    op("to_int", A, 0, Fixed(1), S::RealToInt),
+    op("is_int", A, 0, Fixed(1), S::RealPred),
+    // Bit-vectors.
+    op("bvnot", B, 0, Fixed(1), S::Bv),
+    op("bvneg", B, 0, Fixed(1), S::Bv),
+    op("bvand", B, 0, Fixed(2), S::Bv),
+    op("bvor", B, 0, Fixed(2), S::Bv),
+    op("bvxor", B, 0, Fixed(2), S::Bv),
+    op("bvnand", B, 0, Fixed(2), S::Bv),
+    op("bvnor", B, 0, Fixed(2), S::Bv),
+    op("bvxnor", B, 0, Fixed(2), S::Bv),
+    op("bvadd", B, 0, Fixed(2), S::Bv),
+    op("bvsub", B, 0, Fixed(2), S::Bv),
+    op("bvmul", B, 0, Fixed(2), S::Bv),
+    op("bvudiv", B, 0, Fixed(2), S::Bv),
+    op("bvsdiv", B, 0, Fixed(2), S::Bv),
+    op("bvurem", B, 0, Fixed(2), S::Bv),
+    op("bvsrem", B, 0, Fixed(2), S::Bv),
+    op("bvsmod", B, 0, Fixed(2), S::Bv),
+    op("bvshl", B, 0, Fixed(2), S::Bv),
+    op("bvlshr", B, 0, Fixed(2), S::Bv),
+    op("bvashr", B, 0, Fixed(2), S::Bv),
+    op("ext_rotate_left", B, 0, Fixed(2), S::Bv),
+    op("ext_rotate_right", B, 0, Fixed(2), S::Bv),
+    op("rotate_left", B, 1, Fixed(1), S::Rotate),
+    op("rotate_right", B, 1, Fixed(1), S::Rotate),
+    op("bvredand", B, 0, Fixed(1), S::BvReduce),
+    op("bvredor", B, 0, Fixed(1), S::BvReduce),
+    op("concat", B, 0, Fixed(2), S::Concat),
+    op("extract", B, 2, Fixed(1), S::Extract),
+    op("zero_extend", B, 1, Fixed(1), S::Extend),
+    op("sign_extend", B, 1, Fixed(1), S::Extend),
+    op("repeat", B, 1, Fixed(1), S::Repeat),
+    op("bvult", B, 0, Fixed(2), S::BvCmp),
+    op("bvule", B, 0, Fixed(2), S::BvCmp),
+    op("bvugt", B, 0, Fixed(2), S::BvCmp),
+    op("bvuge", B, 0, Fixed(2), S::BvCmp),
+    op("bvslt", B, 0, Fixed(2), S::BvCmp),
+    op("bvsle", B, 0, Fixed(2), S::BvCmp),
+    op("bvsgt", B, 0, Fixed(2), S::BvCmp),
+    op("bvsge", B, 0, Fixed(2), S::BvCmp),
+    // Overflow predicates, named after the Z3 API functions (`_u`/`_s`: the is_signed flag).
+    op("bvadd_no_overflow_u", B, 0, Fixed(2), S::BvCmp),
+    op("bvadd_no_overflow_s", B, 0, Fixed(2), S::BvCmp),
+    op("bvadd_no_underflow", B, 0, Fixed(2), S::BvCmp),
+    op("bvsub_no_overflow", B, 0, Fixed(2), S::BvCmp),
+    op("bvsub_no_underflow_u", B, 0, Fixed(2), S::BvCmp),
+    op("bvsub_no_underflow_s", B, 0, Fixed(2), S::BvCmp),
+    op("bvsdiv_no_overflow", B, 0, Fixed(2), S::BvCmp),
+    op("bvneg_no_overflow", B, 0, Fixed(1), S::BvCmp),
+    op("bvmul_no_overflow_u", B, 0, Fixed(2), S::BvCmp),
+    op("bvmul_no_overflow_s", B, 0, Fixed(2), S::BvCmp),
+    op("bvmul_no_underflow", B, 0, Fixed(2), S::BvCmp),
+    op("bv2nat", B, 0, Fixed(1), S::BvToInt),
+    op("int2bv", B, 1, Fixed(1), S::IntToBv),
+    // Arrays.
+    op("select", Arr, 0, Fixed(2), S::Select),
+    op("store", Arr, 0, Fixed(3), S::Store),
+    // Floating point.
+    op("RNE", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    op("RNA", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    op("RTP", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    op("RTN", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    op("RTZ", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    op("fp.abs", F, 0, Fixed(1), S::FpUnary),
+    op("fp.neg", F, 0, Fixed(1), S::FpUnary),
+    op("fp.add", F, 0, Fixed(3), S::FpRounded),
+    op("fp.sub", F, 0, Fixed(3), S::FpRounded),
+    op("fp.mul", F, 0, Fixed(3), S::FpRounded),
+    op("fp.div", F, 0, Fixed(3), S::FpRounded),
+    op("fp.fma", F, 0, Fixed(4), S::FpRounded),
+    op("fp.sqrt", F, 0, Fixed(2), S::FpRounded),
+    op("fp.roundToIntegral", F, 0, Fixed(2), S::FpRounded),
+    op("fp.rem", F, 0, Fixed(2), S::FpBinary),
+    op("fp.min", F, 0, Fixed(2), S::FpBinary),
+    op("fp.max", F, 0, Fixed(2), S::FpBinary),
+    op("fp.leq", F, 0, Fixed(2), S::FpCmp),
+    op("fp.lt", F, 0, Fixed(2), S::FpCmp),
+    op("fp.geq", F, 0, Fixed(2), S::FpCmp),
+    op("fp.gt", F, 0, Fixed(2), S::FpCmp),
+    op("fp.eq", F, 0, Fixed(2), S::FpCmp),
+    op("fp.isNaN", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isInfinite", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isZero", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isNormal", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isSubnormal", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isNegative", F, 0, Fixed(1), S::FpCmp),
+    op("fp.isPositive", F, 0, Fixed(1), S::FpCmp),
+    op("fp.to_ubv", F, 1, Fixed(2), S::FpToBv),
+    op("fp.to_sbv", F, 1, Fixed(2), S::FpToBv),
+    op("fp.to_real", F, 0, Fixed(1), S::FpToReal),
+    op("fp.to_ieee_bv", F, 0, Fixed(1), S::FpToIeeeBv),
+    op("to_fp", F, 2, Fixed(2), S::ToFp),
+    op("to_fp_unsigned", F, 2, Fixed(2), S::ToFpUnsigned),
+    // Strings and sequences.
+    op("str.++", St, 0, AtLeast(2), S::Str),
+    op("str.len", St, 0, Fixed(1), S::StrLen),
+    op("str.at", St, 0, Fixed(2), S::StrAt),
+    op("str.substr", St, 0, Fixed(3), S::StrSubstr),
+    op("str.prefixof", St, 0, Fixed(2), S::StrCmp),
+    op("str.suffixof", St, 0, Fixed(2), S::StrCmp),
+    op("str.contains", St, 0, Fixed(2), S::StrCmp),
+    op("str.<", St, 0, Fixed(2), S::StrCmp),
+    op("str.<=", St, 0, Fixed(2), S::StrCmp),
+    op("seq.unit", St, 0, Fixed(1), S::SeqUnit),
+    op("seq.++", St, 0, AtLeast(2), S::SeqConcat),
+    op("seq.len", St, 0, Fixed(1), S::SeqLen),
+    op("seq.at", St, 0, Fixed(2), S::SeqAt),
+    op("seq.nth", St, 0, Fixed(2), S::SeqNth),
+    op("seq.contains", St, 0, Fixed(2), S::SeqCmp),
+];
+
+/// Looks an operation up by its trace name.
+pub fn lookup(name: &str) -> Option<&'static OpSpec> {
+    OPS.iter().find(|spec| spec.name == name)
+}
+
+impl OpSpec {
+    /// The result sort of this operation on `indices` and arguments of sorts `args`, or why
+    /// the application is ill-formed.
+    pub fn result_sort(&self, indices: &[u32], args: &[&Sort]) -> Result<Sort, String> {
+        if indices.len() != self.indices {
+            return Err(format!(
+                "`{}` takes {} indices, got {}",
+                self.name,
+                self.indices,
+                indices.len()
+            ));
+        }
+        if !self.arity.admits(args.len()) {
+            let wanted = match self.arity {
+                Arity::Fixed(k) => format!("{k}"),
+                Arity::AtLeast(k) => format!("at least {k}"),
+            };
+            return Err(format!(
+                "`{}` takes {wanted} arguments, got {}",
+                self.name,
+                args.len()
+            ));
+        }
+        let name = self.name;
+        let ill = |what: &str| -> Result<Sort, String> {
+            let got: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            Err(format!(
+                "`{name}` expects {what}, got ({})",
+                got.join(", ")
+            ))
+        };
+        let all_same = |args: &[&Sort]| args.windows(2).all(|w| w[0] == w[1]);
+        let all = |pred: &dyn Fn(&Sort) -> bool| args.iter().all(|s| pred(s));
+        match self.signature {
+            S::Nullary(NullarySort::Bool) => Ok(Sort::Bool),
+            S::Nullary(NullarySort::RoundingMode) => Ok(Sort::RoundingMode),
+            S::Bool if all(&|s| *s == Sort::Bool) => Ok(Sort::Bool),
+            S::Bool => ill("Bool arguments"),
+            S::Equal if all_same(args) => Ok(Sort::Bool),
+            S::Equal => ill("arguments of one sort"),
+            S::Ite if *args[0] == Sort::Bool && args[1] == args[2] => Ok(args[1].clone()),
+            S::Ite => ill("a Bool condition and two branches of one sort"),
+            S::Arith if args[0].is_arith() && all_same(args) => Ok(args[0].clone()),
+            S::Arith => ill("arguments of one arithmetic sort"),
+            S::ArithCmp if args[0].is_arith() && all_same(args) => Ok(Sort::Bool),
+            S::ArithCmp => ill("arguments of one arithmetic sort"),
+            S::Int if all(&|s| *s == Sort::Int) => Ok(Sort::Int),
+            S::Int => ill("Int arguments"),
+            S::Real if all(&|s| *s == Sort::Real) => Ok(Sort::Real),
+            S::Real => ill("Real arguments"),
+            S::IntToReal if *args[0] == Sort::Int => Ok(Sort::Real),
+            S::IntToReal => ill("an Int"),
+            S::RealToInt if *args[0] == Sort::Real => Ok(Sort::Int),
+            S::RealToInt => ill("a Real"),
+            S::RealPred if *args[0] == Sort::Real => Ok(Sort::Bool),
+            S::RealPred => ill("a Real"),
+            S::Bv if args[0].bv_width().is_some() && all_same(args) => Ok(args[0].clone()),
+            S::Bv => ill("bit-vectors of one width"),
+            S::BvCmp if args[0].bv_width().is_some() && all_same(args) => Ok(Sort::Bool),
+            S::BvCmp => ill("bit-vectors of one width"),
+            S::BvReduce if args[0].bv_width().is_some() => Ok(Sort::BitVec(1)),
+            S::BvReduce => ill("a bit-vector"),
+            S::Concat => {
+                let mut width: u64 = 0;
+                for s in args {
+                    match s.bv_width() {
+                        Some(w) => width += u64::from(w),
+                        None => return ill("bit-vectors"),
+                    }
+                }
+                checked_width(width)
+            }
+            S::Extract => {
+                let (hi, lo) = (indices[0], indices[1]);
+                match args[0].bv_width() {
+                    Some(w) if lo <= hi && hi < w => Ok(Sort::BitVec(hi - lo + 1)),
+                    Some(w) => Err(format!(
+                        "`extract {hi} {lo}` needs lo <= hi < width, width is {w}"
+                    )),
+                    None => ill("a bit-vector"),
+                }
+            }
+            S::Extend => match args[0].bv_width() {
+                Some(w) => checked_width(u64::from(w) + u64::from(indices[0])),
+                None => ill("a bit-vector"),
+            },
+            S::Repeat => match args[0].bv_width() {
+                Some(_) if indices[0] == 0 => Err(format!("`{name} 0` is not allowed")),
+                Some(w) => checked_width(u64::from(w) * u64::from(indices[0])),
+                None => ill("a bit-vector"),
+            },
+            S::Rotate if args[0].bv_width().is_some() => Ok(args[0].clone()),
+            S::Rotate => ill("a bit-vector"),
+            S::BvToInt if args[0].bv_width().is_some() => Ok(Sort::Int),
+            S::BvToInt => ill("a bit-vector"),
+            S::IntToBv if *args[0] != Sort::Int => ill("an Int"),
+            S::IntToBv => checked_width(u64::from(indices[0])),
+            S::Select => match args[0] {
+                Sort::Array(index, element) if **index == *args[1] => Ok((**element).clone()),
+                _ => ill("an array and an index of its index sort"),
+            },
+            S::Store => match args[0] {
+                Sort::Array(index, element) if **index == *args[1] && **element == *args[2] => {
+                    Ok(args[0].clone())
+                }
+                _ => ill("an array, an index and an element of its sorts"),
+            },
+            S::FpUnary | S::FpBinary if args[0].fp_format().is_some() && all_same(args) => {
+                Ok(args[0].clone())
+            }
+            S::FpUnary | S::FpBinary => ill("floats of one format"),
+            S::FpRounded
+                if *args[0] == Sort::RoundingMode
+                    && args[1].fp_format().is_some()
+                    && all_same(&args[1..]) =>
+            {
+                Ok(args[1].clone())
+            }
+            S::FpRounded => ill("a rounding mode and floats of one format"),
+            S::FpCmp if args[0].fp_format().is_some() && all_same(args) => Ok(Sort::Bool),
+            S::FpCmp => ill("floats of one format"),
+            S::FpToBv if *args[0] == Sort::RoundingMode && args[1].fp_format().is_some() => {
+                checked_width(u64::from(indices[0]))
+            }
+            S::FpToBv => ill("a rounding mode and a float"),
+            S::FpToReal if args[0].fp_format().is_some() => Ok(Sort::Real),
+            S::FpToReal => ill("a float"),
+            S::FpToIeeeBv => match args[0].fp_format() {
+                Some((e, s)) => checked_width(u64::from(e) + u64::from(s)),
+                None => ill("a float"),
+            },
+            S::ToFp | S::ToFpUnsigned => {
+                let source_ok = match self.signature {
+                    S::ToFp => matches!(
+                        args[1],
+                        Sort::Real | Sort::FloatingPoint(..) | Sort::BitVec(_)
+                    ),
+                    _ => args[1].bv_width().is_some(),
+                };
+                if *args[0] != Sort::RoundingMode || !source_ok {
+                    return ill("a rounding mode and a value to convert");
+                }
+                fp_format(indices[0], indices[1])
+            }
+            S::Str if all(&|s| *s == Sort::String) => Ok(Sort::String),
+            S::Str => ill("String arguments"),
+            S::StrLen if *args[0] == Sort::String => Ok(Sort::Int),
+            S::StrLen => ill("a String"),
+            S::StrAt if *args[0] == Sort::String && *args[1] == Sort::Int => Ok(Sort::String),
+            S::StrAt => ill("a String and an Int"),
+            S::StrSubstr
+                if *args[0] == Sort::String && *args[1] == Sort::Int && *args[2] == Sort::Int =>
+            {
+                Ok(Sort::String)
+            }
+            S::StrSubstr => ill("a String and two Ints"),
+            S::StrCmp if all(&|s| *s == Sort::String) => Ok(Sort::Bool),
+            S::StrCmp => ill("Strings"),
+            S::SeqUnit => Ok(Sort::seq(args[0].clone())),
+            S::SeqConcat if matches!(args[0], Sort::Seq(_)) && all_same(args) => {
+                Ok(args[0].clone())
+            }
+            S::SeqConcat => ill("sequences of one sort"),
+            S::SeqLen if matches!(args[0], Sort::Seq(_)) => Ok(Sort::Int),
+            S::SeqLen => ill("a sequence"),
+            S::SeqAt if matches!(args[0], Sort::Seq(_)) && *args[1] == Sort::Int => {
+                Ok(args[0].clone())
+            }
+            S::SeqAt => ill("a sequence and an Int"),
+            S::SeqNth => match (args[0], args[1]) {
+                (Sort::Seq(element), Sort::Int) => Ok((**element).clone()),
+                _ => ill("a sequence and an Int"),
+            },
+            S::SeqCmp if matches!(args[0], Sort::Seq(_)) && all_same(args) => Ok(Sort::Bool),
+            S::SeqCmp => ill("sequences of one sort"),
+        }
+    }
+}
+
+/// Widest bit-vector the model admits; Z3 accepts more, but traces beyond this are not useful
+/// and would make evaluation and bit-blasting explode.
+pub const MAX_BV_WIDTH: u32 = 1 << 16;
+
+fn checked_width(width: u64) -> Result<Sort, String> {
+    if (1..=u64::from(MAX_BV_WIDTH)).contains(&width) {
+        Ok(Sort::BitVec(width as u32))
+    } else {
+        Err(format!(
+            "bit-width {width} is outside 1..={MAX_BV_WIDTH}"
+        ))
+    }
+}
+
+/// Checks a floating-point format as Z3 accepts it: exponent 2..=30 bits, significand >= 2.
+pub fn fp_format(e: u32, s: u32) -> Result<Sort, String> {
+    if (2..=30).contains(&e) && (2..=MAX_BV_WIDTH).contains(&s) {
+        Ok(Sort::FloatingPoint(e, s))
+    } else {
+        Err(format!("floating-point format ({e}, {s}) is not supported"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(name: &str, indices: &[u32], args: &[Sort], expected: Result<Sort, ()>) {
+        let spec = lookup(name).unwrap_or_else(|| panic!("no op {name}"));
+        let refs: Vec<&Sort> = args.iter().collect();
+        let got = spec.result_sort(indices, &refs).map_err(|_| ());
+        assert_eq!(got, expected, "{name} {indices:?} {args:?}");
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, a) in OPS.iter().enumerate() {
+            assert!(OPS[i + 1..].iter().all(|b| b.name != a.name), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn result_sorts() {
+        let bv8 = Sort::BitVec(8);
+        check("bvadd", &[], &[bv8.clone(), bv8.clone()], Ok(bv8.clone()));
+        check("bvadd", &[], &[bv8.clone(), Sort::BitVec(16)], Err(()));
+        check("extract", &[7, 4], &[bv8.clone()], Ok(Sort::BitVec(4)));
+        check("extract", &[8, 4], &[bv8.clone()], Err(()));
+        check("extract", &[3, 4], &[bv8.clone()], Err(()));
+        check("concat", &[], &[bv8.clone(), Sort::BitVec(3)], Ok(Sort::BitVec(11)));
+        check("zero_extend", &[2], &[bv8.clone()], Ok(Sort::BitVec(10)));
+        check("repeat", &[0], &[bv8.clone()], Err(()));
+        check("+", &[], &[Sort::Int, Sort::Int, Sort::Int], Ok(Sort::Int));
+        check("+", &[], &[Sort::Int, Sort::Real], Err(()));
+        check("<", &[], &[Sort::Real, Sort::Real], Ok(Sort::Bool));
+        check("ite", &[], &[Sort::Bool, Sort::Int, Sort::Int], Ok(Sort::Int));
+        check("ite", &[], &[Sort::Int, Sort::Int, Sort::Int], Err(()));
+        check("and", &[], &[], Err(()));
+        let arr = Sort::array(bv8.clone(), Sort::Bool);
+        check("select", &[], &[arr.clone(), bv8.clone()], Ok(Sort::Bool));
+        check("store", &[], &[arr.clone(), bv8.clone(), Sort::Bool], Ok(arr.clone()));
+        check("store", &[], &[arr, Sort::Int, Sort::Bool], Err(()));
+        let f32s = Sort::FloatingPoint(8, 24);
+        check(
+            "fp.add",
+            &[],
+            &[Sort::RoundingMode, f32s.clone(), f32s.clone()],
+            Ok(f32s.clone()),
+        );
+        check("to_fp", &[11, 53], &[Sort::RoundingMode, f32s.clone()], Ok(Sort::FloatingPoint(11, 53)));
+        check("fp.to_ieee_bv", &[], &[f32s], Ok(Sort::BitVec(32)));
+        check("seq.nth", &[], &[Sort::seq(Sort::Int), Sort::Int], Ok(Sort::Int));
+        check("str.++", &[], &[Sort::String, Sort::String], Ok(Sort::String));
+    }
+}

@@ -1,0 +1,538 @@
+//! The reference state: which objects are alive, their sorts, each solver's scope depth and
+//! phase. [`State::check`] says whether a call is valid now (its preconditions) and
+//! [`State::apply`] advances the state by a call and its recorded result. Tools decide
+//! whether a call sequence is valid without running Z3: untrace rejects malformed traces
+//! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
+
+use crate::call::{AnyId, Call, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId};
+use crate::ops::{fp_format, MAX_BV_WIDTH};
+use crate::sort::Sort;
+use std::collections::HashMap;
+use std::fmt;
+
+/// What the reference state knows of a term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermInfo {
+    pub sort: Sort,
+    /// Made by `const`: an input, usable as an assert_and_track tracker.
+    pub is_const: bool,
+    /// A Bool constant or its negation: valid as an assumption.
+    pub is_literal: bool,
+}
+
+/// Where a solver is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Nothing checked since the last change.
+    Unchecked,
+    /// The last check answered this, and nothing changed since.
+    Checked(SatResult),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverInfo {
+    pub depth: u32,
+    pub phase: Phase,
+    /// Whether the last check was with assumptions (its unsat core is over them).
+    pub assumed: bool,
+    pub kind: SolverKind,
+}
+
+/// Why a call is not valid in the current state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation(pub String);
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+fn violation<T>(message: impl Into<String>) -> Result<T, Violation> {
+    Err(Violation(message.into()))
+}
+
+/// The reference state of a trace.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub sorts: HashMap<SortId, Sort>,
+    pub terms: HashMap<TermId, TermInfo>,
+    pub funcs: HashMap<FuncId, (Vec<Sort>, Sort)>,
+    pub solvers: HashMap<SolverId, SolverInfo>,
+    pub models: HashMap<ModelId, SolverId>,
+    /// The next fresh number per id kind, for recorders.
+    next: [u32; 5],
+}
+
+impl State {
+    pub fn new() -> State {
+        State {
+            next: [1; 5],
+            ..State::default()
+        }
+    }
+
+    /// A fresh id number for objects of `kind` (a recorder calls this, a replay uses the
+    /// trace's ids).
+    pub fn fresh(&mut self, kind: RetKind) -> Option<AnyId> {
+        let slot = match kind {
+            RetKind::Sort => 0,
+            RetKind::Term => 1,
+            RetKind::Func => 2,
+            RetKind::Solver => 3,
+            RetKind::Model => 4,
+            _ => return None,
+        };
+        let n = self.next[slot].max(1);
+        self.next[slot] = n + 1;
+        Some(match slot {
+            0 => AnyId::Sort(SortId(n)),
+            1 => AnyId::Term(TermId(n)),
+            2 => AnyId::Func(FuncId(n)),
+            3 => AnyId::Solver(SolverId(n)),
+            _ => AnyId::Model(ModelId(n)),
+        })
+    }
+
+    pub fn sort(&self, id: SortId) -> Result<&Sort, Violation> {
+        self.sorts
+            .get(&id)
+            .map_or_else(|| violation(format!("sort {id} is not defined")), Ok)
+    }
+
+    pub fn term(&self, id: TermId) -> Result<&TermInfo, Violation> {
+        self.terms
+            .get(&id)
+            .map_or_else(|| violation(format!("term {id} is not defined")), Ok)
+    }
+
+    pub fn solver(&self, id: SolverId) -> Result<&SolverInfo, Violation> {
+        self.solvers
+            .get(&id)
+            .map_or_else(|| violation(format!("solver {id} is not defined")), Ok)
+    }
+
+    fn term_sort(&self, id: TermId) -> Result<&Sort, Violation> {
+        self.term(id).map(|t| &t.sort)
+    }
+
+    fn bool_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
+        match self.term_sort(id)? {
+            Sort::Bool => Ok(()),
+            other => violation(format!("{role} {id} has sort {other}, expected Bool")),
+        }
+    }
+
+    /// The sort a term-building call produces, or why it cannot be built. `None` for calls
+    /// that build no term.
+    pub fn result_sort(&self, call: &Call) -> Result<Option<Sort>, Violation> {
+        Ok(Some(match call {
+            Call::Const { sort, .. } => self.sort(*sort)?.clone(),
+            Call::Lit { sort, value } => {
+                let sort = self.sort(*sort)?;
+                check_literal(sort, value)?;
+                sort.clone()
+            }
+            Call::Apply { func, args } => {
+                let Some((domain, range)) = self.funcs.get(func) else {
+                    return violation(format!("function {func} is not defined"));
+                };
+                if domain.len() != args.len() {
+                    return violation(format!(
+                        "function {func} takes {} arguments, got {}",
+                        domain.len(),
+                        args.len()
+                    ));
+                }
+                for (i, (arg, want)) in args.iter().zip(domain).enumerate() {
+                    let got = self.term_sort(*arg)?;
+                    if got != want {
+                        return violation(format!(
+                            "argument {} of {func} ({arg}) has sort {got}, expected {want}",
+                            i + 1
+                        ));
+                    }
+                }
+                range.clone()
+            }
+            Call::Op { op, indices, args } => {
+                let sorts = args
+                    .iter()
+                    .map(|a| self.term_sort(*a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                op.spec().result_sort(indices, &sorts).map_err(Violation)?
+            }
+            Call::ConstArray { index, value } => {
+                Sort::array(self.sort(*index)?.clone(), self.term_sort(*value)?.clone())
+            }
+            Call::Simplify(t) => self.term_sort(*t)?.clone(),
+            Call::Substitute { term, pairs } => {
+                for (from, to) in pairs {
+                    let (a, b) = (self.term_sort(*from)?, self.term_sort(*to)?);
+                    if a != b {
+                        return violation(format!(
+                            "substitute {from} ({a}) by {to} ({b}): sorts differ"
+                        ));
+                    }
+                }
+                self.term_sort(*term)?.clone()
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The preconditions of `call` in this state.
+    pub fn check(&self, call: &Call) -> Result<(), Violation> {
+        match call {
+            Call::SortBool
+            | Call::SortInt
+            | Call::SortReal
+            | Call::SortRm
+            | Call::SortString
+            | Call::SetGlobal { .. } => Ok(()),
+            Call::SortBv(w) => {
+                if (1..=MAX_BV_WIDTH).contains(w) {
+                    Ok(())
+                } else {
+                    violation(format!("bit-width {w} is outside 1..={MAX_BV_WIDTH}"))
+                }
+            }
+            Call::SortFp(e, s) => fp_format(*e, *s).map(drop).map_err(Violation),
+            Call::SortArray(i, e) => self.sort(*i).and(self.sort(*e)).map(drop),
+            Call::SortSeq(e) => self.sort(*e).map(drop),
+            Call::SortUninterpreted(name) => {
+                if name.is_empty() {
+                    violation("an uninterpreted sort needs a name")
+                } else {
+                    Ok(())
+                }
+            }
+            Call::Fun { domain, range, .. } => {
+                for s in domain.iter().chain(std::iter::once(range)) {
+                    self.sort(*s)?;
+                }
+                Ok(())
+            }
+            Call::Const { .. }
+            | Call::Lit { .. }
+            | Call::Apply { .. }
+            | Call::Op { .. }
+            | Call::ConstArray { .. }
+            | Call::Simplify(_)
+            | Call::Substitute { .. } => self.result_sort(call).map(drop),
+            Call::NewSolver(SolverKind::Default) => Ok(()),
+            Call::NewSolver(SolverKind::Logic(logic)) => {
+                if crate::options::LOGICS.contains(&logic.as_str()) {
+                    Ok(())
+                } else {
+                    violation(format!("unknown logic `{logic}`"))
+                }
+            }
+            Call::NewSolver(SolverKind::Tactic(tactic)) => {
+                if crate::options::TACTICS.contains(&tactic.as_str()) {
+                    Ok(())
+                } else {
+                    violation(format!("unknown tactic `{tactic}`"))
+                }
+            }
+            Call::SetParam { solver, .. }
+            | Call::Push(solver)
+            | Call::CheckSat(solver)
+            | Call::Translate(solver)
+            | Call::Reset(solver)
+            | Call::ToSmt2(solver)
+            | Call::FromString(solver, _)
+            | Call::Delete(solver) => self.solver(*solver).map(drop),
+            Call::Pop(solver, n) => {
+                let depth = self.solver(*solver)?.depth;
+                if *n >= 1 && *n <= depth {
+                    Ok(())
+                } else {
+                    violation(format!(
+                        "pop {n} on solver {solver} at scope depth {depth}"
+                    ))
+                }
+            }
+            Call::Assert(solver, t) => {
+                self.solver(*solver)?;
+                self.bool_term(*t, "assertion")
+            }
+            Call::AssertAndTrack {
+                solver,
+                term,
+                tracker,
+            } => {
+                self.solver(*solver)?;
+                self.bool_term(*term, "assertion")?;
+                self.bool_term(*tracker, "tracker")?;
+                if self.term(*tracker)?.is_const {
+                    Ok(())
+                } else {
+                    violation(format!("tracker {tracker} is not a Boolean constant"))
+                }
+            }
+            Call::CheckSatAssuming(solver, ts) => {
+                self.solver(*solver)?;
+                for t in ts {
+                    self.bool_term(*t, "assumption")?;
+                    if !self.term(*t)?.is_literal {
+                        return violation(format!(
+                            "assumption {t} is neither a Boolean constant nor its negation"
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Call::GetUnsatCore(solver) => match self.solver(*solver)?.phase {
+                Phase::Checked(SatResult::Unsat) => Ok(()),
+                _ => violation(format!(
+                    "get_unsat_core on solver {solver}, whose last check was not unsat"
+                )),
+            },
+            Call::GetModel(solver) => match self.solver(*solver)?.phase {
+                Phase::Checked(SatResult::Sat) => Ok(()),
+                _ => violation(format!(
+                    "get_model on solver {solver}, whose last check was not sat"
+                )),
+            },
+            Call::ModelEval { model, term, .. } => {
+                if !self.models.contains_key(model) {
+                    return violation(format!("model {model} is not defined"));
+                }
+                self.term(*term).map(drop)
+            }
+            Call::Release(id) => {
+                let alive = match id {
+                    AnyId::Sort(s) => self.sorts.contains_key(s),
+                    AnyId::Term(t) => self.terms.contains_key(t),
+                    AnyId::Func(f) => self.funcs.contains_key(f),
+                    AnyId::Solver(z) => self.solvers.contains_key(z),
+                    AnyId::Model(m) => self.models.contains_key(m),
+                };
+                if alive {
+                    Ok(())
+                } else {
+                    violation(format!("release of {id}, which is not defined"))
+                }
+            }
+        }
+    }
+
+    /// Checks `call`, then records its effect. `ret` is the recorded result; calls that
+    /// create objects need it (the id to bind).
+    pub fn apply(&mut self, call: &Call, ret: Option<&Ret>) -> Result<(), Violation> {
+        self.check(call)?;
+        let new_id = match (call.ret_kind(), ret) {
+            (RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model, Some(Ret::Id(id))) => {
+                let fits = matches!(
+                    (call.ret_kind(), id),
+                    (RetKind::Sort, AnyId::Sort(_))
+                        | (RetKind::Term, AnyId::Term(_))
+                        | (RetKind::Func, AnyId::Func(_))
+                        | (RetKind::Solver, AnyId::Solver(_))
+                        | (RetKind::Model, AnyId::Model(_))
+                );
+                if !fits {
+                    return violation(format!("`{}` cannot return {id}", call.name()));
+                }
+                if self.is_alive(*id) {
+                    return violation(format!("{id} is already defined"));
+                }
+                Some(*id)
+            }
+            (RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model, _) => {
+                return violation(format!("`{}` needs a return line with the new id", call.name()));
+            }
+            _ => None,
+        };
+        if let Some(id) = new_id {
+            self.bump_next(id);
+        }
+        match call {
+            Call::SortBool => self.bind_sort(new_id, Sort::Bool),
+            Call::SortInt => self.bind_sort(new_id, Sort::Int),
+            Call::SortReal => self.bind_sort(new_id, Sort::Real),
+            Call::SortRm => self.bind_sort(new_id, Sort::RoundingMode),
+            Call::SortString => self.bind_sort(new_id, Sort::String),
+            Call::SortBv(w) => self.bind_sort(new_id, Sort::BitVec(*w)),
+            Call::SortFp(e, s) => self.bind_sort(new_id, Sort::FloatingPoint(*e, *s)),
+            Call::SortArray(i, e) => {
+                let sort = Sort::array(self.sorts[i].clone(), self.sorts[e].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortSeq(e) => {
+                let sort = Sort::seq(self.sorts[e].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortUninterpreted(name) => self.bind_sort(new_id, Sort::uninterpreted(name.clone())),
+            Call::Fun { domain, range, .. } => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
+                    self.funcs.insert(f, (domain, self.sorts[range].clone()));
+                }
+            }
+            Call::Const { .. }
+            | Call::Lit { .. }
+            | Call::Apply { .. }
+            | Call::Op { .. }
+            | Call::ConstArray { .. }
+            | Call::Simplify(_)
+            | Call::Substitute { .. } => {
+                let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
+                let is_const = matches!(call, Call::Const { .. });
+                let is_bool_const = is_const && sort == Sort::Bool;
+                let is_negated_const = matches!(call, Call::Op { op, args, .. }
+                    if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
+                if let Some(AnyId::Term(t)) = new_id {
+                    self.terms.insert(
+                        t,
+                        TermInfo {
+                            sort,
+                            is_const,
+                            is_literal: is_bool_const || is_negated_const,
+                        },
+                    );
+                }
+            }
+            Call::NewSolver(kind) => {
+                if let Some(AnyId::Solver(z)) = new_id {
+                    self.solvers.insert(z, SolverInfo::new(kind.clone()));
+                }
+            }
+            Call::Translate(from) => {
+                let mut copy = self.solvers[from].clone();
+                copy.phase = Phase::Unchecked;
+                if let Some(AnyId::Solver(z)) = new_id {
+                    self.solvers.insert(z, copy);
+                }
+            }
+            Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } => {}
+            Call::SetParam { solver, .. } | Call::Assert(solver, _) | Call::AssertAndTrack { solver, .. } | Call::FromString(solver, _) => {
+                self.touch(*solver)
+            }
+            Call::Push(solver) => {
+                self.touch(*solver);
+                self.solver_mut(*solver).depth += 1;
+            }
+            Call::Pop(solver, n) => {
+                self.touch(*solver);
+                self.solver_mut(*solver).depth -= n;
+            }
+            Call::Reset(solver) => {
+                self.touch(*solver);
+                self.solver_mut(*solver).depth = 0;
+            }
+            Call::CheckSat(solver) | Call::CheckSatAssuming(solver, _) => {
+                let answer = match ret {
+                    Some(Ret::Sat(r)) => Phase::Checked(*r),
+                    // Without a recorded answer nothing later may rely on it.
+                    _ => Phase::Unchecked,
+                };
+                let info = self.solver_mut(*solver);
+                info.phase = answer;
+                info.assumed = matches!(call, Call::CheckSatAssuming(..));
+            }
+            Call::GetUnsatCore(_) => {}
+            Call::GetModel(solver) => {
+                if let Some(AnyId::Model(m)) = new_id {
+                    self.models.insert(m, *solver);
+                }
+            }
+            Call::Release(id) => match id {
+                AnyId::Sort(s) => drop(self.sorts.remove(s)),
+                AnyId::Term(t) => drop(self.terms.remove(t)),
+                AnyId::Func(f) => drop(self.funcs.remove(f)),
+                AnyId::Solver(z) => drop(self.solvers.remove(z)),
+                AnyId::Model(m) => drop(self.models.remove(m)),
+            },
+            Call::Delete(solver) => drop(self.solvers.remove(solver)),
+        }
+        Ok(())
+    }
+
+    fn is_alive(&self, id: AnyId) -> bool {
+        match id {
+            AnyId::Sort(s) => self.sorts.contains_key(&s),
+            AnyId::Term(t) => self.terms.contains_key(&t),
+            AnyId::Func(f) => self.funcs.contains_key(&f),
+            AnyId::Solver(z) => self.solvers.contains_key(&z),
+            AnyId::Model(m) => self.models.contains_key(&m),
+        }
+    }
+
+    fn bump_next(&mut self, id: AnyId) {
+        let (slot, n) = match id {
+            AnyId::Sort(SortId(n)) => (0, n),
+            AnyId::Term(TermId(n)) => (1, n),
+            AnyId::Func(FuncId(n)) => (2, n),
+            AnyId::Solver(SolverId(n)) => (3, n),
+            AnyId::Model(ModelId(n)) => (4, n),
+        };
+        self.next[slot] = self.next[slot].max(n + 1);
+    }
+
+    fn bind_sort(&mut self, id: Option<AnyId>, sort: Sort) {
+        if let Some(AnyId::Sort(s)) = id {
+            self.sorts.insert(s, sort);
+        }
+    }
+
+    fn solver_mut(&mut self, id: SolverId) -> &mut SolverInfo {
+        self.solvers.get_mut(&id).expect("checked by State::check")
+    }
+
+    /// A change to the assertions invalidates the last answer.
+    fn touch(&mut self, id: SolverId) {
+        self.solver_mut(id).phase = Phase::Unchecked;
+    }
+}
+
+impl SolverInfo {
+    fn new(kind: SolverKind) -> SolverInfo {
+        SolverInfo {
+            depth: 0,
+            phase: Phase::Unchecked,
+            assumed: false,
+            kind,
+        }
+    }
+}
+
+/// Checks that `value` is a literal of `sort` as `lit` accepts it.
+pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
+    let ok = match sort {
+        Sort::Bool => matches!(value, "true" | "false"),
+        Sort::Int => parse_int(value).is_some(),
+        Sort::Real => {
+            let (num, den) = value.split_once('/').unwrap_or((value, "1"));
+            let decimal = num.split_once('.').map_or(num.to_string(), |(a, b)| format!("{a}{b}"));
+            parse_int(&decimal).is_some() && parse_int(den).is_some_and(|d| !d.starts_with('-') && d.trim_start_matches('0') != "")
+        }
+        Sort::BitVec(w) => {
+            value.bytes().all(|b| b.is_ascii_digit())
+                && !value.is_empty()
+                && num_bigint::BigUint::parse_bytes(value.as_bytes(), 10)
+                    .is_some_and(|v| v.bits() <= u64::from(*w))
+        }
+        Sort::FloatingPoint(..) => {
+            matches!(value, "nan" | "+inf" | "-inf" | "+zero" | "-zero") || value.parse::<f64>().is_ok_and(f64::is_finite)
+        }
+        Sort::RoundingMode => matches!(value, "RNE" | "RNA" | "RTP" | "RTN" | "RTZ"),
+        Sort::String => true,
+        Sort::Seq(_) => value.is_empty(),
+        Sort::Array(..) | Sort::RegLan | Sort::Named(..) => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        violation(format!("`{value}` is not a literal of sort {sort}"))
+    }
+}
+
+/// An optionally signed decimal integer, returned without sign when valid.
+fn parse_int(text: &str) -> Option<&str> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
+}

@@ -1,0 +1,90 @@
+//! The trace format, text and binary.
+//!
+//! A [`Trace`] is a list of [`Entry`]s (a call and its recorded result) with the source line
+//! of each call, so that every later error can name `file:line`. The text format
+//! ([`text`]) is the one people read and minimizers cut; the binary format ([`binary`]) is a
+//! compact, lossless `bincode` encoding of the same entries. `docs/trace-format.md` is the
+//! reference.
+
+pub mod binary;
+pub mod text;
+
+use crate::call::Entry;
+use std::fmt;
+
+/// The version this crate writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A parsed trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    pub entries: Vec<Entry>,
+    /// For each entry, the 1-based line of its call (text) or its 1-based entry number (binary).
+    pub lines: Vec<u32>,
+}
+
+impl Trace {
+    pub fn from_entries(entries: Vec<Entry>) -> Trace {
+        let lines = (1..=entries.len() as u32).collect();
+        Trace { entries, lines }
+    }
+}
+
+/// What went wrong while reading a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The version header is missing or names another version.
+    Header,
+    /// A word that is no call name.
+    UnknownCall,
+    /// Wrong number of arguments.
+    Arity,
+    /// An argument of the wrong form (an id where a number belongs, ...).
+    Argument,
+    BadNumeral,
+    BadString,
+    /// A `return` line that does not fit its call, or is missing.
+    Return,
+    /// Not a bincode trace.
+    Binary,
+}
+
+/// A located error: `line:column: message`. The caller adds the file name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub kind: ErrorKind,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads a trace in either format, told apart by the binary magic.
+pub fn parse(bytes: &[u8]) -> Result<Trace, ReadError> {
+    if bytes.starts_with(binary::MAGIC) {
+        binary::parse(bytes)
+    } else {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => text::parse(text),
+            Err(e) => {
+                let before = &bytes[..e.valid_up_to()];
+                let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+                let column = (before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)) as u32 + 1;
+                Err(ReadError {
+                    kind: ErrorKind::Binary,
+                    line,
+                    column,
+                    message: "neither a text trace (invalid UTF-8) nor a binary trace (no magic)".into(),
+                })
+            }
+        }
+    }
+}

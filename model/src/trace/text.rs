@@ -1,0 +1,835 @@
+//! The text trace format: a version header, then one call per line, each result on the
+//! `return` line right after its call, `;` comments. See `docs/trace-format.md`.
+
+use super::{ErrorKind, ReadError, Trace, VERSION};
+use crate::call::{
+    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
+    SortId, TermId,
+};
+use std::fmt::Write as _;
+
+/// The header line every text trace starts with.
+pub fn header() -> String {
+    format!("z3-trace {VERSION}")
+}
+
+/// Formats a call as its trace line (without newline).
+pub fn format_call(call: &Call) -> String {
+    let mut line = String::from(call.name());
+    let mut word = |w: &dyn std::fmt::Display| {
+        let _ = write!(line, " {w}");
+    };
+    match call {
+        Call::SortBool
+        | Call::SortInt
+        | Call::SortReal
+        | Call::SortRm
+        | Call::SortString
+        | Call::NewSolver(SolverKind::Default) => {}
+        Call::SortBv(w) => word(w),
+        Call::SortFp(e, s) => {
+            word(e);
+            word(s)
+        }
+        Call::SortArray(i, e) => {
+            word(i);
+            word(e)
+        }
+        Call::SortSeq(e) => word(e),
+        Call::SortUninterpreted(name) => word(&quote(name)),
+        Call::Const { sort, name } => {
+            word(sort);
+            word(&quote(name))
+        }
+        Call::Lit { sort, value } => {
+            word(sort);
+            word(&quote(value))
+        }
+        Call::Fun {
+            name,
+            domain,
+            range,
+        } => {
+            word(&quote(name));
+            word(range);
+            domain.iter().for_each(|s| word(s));
+        }
+        Call::Apply { func, args } => {
+            word(func);
+            args.iter().for_each(|t| word(t));
+        }
+        Call::Op { indices, args, .. } => {
+            indices.iter().for_each(|i| word(i));
+            args.iter().for_each(|t| word(t));
+        }
+        Call::ConstArray { index, value } => {
+            word(index);
+            word(value)
+        }
+        Call::Simplify(t) => word(t),
+        Call::Substitute { term, pairs } => {
+            word(term);
+            for (from, to) in pairs {
+                word(from);
+                word(to);
+            }
+        }
+        Call::NewSolver(SolverKind::Logic(logic)) => {
+            word(&"logic");
+            word(&quote(logic))
+        }
+        Call::NewSolver(SolverKind::Tactic(tactic)) => {
+            word(&"tactic");
+            word(&quote(tactic))
+        }
+        Call::SetParam { solver, key, value } => {
+            word(solver);
+            word(&quote(key));
+            word(&quote(value))
+        }
+        Call::SetGlobal { key, value } => {
+            word(&quote(key));
+            word(&quote(value))
+        }
+        Call::Push(z)
+        | Call::CheckSat(z)
+        | Call::GetUnsatCore(z)
+        | Call::GetModel(z)
+        | Call::Translate(z)
+        | Call::Reset(z)
+        | Call::ToSmt2(z)
+        | Call::Delete(z) => word(z),
+        Call::Pop(z, n) => {
+            word(z);
+            word(n)
+        }
+        Call::Assert(z, t) => {
+            word(z);
+            word(t)
+        }
+        Call::AssertAndTrack {
+            solver,
+            term,
+            tracker,
+        } => {
+            word(solver);
+            word(term);
+            word(tracker)
+        }
+        Call::CheckSatAssuming(z, ts) => {
+            word(z);
+            ts.iter().for_each(|t| word(t));
+        }
+        Call::ModelEval {
+            model,
+            term,
+            completion,
+        } => {
+            word(model);
+            word(term);
+            word(completion)
+        }
+        Call::FromString(z, text) => {
+            word(z);
+            word(&quote(text))
+        }
+        Call::Release(id) => word(id),
+    }
+    line
+}
+
+/// Formats a result as its `return` line (without newline).
+pub fn format_ret(ret: &Ret) -> String {
+    match ret {
+        Ret::Id(id) => format!("return {id}"),
+        Ret::Sat(r) => format!("return {}", r.name()),
+        Ret::Core(ids) => {
+            let mut line = String::from("return");
+            for id in ids {
+                let _ = write!(line, " {id}");
+            }
+            line
+        }
+        Ret::Value(v) => format!("return {}", quote(v)),
+    }
+}
+
+/// Writes a whole trace, header first.
+pub fn write(entries: &[Entry]) -> String {
+    let mut out = header();
+    out.push('\n');
+    for entry in entries {
+        out.push_str(&format_call(&entry.call));
+        out.push('\n');
+        if let Some(ret) = &entry.ret {
+            out.push_str(&format_ret(ret));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Quotes a string: `"` and `\` are escaped, and so are line breaks and tabs, so that every
+/// call stays on one line.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One word of a line with its 1-based column.
+struct Token<'a> {
+    text: &'a str,
+    column: u32,
+    /// The unescaped content of a quoted string.
+    string: Option<String>,
+}
+
+struct Line<'a> {
+    number: u32,
+    tokens: Vec<Token<'a>>,
+    /// Column just past the last token, for "expected more" errors.
+    end: u32,
+}
+
+fn error(kind: ErrorKind, line: u32, column: u32, message: impl Into<String>) -> ReadError {
+    ReadError {
+        kind,
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+fn tokenize(number: u32, text: &str) -> Result<Line<'_>, ReadError> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b' ' || b == b'\t' || b == b'\r' {
+            i += 1;
+            continue;
+        }
+        if b == b';' {
+            break;
+        }
+        let start = i;
+        let column = text[..start].chars().count() as u32 + 1;
+        if b == b'"' {
+            let mut value = String::new();
+            let mut chars = text[start + 1..].char_indices();
+            let mut closed = None;
+            while let Some((k, c)) = chars.next() {
+                match c {
+                    '"' => {
+                        closed = Some(start + 1 + k + 1);
+                        break;
+                    }
+                    '\\' => match chars.next() {
+                        Some((_, 'n')) => value.push('\n'),
+                        Some((_, 'r')) => value.push('\r'),
+                        Some((_, 't')) => value.push('\t'),
+                        Some((_, '"')) => value.push('"'),
+                        Some((_, '\\')) => value.push('\\'),
+                        Some((_, other)) => {
+                            return Err(error(
+                                ErrorKind::BadString,
+                                number,
+                                column,
+                                format!("unknown escape `\\{other}` in string"),
+                            ))
+                        }
+                        None => break,
+                    },
+                    c => value.push(c),
+                }
+            }
+            let Some(end) = closed else {
+                return Err(error(ErrorKind::BadString, number, column, "unterminated string"));
+            };
+            tokens.push(Token {
+                text: &text[start..end],
+                column,
+                string: Some(value),
+            });
+            i = end;
+        } else {
+            while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b';' | b'"') {
+                i += 1;
+            }
+            tokens.push(Token {
+                text: &text[start..i],
+                column,
+                string: None,
+            });
+        }
+    }
+    let end = text.trim_end().chars().count() as u32 + 1;
+    Ok(Line {
+        number,
+        tokens,
+        end,
+    })
+}
+
+/// Reads the arguments of one line, left to right.
+struct Args<'l, 'a> {
+    line: &'l Line<'a>,
+    next: usize,
+    call: &'static str,
+}
+
+impl<'a> Args<'_, 'a> {
+    fn column(&self) -> u32 {
+        self.line
+            .tokens
+            .get(self.next)
+            .map_or(self.line.end, |t| t.column)
+    }
+
+    fn fail(&self, kind: ErrorKind, message: String) -> ReadError {
+        error(kind, self.line.number, self.column(), message)
+    }
+
+    fn token(&mut self, what: &str) -> Result<&Token<'a>, ReadError> {
+        match self.line.tokens.get(self.next) {
+            Some(t) => {
+                self.next += 1;
+                Ok(t)
+            }
+            None => Err(self.fail(
+                ErrorKind::Arity,
+                format!("`{}` expects {what} here, the line ends", self.call),
+            )),
+        }
+    }
+
+    fn remaining(&self) -> usize {
+        self.line.tokens.len() - self.next
+    }
+
+    fn number(&mut self, what: &str) -> Result<u32, ReadError> {
+        let t = self.token(what)?;
+        let column = t.column;
+        let text = t.text;
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            let kind = if t.string.is_some() || text.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+                ErrorKind::Argument
+            } else {
+                ErrorKind::BadNumeral
+            };
+            return Err(error(
+                kind,
+                self.line.number,
+                column,
+                format!("`{}` expects {what} (a numeral), got `{text}`", self.call),
+            ));
+        }
+        text.parse().map_err(|_| {
+            error(
+                ErrorKind::BadNumeral,
+                self.line.number,
+                column,
+                format!("numeral `{text}` does not fit in 32 bits"),
+            )
+        })
+    }
+
+    fn string(&mut self, what: &str) -> Result<String, ReadError> {
+        let call = self.call;
+        let number = self.line.number;
+        let t = self.token(what)?;
+        t.string.clone().ok_or_else(|| {
+            error(
+                ErrorKind::Argument,
+                number,
+                t.column,
+                format!("`{call}` expects {what} (a quoted string), got `{}`", t.text),
+            )
+        })
+    }
+
+    fn id(&mut self, prefix: char, what: &str) -> Result<u32, ReadError> {
+        let call = self.call;
+        let number = self.line.number;
+        let t = self.token(what)?;
+        parse_id(t.text, prefix).ok_or_else(|| {
+            error(
+                ErrorKind::Argument,
+                number,
+                t.column,
+                format!("`{call}` expects {what} (`{prefix}N`), got `{}`", t.text),
+            )
+        })
+    }
+
+    fn sort(&mut self) -> Result<SortId, ReadError> {
+        self.id(SortId::PREFIX, "a sort id").map(SortId)
+    }
+
+    fn term(&mut self) -> Result<TermId, ReadError> {
+        self.id(TermId::PREFIX, "a term id").map(TermId)
+    }
+
+    fn solver(&mut self) -> Result<SolverId, ReadError> {
+        self.id(SolverId::PREFIX, "a solver id").map(SolverId)
+    }
+
+    fn terms(&mut self) -> Result<Vec<TermId>, ReadError> {
+        (0..self.remaining()).map(|_| self.term()).collect()
+    }
+
+    fn bool(&mut self, what: &str) -> Result<bool, ReadError> {
+        let call = self.call;
+        let number = self.line.number;
+        let t = self.token(what)?;
+        match t.text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(error(
+                ErrorKind::Argument,
+                number,
+                t.column,
+                format!("`{call}` expects {what} (`true` or `false`), got `{other}`"),
+            )),
+        }
+    }
+
+    fn any_id(&mut self) -> Result<AnyId, ReadError> {
+        let call = self.call;
+        let number = self.line.number;
+        let t = self.token("an object id")?;
+        parse_any_id(t.text).ok_or_else(|| {
+            error(
+                ErrorKind::Argument,
+                number,
+                t.column,
+                format!("`{call}` expects an object id (s, t, f, z or m and a number), got `{}`", t.text),
+            )
+        })
+    }
+
+    fn finish(&self) -> Result<(), ReadError> {
+        match self.line.tokens.get(self.next) {
+            None => Ok(()),
+            Some(t) => Err(error(
+                ErrorKind::Arity,
+                self.line.number,
+                t.column,
+                format!("`{}` takes no more arguments, got `{}`", self.call, t.text),
+            )),
+        }
+    }
+}
+
+fn parse_id(text: &str, prefix: char) -> Option<u32> {
+    let digits = text.strip_prefix(prefix)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn parse_any_id(text: &str) -> Option<AnyId> {
+    let prefix = text.chars().next()?;
+    let n = parse_id(text, prefix)?;
+    Some(match prefix {
+        SortId::PREFIX => AnyId::Sort(SortId(n)),
+        TermId::PREFIX => AnyId::Term(TermId(n)),
+        FuncId::PREFIX => AnyId::Func(FuncId(n)),
+        SolverId::PREFIX => AnyId::Solver(SolverId(n)),
+        ModelId::PREFIX => AnyId::Model(ModelId(n)),
+        _ => return None,
+    })
+}
+
+fn parse_call(line: &Line) -> Result<Call, ReadError> {
+    let head = &line.tokens[0];
+    let name = head.text;
+    let mut a = Args {
+        line,
+        next: 1,
+        call: "",
+    };
+    let call = match name {
+        "sort_bool" => Call::SortBool,
+        "sort_int" => Call::SortInt,
+        "sort_real" => Call::SortReal,
+        "sort_rm" => Call::SortRm,
+        "sort_string" => Call::SortString,
+        "sort_bv" => {
+            a.call = "sort_bv";
+            Call::SortBv(a.number("a width")?)
+        }
+        "sort_fp" => {
+            a.call = "sort_fp";
+            Call::SortFp(a.number("an exponent width")?, a.number("a significand width")?)
+        }
+        "sort_array" => {
+            a.call = "sort_array";
+            Call::SortArray(a.sort()?, a.sort()?)
+        }
+        "sort_seq" => {
+            a.call = "sort_seq";
+            Call::SortSeq(a.sort()?)
+        }
+        "sort_uninterpreted" => {
+            a.call = "sort_uninterpreted";
+            Call::SortUninterpreted(a.string("a sort name")?)
+        }
+        "const" => {
+            a.call = "const";
+            Call::Const {
+                sort: a.sort()?,
+                name: a.string("a name")?,
+            }
+        }
+        "lit" => {
+            a.call = "lit";
+            Call::Lit {
+                sort: a.sort()?,
+                value: a.string("a value")?,
+            }
+        }
+        "fun" => {
+            a.call = "fun";
+            let name = a.string("a name")?;
+            let range = a.sort()?;
+            let domain = (0..a.remaining()).map(|_| a.sort()).collect::<Result<_, _>>()?;
+            Call::Fun {
+                name,
+                domain,
+                range,
+            }
+        }
+        "apply" => {
+            a.call = "apply";
+            Call::Apply {
+                func: FuncId(a.id(FuncId::PREFIX, "a function id")?),
+                args: a.terms()?,
+            }
+        }
+        "const_array" => {
+            a.call = "const_array";
+            Call::ConstArray {
+                index: a.sort()?,
+                value: a.term()?,
+            }
+        }
+        "simplify" => {
+            a.call = "simplify";
+            Call::Simplify(a.term()?)
+        }
+        "substitute" => {
+            a.call = "substitute";
+            let term = a.term()?;
+            if a.remaining() % 2 != 0 {
+                return Err(a.fail(
+                    ErrorKind::Arity,
+                    "`substitute` expects a term and pairs of terms, got an odd count".into(),
+                ));
+            }
+            let mut pairs = Vec::new();
+            while a.remaining() > 0 {
+                pairs.push((a.term()?, a.term()?));
+            }
+            Call::Substitute { term, pairs }
+        }
+        "new_solver" => {
+            a.call = "new_solver";
+            if a.remaining() == 0 {
+                Call::NewSolver(SolverKind::Default)
+            } else {
+                let t = a.token("`logic` or `tactic`")?;
+                let (text, column) = (t.text, t.column);
+                match text {
+                    "logic" => Call::NewSolver(SolverKind::Logic(a.string("a logic")?)),
+                    "tactic" => Call::NewSolver(SolverKind::Tactic(a.string("a tactic")?)),
+                    other => {
+                        return Err(error(
+                            ErrorKind::Argument,
+                            line.number,
+                            column,
+                            format!("`new_solver` expects `logic` or `tactic`, got `{other}`"),
+                        ))
+                    }
+                }
+            }
+        }
+        "set_param" => {
+            a.call = "set_param";
+            Call::SetParam {
+                solver: a.solver()?,
+                key: a.string("a parameter name")?,
+                value: a.string("a value")?,
+            }
+        }
+        "set_global" => {
+            a.call = "set_global";
+            Call::SetGlobal {
+                key: a.string("a parameter name")?,
+                value: a.string("a value")?,
+            }
+        }
+        "push" => {
+            a.call = "push";
+            Call::Push(a.solver()?)
+        }
+        "pop" => {
+            a.call = "pop";
+            Call::Pop(a.solver()?, a.number("a number of scopes")?)
+        }
+        "assert" => {
+            a.call = "assert";
+            Call::Assert(a.solver()?, a.term()?)
+        }
+        "assert_and_track" => {
+            a.call = "assert_and_track";
+            Call::AssertAndTrack {
+                solver: a.solver()?,
+                term: a.term()?,
+                tracker: a.term()?,
+            }
+        }
+        "check_sat" => {
+            a.call = "check_sat";
+            Call::CheckSat(a.solver()?)
+        }
+        "check_sat_assuming" => {
+            a.call = "check_sat_assuming";
+            Call::CheckSatAssuming(a.solver()?, a.terms()?)
+        }
+        "get_unsat_core" => {
+            a.call = "get_unsat_core";
+            Call::GetUnsatCore(a.solver()?)
+        }
+        "get_model" => {
+            a.call = "get_model";
+            Call::GetModel(a.solver()?)
+        }
+        "model_eval" => {
+            a.call = "model_eval";
+            Call::ModelEval {
+                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
+                term: a.term()?,
+                completion: a.bool("the model-completion flag")?,
+            }
+        }
+        "translate" => {
+            a.call = "translate";
+            Call::Translate(a.solver()?)
+        }
+        "reset" => {
+            a.call = "reset";
+            Call::Reset(a.solver()?)
+        }
+        "to_smt2" => {
+            a.call = "to_smt2";
+            Call::ToSmt2(a.solver()?)
+        }
+        "from_string" => {
+            a.call = "from_string";
+            Call::FromString(a.solver()?, a.string("SMT-LIB text")?)
+        }
+        "release" => {
+            a.call = "release";
+            Call::Release(a.any_id()?)
+        }
+        "delete" => {
+            a.call = "delete";
+            Call::Delete(a.solver()?)
+        }
+        "return" => {
+            return Err(error(
+                ErrorKind::Return,
+                line.number,
+                head.column,
+                "`return` line without a call before it",
+            ))
+        }
+        name => {
+            let Some(op) = Op::lookup(name) else {
+                return Err(error(
+                    ErrorKind::UnknownCall,
+                    line.number,
+                    head.column,
+                    format!("unknown call or operation `{name}`"),
+                ));
+            };
+            a.call = op.name();
+            let indices = (0..op.spec().indices)
+                .map(|_| a.number("an index"))
+                .collect::<Result<Vec<u32>, _>>()?;
+            let args = a.terms()?;
+            if !op.spec().arity.admits(args.len()) {
+                return Err(error(
+                    ErrorKind::Arity,
+                    line.number,
+                    head.column,
+                    format!(
+                        "`{name}` takes {} term arguments, got {}",
+                        match op.spec().arity {
+                            crate::ops::Arity::Fixed(k) => k.to_string(),
+                            crate::ops::Arity::AtLeast(k) => format!("at least {k}"),
+                        },
+                        args.len()
+                    ),
+                ));
+            }
+            Call::Op { op, indices, args }
+        }
+    };
+    a.finish()?;
+    Ok(call)
+}
+
+fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> {
+    let mut a = Args {
+        line,
+        next: 1,
+        call: "return",
+    };
+    let ret = match kind {
+        RetKind::None => {
+            return Err(error(
+                ErrorKind::Return,
+                line.number,
+                line.tokens[0].column,
+                format!("`{}` returns nothing, but a `return` line follows it", call.name()),
+            ))
+        }
+        RetKind::Sort => Ret::Id(AnyId::Sort(a.sort()?)),
+        RetKind::Term => Ret::Id(AnyId::Term(a.term()?)),
+        RetKind::Func => Ret::Id(AnyId::Func(FuncId(a.id(FuncId::PREFIX, "a function id")?))),
+        RetKind::Solver => Ret::Id(AnyId::Solver(a.solver()?)),
+        RetKind::Model => Ret::Id(AnyId::Model(ModelId(a.id(ModelId::PREFIX, "a model id")?))),
+        RetKind::Sat => {
+            let t = a.token("`sat`, `unsat` or `unknown`")?;
+            Ret::Sat(match t.text {
+                "sat" => SatResult::Sat,
+                "unsat" => SatResult::Unsat,
+                "unknown" => SatResult::Unknown,
+                other => {
+                    return Err(error(
+                        ErrorKind::Return,
+                        line.number,
+                        t.column,
+                        format!("`return` of `{}` expects sat, unsat or unknown, got `{other}`", call.name()),
+                    ))
+                }
+            })
+        }
+        RetKind::Core => Ret::Core(a.terms()?),
+        RetKind::Value => Ret::Value(a.string("a value")?),
+    };
+    a.finish()?;
+    Ok(ret)
+}
+
+/// Parses a text trace.
+pub fn parse(text: &str) -> Result<Trace, ReadError> {
+    let mut trace = Trace::default();
+    let mut saw_header = false;
+    // The call waiting for a possible `return` line.
+    let mut pending: Option<(Call, u32)> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let number = index as u32 + 1;
+        let line = tokenize(number, raw)?;
+        if line.tokens.is_empty() {
+            continue;
+        }
+        if !saw_header {
+            let words: Vec<&str> = line.tokens.iter().map(|t| t.text).collect();
+            match words.as_slice() {
+                ["z3-trace", v] if *v == VERSION.to_string() => {
+                    saw_header = true;
+                    continue;
+                }
+                ["z3-trace", v] => {
+                    return Err(error(
+                        ErrorKind::Header,
+                        number,
+                        line.tokens[1].column,
+                        format!("trace version {v}, this tool reads version {VERSION}"),
+                    ))
+                }
+                _ => {
+                    return Err(error(
+                        ErrorKind::Header,
+                        number,
+                        1,
+                        format!("expected the header `{}` before the first call", header()),
+                    ))
+                }
+            }
+        }
+        if line.tokens[0].text == "return" {
+            let Some((call, call_line)) = pending.take() else {
+                return Err(error(
+                    ErrorKind::Return,
+                    number,
+                    line.tokens[0].column,
+                    "`return` line without a call before it",
+                ));
+            };
+            let ret = parse_ret(&line, call.ret_kind(), &call)?;
+            trace.entries.push(Entry {
+                call,
+                ret: Some(ret),
+            });
+            trace.lines.push(call_line);
+            continue;
+        }
+        if let Some((call, call_line)) = pending.take() {
+            finish_without_return(&mut trace, call, call_line)?;
+        }
+        pending = Some((parse_call(&line)?, number));
+    }
+    if !saw_header {
+        return Err(error(
+            ErrorKind::Header,
+            1,
+            1,
+            format!("empty trace: expected the header `{}`", header()),
+        ));
+    }
+    if let Some((call, call_line)) = pending {
+        finish_without_return(&mut trace, call, call_line)?;
+    }
+    Ok(trace)
+}
+
+/// A call without a `return` line: fine when it creates nothing, an error when it creates an
+/// object (the trace would not say which id later lines use for it).
+fn finish_without_return(trace: &mut Trace, call: Call, line: u32) -> Result<(), ReadError> {
+    match call.ret_kind() {
+        RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model => {
+            Err(error(
+                ErrorKind::Return,
+                line,
+                1,
+                format!(
+                    "`{}` creates an object, so a `return` line with its id must follow",
+                    call.name()
+                ),
+            ))
+        }
+        _ => {
+            trace.entries.push(Entry { call, ret: None });
+            trace.lines.push(line);
+            Ok(())
+        }
+    }
+}
