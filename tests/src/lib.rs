@@ -1,1 +1,63 @@
-//! Helpers shared by the end-to-end tests.
+//! Helpers shared by the end-to-end tests: where the workspace's binaries are, and how to
+//! run them with an argument vector.
+//!
+//! `cargo test --workspace` builds the binaries of every package that has integration tests,
+//! into the same target directory as this test; when one is missing (a filtered test run)
+//! [`bin`] builds the workspace's binaries once.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Once;
+
+/// The directory that holds the binaries of the profile the tests were built with.
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/e2e-HASH -> target/<profile>
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("test executable lives in target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// The path of a workspace binary (`untrace`, `mbt`, `ddtrace`, `ddsmt`, `checkmodel`).
+pub fn bin(name: &str) -> PathBuf {
+    static BUILD: Once = Once::new();
+    let path = bin_dir().join(name);
+    if !path.exists() {
+        BUILD.call_once(|| {
+            let release = bin_dir().file_name().is_some_and(|p| p == "release");
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo.args(["build", "--workspace", "--bins"]);
+            if release {
+                cargo.arg("--release");
+            }
+            let status = cargo.status().expect("run cargo build");
+            assert!(status.success(), "cargo build --workspace --bins failed");
+        });
+    }
+    assert!(path.exists(), "binary {} not found", path.display());
+    path
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the repository root")
+        .to_path_buf()
+}
+
+/// Runs a binary with arguments and returns its output.
+pub fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(bin(name))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
+}
+
+/// Whether an external program is on PATH (for tests that need a solver binary).
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+    })
+}
