@@ -1,0 +1,793 @@
+//! The evaluator of ground terms: [`Evaluator::eval`] walks an SMT-LIB tree node under an
+//! [`Env`] (the problem's definitions) and a [`Model`] and returns its [`Value`].
+//!
+//! Evaluation is three-valued: `Ok(None)` means the value depends on something the model leaves
+//! open: a symbol without a value (recorded in [`Evaluator::missing`]), a partial operation
+//! outside its domain without a model extension (recorded in [`Evaluator::undefined`]) or a
+//! construct this evaluator does not support (in [`Evaluator::unsupported`]). Boolean
+//! connectives and `ite` still give a value when the open part cannot change it.
+//!
+//! Resolution order of a symbol: let/parameter bindings, the problem's definitions, builtins,
+//! declared symbols (from the model), other model entries. A model's `div`/`mod`/`/` (or Z3's
+//! `div0`/`mod0`/`/0`) is consulted only where the builtin is undefined (a zero divisor), and
+//! inside it the builtin name means the builtin (the Dolmen model-validation rule).
+
+use super::builtins::{self, PARTIAL};
+use super::model::{Env, FunDef, Model};
+use super::sorts::parse_sort;
+use super::source::{unquote, Located, Src};
+use super::strings::{self, decode_literal};
+use super::value::{parse_bv_literal, parse_decimal, values_equal, ArrayValue, BitVec, Value};
+use crate::smtlib::{Atom, NodeId};
+use crate::sort::Sort;
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, ToPrimitive};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// A value, `None` when it depends on something the model leaves open, or a located error.
+pub type Eval = Result<Option<Value>, Located>;
+
+/// Evaluates terms under one environment and model; keep one per model to share its caches.
+pub struct Evaluator<'a> {
+    env: &'a Env,
+    model: &'a Model,
+    locals: Vec<(String, Option<Value>)>,
+    /// Declared symbols (or functions) the model gives no value, met while evaluating.
+    pub missing: BTreeSet<String>,
+    /// Applications of partial operations outside their domain with no model extension.
+    pub undefined: BTreeSet<String>,
+    /// Constructs not supported here (quantifiers, floating point, ...), with their position.
+    pub unsupported: BTreeSet<String>,
+    depth: usize,
+    /// Nesting limit: deeper terms are an error rather than a stack overflow. The default
+    /// suits an 8 MiB stack; raise it only on a thread with a larger stack.
+    pub max_depth: usize,
+    steps: u64,
+    /// Evaluation step limit (recursive definitions may not terminate).
+    pub max_steps: u64,
+    in_extension: bool,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(env: &'a Env, model: &'a Model) -> Evaluator<'a> {
+        Evaluator {
+            env,
+            model,
+            locals: Vec::new(),
+            missing: BTreeSet::new(),
+            undefined: BTreeSet::new(),
+            unsupported: BTreeSet::new(),
+            depth: 0,
+            max_depth: 2_000,
+            steps: 0,
+            max_steps: 50_000_000,
+            in_extension: false,
+        }
+    }
+
+    /// Why the last `None` results were open: missing values, undefined applications, unsupported
+    /// constructs, as readable one-line reasons.
+    pub fn open_reasons(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .missing
+            .iter()
+            .map(|s| format!("{s} has no value in the model"))
+            .collect();
+        out.extend(
+            self.undefined
+                .iter()
+                .map(|s| format!("{s} is undefined and the model does not extend it")),
+        );
+        out.extend(self.unsupported.iter().map(|s| format!("unsupported: {s}")));
+        out
+    }
+
+    pub fn clear_reasons(&mut self) {
+        self.missing.clear();
+        self.undefined.clear();
+        self.unsupported.clear();
+    }
+
+    /// The value of the term at `node` of `src`.
+    pub fn eval(&mut self, src: &Src, node: NodeId) -> Eval {
+        if self.depth >= self.max_depth {
+            return Err(src.at(
+                node,
+                format!("term nests deeper than {} levels", self.max_depth),
+            ));
+        }
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(src.at(
+                node,
+                format!("evaluation exceeds {} steps", self.max_steps),
+            ));
+        }
+        self.depth += 1;
+        let result = self.eval_node(src, node);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_node(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        if let Some(atom) = tree.atom(node) {
+            let bad = |what: &str| src.at(node, format!("malformed {what} {}", atom.text()));
+            return match atom {
+                Atom::Numeral(n) => Ok(Some(Value::Int(
+                    n.parse::<BigInt>().map_err(|_| bad("numeral"))?,
+                ))),
+                Atom::Decimal(d) => Ok(Some(Value::Real(
+                    parse_decimal(d).ok_or_else(|| bad("decimal"))?,
+                ))),
+                Atom::Hexadecimal(h) | Atom::Binary(h) => Ok(Some(Value::BitVec(
+                    parse_bv_literal(h).ok_or_else(|| bad("bit-vector literal"))?,
+                ))),
+                Atom::String(s) => Ok(Some(Value::String(
+                    decode_literal(s).map_err(|m| src.at(node, m))?,
+                ))),
+                Atom::Keyword(k) => Err(src.at(node, format!("keyword {k} where a term is expected"))),
+                Atom::Symbol(s) => self.symbol(src, node, unquote(s)),
+            };
+        }
+        let ch = tree.children(node);
+        let Some(&head) = ch.first() else {
+            return Err(src.at(node, "empty list where a term is expected"));
+        };
+        if tree.is_list(head) {
+            return self.compound_head(src, node, head, &ch[1..]);
+        }
+        let Some(name) = tree.symbol(head).map(unquote) else {
+            return Err(src.at(head, "expected a function symbol"));
+        };
+        match name {
+            "_" => self.indexed_constant(src, node),
+            "as" => self.qualified(src, node),
+            "let" => self.let_term(src, node),
+            "!" => match ch.get(1) {
+                Some(&t) => self.eval(src, t),
+                None => Err(src.at(node, "(! term :attributes) lacks its term")),
+            },
+            "ite" => self.ite(src, node, &ch[1..]),
+            "and" | "or" => self.connective(src, name == "or", &ch[1..]),
+            "=>" => self.implies(src, node, &ch[1..]),
+            "not" => match (ch.len(), self.eval_arg(src, ch.get(1))?) {
+                (2, Some(Value::Bool(b))) => Ok(Some(Value::Bool(!b))),
+                (2, None) => Ok(None),
+                _ => Err(src.at(node, "not expects one Bool argument")),
+            },
+            "lambda" => self.lambda(src, node),
+            "forall" | "exists" | "match" => self.unsupported(src, node, name),
+            _ => self.application(src, node, name, &ch[1..]),
+        }
+    }
+
+    fn eval_arg(&mut self, src: &Src, node: Option<&NodeId>) -> Eval {
+        match node {
+            Some(&n) => self.eval(src, n),
+            None => Ok(None),
+        }
+    }
+
+    fn eval_all(&mut self, src: &Src, nodes: &[NodeId]) -> Result<Vec<Option<Value>>, Located> {
+        nodes.iter().map(|&n| self.eval(src, n)).collect()
+    }
+
+    fn unsupported(&mut self, src: &Src, node: NodeId, what: &str) -> Eval {
+        self.unsupported
+            .insert(format!("{what} at {}", src.locate(node)));
+        Ok(None)
+    }
+
+    fn is_known_symbol(&self, name: &str) -> bool {
+        self.locals.iter().any(|(n, _)| n == name)
+            || matches!(name, "true" | "false")
+            || self.env.defs.contains_key(name)
+            || self.env.decls.contains_key(name)
+            || self.env.named.contains_key(name)
+            || strings::constant(name).is_some()
+            || self.model.defines(name)
+            || self.model.universe.contains_key(name)
+    }
+
+    fn symbol(&mut self, src: &Src, node: NodeId, name: &str) -> Eval {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(v.clone());
+        }
+        match name {
+            "true" => return Ok(Some(Value::Bool(true))),
+            "false" => return Ok(Some(Value::Bool(false))),
+            _ => {}
+        }
+        if let Some(def) = self.env.defs.get(name).cloned() {
+            return self.call(src, node, &def, Vec::new());
+        }
+        if let Some(t) = self.env.named.get(name).cloned() {
+            let saved = std::mem::take(&mut self.locals);
+            let result = self.eval(&t.src, t.node);
+            self.locals = saved;
+            return result;
+        }
+        if let Some(v) = strings::constant(name) {
+            return Ok(Some(v));
+        }
+        if let Some((args, sort)) = self.env.decls.get(name) {
+            if !args.is_empty() {
+                return Err(src.at(
+                    node,
+                    format!("{name} is a function of {} arguments, used as a constant", args.len()),
+                ));
+            }
+            let sort = sort.clone();
+            return self.model_constant(src, node, name, Some(&sort));
+        }
+        self.model_constant(src, node, name, None)
+    }
+
+    fn model_constant(&mut self, src: &Src, node: NodeId, name: &str, declared: Option<&Sort>) -> Eval {
+        if let Some(v) = self.model.cache.borrow().get(name) {
+            return Ok(Some(v.clone()));
+        }
+        if let Some(def) = self.model.funs.get(name).cloned() {
+            let value = self.call(src, node, &def, Vec::new())?;
+            let value = value.map(|v| match declared {
+                Some(sort) => v.coerce(sort),
+                None => v,
+            });
+            if let Some(v) = &value {
+                if let Some(sort) = declared {
+                    if !v.fits(sort) {
+                        return Err(src.at(
+                            node,
+                            format!("the model gives {name} of sort {sort} a value of sort {}", v.sort()),
+                        ));
+                    }
+                }
+                self.model.cache.borrow_mut().insert(name.to_string(), v.clone());
+            }
+            return Ok(value);
+        }
+        if let Some(sort) = self.model.universe.get(name) {
+            return Ok(Some(Value::Uninterpreted {
+                sort: sort.clone(),
+                name: name.to_string(),
+            }));
+        }
+        if declared.is_some() || !self.env.strict {
+            self.missing.insert(name.to_string());
+            return Ok(None);
+        }
+        if is_floating_point(name) {
+            return self.unsupported(src, node, "floating point");
+        }
+        Err(src.at(node, format!("unknown symbol {name}")))
+    }
+
+    /// Applies a definition to argument values, in a scope holding only its parameters.
+    fn call(&mut self, src: &Src, node: NodeId, def: &Rc<FunDef>, args: Vec<Option<Value>>) -> Eval {
+        if args.len() != def.params.len() {
+            return Err(src.at(
+                node,
+                format!("{} expects {} arguments, got {}", def.name, def.params.len(), args.len()),
+            ));
+        }
+        let mut frame = Vec::with_capacity(args.len());
+        for (i, ((param, sort), arg)) in def.params.iter().zip(args).enumerate() {
+            let arg = arg.map(|v| v.coerce(sort));
+            if let Some(v) = &arg {
+                if !v.fits(sort) {
+                    return Err(src.at(
+                        node,
+                        format!("argument {} of {} has sort {}, expected {sort}", i + 1, def.name, v.sort()),
+                    ));
+                }
+            }
+            frame.push((param.clone(), arg));
+        }
+        let saved = std::mem::replace(&mut self.locals, frame);
+        let result = self.eval(&def.body.src, def.body.node);
+        self.locals = saved;
+        let value = result?.map(|v| v.coerce(&def.result));
+        if let Some(v) = &value {
+            if !v.fits(&def.result) {
+                return Err(def.body.src.at(
+                    def.body.node,
+                    format!("{} is declared {} but its body has sort {}", def.name, def.result, v.sort()),
+                ));
+            }
+        }
+        Ok(value)
+    }
+
+    fn application(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
+        if let Some(def) = self.env.defs.get(name).cloned() {
+            let args = self.eval_all(src, arg_nodes)?;
+            return self.call(src, node, &def, args);
+        }
+        match name {
+            "select" | "store" => return self.array_op(src, node, name, arg_nodes),
+            _ if PARTIAL.contains(&name) => return self.partial(src, node, name, arg_nodes),
+            _ => {}
+        }
+        if builtins::is_builtin(name) {
+            let args = self.eval_all(src, arg_nodes)?;
+            let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+                return Ok(None);
+            };
+            return match builtins::apply(name, &[], &args) {
+                Some(Ok(v)) => Ok(Some(v)),
+                Some(Err(m)) => Err(src.at(node, m)),
+                None => Err(src.at(node, format!("unknown function {name}"))),
+            };
+        }
+        let declared = self.env.decls.get(name).map(|(a, _)| a.len());
+        if let Some(arity) = declared {
+            if arity != arg_nodes.len() {
+                return Err(src.at(
+                    node,
+                    format!("{name} expects {arity} arguments, got {}", arg_nodes.len()),
+                ));
+            }
+        }
+        if let Some(def) = self.model.funs.get(name).cloned() {
+            let args = self.eval_all(src, arg_nodes)?;
+            return self.call(src, node, &def, args);
+        }
+        if declared.is_some() || !self.env.strict {
+            // Still evaluate the arguments: they may hold errors worth reporting.
+            self.eval_all(src, arg_nodes)?;
+            self.missing.insert(name.to_string());
+            return Ok(None);
+        }
+        if is_floating_point(name) || name.starts_with("seq.") {
+            return self.unsupported(src, node, name);
+        }
+        Err(src.at(node, format!("unknown function {name}")))
+    }
+
+    /// `div`, `mod`, `/` folded left; at a zero divisor the model's extension decides.
+    fn partial(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
+        if arg_nodes.len() < 2 {
+            return Err(src.at(node, format!("{name} expects at least 2 arguments")));
+        }
+        let args = self.eval_all(src, arg_nodes)?;
+        let mut acc = args[0].clone();
+        for b in &args[1..] {
+            acc = match (acc, b) {
+                (Some(a), Some(b)) => match builtins::divide(name, &a, b) {
+                    Ok(Some(v)) => Some(v),
+                    Ok(None) => self.extension(src, node, name, a, b.clone())?,
+                    Err(m) => return Err(src.at(node, m)),
+                },
+                _ => None,
+            };
+        }
+        Ok(acc)
+    }
+
+    fn extension(&mut self, src: &Src, node: NodeId, name: &str, a: Value, b: Value) -> Eval {
+        let names: [&str; 2] = match name {
+            "div" => ["div", "div0"],
+            "mod" => ["mod", "mod0"],
+            _ => ["/", "/0"],
+        };
+        if !self.in_extension {
+            let def = names
+                .iter()
+                .filter_map(|n| self.model.funs.get(*n))
+                .find(|d| d.params.len() == 2)
+                .cloned();
+            if let Some(def) = def {
+                self.in_extension = true;
+                let result = self.call(src, node, &def, vec![Some(a), Some(b)]);
+                self.in_extension = false;
+                return result;
+            }
+        }
+        self.undefined.insert(format!("({name} {a} {b})"));
+        Ok(None)
+    }
+
+    fn array_op(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        let arity = if name == "select" { 2 } else { 3 };
+        if args.len() != arity {
+            return Err(src.at(node, format!("{name} expects {arity} arguments, got {}", args.len())));
+        }
+        let array = match &args[0] {
+            Some(Value::Array(a)) => a.clone(),
+            Some(other) => {
+                return Err(src.at(node, format!("{name} expects an array, got {}", other.sort())))
+            }
+            None => return Ok(None),
+        };
+        let index = args[1].clone().map(|i| i.coerce(&array.index));
+        if let Some(i) = &index {
+            if !i.fits(&array.index) {
+                return Err(src.at(
+                    node,
+                    format!("{name}: index of sort {} for an array indexed by {}", i.sort(), array.index),
+                ));
+            }
+        }
+        if name == "select" {
+            return Ok(match index {
+                Some(i) => Some(array.select(&i)),
+                // A constant array has the same value everywhere.
+                None if array.entries.is_empty() => Some(array.default.clone()),
+                None => None,
+            });
+        }
+        let element_sort = array.default.sort();
+        let (Some(index), Some(element)) = (index, args[2].clone()) else {
+            return Ok(None);
+        };
+        let element = element.coerce(&element_sort);
+        if !element.fits(&element_sort) {
+            return Err(src.at(
+                node,
+                format!("store: element of sort {} into an array of {element_sort}", element.sort()),
+            ));
+        }
+        Ok(Some(Value::Array(Rc::new(array.store(index, element)))))
+    }
+
+    fn ite(&mut self, src: &Src, node: NodeId, args: &[NodeId]) -> Eval {
+        let [c, t, e] = args else {
+            return Err(src.at(node, "ite expects 3 arguments"));
+        };
+        match self.eval(src, *c)? {
+            Some(Value::Bool(true)) => self.eval(src, *t),
+            Some(Value::Bool(false)) => self.eval(src, *e),
+            Some(other) => Err(src.at(*c, format!("ite condition has sort {}", other.sort()))),
+            None => {
+                let (t, e) = (self.eval(src, *t)?, self.eval(src, *e)?);
+                Ok(match (t, e) {
+                    (Some(t), Some(e)) if values_equal(&t, &e) => Some(t),
+                    _ => None,
+                })
+            }
+        }
+    }
+
+    /// `and` (`or` when `is_or`): a deciding operand fixes the result even if others are open.
+    fn connective(&mut self, src: &Src, is_or: bool, args: &[NodeId]) -> Eval {
+        let mut open = false;
+        for &a in args {
+            match self.eval(src, a)? {
+                Some(Value::Bool(b)) if b == is_or => return Ok(Some(Value::Bool(is_or))),
+                Some(Value::Bool(_)) => {}
+                None => open = true,
+                Some(other) => {
+                    return Err(src.at(a, format!("expected a Bool, got {}", other.sort())))
+                }
+            }
+        }
+        Ok(if open { None } else { Some(Value::Bool(!is_or)) })
+    }
+
+    /// `(=> a1 .. an c)` is `(or (not a1) .. (not an) c)`.
+    fn implies(&mut self, src: &Src, node: NodeId, args: &[NodeId]) -> Eval {
+        if args.len() < 2 {
+            return Err(src.at(node, "=> expects at least 2 arguments"));
+        }
+        let mut open = false;
+        let last = args.len() - 1;
+        for (i, &a) in args.iter().enumerate() {
+            let deciding = i == last;
+            match self.eval(src, a)? {
+                Some(Value::Bool(b)) if b == deciding => return Ok(Some(Value::Bool(true))),
+                Some(Value::Bool(_)) => {}
+                None => open = true,
+                Some(other) => {
+                    return Err(src.at(a, format!("expected a Bool, got {}", other.sort())))
+                }
+            }
+        }
+        Ok(if open { None } else { Some(Value::Bool(false)) })
+    }
+
+    fn let_term(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        if ch.len() != 3 || !tree.is_list(ch[1]) {
+            return Err(src.at(node, "let expects bindings and a body"));
+        }
+        // Parallel let: every binding sees only the outer scope.
+        let mut bound = Vec::new();
+        for &b in tree.children(ch[1]) {
+            let bc = tree.children(b);
+            let Some(name) = (bc.len() == 2).then(|| tree.symbol(bc[0])).flatten() else {
+                return Err(src.at(b, "expected (name term) in let"));
+            };
+            bound.push((unquote(name).to_string(), self.eval(src, bc[1])?));
+        }
+        let mark = self.locals.len();
+        self.locals.extend(bound);
+        let result = self.eval(src, ch[2]);
+        self.locals.truncate(mark);
+        result
+    }
+
+    fn indices(&self, src: &Src, nodes: &[NodeId]) -> Result<Vec<BigInt>, Located> {
+        nodes
+            .iter()
+            .map(|&n| match src.tree.atom(n) {
+                Some(Atom::Numeral(t)) => t.parse().map_err(|_| src.at(n, "malformed index")),
+                _ => Err(src.at(n, "expected a numeral index")),
+            })
+            .collect()
+    }
+
+    /// `(_ bvN w)`, `(_ as-array f)`; other indexed constants are floating point (unsupported).
+    fn indexed_constant(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        let name = ch.get(1).and_then(|&c| tree.symbol(c)).unwrap_or("");
+        if name == "as-array" && ch.len() == 3 {
+            let f = tree.symbol(ch[2]).map(unquote).unwrap_or("");
+            let def = self.env.defs.get(f).or_else(|| self.model.funs.get(f)).cloned();
+            return match def {
+                Some(def) => self.function_array(src, node, &def),
+                None if self.env.strict && !self.env.decls.contains_key(f) => {
+                    Err(src.at(node, format!("as-array of unknown function {f}")))
+                }
+                None => {
+                    self.missing.insert(f.to_string());
+                    Ok(None)
+                }
+            };
+        }
+        if let Some(digits) = name.strip_prefix("bv") {
+            let idx = self.indices(src, &ch[2..])?;
+            let value = digits.parse::<BigUint>().ok();
+            return match (value, idx.as_slice()) {
+                (Some(v), [w]) => match w.to_u32().filter(|&w| w > 0) {
+                    Some(w) => Ok(Some(Value::BitVec(BitVec::new(w, v)))),
+                    None => Err(src.at(node, "bit-vector width must be positive")),
+                },
+                _ => Err(src.at(node, format!("malformed bit-vector constant {}", tree.print_node(node)))),
+            };
+        }
+        self.unsupported(src, node, &format!("indexed constant {name}"))
+    }
+
+    /// `(as t S)`: the value of `t` at sort `S`, or an abstract element of an uninterpreted `S`.
+    fn qualified(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        if ch.len() != 3 {
+            return Err(src.at(node, "as expects a term and a sort"));
+        }
+        let sort = parse_sort(tree, ch[2], &self.env.aliases).map_err(|m| src.at(ch[2], m))?;
+        let name = tree.symbol(ch[1]).map(unquote);
+        if let Some(name) = name {
+            if !self.is_known_symbol(name) {
+                return match sort {
+                    Sort::Named(..) => Ok(Some(Value::Uninterpreted {
+                        sort,
+                        name: name.to_string(),
+                    })),
+                    _ => self.unsupported(src, node, &format!("qualified constant {name}")),
+                };
+            }
+        }
+        Ok(self.eval(src, ch[1])?.map(|v| v.coerce(&sort)))
+    }
+
+    /// Heads that are lists: `((_ extract 7 0) x)`, `((as const (Array I E)) v)`, `((as f S) ..)`.
+    fn compound_head(&mut self, src: &Src, node: NodeId, head: NodeId, arg_nodes: &[NodeId]) -> Eval {
+        let tree = &src.tree;
+        let hc = tree.children(head);
+        match tree.head(head) {
+            Some("_") if hc.len() >= 2 => {
+                let name = tree.symbol(hc[1]).map(unquote).unwrap_or("");
+                let idx = self.indices(src, &hc[2..])?;
+                let args = self.eval_all(src, arg_nodes)?;
+                let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+                    return Ok(None);
+                };
+                match builtins::apply(name, &idx, &args) {
+                    Some(Ok(v)) => Ok(Some(v)),
+                    Some(Err(m)) => Err(src.at(node, m)),
+                    None if is_floating_point(name) => self.unsupported(src, node, name),
+                    None => Err(src.at(head, format!("unknown indexed function {name}"))),
+                }
+            }
+            Some("as") if hc.len() == 3 => {
+                let sort = parse_sort(tree, hc[2], &self.env.aliases).map_err(|m| src.at(hc[2], m))?;
+                match tree.symbol(hc[1]).map(unquote) {
+                    Some("const") => {
+                        let Sort::Array(index, element) = sort else {
+                            return Err(src.at(head, format!("(as const {sort}) needs an array sort")));
+                        };
+                        let [v] = arg_nodes else {
+                            return Err(src.at(node, "a constant array takes one value"));
+                        };
+                        let Some(v) = self.eval(src, *v)?.map(|v| v.coerce(&element)) else {
+                            return Ok(None);
+                        };
+                        if !v.fits(&element) {
+                            return Err(src.at(node, format!("constant array of {element} with a value of sort {}", v.sort())));
+                        }
+                        Ok(Some(Value::Array(Rc::new(ArrayValue::constant(*index, v)))))
+                    }
+                    Some(f) => Ok(self.application(src, node, f, arg_nodes)?.map(|v| v.coerce(&sort))),
+                    None => Err(src.at(head, "expected a symbol after as")),
+                }
+            }
+            _ => Err(src.at(head, format!("unsupported function head {}", tree.print_node(head)))),
+        }
+    }
+
+    fn lambda(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        if ch.len() != 3 {
+            return Err(src.at(node, "lambda expects parameters and a body"));
+        }
+        let params = tree.children(ch[1]);
+        let [p] = params else {
+            return self.unsupported(src, node, "lambda with several parameters");
+        };
+        let pc = tree.children(*p);
+        let (Some(name), 2) = (pc.first().and_then(|&c| tree.symbol(c)), pc.len()) else {
+            return Err(src.at(*p, "expected (name sort)"));
+        };
+        let sort = parse_sort(tree, pc[1], &self.env.aliases).map_err(|m| src.at(pc[1], m))?;
+        self.table(src, node, ch[2], unquote(name), &sort, None)
+    }
+
+    /// The array of a one-parameter function (`(_ as-array f)`).
+    fn function_array(&mut self, src: &Src, node: NodeId, def: &Rc<FunDef>) -> Eval {
+        let [(param, sort)] = def.params.as_slice() else {
+            return self.unsupported(src, node, &format!("as-array of {}-ary {}", def.params.len(), def.name));
+        };
+        // The body sees only its parameter.
+        let saved = std::mem::take(&mut self.locals);
+        let result = self.table(&def.body.src, def.body.node, def.body.node, param, sort, Some(&def.result));
+        self.locals = saved;
+        result
+    }
+
+    /// Turns a function body into an array value. The body must be a finite table: its
+    /// parameter may occur only compared with `=` against terms without it (the shape of
+    /// models' ite chains). It is evaluated at each compared point and at one fresh point,
+    /// which gives the default.
+    fn table(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        body: NodeId,
+        param: &str,
+        sort: &Sort,
+        result: Option<&Sort>,
+    ) -> Eval {
+        let tree = &src.tree;
+        let mut comparands = Vec::new();
+        for n in tree.preorder(body) {
+            if tree.symbol(n).map(unquote) != Some(param) {
+                continue;
+            }
+            let parent = tree.parent(n);
+            let siblings = parent.map(|p| tree.children(p)).unwrap_or(&[]);
+            let other = match siblings {
+                [eq, a, b] if tree.symbol(*eq) == Some("=") => {
+                    if *a == n { Some(*b) } else { Some(*a) }
+                }
+                _ => None,
+            };
+            let mentions = |o: NodeId| tree.preorder(o).any(|m| tree.symbol(m).map(unquote) == Some(param));
+            match other {
+                Some(o) if !mentions(o) => comparands.push(o),
+                _ => return self.unsupported(src, node, "an array whose interpretation is not a finite table"),
+            }
+        }
+        let mut points = BTreeSet::new();
+        for o in comparands {
+            match self.eval(src, o)? {
+                Some(v) => {
+                    points.insert(v.coerce(sort));
+                }
+                None => return Ok(None),
+            }
+        }
+        let fresh = fresh_value(sort, &points);
+        if fresh.is_none() && !finite_sort(sort) {
+            return self.unsupported(src, node, &format!("arrays indexed by {sort}"));
+        }
+        let mut values = HashMap::new();
+        for point in points.iter().cloned().chain(fresh.clone()) {
+            self.locals.push((param.to_string(), Some(point.clone())));
+            let v = self.eval(src, body);
+            self.locals.pop();
+            let Some(v) = v? else { return Ok(None) };
+            values.insert(point, result.map_or(v.clone(), |s| v.coerce(s)));
+        }
+        let default = match &fresh {
+            Some(f) => values[f].clone(),
+            // Every index is listed: any entry serves as the default before normalizing.
+            None => match values.values().next() {
+                Some(v) => v.clone(),
+                None => return self.unsupported(src, node, "an empty array table"),
+            },
+        };
+        let mut array = ArrayValue::constant(sort.clone(), default);
+        for p in points {
+            let v = values[&p].clone();
+            array.entries.insert(p, v);
+        }
+        array.normalize();
+        Ok(Some(Value::Array(Rc::new(array))))
+    }
+}
+
+fn finite_sort(sort: &Sort) -> bool {
+    matches!(sort, Sort::Bool | Sort::BitVec(_))
+}
+
+/// A value of `sort` outside `used`, `None` if every value is used or the sort is unsupported.
+fn fresh_value(sort: &Sort, used: &BTreeSet<Value>) -> Option<Value> {
+    match sort {
+        Sort::Bool => [false, true]
+            .into_iter()
+            .map(Value::Bool)
+            .find(|v| !used.contains(v)),
+        Sort::Int => Some(Value::Int(
+            used.iter()
+                .filter_map(|v| match v {
+                    Value::Int(i) => Some(i.clone()),
+                    _ => None,
+                })
+                .max()
+                .map_or_else(BigInt::default, |m| m + 1),
+        )),
+        Sort::Real => Some(Value::Real(
+            used.iter()
+                .filter_map(|v| match v {
+                    Value::Real(r) => Some(r.clone()),
+                    _ => None,
+                })
+                .max()
+                .map_or_else(Default::default, |m| m + BigInt::one()),
+        )),
+        Sort::BitVec(w) => {
+            // Among the first `used.len() + 1` values one is free unless all 2^w are used.
+            let exhausted = *w < 64 && (used.len() as u64) >= (1u64 << *w);
+            (!exhausted)
+                .then(|| {
+                    (0..=used.len() as u64)
+                        .map(|i| Value::BitVec(BitVec::from_u64(*w, i)))
+                        .find(|v| !used.contains(v))
+                })
+                .flatten()
+        }
+        Sort::String => {
+            let longest = used
+                .iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s.len()),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            Some(Value::String(vec![u32::from('a'); longest + 1]))
+        }
+        Sort::Named(..) => Some(Value::Uninterpreted {
+            sort: sort.clone(),
+            name: "!fresh".into(),
+        }),
+        _ => None,
+    }
+}
+
+fn is_floating_point(name: &str) -> bool {
+    name.starts_with("fp")
+        || name.starts_with("to_fp")
+        || matches!(
+            name,
+            "RNE" | "RNA" | "RTP" | "RTN" | "RTZ" | "roundNearestTiesToEven" | "roundNearestTiesToAway"
+                | "roundTowardPositive" | "roundTowardNegative" | "roundTowardZero"
+        )
+}

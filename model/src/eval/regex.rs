@@ -1,0 +1,232 @@
+//! Regular languages of the SMT-LIB string theory as a small [`Regex`] algebra, with
+//! membership decided by Brzozowski derivatives (complement and intersection included).
+//!
+//! The SMT-LIB operators (`re.+`, `re.opt`, `re.loop`, `re.diff`, ...) are built from the core
+//! forms by the constructor functions below, which also simplify so derivatives stay small.
+
+use std::fmt;
+use std::rc::Rc;
+
+/// The largest code point of the SMT-LIB string theory.
+pub const MAX_CHAR: u32 = 0x2FFFF;
+
+/// A regular expression over code points.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Regex {
+    /// The empty language (`re.none`).
+    Nothing,
+    /// The language of the empty word only.
+    Epsilon,
+    /// One character in the inclusive range.
+    Range(u32, u32),
+    Concat(Rc<Regex>, Rc<Regex>),
+    Union(Rc<Regex>, Rc<Regex>),
+    Inter(Rc<Regex>, Rc<Regex>),
+    Star(Rc<Regex>),
+    Complement(Rc<Regex>),
+}
+
+pub fn nothing() -> Regex {
+    Regex::Nothing
+}
+
+pub fn all_char() -> Regex {
+    Regex::Range(0, MAX_CHAR)
+}
+
+pub fn all() -> Regex {
+    star(all_char())
+}
+
+/// `str.to_re`: exactly the given word.
+pub fn word(chars: &[u32]) -> Regex {
+    chars
+        .iter()
+        .rev()
+        .fold(Regex::Epsilon, |acc, &c| concat(Regex::Range(c, c), acc))
+}
+
+/// `re.range` on single characters; the empty language when `lo > hi`.
+pub fn range(lo: u32, hi: u32) -> Regex {
+    if lo > hi {
+        Regex::Nothing
+    } else {
+        Regex::Range(lo, hi)
+    }
+}
+
+pub fn concat(a: Regex, b: Regex) -> Regex {
+    match (a, b) {
+        (Regex::Nothing, _) | (_, Regex::Nothing) => Regex::Nothing,
+        (Regex::Epsilon, x) | (x, Regex::Epsilon) => x,
+        // Keep concatenations right-nested so derivatives only look at the head.
+        (Regex::Concat(x, y), z) => concat(unrc(x), concat(unrc(y), z)),
+        (a, b) => Regex::Concat(Rc::new(a), Rc::new(b)),
+    }
+}
+
+pub fn union(a: Regex, b: Regex) -> Regex {
+    match (a, b) {
+        (Regex::Nothing, x) | (x, Regex::Nothing) => x,
+        (a, b) if a == b => a,
+        (a, b) => {
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            Regex::Union(Rc::new(a), Rc::new(b))
+        }
+    }
+}
+
+pub fn inter(a: Regex, b: Regex) -> Regex {
+    match (a, b) {
+        (Regex::Nothing, _) | (_, Regex::Nothing) => Regex::Nothing,
+        (a, b) if a == b => a,
+        (a, b) => {
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            Regex::Inter(Rc::new(a), Rc::new(b))
+        }
+    }
+}
+
+pub fn star(a: Regex) -> Regex {
+    match a {
+        Regex::Nothing | Regex::Epsilon => Regex::Epsilon,
+        Regex::Star(_) => a,
+        a => Regex::Star(Rc::new(a)),
+    }
+}
+
+pub fn complement(a: Regex) -> Regex {
+    match a {
+        Regex::Complement(x) => unrc(x),
+        a => Regex::Complement(Rc::new(a)),
+    }
+}
+
+pub fn plus(a: Regex) -> Regex {
+    concat(a.clone(), star(a))
+}
+
+pub fn opt(a: Regex) -> Regex {
+    union(Regex::Epsilon, a)
+}
+
+pub fn diff(a: Regex, b: Regex) -> Regex {
+    inter(a, complement(b))
+}
+
+/// `(_ re.loop lo hi)`: between `lo` and `hi` repetitions; empty when `lo > hi`.
+pub fn repeat(a: Regex, lo: u32, hi: u32) -> Regex {
+    if lo > hi {
+        return Regex::Nothing;
+    }
+    let mut out = Regex::Nothing;
+    let mut power = Regex::Epsilon;
+    for k in 0..=hi {
+        if k >= lo {
+            out = union(out, power.clone());
+        }
+        power = concat(power, a.clone());
+    }
+    out
+}
+
+fn unrc(r: Rc<Regex>) -> Regex {
+    Rc::unwrap_or_clone(r)
+}
+
+impl Regex {
+    /// Whether the empty word is in the language.
+    pub fn nullable(&self) -> bool {
+        match self {
+            Regex::Nothing | Regex::Range(..) => false,
+            Regex::Epsilon | Regex::Star(_) => true,
+            Regex::Concat(a, b) | Regex::Inter(a, b) => a.nullable() && b.nullable(),
+            Regex::Union(a, b) => a.nullable() || b.nullable(),
+            Regex::Complement(a) => !a.nullable(),
+        }
+    }
+
+    /// The Brzozowski derivative by character `c`.
+    pub fn derive(&self, c: u32) -> Regex {
+        match self {
+            Regex::Nothing | Regex::Epsilon => Regex::Nothing,
+            Regex::Range(lo, hi) => {
+                if (*lo..=*hi).contains(&c) {
+                    Regex::Epsilon
+                } else {
+                    Regex::Nothing
+                }
+            }
+            Regex::Concat(a, b) => {
+                let first = concat(a.derive(c), (**b).clone());
+                if a.nullable() {
+                    union(first, b.derive(c))
+                } else {
+                    first
+                }
+            }
+            Regex::Union(a, b) => union(a.derive(c), b.derive(c)),
+            Regex::Inter(a, b) => inter(a.derive(c), b.derive(c)),
+            Regex::Star(a) => concat(a.derive(c), self.clone()),
+            Regex::Complement(a) => complement(a.derive(c)),
+        }
+    }
+
+    /// Whether `word` is in the language.
+    pub fn matches(&self, word: &[u32]) -> bool {
+        let mut current = self.clone();
+        for &c in word {
+            if current == Regex::Nothing {
+                return false;
+            }
+            current = current.derive(c);
+        }
+        current.nullable()
+    }
+}
+
+impl fmt::Display for Regex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ch = |c: u32| super::value::string_literal(&[c]);
+        match self {
+            Regex::Nothing => f.write_str("re.none"),
+            Regex::Epsilon => f.write_str("(str.to_re \"\")"),
+            Regex::Range(lo, hi) if lo == hi => write!(f, "(str.to_re {})", ch(*lo)),
+            Regex::Range(lo, hi) => write!(f, "(re.range {} {})", ch(*lo), ch(*hi)),
+            Regex::Concat(a, b) => write!(f, "(re.++ {a} {b})"),
+            Regex::Union(a, b) => write!(f, "(re.union {a} {b})"),
+            Regex::Inter(a, b) => write!(f, "(re.inter {a} {b})"),
+            Regex::Star(a) => write!(f, "(re.* {a})"),
+            Regex::Complement(a) => write!(f, "(re.comp {a})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<u32> {
+        s.chars().map(u32::from).collect()
+    }
+
+    #[test]
+    fn membership() {
+        let ab_star = star(word(&w("ab")));
+        assert!(ab_star.matches(&w("")));
+        assert!(ab_star.matches(&w("abab")));
+        assert!(!ab_star.matches(&w("aba")));
+        let digits = plus(range('0' as u32, '9' as u32));
+        assert!(digits.matches(&w("0123")));
+        assert!(!digits.matches(&w("")));
+        assert!(complement(digits.clone()).matches(&w("12a")));
+        let two_or_three = repeat(all_char(), 2, 3);
+        assert!(two_or_three.matches(&w("xyz")));
+        assert!(!two_or_three.matches(&w("x")));
+        assert!(!two_or_three.matches(&w("wxyz")));
+        assert!(diff(all(), digits).matches(&w("")));
+        assert!(!range(5, 3).matches(&[4]));
+        assert!(inter(plus(all_char()), opt(word(&w("q")))).matches(&w("q")));
+        assert!(!nothing().matches(&w("")));
+    }
+}
