@@ -1,2 +1,5 @@
 //! ddsmt
 pub mod engine;
+pub mod mutators;
+pub mod cli;
+pub mod strategies;

@@ -1,0 +1,252 @@
+//! `ddsmt`: minimize an SMT-LIB v2 input while a command keeps its behaviour (ddSMT 2
+//! compatible). See `ddsmt --help` and ddsmt/README.md; exit codes are listed in
+//! [`ddsmt::cli::AFTER_HELP`].
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use ddsmt::cli::{self, Options};
+use ddsmt::engine::error::{EXIT_OK, EXIT_USAGE};
+use ddsmt::engine::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
+use ddsmt::mutators::{detect_groups, registry};
+use ddsmt::strategies::{self, Session};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use model::smtlib::{PrintOptions, Tree};
+
+/// Width used by `--wrap-lines`.
+const WRAP_WIDTH: usize = 80;
+
+fn main() -> ExitCode {
+    let registry = registry();
+    let matches = match cli::command(&registry).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                EXIT_USAGE as u8
+            } else {
+                EXIT_OK as u8
+            });
+        }
+    };
+    let options = match Options::from_matches(&matches) {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("ddsmt: error: {msg}");
+            return ExitCode::from(EXIT_USAGE as u8);
+        }
+    };
+    match run(&options, &matches, &registry) {
+        Ok(()) => ExitCode::from(EXIT_OK as u8),
+        Err(e) => {
+            match &e {
+                EngineError::Interrupted(_) => eprintln!(
+                    "ddsmt: {e}; {} holds the best result so far",
+                    options.outfile.display()
+                ),
+                _ => eprintln!("ddsmt: error: {e}"),
+            }
+            ExitCode::from(exit_code(&e) as u8)
+        }
+    }
+}
+
+fn info(opts: &Options, level: i32, msg: impl AsRef<str>) {
+    if opts.verbosity >= level {
+        eprintln!("[ddsmt] {}", msg.as_ref());
+    }
+}
+
+fn run(
+    opts: &Options,
+    matches: &clap::ArgMatches,
+    registry: &[Box<dyn ddsmt::mutators::Mutator>],
+) -> Result<(), EngineError> {
+    let start = Instant::now();
+    let infile = opts.infile.display().to_string();
+    let original = std::fs::read(&opts.infile)
+        .map_err(|e| EngineError::Io(format!("{infile}: cannot read: {e}")))?;
+    let text = std::str::from_utf8(&original)
+        .map_err(|e| EngineError::Input(format!("{infile}: not UTF-8 text: {e}")))?;
+    let tree = Tree::parse(text).map_err(|e| EngineError::Input(format!("{infile}:{e}")))?;
+    let print = PrintOptions {
+        pretty: opts.pretty_print,
+        wrap: opts.wrap_lines.then_some(WRAP_WIDTH),
+        ..PrintOptions::default()
+    };
+    if opts.parser_test {
+        print!("{}", tree.print_options(&print));
+        return Ok(());
+    }
+
+    let detected = detect_groups(&tree);
+    let (mutators, auto_off) = cli::enabled_mutators(matches, registry, &detected);
+    for g in auto_off {
+        info(
+            opts,
+            1,
+            format!(
+                "automatically disabling {} mutators. Use --{} to enable.",
+                g.name(),
+                g.name()
+            ),
+        );
+    }
+    info(opts, 1, format!("input file: '{infile}'"));
+    info(
+        opts,
+        1,
+        format!("output file: '{}'", opts.outfile.display()),
+    );
+    info(
+        opts,
+        1,
+        format!("command: '{}'", opts.primary.command.display()),
+    );
+    info(
+        opts,
+        2,
+        format!(
+            "mutators: {}",
+            mutators
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+
+    let stop = StopFlag::new();
+    stop.install_signal_handlers()
+        .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
+    info(opts, 1, "starting initial run...");
+    let tester = CommandTester::new(
+        opts.primary.clone(),
+        opts.cross_check.clone(),
+        &original,
+        ".smt2",
+        opts.memout_mb,
+        stop.clone(),
+    )?;
+    for (what, p) in std::iter::once(("golden", &tester.primary))
+        .chain(tester.cross_check.iter().map(|p| ("cross-check golden", p)))
+    {
+        info(opts, 1, format!("{what} exit: {}", p.golden.exit));
+        info(
+            opts,
+            1,
+            format!("{what} out:\n{}", String::from_utf8_lossy(&p.golden.stdout)),
+        );
+        info(
+            opts,
+            1,
+            format!("{what} err:\n{}", String::from_utf8_lossy(&p.golden.stderr)),
+        );
+        info(
+            opts,
+            1,
+            format!(
+                "{what} runtime: {:.3} s, timeout per check: {:.3} s",
+                p.golden.duration.as_secs_f64(),
+                p.timeout.as_secs_f64()
+            ),
+        );
+    }
+
+    let mut reducer = Reducer::new(
+        &tester,
+        original.clone(),
+        ReducerOptions {
+            jobs: opts.jobs,
+            unchecked: opts.unchecked,
+            check_loops: opts.check_loops,
+        },
+        stop.clone(),
+    );
+    reducer.set_output(&opts.outfile)?;
+    let bar = progress_bar(opts);
+    {
+        let bar = bar.clone();
+        reducer.set_observer(move |st| {
+            let pct = 100.0 * (1.0 - st.best_size as f64 / st.initial_size.max(1) as f64);
+            bar.set_message(format!(
+                "size {} ({pct:.1}% reduced) | checks {} | successes {} | {}",
+                st.best_size, st.checks, st.successes, st.phase
+            ));
+        });
+    }
+    if opts.dump_diffs {
+        reducer.set_accept_hook(|old, new| {
+            let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
+            let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
+            eprint!(
+                "{}",
+                diff.unified_diff()
+                    .context_radius(2)
+                    .header("before", "after")
+            );
+        });
+    }
+    let mut session = Session {
+        reducer: &mut reducer,
+        mutators,
+        print,
+    };
+    strategies::run(opts.strategy, &mut session);
+    bar.finish_and_clear();
+    let failure = reducer.take_failure();
+    if opts.verbosity >= 0 {
+        summary(
+            &reducer,
+            start.elapsed(),
+            &opts.outfile.display().to_string(),
+        );
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn progress_bar(opts: &Options) -> ProgressBar {
+    if opts.verbosity < 0 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+fn summary(r: &Reducer, elapsed: Duration, outfile: &str) {
+    let (initial, best) = (r.initial_size(), r.best().len());
+    let pct = 100.0 * (1.0 - best as f64 / initial.max(1) as f64);
+    eprintln!("[ddsmt] input size:  {initial} bytes");
+    eprintln!("[ddsmt] output size: {best} bytes ({pct:.1}% reduced), written to {outfile}");
+    eprintln!(
+        "[ddsmt] checks: {} run, {} answered from the cache, {} accepted; time {:.2} s",
+        r.checks(),
+        r.cache_hits(),
+        r.successes(),
+        elapsed.as_secs_f64()
+    );
+    if !r.stats().is_empty() {
+        eprintln!(
+            "[ddsmt] {:<32} {:>8} {:>8} {:>10} {:>10}",
+            "mutator", "tried", "success", "checks", "time [s]"
+        );
+        for (name, st) in r.stats() {
+            eprintln!(
+                "[ddsmt] {name:<32} {:>8} {:>8} {:>10} {:>10.2}",
+                st.tried,
+                st.succeeded,
+                st.checks,
+                st.time.as_secs_f64()
+            );
+        }
+    }
+}

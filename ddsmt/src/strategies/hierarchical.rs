@@ -1,0 +1,109 @@
+//! The hierarchical strategy: passes over the tree, top down (preorder). At each node every
+//! enabled mutator proposes its mutations (mutators in registry order, each mutator's
+//! mutations most reducing first); the first candidate that keeps the behaviour is accepted,
+//! the result is re-parsed with fresh sorts, and the pass continues at the same position
+//! (which now holds the replacement). Global mutations are tried at the start of each pass.
+//! Passes repeat until one accepts nothing.
+
+use model::smtlib::NodeId;
+
+use super::{Current, Session};
+use crate::engine::Candidate;
+use crate::mutators::{Cx, Mutation};
+
+/// Run passes to the fixpoint.
+pub fn run(s: &mut Session) {
+    let mut pass = 1;
+    loop {
+        s.reducer.set_phase(&format!("hierarchical: pass {pass}"));
+        let before = s.reducer.successes();
+        global(s);
+        nodes(s);
+        if s.reducer.successes() == before || s.reducer.stopped() {
+            return;
+        }
+        pass += 1;
+    }
+}
+
+/// Candidates `(mutator name, mutation)`, in trying order.
+type Proposals = Vec<(&'static str, Mutation)>;
+
+/// Try `proposals` on `cur`; true if one was accepted.
+fn try_proposals(s: &mut Session, cur: &Current, proposals: &Proposals) -> bool {
+    let print = s.print;
+    s.reducer
+        .first_success(proposals.len(), |i| {
+            let (name, m) = &proposals[i];
+            Some(Candidate::new(
+                *name,
+                cur.tree.print_with_options(&m.edits, &print),
+            ))
+        })
+        .is_some()
+}
+
+/// Global mutations of all mutators, until none is accepted.
+fn global(s: &mut Session) {
+    while !s.reducer.stopped() {
+        let Some(cur) = s.current() else { return };
+        let cx = Cx {
+            tree: &cur.tree,
+            sorts: &cur.sorts,
+        };
+        let proposals: Proposals = s
+            .mutators
+            .iter()
+            .flat_map(|m| {
+                m.global_mutations(&cx)
+                    .into_iter()
+                    .map(move |mu| (m.name(), mu))
+            })
+            .collect();
+        if proposals.is_empty() || !try_proposals(s, &cur, &proposals) {
+            return;
+        }
+    }
+}
+
+/// One preorder sweep over all nodes.
+fn nodes(s: &mut Session) {
+    let Some(mut cur) = s.current() else { return };
+    let mut order = preorder(&cur);
+    let mut i = 0;
+    while i < order.len() && !s.reducer.stopped() {
+        let node = order[i];
+        let cx = Cx {
+            tree: &cur.tree,
+            sorts: &cur.sorts,
+        };
+        let proposals: Proposals = s
+            .mutators
+            .iter()
+            .filter(|m| m.filter(&cx, node))
+            .flat_map(|m| {
+                m.mutations(&cx, node)
+                    .into_iter()
+                    .map(move |mu| (m.name(), mu))
+            })
+            .collect();
+        if !proposals.is_empty() && try_proposals(s, &cur, &proposals) {
+            match s.current() {
+                Some(next) => cur = next,
+                None => return,
+            }
+            order = preorder(&cur);
+            // Stay at `i`: it now holds the replacement (or the next node, after a deletion).
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn preorder(cur: &Current) -> Vec<NodeId> {
+    cur.tree
+        .roots()
+        .iter()
+        .flat_map(|&r| cur.tree.preorder(r))
+        .collect()
+}
