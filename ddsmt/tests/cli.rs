@@ -1,0 +1,358 @@
+//! End-to-end tests of the `ddsmt` binary with small shell scripts (run as files through an
+//! argument vector) and, when installed, real solvers (z3, cvc5).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ddsmt");
+
+fn here(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
+}
+
+fn script(name: &str) -> String {
+    here(&format!("scripts/{name}")).display().to_string()
+}
+
+/// A private directory with a copy of `input` as in.smt2.
+struct Work {
+    dir: tempfile::TempDir,
+}
+
+impl Work {
+    fn new(input: &str) -> Work {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(here(&format!("inputs/{input}")), dir.path().join("in.smt2")).unwrap();
+        Work { dir }
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn input(&self) -> String {
+        std::fs::read_to_string(self.path("in.smt2")).unwrap()
+    }
+    fn output(&self) -> String {
+        std::fs::read_to_string(self.path("out.smt2")).unwrap()
+    }
+    /// Run `ddsmt OPTIONS in.smt2 out.smt2 CMD...`.
+    fn ddsmt(&self, options: &[&str], cmd: &[&str]) -> Output {
+        Command::new(BIN)
+            .args(options)
+            .arg(self.path("in.smt2"))
+            .arg(self.path("out.smt2"))
+            .args(cmd)
+            .output()
+            .unwrap()
+    }
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Exit code of `cmd FILE`.
+fn exit_of(cmd: &[&str], file: &Path) -> Option<i32> {
+    Command::new(cmd[0])
+        .args(&cmd[1..])
+        .arg(file)
+        .output()
+        .unwrap()
+        .status
+        .code()
+}
+
+fn parses(text: &str) -> bool {
+    model::smtlib::Tree::parse(text).is_ok()
+}
+
+#[test]
+fn reduces_with_exit_code_and_output_matching() {
+    let w = Work::new("lia.smt2");
+    let cmd = [script("grep_exit.sh"), "get-value".into()];
+    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    let out = w.ddsmt(&["-j", "2"], &cmd);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.contains("get-value"), "{result}");
+    assert!(result.len() < w.input().len() / 3, "{result}");
+    assert!(parses(&result));
+    assert_eq!(exit_of(&cmd, &w.path("out.smt2")), Some(1));
+    // The summary names the ddmin pass.
+    assert!(stderr(&out).contains("ddmin-commands"), "{}", stderr(&out));
+}
+
+/// Runs noisy.sh (size-dependent output on `channel`) with `options`; returns whether
+/// anything was reduced.
+fn noisy_reduces(channel: &str, options: &[&str]) -> bool {
+    let w = Work::new("lia.smt2");
+    let s = script("noisy.sh");
+    let out = w.ddsmt(options, &[&s, "get-value", channel]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.contains("get-value"));
+    result != w.input()
+}
+
+#[test]
+fn default_matching_compares_both_channels_exactly() {
+    assert!(!noisy_reduces("out", &[]));
+    assert!(!noisy_reduces("err", &[]));
+}
+
+#[test]
+fn ignore_output_compares_only_the_exit_code() {
+    assert!(noisy_reduces("both", &["--ignore-output"]));
+}
+
+#[test]
+fn ignore_out_and_ignore_err_drop_one_channel() {
+    assert!(noisy_reduces("out", &["--ignore-out"]));
+    assert!(!noisy_reduces("err", &["--ignore-out"]));
+    assert!(noisy_reduces("err", &["--ignore-err"]));
+    assert!(!noisy_reduces("out", &["--ignore-err"]));
+}
+
+#[test]
+fn match_out_and_match_err_look_for_substrings() {
+    assert!(noisy_reduces("out", &["--match-out", "found get-value"]));
+    assert!(noisy_reduces("err", &["--match-err", "found get-value"]));
+    // A substring that never occurs: nothing matches, nothing is reduced.
+    assert!(!noisy_reduces("out", &["--match-out", "no such text"]));
+    // --match-out does not relax stderr.
+    assert!(!noisy_reduces("err", &["--match-out", "constant"]));
+}
+
+#[test]
+fn cross_check_must_hold_too() {
+    let w = Work::new("lia.smt2");
+    let g = script("grep_exit.sh");
+    // Main property: get-value; cross-check: the declaration of y must stay.
+    let cc = format!("{g} declare-fun.y");
+    let out = w.ddsmt(&["-c", &cc, "--ignore-output-cc"], &[&g, "get-value"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(
+        result.contains("get-value") && result.contains("declare-fun y"),
+        "{result}"
+    );
+    assert!(result.len() < w.input().len());
+    // --match-out-cc with a string the cross-check never prints: nothing passes.
+    let out = w.ddsmt(&["-c", &cc, "--match-out-cc", "never"], &[&g, "get-value"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(w.output(), w.input());
+}
+
+#[test]
+fn hanging_candidates_time_out() {
+    let w = Work::new("lia.smt2");
+    let h = script("hang.sh");
+    let out = w.ddsmt(&["--timeout", "0.3", "-j", "2"], &[&h]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(
+        result.contains("check-sat") && result.contains("get-value"),
+        "{result}"
+    );
+    assert!(result.len() < w.input().len());
+}
+
+#[test]
+fn golden_timeout_means_keep_hanging() {
+    let w = Work::new("lia.smt2");
+    let out = w.ddsmt(
+        &["--timeout", "0.2", "-j", "2"],
+        &[&script("always_hang.sh")],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Every candidate hangs as well, so everything can go.
+    assert_eq!(w.output().trim(), "");
+}
+
+#[test]
+fn crashing_command_keeps_the_signal() {
+    for sig in ["SEGV", "ABRT"] {
+        let w = Work::new("lia.smt2");
+        let c = script("crash.sh");
+        let out = w.ddsmt(&["-v"], &[&c, sig]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("golden exit: signal"),
+            "{}",
+            stderr(&out)
+        );
+        let result = w.output();
+        assert!(result.contains("get-value"), "{result}");
+        assert!(result.len() < w.input().len() / 3, "{result}");
+    }
+}
+
+#[test]
+fn missing_command_is_a_one_line_error() {
+    let w = Work::new("lia.smt2");
+    let out = w.ddsmt(&[], &["/nonexistent/solver-binary", "--flag"]);
+    assert_eq!(code(&out), 3);
+    let err = stderr(&out);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot run command '/nonexistent/solver-binary'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_input_and_bad_options() {
+    let w = Work::new("lia.smt2");
+    std::fs::write(w.path("in.smt2"), "(assert (> x 0)\n(check-sat").unwrap();
+    let out = w.ddsmt(&[], &["true"]);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(err.contains("in.smt2:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let out = w.ddsmt(&["--strategy", "fastest"], &["true"]);
+    assert_eq!(code(&out), 2);
+    let missing = Command::new(BIN)
+        .args(["nope.smt2", "out.smt2", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&missing), 1);
+}
+
+#[test]
+fn same_output_for_one_and_two_jobs() {
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        for strategy in ["hybrid", "ddmin"] {
+            let w = Work::new("many.smt2");
+            let g = script("grep_exit.sh");
+            let out = w.ddsmt(
+                &["-j", jobs, "--strategy", strategy],
+                &[&g, "get-value", "v1 "],
+            );
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            outputs.push((strategy, w.output()));
+        }
+    }
+    assert_eq!(outputs[0], outputs[2]);
+    assert_eq!(outputs[1], outputs[3]);
+    assert!(outputs[0].1.contains("get-value"));
+}
+
+#[test]
+fn ctrl_c_leaves_a_valid_reproducing_output() {
+    let w = Work::new("many.smt2");
+    let s = script("slow_grep.sh");
+    let child = Command::new(BIN)
+        .args(["-j", "1"])
+        .arg(w.path("in.smt2"))
+        .arg(w.path("out.smt2"))
+        .arg(&s)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the golden run is done (the output file exists) and a few checks ran.
+    for _ in 0..200 {
+        if w.path("out.smt2").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
+    assert!(stderr(&out).contains("holds the best result so far"));
+    let result = w.output();
+    assert!(parses(&result), "{result}");
+    assert_eq!(exit_of(&[&s], &w.path("out.smt2")), Some(1));
+    // No temporary output files are left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".ddsmt-out-"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn parser_test_unchecked_version_help() {
+    let w = Work::new("lia.smt2");
+    let out = w.ddsmt(&["--parser-test"], &["/nonexistent"]);
+    assert_eq!(code(&out), 0);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("(assert (> x 0))") && !printed.contains("; a small"));
+    // --unchecked accepts every candidate without running the command (which does not exist
+    // as a check would need it; the golden run uses `true`).
+    let out = w.ddsmt(&["--unchecked"], &["true"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(w.output().trim(), "");
+    let v = Command::new(BIN).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("ddsmt "));
+    let h = Command::new(BIN).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&h.stdout);
+    assert!(help.contains("Exit codes:") && help.contains("130"));
+    assert!(help.contains("--no-core") && help.contains("--strategy"));
+    for m in ddsmt::mutators::registry() {
+        assert!(help.contains(&format!("--no-{}", m.name())), "{}", m.name());
+    }
+}
+
+#[test]
+fn pretty_print_and_wrap_lines_shape_the_output() {
+    let w = Work::new("lia.smt2");
+    let g = script("grep_exit.sh");
+    let out = w.ddsmt(&["--pretty-print", "--disable-all"], &[&g, "distinct"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(parses(&w.output()));
+    let out = w.ddsmt(&["--wrap-lines", "--disable-all"], &[&g, "distinct"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(w.output().lines().all(|l| l.len() <= 80));
+}
+
+/// Skips (with a message) when `solver` is not installed.
+fn have(solver: &str) -> bool {
+    let ok = Command::new(solver).arg("--version").output().is_ok();
+    if !ok {
+        eprintln!("SKIPPED: '{solver}' is not installed (apt-get install {solver})");
+    }
+    ok
+}
+
+#[test]
+fn z3_unsat_answer_is_kept() {
+    if !have("z3") {
+        return;
+    }
+    let w = Work::new("unsat.smt2");
+    let out = w.ddsmt(&["-j", "2"], &["z3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.len() < w.input().len(), "{result}");
+    let z3 = Command::new("z3").arg(w.path("out.smt2")).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&z3.stdout), "unsat\n");
+}
+
+#[test]
+fn z3_and_cvc5_agree() {
+    if !have("z3") || !have("cvc5") {
+        return;
+    }
+    let w = Work::new("unsat.smt2");
+    let out = w.ddsmt(&["-j", "2", "-c", "cvc5 --lang smt2"], &["z3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for solver in [vec!["z3"], vec!["cvc5", "--lang", "smt2"]] {
+        let o = Command::new(solver[0])
+            .args(&solver[1..])
+            .arg(w.path("out.smt2"))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "unsat\n", "{solver:?}");
+    }
+}
