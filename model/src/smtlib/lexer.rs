@@ -1,0 +1,360 @@
+//! The SMT-LIB v2.6 lexer: turns source text into [`Token`]s with 1-based positions, or a
+//! located [`ParseError`] that says what was expected.
+//!
+//! It works on bytes (every delimiter is ASCII) and keeps columns in characters by counting
+//! UTF-8 lead bytes incrementally, so long lines stay linear.
+
+use super::tree::Pos;
+use std::fmt;
+
+/// A syntax error at a source position. Displays as `LINE:COL: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(pos: Pos, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line: pos.line,
+            column: pos.column,
+            message: message.into(),
+        }
+    }
+
+    /// `FILE:LINE:COL: message`, for tools that report errors of named files.
+    pub fn in_file(&self, file: &str) -> String {
+        format!("{file}:{self}")
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What a token is; atoms carry their text in [`Token::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    LParen,
+    RParen,
+    Symbol,
+    Keyword,
+    Numeral,
+    Decimal,
+    Hexadecimal,
+    Binary,
+    String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub kind: TokenKind,
+    pub text: &'a str,
+    pub pos: Pos,
+}
+
+/// Characters allowed in simple symbols (letters, digits and `~!@$%^&*_-+=<>.?/`).
+const fn symbol_table() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric();
+        c += 1;
+    }
+    let extra = b"~!@$%^&*_-+=<>.?/";
+    let mut i = 0;
+    while i < extra.len() {
+        t[extra[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+static SYMBOL_CHAR: [bool; 256] = symbol_table();
+
+/// Whether `b` may appear in a simple symbol.
+pub fn is_symbol_char(b: u8) -> bool {
+    SYMBOL_CHAR[b as usize]
+}
+
+/// A streaming lexer over one source text.
+pub struct Lexer<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    line: u32,
+    line_start: usize,
+    /// A byte offset on the current line whose column is known, to count columns incrementally.
+    col_mark: usize,
+    col_at_mark: u32,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Lexer<'a> {
+        Lexer {
+            src,
+            bytes: src.as_bytes(),
+            at: 0,
+            line: 1,
+            line_start: 0,
+            col_mark: 0,
+            col_at_mark: 1,
+        }
+    }
+
+    /// The position of byte offset `off`, which must be on the current line at or after the
+    /// last position asked for.
+    fn pos_of(&mut self, off: usize) -> Pos {
+        if self.col_mark < self.line_start || self.col_mark > off {
+            self.col_mark = self.line_start;
+            self.col_at_mark = 1;
+        }
+        let chars = self.bytes[self.col_mark..off]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count() as u32;
+        self.col_mark = off;
+        self.col_at_mark += chars;
+        Pos {
+            line: self.line,
+            column: self.col_at_mark,
+        }
+    }
+
+    fn newline_at(&mut self, off: usize) {
+        self.line += 1;
+        self.line_start = off + 1;
+    }
+
+    fn error_at(&mut self, off: usize, message: impl Into<String>) -> ParseError {
+        let pos = self.pos_of(off);
+        ParseError::new(pos, message)
+    }
+
+    /// Skips whitespace and `;` comments.
+    fn skip_trivia(&mut self) {
+        let b = self.bytes;
+        while self.at < b.len() {
+            match b[self.at] {
+                b'\n' => {
+                    self.newline_at(self.at);
+                    self.at += 1;
+                }
+                b' ' | b'\t' | b'\r' | 0x0C | 0x0B => self.at += 1,
+                b';' => {
+                    while self.at < b.len() && b[self.at] != b'\n' {
+                        self.at += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// The next token, `Ok(None)` at the end of the input.
+    pub fn next_token(&mut self) -> Result<Option<Token<'a>>, ParseError> {
+        self.skip_trivia();
+        let b = self.bytes;
+        let start = self.at;
+        if start >= b.len() {
+            return Ok(None);
+        }
+        let c = b[start];
+        // Taken before lexing: strings and quoted symbols may span lines.
+        let pos = self.pos_of(start);
+        let kind = match c {
+            b'(' => {
+                self.at += 1;
+                TokenKind::LParen
+            }
+            b')' => {
+                self.at += 1;
+                TokenKind::RParen
+            }
+            b'0'..=b'9' => self.lex_number(start)?,
+            b'#' => self.lex_hash(start)?,
+            b'"' => self.lex_string(start, pos)?,
+            b'|' => self.lex_quoted(start, pos)?,
+            b':' => {
+                let end = self.scan_symbol_chars(start + 1);
+                if end == start + 1 {
+                    return Err(self.error_at(start, "expected a keyword name after ':'"));
+                }
+                self.at = end;
+                TokenKind::Keyword
+            }
+            _ if is_symbol_char(c) => {
+                self.at = self.scan_symbol_chars(start);
+                TokenKind::Symbol
+            }
+            _ => {
+                let ch = self.src[start..].chars().next().unwrap_or('?');
+                return Err(self.error_at(
+                    start,
+                    format!(
+                        "unexpected character {ch:?}; expected '(', ')', a symbol, a keyword, a literal or a comment"
+                    ),
+                ));
+            }
+        };
+        Ok(Some(Token {
+            kind,
+            text: &self.src[start..self.at],
+            pos,
+        }))
+    }
+
+    fn scan_symbol_chars(&self, mut i: usize) -> usize {
+        let b = self.bytes;
+        while i < b.len() && is_symbol_char(b[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    fn scan_digits(&self, mut i: usize) -> usize {
+        let b = self.bytes;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    }
+
+    /// Rejects a literal that runs straight into symbol characters (`12ab`, `#x0g`).
+    fn check_literal_end(&mut self, end: usize, what: &str) -> Result<(), ParseError> {
+        if end < self.bytes.len() && is_symbol_char(self.bytes[end]) {
+            let ch = self.bytes[end] as char;
+            return Err(self.error_at(
+                end,
+                format!(
+                    "unexpected {ch:?} in {what}; expected whitespace or a parenthesis after it"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn lex_number(&mut self, start: usize) -> Result<TokenKind, ParseError> {
+        let end = self.scan_digits(start);
+        let b = self.bytes;
+        if end < b.len() && b[end] == b'.' {
+            let frac_end = self.scan_digits(end + 1);
+            if frac_end == end + 1 {
+                return Err(self.error_at(end + 1, "bad decimal: expected a digit after '.'"));
+            }
+            self.check_literal_end(frac_end, "a decimal")?;
+            self.at = frac_end;
+            return Ok(TokenKind::Decimal);
+        }
+        self.check_literal_end(end, "a numeral")?;
+        self.at = end;
+        Ok(TokenKind::Numeral)
+    }
+
+    fn lex_hash(&mut self, start: usize) -> Result<TokenKind, ParseError> {
+        let b = self.bytes;
+        let (kind, digit_ok, name, digit_name): (TokenKind, fn(u8) -> bool, &str, &str) =
+            match b.get(start + 1) {
+                Some(b'x') => (
+                    TokenKind::Hexadecimal,
+                    |d: u8| d.is_ascii_hexdigit(),
+                    "#x",
+                    "hexadecimal digit",
+                ),
+                Some(b'b') => (
+                    TokenKind::Binary,
+                    |d: u8| d == b'0' || d == b'1',
+                    "#b",
+                    "binary digit",
+                ),
+                _ => {
+                    return Err(self.error_at(
+                        start,
+                        "bad literal: expected 'x' or 'b' after '#' (#x hexadecimal or #b binary)",
+                    ))
+                }
+            };
+        let mut end = start + 2;
+        while end < b.len() && digit_ok(b[end]) {
+            end += 1;
+        }
+        if end == start + 2 {
+            return Err(self.error_at(
+                end,
+                format!("bad {name} literal: expected at least one {digit_name}"),
+            ));
+        }
+        if end < b.len() && is_symbol_char(b[end]) {
+            let ch = b[end] as char;
+            return Err(self.error_at(
+                end,
+                format!("bad {name} literal: {ch:?} is not a {digit_name}"),
+            ));
+        }
+        self.at = end;
+        Ok(kind)
+    }
+
+    /// A string literal; `""` inside is an escaped quote. Newlines are allowed inside.
+    fn lex_string(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
+        let b = self.bytes;
+        let mut i = start + 1;
+        loop {
+            match b.get(i) {
+                None => {
+                    return Err(ParseError::new(
+                        pos,
+                        "unterminated string literal: expected a closing '\"'",
+                    ))
+                }
+                Some(b'"') => {
+                    if b.get(i + 1) == Some(&b'"') {
+                        i += 2;
+                    } else {
+                        self.at = i + 1;
+                        break;
+                    }
+                }
+                Some(b'\n') => {
+                    self.newline_at(i);
+                    i += 1;
+                }
+                Some(_) => i += 1,
+            }
+        }
+        Ok(TokenKind::String)
+    }
+
+    /// A quoted symbol `|...|`; it may span lines but cannot contain `|`.
+    fn lex_quoted(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
+        let b = self.bytes;
+        let mut i = start + 1;
+        loop {
+            match b.get(i) {
+                None => {
+                    return Err(ParseError::new(
+                        pos,
+                        "unterminated quoted symbol: expected a closing '|'",
+                    ))
+                }
+                Some(b'|') => {
+                    self.at = i + 1;
+                    break;
+                }
+                Some(b'\n') => {
+                    self.newline_at(i);
+                    i += 1;
+                }
+                Some(_) => i += 1,
+            }
+        }
+        Ok(TokenKind::Symbol)
+    }
+}

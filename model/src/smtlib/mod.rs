@@ -1,0 +1,17 @@
+//! SMT-LIB v2.6: lexer, parser, printer and sort inference over one generic tree.
+//!
+//! - [`tree`]: [`Tree`], an arena of [`Node`]s with stable [`NodeId`]s; [`Sx`] and [`Edit`]
+//!   describe replacements for reducers.
+//! - [`lexer`]: tokens with positions and the located [`ParseError`].
+//! - [`parser`]: [`Tree::parse`] builds the tree.
+//! - [`printer`]: faithful printing, printing with edits, [`PrintOptions`] (pretty, wrapped).
+
+pub mod lexer;
+pub mod parser;
+pub mod printer;
+pub mod tree;
+
+pub use lexer::ParseError;
+pub use parser::parse;
+pub use printer::PrintOptions;
+pub use tree::{structurally_equal, Atom, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};
