@@ -6,9 +6,23 @@
 //! mutator in the order the hierarchical strategy tries them; [`detect_groups`] says which
 //! theory [`Group`]s an input uses so that the others can be switched off.
 
-use model::smtlib::{Edit, NodeId, SortMap, Tree};
-#[allow(unused_imports)]
-use model::smtlib::Sx;
+pub mod arithmetic;
+pub mod boolean;
+pub mod bv;
+pub mod core;
+pub mod datatypes;
+pub mod fp;
+pub mod smtlib;
+pub mod sound;
+pub mod strings;
+#[cfg(test)]
+mod testutil;
+pub mod util;
+
+pub use self::core::VariableMode;
+use model::smtlib::{infer_sorts_lenient, Atom, Edit, NodeId, SortMap, Tree};
+use model::Sort;
+use std::collections::BTreeSet;
 
 /// Everything a mutator may look at.
 pub struct Cx<'a> {
@@ -85,14 +99,236 @@ pub trait Mutator: Send + Sync {
     }
 }
 
+/// Settings of individual mutators (`--replace-by-variable-mode`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MutatorConfig {
+    pub replace_by_variable_mode: VariableMode,
+}
+
 /// Every mutator, in the order the hierarchical strategy tries them.
 pub fn registry() -> Vec<Box<dyn Mutator>> {
-    Vec::new()
+    registry_with(&MutatorConfig::default())
+}
+
+/// Every mutator with the given settings, in the order the hierarchical strategy tries them:
+/// the most reducing core mutators first, then the meaning-preserving rewrites, theory
+/// simplifications, and the SMT-LIB level clean-ups last.
+pub fn registry_with(config: &MutatorConfig) -> Vec<Box<dyn Mutator>> {
+    vec![
+        // core
+        Box::new(core::EraseNode),
+        Box::new(core::BinaryReduction),
+        Box::new(core::Constants),
+        Box::new(core::SubstituteChildren),
+        Box::new(core::MergeChildren),
+        Box::new(core::ReplaceByVariable {
+            mode: config.replace_by_variable_mode,
+        }),
+        Box::new(core::SortChildren),
+        // sound
+        Box::new(sound::OneArgument),
+        Box::new(sound::Flatten),
+        Box::new(sound::NeutralElements),
+        Box::new(sound::AbsorbingElements),
+        Box::new(sound::DoubleNegation),
+        Box::new(sound::NegatedComparisons),
+        Box::new(sound::NotConstants),
+        Box::new(sound::UnusedBindings),
+        // boolean
+        Box::new(boolean::DeMorgan),
+        Box::new(boolean::DoubleNegation),
+        Box::new(boolean::FalseEq),
+        Box::new(boolean::Implications),
+        Box::new(boolean::NegateQuantifiers),
+        Box::new(boolean::XorBinary),
+        Box::new(boolean::XorConstants),
+        // arithmetic
+        Box::new(arithmetic::NegateRelations),
+        Box::new(arithmetic::SimplifyConstants),
+        Box::new(arithmetic::SplitNaryRelations),
+        Box::new(arithmetic::StrengthenRelations),
+        // bv
+        Box::new(bv::NormConstants),
+        Box::new(bv::ZeroConcat),
+        Box::new(bv::DoubleNegation),
+        Box::new(bv::ElimBvcomp),
+        Box::new(bv::EvalExtend),
+        Box::new(bv::ExtractConstants),
+        Box::new(bv::ExtractZeroExtend),
+        Box::new(bv::MergeReducedBw),
+        Box::new(bv::IteToBvcomp),
+        Box::new(bv::ReflexiveNand),
+        Box::new(bv::SimpConstants),
+        Box::new(bv::BvToBool),
+        Box::new(bv::ZeroExtendPred),
+        Box::new(bv::ReduceBitwidth),
+        // strings
+        Box::new(strings::SeqNthUnit),
+        Box::new(strings::ContainsToConcat),
+        Box::new(strings::IndexNotFound),
+        Box::new(strings::ReplaceAll),
+        Box::new(strings::StringConstants),
+        // fp
+        Box::new(fp::ShortSort),
+        // datatypes
+        Box::new(datatypes::RmConstructor),
+        Box::new(datatypes::RmDatatype),
+        Box::new(datatypes::RmIdentity),
+        // smtlib
+        Box::new(smtlib::CheckSatAssuming),
+        Box::new(smtlib::EliminatePushPop),
+        Box::new(smtlib::EliminateVariables),
+        Box::new(smtlib::InlineFunctions),
+        Box::new(smtlib::LetElimination),
+        Box::new(smtlib::LetSubstitution),
+        Box::new(smtlib::RemoveAnnotation),
+        Box::new(smtlib::RemoveRecursiveFunction),
+        Box::new(smtlib::SimplifyLogic),
+        Box::new(smtlib::SimplifyQuotedSymbols),
+        Box::new(smtlib::SimplifySymbolNames),
+        Box::new(smtlib::IntroduceFreshVariables),
+    ]
+}
+
+/// The theory group a sort belongs to, if it is a theory group.
+fn sort_group(sort: &Sort) -> Option<Group> {
+    match sort {
+        Sort::Int | Sort::Real => Some(Group::Arithmetic),
+        Sort::BitVec(_) => Some(Group::Bv),
+        Sort::String | Sort::RegLan | Sort::Seq(_) => Some(Group::Strings),
+        Sort::FloatingPoint(..) | Sort::RoundingMode => Some(Group::Fp),
+        Sort::Array(i, e) => sort_group(i).or_else(|| sort_group(e)),
+        Sort::Bool | Sort::Named(..) => None,
+    }
+}
+
+/// The theory group a symbol or literal names, if any.
+fn atom_group(atom: &Atom) -> Option<Group> {
+    match atom {
+        Atom::Binary(_) | Atom::Hexadecimal(_) => Some(Group::Bv),
+        Atom::String(_) => Some(Group::Strings),
+        Atom::Decimal(_) => Some(Group::Arithmetic),
+        Atom::Symbol(s) => match s.as_str() {
+            "Int" | "Real" | "to_real" | "to_int" | "is_int" | "div" | "mod" | "abs" => {
+                Some(Group::Arithmetic)
+            }
+            "BitVec" | "concat" | "extract" | "zero_extend" | "sign_extend" => Some(Group::Bv),
+            "String" | "RegLan" | "Seq" => Some(Group::Strings),
+            "FloatingPoint" | "Float16" | "Float32" | "Float64" | "Float128" | "RoundingMode" => {
+                Some(Group::Fp)
+            }
+            "declare-datatype" | "declare-datatypes" | "match" => Some(Group::Datatypes),
+            _ if s.starts_with("bv") && s.len() > 2 => Some(Group::Bv),
+            _ if s.starts_with("str.") || s.starts_with("re.") || s.starts_with("seq.") => {
+                Some(Group::Strings)
+            }
+            _ if s.starts_with("fp.") || s.starts_with("to_fp") => Some(Group::Fp),
+            _ => None,
+        },
+        Atom::Keyword(_) | Atom::Numeral(_) => None,
+    }
 }
 
 /// The theory groups an input uses (groups Core, Smtlib, Boolean, Sound are always on).
-pub fn detect_groups(_tree: &Tree) -> std::collections::BTreeSet<Group> {
-    [Group::Core, Group::Smtlib, Group::Boolean, Group::Sound]
+pub fn detect_groups(tree: &Tree) -> BTreeSet<Group> {
+    let mut groups: BTreeSet<Group> = [Group::Core, Group::Smtlib, Group::Boolean, Group::Sound]
         .into_iter()
-        .collect()
+        .collect();
+    let sorts = infer_sorts_lenient(tree);
+    for &root in tree.roots() {
+        for id in tree.preorder(root) {
+            if let Some(g) = tree.atom(id).and_then(atom_group) {
+                groups.insert(g);
+            }
+            if let Some(g) = sorts.get(id).and_then(sort_group) {
+                groups.insert(g);
+            }
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case() {
+        let all = registry();
+        let mut names = BTreeSet::new();
+        for m in &all {
+            assert!(
+                m.name()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{} is not kebab-case",
+                m.name()
+            );
+            assert!(names.insert(m.name()), "duplicate name {}", m.name());
+            assert!(!m.help().is_empty());
+        }
+        for g in Group::ALL {
+            assert_eq!(Group::from_name(g.name()), Some(g));
+            assert!(all.iter().any(|m| m.group() == g), "group {} is empty", g.name());
+        }
+    }
+
+    #[test]
+    fn registry_with_sets_variable_mode() {
+        // With `dec`, `bb` may be replaced by the smaller `a`; with `inc` it may not.
+        let tree = Tree::parse("(declare-const a Int)\n(declare-const bb Int)\n(assert (> bb 0))")
+            .expect("parses");
+        let sorts = infer_sorts_lenient(&tree);
+        let cx = Cx {
+            tree: &tree,
+            sorts: &sorts,
+        };
+        let bb = tree
+            .preorder(tree.roots()[2])
+            .find(|&n| tree.symbol(n) == Some("bb"))
+            .expect("bb occurs");
+        let count = |mode| {
+            registry_with(&MutatorConfig {
+                replace_by_variable_mode: mode,
+            })
+            .into_iter()
+            .find(|m| m.name() == "replace-by-variable")
+            .map(|m| m.mutations(&cx, bb).len())
+        };
+        assert_eq!(count(VariableMode::Dec), Some(1));
+        assert_eq!(count(VariableMode::Inc), Some(0));
+    }
+
+    fn groups(text: &str) -> Vec<&'static str> {
+        let tree = Tree::parse(text).expect("parses");
+        detect_groups(&tree).into_iter().map(Group::name).collect()
+    }
+
+    #[test]
+    fn detect_groups_by_theory() {
+        assert_eq!(
+            groups("(declare-const p Bool)\n(assert p)"),
+            ["core", "boolean", "smtlib", "sound"]
+        );
+        assert_eq!(
+            groups("(declare-const x Int)\n(assert (> x 0))"),
+            ["core", "boolean", "arithmetic", "smtlib", "sound"]
+        );
+        assert_eq!(
+            groups("(declare-const v (_ BitVec 8))\n(assert (= v #x00))"),
+            ["core", "boolean", "bv", "smtlib", "sound"]
+        );
+        assert_eq!(
+            groups("(declare-const s String)\n(assert (= s \"a\"))"),
+            ["core", "boolean", "smtlib", "strings", "sound"]
+        );
+        assert_eq!(
+            groups("(declare-const f Float32)\n(assert (fp.isNaN f))"),
+            ["core", "boolean", "smtlib", "fp", "sound"]
+        );
+        assert_eq!(
+            groups("(declare-datatype C ((red) (blue)))\n(declare-const c C)\n(assert (= c red))"),
+            ["core", "boolean", "smtlib", "datatypes", "sound"]
+        );
+    }
 }

@@ -1,0 +1,65 @@
+//! Floating-point mutators: [`ShortSort`].
+
+use super::util::{self, atom, replace};
+use super::{Cx, Group, Mutation, Mutator};
+use model::smtlib::NodeId;
+
+/// `(_ FloatingPoint 8 24)` -> `Float32` (also 16, 64 and 128 bits).
+pub struct ShortSort;
+
+impl ShortSort {
+    fn short_name(cx: &Cx, id: NodeId) -> Option<&'static str> {
+        let ("FloatingPoint", indices) = util::indexed(cx.tree, id)? else {
+            return None;
+        };
+        match indices[..] {
+            ["5", "11"] => Some("Float16"),
+            ["8", "24"] => Some("Float32"),
+            ["11", "53"] => Some("Float64"),
+            ["15", "113"] => Some("Float128"),
+            _ => None,
+        }
+    }
+}
+
+impl Mutator for ShortSort {
+    fn name(&self) -> &'static str {
+        "fp-short-sort"
+    }
+    fn help(&self) -> &'static str {
+        "replace long FP sort name with short name"
+    }
+    fn group(&self) -> Group {
+        Group::Fp
+    }
+    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+        Self::short_name(cx, id).is_some()
+    }
+    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+        Self::short_name(cx, id)
+            .map(|n| vec![replace(format!("sort {n}"), id, atom(n))])
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutators::testutil::check;
+
+    #[test]
+    fn short_sort() {
+        check(
+            &ShortSort,
+            "(declare-const f (_ FloatingPoint 11 53))\n(assert (fp.isNaN f))",
+            "(_ FloatingPoint 11 53)",
+            &["(declare-const f Float64)\n(assert (fp.isNaN f))"],
+        );
+        check(
+            &ShortSort,
+            "(declare-const f (_ FloatingPoint 3 5))\n(assert (fp.isNaN f))",
+            "(_ FloatingPoint 3 5)",
+            &[],
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! Test helpers shared by the mutator tests: `check(mutator, input, selector, expected)` parses
+//! `input`, finds the first node (in pre-order) that prints as `selector`, runs the mutator
+//! there and compares the printed candidates with `expected`. When the input is well-sorted,
+//! every candidate must be well-sorted too.
+
+use super::{Cx, Mutator};
+use model::smtlib::{infer_sorts, infer_sorts_lenient, NodeId, Tree};
+
+fn parse(input: &str) -> Tree {
+    Tree::parse(input).unwrap_or_else(|e| panic!("test input does not parse: {e}"))
+}
+
+/// The first node in pre-order whose printed text is `selector`.
+pub fn find(tree: &Tree, selector: &str) -> NodeId {
+    tree.roots()
+        .iter()
+        .flat_map(|&r| tree.preorder(r))
+        .find(|&id| tree.print_node(id) == selector)
+        .unwrap_or_else(|| panic!("no node prints as {selector:?}"))
+}
+
+fn normalize(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn compare(input: &str, tree: &Tree, candidates: Vec<String>, expected: &[&str]) {
+    let got: Vec<String> = candidates.iter().map(|c| normalize(c)).collect();
+    let want: Vec<String> = expected.iter().map(|e| normalize(e)).collect();
+    assert_eq!(got, want, "candidates differ for input:\n{input}");
+    if infer_sorts(tree).is_ok() {
+        for c in &got {
+            let out = Tree::parse(c).unwrap_or_else(|e| panic!("candidate does not parse: {e}\n{c}"));
+            if let Err(e) = infer_sorts(&out) {
+                panic!("candidate is not well-sorted: {e}\n{c}");
+            }
+        }
+    }
+}
+
+/// Runs `mutator` at the node printed as `selector` and compares the candidates.
+pub fn check(mutator: &dyn Mutator, input: &str, selector: &str, expected: &[&str]) {
+    let tree = parse(input);
+    let sorts = infer_sorts_lenient(&tree);
+    let cx = Cx {
+        tree: &tree,
+        sorts: &sorts,
+    };
+    let id = find(&tree, selector);
+    let candidates = if mutator.filter(&cx, id) {
+        mutator
+            .mutations(&cx, id)
+            .into_iter()
+            .map(|m| tree.print_with(&m.edits))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    compare(input, &tree, candidates, expected);
+}
+
+/// Runs the global mutations of `mutator` and compares the candidates.
+pub fn check_global(mutator: &dyn Mutator, input: &str, expected: &[&str]) {
+    let tree = parse(input);
+    let sorts = infer_sorts_lenient(&tree);
+    let cx = Cx {
+        tree: &tree,
+        sorts: &sorts,
+    };
+    let candidates = mutator
+        .global_mutations(&cx)
+        .into_iter()
+        .map(|m| tree.print_with(&m.edits))
+        .collect();
+    compare(input, &tree, candidates, expected);
+}
