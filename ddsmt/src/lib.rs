@@ -1,5 +1,5 @@
 //! ddsmt
+pub mod cli;
 pub mod engine;
 pub mod mutators;
-pub mod cli;
 pub mod strategies;

@@ -59,8 +59,7 @@ fn level(tree: &Tree, depth: usize) -> Vec<NodeId> {
 pub fn terms(s: &mut Session) -> bool {
     let before = s.reducer.successes();
     let mut depth = 1;
-    loop {
-        let Some(cur) = s.current() else { break };
+    while let Some(cur) = s.current() {
         if level(&cur.tree, depth).is_empty() {
             break;
         }
