@@ -46,14 +46,15 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         },
         "+" | "*" => nums(name, args).map(|ns| {
             let unit = Num::Int(BigInt::from(u8::from(name == "*")));
-            ns.into_iter().fold(unit, |acc, n| {
-                if name == "+" {
-                    acc.add(&n)
-                } else {
-                    acc.mul(&n)
-                }
-            })
-            .into_value()
+            ns.into_iter()
+                .fold(unit, |acc, n| {
+                    if name == "+" {
+                        acc.add(&n)
+                    } else {
+                        acc.mul(&n)
+                    }
+                })
+                .into_value()
         }),
         "-" => nums(name, args).and_then(|ns| match ns.as_slice() {
             [] => Err(arity(name, 1, args)),
@@ -273,12 +274,28 @@ mod tests {
         assert_eq!(ap("to_int", &[real(-1, 2)]), int(-1));
         assert_eq!(ap("is_int", &[real(4, 2)]), Value::Bool(true));
         assert_eq!(ap("=", &[int(2), real(4, 2)]), Value::Bool(true));
-        assert_eq!(ap("distinct", &[int(1), int(2), int(1)]), Value::Bool(false));
-        assert_eq!(ap("=>", &[Value::Bool(true), Value::Bool(false)]), Value::Bool(false));
-        assert_eq!(ap("xor", &[Value::Bool(true), Value::Bool(true), Value::Bool(true)]), Value::Bool(true));
-        let d = apply("divisible", &[3.into()], &[int(-9)]).unwrap().unwrap();
+        assert_eq!(
+            ap("distinct", &[int(1), int(2), int(1)]),
+            Value::Bool(false)
+        );
+        assert_eq!(
+            ap("=>", &[Value::Bool(true), Value::Bool(false)]),
+            Value::Bool(false)
+        );
+        assert_eq!(
+            ap(
+                "xor",
+                &[Value::Bool(true), Value::Bool(true), Value::Bool(true)]
+            ),
+            Value::Bool(true)
+        );
+        let d = apply("divisible", &[3.into()], &[int(-9)])
+            .unwrap()
+            .unwrap();
         assert_eq!(d, Value::Bool(true));
-        assert!(apply("=", &[], &[int(1), Value::Bool(true)]).unwrap().is_err());
+        assert!(apply("=", &[], &[int(1), Value::Bool(true)])
+            .unwrap()
+            .is_err());
         assert!(apply("nosuchop", &[], &[]).is_none());
     }
 }

@@ -79,8 +79,8 @@ fn fold_left(
     }
     let mut acc = bv(name, &args[0])?.clone();
     for arg in &args[1..] {
-        let (a, b) = two(name, &[Value::BitVec(acc), arg.clone()])
-            .map(|(a, b)| (a.clone(), b.clone()))?;
+        let (a, b) =
+            two(name, &[Value::BitVec(acc), arg.clone()]).map(|(a, b)| (a.clone(), b.clone()))?;
         acc = f(&a, &b);
     }
     Ok(Value::BitVec(acc))

@@ -118,9 +118,16 @@ impl fmt::Display for Report {
                 Outcome::Invalid(failures) => {
                     writeln!(f, "{head}: invalid")?;
                     for fail in failures {
-                        let values: Vec<String> =
-                            fail.values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-                        writeln!(f, "  assertion at {} is false: {}", fail.location, fail.term)?;
+                        let values: Vec<String> = fail
+                            .values
+                            .iter()
+                            .map(|(n, v)| format!("{n} = {v}"))
+                            .collect();
+                        writeln!(
+                            f,
+                            "  assertion at {} is false: {}",
+                            fail.location, fail.term
+                        )?;
                         if !values.is_empty() {
                             writeln!(f, "    where {}", values.join(", "))?;
                         }
@@ -165,7 +172,12 @@ pub fn check_texts(
 }
 
 /// Validates the files (full mode, or the low-memory interleaved mode).
-pub fn check_files(problem: &Path, response: &Path, interleaved: bool, limits: Limits) -> Result<Report, Located> {
+pub fn check_files(
+    problem: &Path,
+    response: &Path,
+    interleaved: bool,
+    limits: Limits,
+) -> Result<Report, Located> {
     let read = |p: &Path| {
         std::fs::read_to_string(p).map_err(|e| Located {
             file: p.display().to_string(),
@@ -177,16 +189,24 @@ pub fn check_files(problem: &Path, response: &Path, interleaved: bool, limits: L
     let problem_label = problem.display().to_string();
     let response_label = response.display().to_string();
     if !interleaved {
-        return check_texts(&read(problem)?, &problem_label, &read(response)?, &response_label, limits);
+        return check_texts(
+            &read(problem)?,
+            &problem_label,
+            &read(response)?,
+            &response_label,
+            limits,
+        );
     }
     let response = Src::parse(&read(response)?, &response_label, 0)?;
     let open = || {
-        File::open(problem).map(BufReader::new).map_err(|e| Located {
-            file: problem_label.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read: {e}"),
-        })
+        File::open(problem)
+            .map(BufReader::new)
+            .map_err(|e| Located {
+                file: problem_label.clone(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read: {e}"),
+            })
     };
     let ranges = scope_ranges(StatementReader::new(open()?, &problem_label))?;
     let mut checker = Checker::new(&response, Some(ranges), limits);
@@ -203,7 +223,9 @@ pub fn check_files(problem: &Path, response: &Path, interleaved: bool, limits: L
 }
 
 /// For every assertion in order, the `check-sat` numbers (0-based, half-open) it is in scope for.
-fn scope_ranges<R: std::io::BufRead>(mut reader: StatementReader<R>) -> Result<Vec<(u32, u32)>, Located> {
+fn scope_ranges<R: std::io::BufRead>(
+    mut reader: StatementReader<R>,
+) -> Result<Vec<(u32, u32)>, Located> {
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     let mut frames: Vec<Vec<usize>> = vec![Vec::new()];
     let mut checks = 0u32;
@@ -218,7 +240,9 @@ fn scope_ranges<R: std::io::BufRead>(mut reader: StatementReader<R>) -> Result<V
         for &root in tree.roots() {
             match tree.head(root) {
                 Some("assert") => {
-                    frames.last_mut().map(|f| f.push(ranges.len()));
+                    if let Some(f) = frames.last_mut() {
+                        f.push(ranges.len());
+                    }
                     ranges.push((checks, u32::MAX));
                 }
                 Some("check-sat" | "check-sat-assuming") => checks += 1,
@@ -335,9 +359,20 @@ impl Checker {
                 .ok_or_else(|| src.at(node, format!("{head}: expected a symbol")))
         };
         match head {
-            "set-logic" | "set-option" | "set-info" | "get-model" | "get-value" | "get-info"
-            | "get-option" | "get-assignment" | "get-assertions" | "get-proof" | "get-unsat-core"
-            | "get-unsat-assumptions" | "echo" | "declare-sort" => {}
+            "set-logic"
+            | "set-option"
+            | "set-info"
+            | "get-model"
+            | "get-value"
+            | "get-info"
+            | "get-option"
+            | "get-assignment"
+            | "get-assertions"
+            | "get-proof"
+            | "get-unsat-core"
+            | "get-unsat-assumptions"
+            | "echo"
+            | "declare-sort" => {}
             "exit" => return Ok(false),
             "define-sort" if ch.len() == 4 => {
                 let name = name_at(1)?;
@@ -346,7 +381,9 @@ impl Checker {
                     .iter()
                     .filter_map(|&p| tree.symbol(p).map(|s| unquote(s).to_string()))
                     .collect();
-                self.env.aliases.define(&name, params, TermRef::new(src, ch[3]));
+                self.env
+                    .aliases
+                    .define(&name, params, TermRef::new(src, ch[3]));
                 self.frame().sorts.push(name);
             }
             "declare-fun" | "declare-const" => {
@@ -356,7 +393,8 @@ impl Checker {
                     ("declare-const", 3) => (Vec::new(), ch[2]),
                     _ => return Err(src.at(node, format!("malformed {head}"))),
                 };
-                let parse = |n: NodeId| parse_sort(tree, n, &self.env.aliases).map_err(|m| src.at(n, m));
+                let parse =
+                    |n: NodeId| parse_sort(tree, n, &self.env.aliases).map_err(|m| src.at(n, m));
                 let args = args.into_iter().map(parse).collect::<Result<Vec<_>, _>>()?;
                 let sort = parse(sort_node)?;
                 self.env.decls.insert(name.clone(), (args, sort));
@@ -458,7 +496,9 @@ impl Checker {
             }
             let ch = tree.children(n);
             for pair in ch[2..].windows(2) {
-                if let (Some(Atom::Keyword(k)), Some(name)) = (tree.atom(pair[0]), tree.symbol(pair[1])) {
+                if let (Some(Atom::Keyword(k)), Some(name)) =
+                    (tree.atom(pair[0]), tree.symbol(pair[1]))
+                {
                     if k == ":named" {
                         names.push((unquote(name).to_string(), TermRef::new(src, ch[1])));
                     }
@@ -478,7 +518,12 @@ impl Checker {
         &mut self.accs[k]
     }
 
-    fn check_sat(&mut self, src: &Rc<Src>, node: NodeId, assumptions: &[NodeId]) -> Result<(), Located> {
+    fn check_sat(
+        &mut self,
+        src: &Rc<Src>,
+        node: NodeId,
+        assumptions: &[NodeId],
+    ) -> Result<(), Located> {
         let k = self.checks;
         self.checks += 1;
         let acc = self.acc(k);
@@ -570,13 +615,17 @@ impl Checker {
             let answer = self.answers.get(k);
             let outcome = match answer {
                 None => Outcome::Skipped("no answer in the response".into()),
-                Some(a) if a.status != Status::Sat => Outcome::Skipped(format!("answer {}", a.status.name())),
+                Some(a) if a.status != Status::Sat => {
+                    Outcome::Skipped(format!("answer {}", a.status.name()))
+                }
                 Some(a) if a.model.is_none() => Outcome::Incomplete(vec![format!(
                     "the sat answer at {} has no model",
                     a.location
                 )]),
                 Some(_) if !acc.failures.is_empty() => Outcome::Invalid(acc.failures),
-                Some(_) if !acc.open.is_empty() => Outcome::Incomplete(acc.open.into_iter().collect()),
+                Some(_) if !acc.open.is_empty() => {
+                    Outcome::Incomplete(acc.open.into_iter().collect())
+                }
                 Some(_) => Outcome::Valid,
             };
             report.checks.push(CheckResult {
@@ -595,7 +644,9 @@ fn constant_values(ev: &mut Evaluator<'_>, env: &Env, term: &TermRef) -> Vec<(St
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for n in tree.preorder(term.node) {
-        let Some(name) = tree.symbol(n).map(unquote) else { continue };
+        let Some(name) = tree.symbol(n).map(unquote) else {
+            continue;
+        };
         let is_constant = env.decls.get(name).is_some_and(|(args, _)| args.is_empty());
         if !is_constant || !seen.insert(name.to_string()) {
             continue;

@@ -99,10 +99,7 @@ impl<'a> Evaluator<'a> {
         }
         self.steps += 1;
         if self.steps > self.max_steps {
-            return Err(src.at(
-                node,
-                format!("evaluation exceeds {} steps", self.max_steps),
-            ));
+            return Err(src.at(node, format!("evaluation exceeds {} steps", self.max_steps)));
         }
         self.depth += 1;
         let result = self.eval_node(src, node);
@@ -127,7 +124,9 @@ impl<'a> Evaluator<'a> {
                 Atom::String(s) => Ok(Some(Value::String(
                     decode_literal(s).map_err(|m| src.at(node, m))?,
                 ))),
-                Atom::Keyword(k) => Err(src.at(node, format!("keyword {k} where a term is expected"))),
+                Atom::Keyword(k) => {
+                    Err(src.at(node, format!("keyword {k} where a term is expected")))
+                }
                 Atom::Symbol(s) => self.symbol(src, node, unquote(s)),
             };
         }
@@ -216,7 +215,10 @@ impl<'a> Evaluator<'a> {
             if !args.is_empty() {
                 return Err(src.at(
                     node,
-                    format!("{name} is a function of {} arguments, used as a constant", args.len()),
+                    format!(
+                        "{name} is a function of {} arguments, used as a constant",
+                        args.len()
+                    ),
                 ));
             }
             let sort = sort.clone();
@@ -225,7 +227,13 @@ impl<'a> Evaluator<'a> {
         self.model_constant(src, node, name, None)
     }
 
-    fn model_constant(&mut self, src: &Src, node: NodeId, name: &str, declared: Option<&Sort>) -> Eval {
+    fn model_constant(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        name: &str,
+        declared: Option<&Sort>,
+    ) -> Eval {
         if let Some(v) = self.model.cache.borrow().get(name) {
             return Ok(Some(v.clone()));
         }
@@ -240,11 +248,17 @@ impl<'a> Evaluator<'a> {
                     if !v.fits(sort) {
                         return Err(src.at(
                             node,
-                            format!("the model gives {name} of sort {sort} a value of sort {}", v.sort()),
+                            format!(
+                                "the model gives {name} of sort {sort} a value of sort {}",
+                                v.sort()
+                            ),
                         ));
                     }
                 }
-                self.model.cache.borrow_mut().insert(name.to_string(), v.clone());
+                self.model
+                    .cache
+                    .borrow_mut()
+                    .insert(name.to_string(), v.clone());
             }
             return Ok(value);
         }
@@ -265,11 +279,22 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Applies a definition to argument values, in a scope holding only its parameters.
-    fn call(&mut self, src: &Src, node: NodeId, def: &Rc<FunDef>, args: Vec<Option<Value>>) -> Eval {
+    fn call(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        def: &Rc<FunDef>,
+        args: Vec<Option<Value>>,
+    ) -> Eval {
         if args.len() != def.params.len() {
             return Err(src.at(
                 node,
-                format!("{} expects {} arguments, got {}", def.name, def.params.len(), args.len()),
+                format!(
+                    "{} expects {} arguments, got {}",
+                    def.name,
+                    def.params.len(),
+                    args.len()
+                ),
             ));
         }
         let mut frame = Vec::with_capacity(args.len());
@@ -279,7 +304,12 @@ impl<'a> Evaluator<'a> {
                 if !v.fits(sort) {
                     return Err(src.at(
                         node,
-                        format!("argument {} of {} has sort {}, expected {sort}", i + 1, def.name, v.sort()),
+                        format!(
+                            "argument {} of {} has sort {}, expected {sort}",
+                            i + 1,
+                            def.name,
+                            v.sort()
+                        ),
                     ));
                 }
             }
@@ -293,7 +323,12 @@ impl<'a> Evaluator<'a> {
             if !v.fits(&def.result) {
                 return Err(def.body.src.at(
                     def.body.node,
-                    format!("{} is declared {} but its body has sort {}", def.name, def.result, v.sort()),
+                    format!(
+                        "{} is declared {} but its body has sort {}",
+                        def.name,
+                        def.result,
+                        v.sort()
+                    ),
                 ));
             }
         }
@@ -393,12 +428,18 @@ impl<'a> Evaluator<'a> {
         let args = self.eval_all(src, arg_nodes)?;
         let arity = if name == "select" { 2 } else { 3 };
         if args.len() != arity {
-            return Err(src.at(node, format!("{name} expects {arity} arguments, got {}", args.len())));
+            return Err(src.at(
+                node,
+                format!("{name} expects {arity} arguments, got {}", args.len()),
+            ));
         }
         let array = match &args[0] {
             Some(Value::Array(a)) => a.clone(),
             Some(other) => {
-                return Err(src.at(node, format!("{name} expects an array, got {}", other.sort())))
+                return Err(src.at(
+                    node,
+                    format!("{name} expects an array, got {}", other.sort()),
+                ))
             }
             None => return Ok(None),
         };
@@ -407,7 +448,11 @@ impl<'a> Evaluator<'a> {
             if !i.fits(&array.index) {
                 return Err(src.at(
                     node,
-                    format!("{name}: index of sort {} for an array indexed by {}", i.sort(), array.index),
+                    format!(
+                        "{name}: index of sort {} for an array indexed by {}",
+                        i.sort(),
+                        array.index
+                    ),
                 ));
             }
         }
@@ -427,7 +472,10 @@ impl<'a> Evaluator<'a> {
         if !element.fits(&element_sort) {
             return Err(src.at(
                 node,
-                format!("store: element of sort {} into an array of {element_sort}", element.sort()),
+                format!(
+                    "store: element of sort {} into an array of {element_sort}",
+                    element.sort()
+                ),
             ));
         }
         Ok(Some(Value::Array(Rc::new(array.store(index, element)))))
@@ -464,7 +512,11 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        Ok(if open { None } else { Some(Value::Bool(!is_or)) })
+        Ok(if open {
+            None
+        } else {
+            Some(Value::Bool(!is_or))
+        })
     }
 
     /// `(=> a1 .. an c)` is `(or (not a1) .. (not an) c)`.
@@ -527,7 +579,12 @@ impl<'a> Evaluator<'a> {
         let name = ch.get(1).and_then(|&c| tree.symbol(c)).unwrap_or("");
         if name == "as-array" && ch.len() == 3 {
             let f = tree.symbol(ch[2]).map(unquote).unwrap_or("");
-            let def = self.env.defs.get(f).or_else(|| self.model.funs.get(f)).cloned();
+            let def = self
+                .env
+                .defs
+                .get(f)
+                .or_else(|| self.model.funs.get(f))
+                .cloned();
             return match def {
                 Some(def) => self.function_array(src, node, &def),
                 None if self.env.strict && !self.env.decls.contains_key(f) => {
@@ -547,7 +604,10 @@ impl<'a> Evaluator<'a> {
                     Some(w) => Ok(Some(Value::BitVec(BitVec::new(w, v)))),
                     None => Err(src.at(node, "bit-vector width must be positive")),
                 },
-                _ => Err(src.at(node, format!("malformed bit-vector constant {}", tree.print_node(node)))),
+                _ => Err(src.at(
+                    node,
+                    format!("malformed bit-vector constant {}", tree.print_node(node)),
+                )),
             };
         }
         self.unsupported(src, node, &format!("indexed constant {name}"))
@@ -577,7 +637,13 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Heads that are lists: `((_ extract 7 0) x)`, `((as const (Array I E)) v)`, `((as f S) ..)`.
-    fn compound_head(&mut self, src: &Src, node: NodeId, head: NodeId, arg_nodes: &[NodeId]) -> Eval {
+    fn compound_head(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        head: NodeId,
+        arg_nodes: &[NodeId],
+    ) -> Eval {
         let tree = &src.tree;
         let hc = tree.children(head);
         match tree.head(head) {
@@ -596,11 +662,14 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Some("as") if hc.len() == 3 => {
-                let sort = parse_sort(tree, hc[2], &self.env.aliases).map_err(|m| src.at(hc[2], m))?;
+                let sort =
+                    parse_sort(tree, hc[2], &self.env.aliases).map_err(|m| src.at(hc[2], m))?;
                 match tree.symbol(hc[1]).map(unquote) {
                     Some("const") => {
                         let Sort::Array(index, element) = sort else {
-                            return Err(src.at(head, format!("(as const {sort}) needs an array sort")));
+                            return Err(
+                                src.at(head, format!("(as const {sort}) needs an array sort"))
+                            );
                         };
                         let [v] = arg_nodes else {
                             return Err(src.at(node, "a constant array takes one value"));
@@ -609,15 +678,26 @@ impl<'a> Evaluator<'a> {
                             return Ok(None);
                         };
                         if !v.fits(&element) {
-                            return Err(src.at(node, format!("constant array of {element} with a value of sort {}", v.sort())));
+                            return Err(src.at(
+                                node,
+                                format!(
+                                    "constant array of {element} with a value of sort {}",
+                                    v.sort()
+                                ),
+                            ));
                         }
                         Ok(Some(Value::Array(Rc::new(ArrayValue::constant(*index, v)))))
                     }
-                    Some(f) => Ok(self.application(src, node, f, arg_nodes)?.map(|v| v.coerce(&sort))),
+                    Some(f) => Ok(self
+                        .application(src, node, f, arg_nodes)?
+                        .map(|v| v.coerce(&sort))),
                     None => Err(src.at(head, "expected a symbol after as")),
                 }
             }
-            _ => Err(src.at(head, format!("unsupported function head {}", tree.print_node(head)))),
+            _ => Err(src.at(
+                head,
+                format!("unsupported function head {}", tree.print_node(head)),
+            )),
         }
     }
 
@@ -642,11 +722,22 @@ impl<'a> Evaluator<'a> {
     /// The array of a one-parameter function (`(_ as-array f)`).
     fn function_array(&mut self, src: &Src, node: NodeId, def: &Rc<FunDef>) -> Eval {
         let [(param, sort)] = def.params.as_slice() else {
-            return self.unsupported(src, node, &format!("as-array of {}-ary {}", def.params.len(), def.name));
+            return self.unsupported(
+                src,
+                node,
+                &format!("as-array of {}-ary {}", def.params.len(), def.name),
+            );
         };
         // The body sees only its parameter.
         let saved = std::mem::take(&mut self.locals);
-        let result = self.table(&def.body.src, def.body.node, def.body.node, param, sort, Some(&def.result));
+        let result = self.table(
+            &def.body.src,
+            def.body.node,
+            def.body.node,
+            param,
+            sort,
+            Some(&def.result),
+        );
         self.locals = saved;
         result
     }
@@ -674,14 +765,27 @@ impl<'a> Evaluator<'a> {
             let siblings = parent.map(|p| tree.children(p)).unwrap_or(&[]);
             let other = match siblings {
                 [eq, a, b] if tree.symbol(*eq) == Some("=") => {
-                    if *a == n { Some(*b) } else { Some(*a) }
+                    if *a == n {
+                        Some(*b)
+                    } else {
+                        Some(*a)
+                    }
                 }
                 _ => None,
             };
-            let mentions = |o: NodeId| tree.preorder(o).any(|m| tree.symbol(m).map(unquote) == Some(param));
+            let mentions = |o: NodeId| {
+                tree.preorder(o)
+                    .any(|m| tree.symbol(m).map(unquote) == Some(param))
+            };
             match other {
                 Some(o) if !mentions(o) => comparands.push(o),
-                _ => return self.unsupported(src, node, "an array whose interpretation is not a finite table"),
+                _ => {
+                    return self.unsupported(
+                        src,
+                        node,
+                        "an array whose interpretation is not a finite table",
+                    )
+                }
             }
         }
         let mut points = BTreeSet::new();
@@ -787,7 +891,15 @@ fn is_floating_point(name: &str) -> bool {
         || name.starts_with("to_fp")
         || matches!(
             name,
-            "RNE" | "RNA" | "RTP" | "RTN" | "RTZ" | "roundNearestTiesToEven" | "roundNearestTiesToAway"
-                | "roundTowardPositive" | "roundTowardNegative" | "roundTowardZero"
+            "RNE"
+                | "RNA"
+                | "RTP"
+                | "RTN"
+                | "RTZ"
+                | "roundNearestTiesToEven"
+                | "roundNearestTiesToAway"
+                | "roundTowardPositive"
+                | "roundTowardNegative"
+                | "roundTowardZero"
         )
 }

@@ -29,7 +29,9 @@ pub mod source;
 mod strings;
 pub mod value;
 
-pub use checker::{check_files, check_texts, CheckResult, Failure, Limits, Outcome, Report, Verdict};
+pub use checker::{
+    check_files, check_texts, CheckResult, Failure, Limits, Outcome, Report, Verdict,
+};
 pub use evaluator::Evaluator;
 pub use model::{Env, FunDef, Model};
 pub use response::{read_response, Answer, Response, Status};

@@ -23,11 +23,18 @@ pub struct FunDef {
 impl FunDef {
     /// Reads `name ((p S) ..) R body` from the children of a `define-fun`(-rec) at `node`
     /// (children `[keyword, name, params, sort, body]`).
-    pub fn from_define(src: &Rc<Src>, node: NodeId, aliases: &SortAliases) -> Result<FunDef, Located> {
+    pub fn from_define(
+        src: &Rc<Src>,
+        node: NodeId,
+        aliases: &SortAliases,
+    ) -> Result<FunDef, Located> {
         let tree = &src.tree;
         let ch = tree.children(node);
         if ch.len() != 5 {
-            return Err(src.at(node, "define-fun expects a name, parameters, a sort and a body"));
+            return Err(src.at(
+                node,
+                "define-fun expects a name, parameters, a sort and a body",
+            ));
         }
         FunDef::from_parts(src, ch[1], ch[2], ch[3], ch[4], aliases)
     }
@@ -128,9 +135,14 @@ impl Model {
                     }
                 }
                 Some("declare-fun" | "declare-const") if ch.len() >= 3 => {
-                    let name = tree.symbol(ch[1]).map(unquote).unwrap_or_default().to_string();
+                    let name = tree
+                        .symbol(ch[1])
+                        .map(unquote)
+                        .unwrap_or_default()
+                        .to_string();
                     let sort_node = *ch.last().unwrap_or(&entry);
-                    let sort = parse_sort(tree, sort_node, aliases).map_err(|m| src.at(sort_node, m))?;
+                    let sort =
+                        parse_sort(tree, sort_node, aliases).map_err(|m| src.at(sort_node, m))?;
                     model.universe.insert(name, sort);
                 }
                 _ => {}
@@ -144,12 +156,14 @@ impl Model {
         let src = Src::parse(text, "<model>", 0)?;
         let root = match src.tree.roots() {
             [r] => *r,
-            _ => return Err(Located {
-                file: "<model>".into(),
-                line: 1,
-                column: 1,
-                message: "expected one (model ...) or (...) list of definitions".into(),
-            }),
+            _ => {
+                return Err(Located {
+                    file: "<model>".into(),
+                    line: 1,
+                    column: 1,
+                    message: "expected one (model ...) or (...) list of definitions".into(),
+                })
+            }
         };
         Model::from_node(&src, root, &SortAliases::default())
     }

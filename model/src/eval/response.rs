@@ -126,7 +126,10 @@ mod tests {
         let src = Src::parse(text, "r", 0).unwrap();
         let r = read_response(&src);
         let statuses: Vec<Status> = r.answers.iter().map(|a| a.status).collect();
-        assert_eq!(statuses, [Status::Sat, Status::Unsat, Status::Sat, Status::Unknown]);
+        assert_eq!(
+            statuses,
+            [Status::Sat, Status::Unsat, Status::Sat, Status::Unknown]
+        );
         assert!(r.answers[0].model.is_some());
         assert!(r.answers[1].model.is_none());
         assert_eq!(r.answers[2].model.as_ref().unwrap().locate(), "r:6:1");

@@ -61,7 +61,10 @@ fn parse_with(
             "Float32" => Sort::FloatingPoint(8, 24),
             "Float64" => Sort::FloatingPoint(11, 53),
             "Float128" => Sort::FloatingPoint(15, 113),
-            _ => return apply_alias(name, &[], aliases, depth).unwrap_or_else(|| Ok(Sort::uninterpreted(name))),
+            _ => {
+                return apply_alias(name, &[], aliases, depth)
+                    .unwrap_or_else(|| Ok(Sort::uninterpreted(name)))
+            }
         });
     }
     let children = tree.children(node);
@@ -112,7 +115,13 @@ fn apply_alias(
         )));
     }
     let bound: HashMap<String, Sort> = params.iter().cloned().zip(args.iter().cloned()).collect();
-    Some(parse_with(body.tree(), body.node, aliases, &bound, depth + 1))
+    Some(parse_with(
+        body.tree(),
+        body.node,
+        aliases,
+        &bound,
+        depth + 1,
+    ))
 }
 
 #[cfg(test)]
@@ -137,7 +146,10 @@ mod tests {
             Ok(Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Real)))
         );
         assert_eq!(parse_sort(t, r[3], &aliases), Ok(Sort::uninterpreted("U")));
-        assert_eq!(parse_sort(t, r[5], &aliases), Ok(Sort::FloatingPoint(8, 24)));
+        assert_eq!(
+            parse_sort(t, r[5], &aliases),
+            Ok(Sort::FloatingPoint(8, 24))
+        );
         aliases.define("Pair", vec!["X".into()], TermRef::new(&src, r[4]));
         aliases.define("Y", vec![], TermRef::new(&src, r[0]));
         assert_eq!(

@@ -20,9 +20,9 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
     let out = match name {
         "str.++" => strs(name, args).map(|s| Value::String(s.concat())),
         "str.len" => str1(name, args).map(|s| Value::int(s.len())),
-        "str.<" | "str.<=" => str2(name, args).map(|(a, b)| {
-            Value::Bool(if name == "str.<" { a < b } else { a <= b })
-        }),
+        "str.<" | "str.<=" => {
+            str2(name, args).map(|(a, b)| Value::Bool(if name == "str.<" { a < b } else { a <= b }))
+        }
         "str.at" => str_int(name, args).map(|(s, i)| {
             Value::String(match position(&i, s.len()) {
                 Some(i) if i < s.len() => vec![s[i]],
@@ -35,9 +35,7 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         "str.contains" => str2(name, args).map(|(a, b)| Value::Bool(find(a, b, 0).is_some())),
         "str.indexof" => indexof(args),
         "str.replace" => str3(name, args).map(|(s, t, u)| Value::String(replace(s, t, u))),
-        "str.replace_all" => {
-            str3(name, args).map(|(s, t, u)| Value::String(replace_all(s, t, u)))
-        }
+        "str.replace_all" => str3(name, args).map(|(s, t, u)| Value::String(replace_all(s, t, u))),
         "str.is_digit" => str1(name, args).map(|s| Value::Bool(is_digit(s))),
         "str.to_code" => str1(name, args).map(|s| match s {
             [c] => Value::int(*c),
@@ -75,7 +73,9 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         }),
         "re.++" | "re.union" | "re.inter" | "re.diff" => regexes(name, args).and_then(|rs| {
             let mut it = rs.into_iter();
-            let first = it.next().ok_or_else(|| format!("{name} expects arguments"))?;
+            let first = it
+                .next()
+                .ok_or_else(|| format!("{name} expects arguments"))?;
             Ok(re(it.fold(first, |acc, r| match name {
                 "re.++" => regex::concat(acc, r),
                 "re.union" => regex::union(acc, r),
@@ -141,7 +141,10 @@ fn str2<'a>(name: &str, args: &'a [Value]) -> Result<(&'a [u32], &'a [u32]), Str
     }
 }
 
-fn str3<'a>(name: &str, args: &'a [Value]) -> Result<(&'a [u32], &'a [u32], &'a [u32]), String> {
+/// Three string arguments.
+type Str3<'a> = (&'a [u32], &'a [u32], &'a [u32]);
+
+fn str3<'a>(name: &str, args: &'a [Value]) -> Result<Str3<'a>, String> {
     match strs(name, args)?.as_slice() {
         [a, b, c] => Ok((a, b, c)),
         _ => Err(format!("{name} expects 3 arguments, got {}", args.len())),
@@ -169,7 +172,10 @@ fn regexes(name: &str, args: &[Value]) -> Result<Vec<Regex>, String> {
     args.iter()
         .map(|a| match a {
             Value::RegLan(r) => Ok((**r).clone()),
-            other => Err(format!("{name} expects RegLan arguments, got {}", other.sort())),
+            other => Err(format!(
+                "{name} expects RegLan arguments, got {}",
+                other.sort()
+            )),
         })
         .collect()
 }
@@ -359,11 +365,18 @@ mod tests {
     fn regex_membership_through_operations() {
         let digit = ap("re.range", &[s("0"), s("9")]);
         let num = ap("re.+", &[digit]);
-        assert_eq!(ap("str.in_re", &[s("2024"), num.clone()]), Value::Bool(true));
+        assert_eq!(
+            ap("str.in_re", &[s("2024"), num.clone()]),
+            Value::Bool(true)
+        );
         assert_eq!(ap("str.in.re", &[s("20a"), num]), Value::Bool(false));
-        let lp = apply("re.loop", &[1.into(), 2.into()], &[ap("str.to_re", &[s("ab")])])
-            .unwrap()
-            .unwrap();
+        let lp = apply(
+            "re.loop",
+            &[1.into(), 2.into()],
+            &[ap("str.to_re", &[s("ab")])],
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(ap("str.in_re", &[s("abab"), lp.clone()]), Value::Bool(true));
         assert_eq!(ap("str.in_re", &[s("ababab"), lp]), Value::Bool(false));
     }
@@ -371,7 +384,10 @@ mod tests {
     #[test]
     fn literals_decode() {
         assert_eq!(decode_literal("\"a\"\"b\"").unwrap(), vec![97, 34, 98]);
-        assert_eq!(decode_literal("\"\\u{2FFFF}\\u0041\"").unwrap(), vec![0x2ffff, 0x41]);
+        assert_eq!(
+            decode_literal("\"\\u{2FFFF}\\u0041\"").unwrap(),
+            vec![0x2ffff, 0x41]
+        );
         assert_eq!(decode_literal("\"\\u{3FFFF}\"").unwrap().len(), 9);
         assert_eq!(decode_literal("\"\\x\"").unwrap(), vec![92, 120]);
     }

@@ -26,7 +26,10 @@ pub enum Value {
     String(Vec<u32>),
     Array(Rc<ArrayValue>),
     /// An element of an uninterpreted sort, named as the model names it (`U!val!0`, `@uc_U_0`).
-    Uninterpreted { sort: Sort, name: String },
+    Uninterpreted {
+        sort: Sort,
+        name: String,
+    },
     /// A regular language (`RegLan`), kept as its expression.
     RegLan(Rc<Regex>),
 }
@@ -288,7 +291,7 @@ pub fn string_literal(chars: &[u32]) -> String {
 
 impl fmt::Display for BitVec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.width % 4 == 0 {
+        if self.width.is_multiple_of(4) {
             let hex = self.bits.to_str_radix(16);
             let digits = (self.width / 4) as usize;
             write!(f, "#x{}{hex}", "0".repeat(digits.saturating_sub(hex.len())))
@@ -312,7 +315,12 @@ impl fmt::Display for Value {
                 for _ in &a.entries {
                     f.write_str("(store ")?;
                 }
-                write!(f, "((as const {}) {})", Value::Array(a.clone()).sort(), a.default)?;
+                write!(
+                    f,
+                    "((as const {}) {})",
+                    Value::Array(a.clone()).sort(),
+                    a.default
+                )?;
                 for (k, v) in &a.entries {
                     write!(f, " {k} {v})")?;
                 }
@@ -351,7 +359,9 @@ pub fn parse_bv_literal(text: &str) -> Option<BitVec> {
         return None;
     }
     let bits = BigUint::parse_bytes(digits.as_bytes(), radix)?;
-    let width = u32::try_from(digits.len()).ok()?.checked_mul(bits_per_digit)?;
+    let width = u32::try_from(digits.len())
+        .ok()?
+        .checked_mul(bits_per_digit)?;
     Some(BitVec::new(width, bits))
 }
 
@@ -379,7 +389,10 @@ mod tests {
     #[test]
     fn arrays_are_canonical() {
         let a = ArrayValue::constant(Sort::Int, Value::int(0)).store(Value::int(1), Value::int(0));
-        assert!(a.entries.is_empty(), "an entry equal to the default is dropped");
+        assert!(
+            a.entries.is_empty(),
+            "an entry equal to the default is dropped"
+        );
         // Over Bool indices a fully specified table equals the matching constant array.
         let t = ArrayValue::constant(Sort::Bool, Value::int(1))
             .store(Value::Bool(false), Value::int(7))
