@@ -1,0 +1,129 @@
+//! Turning Z3 API failures into values.
+//!
+//! The `z3` crate installs no error handler: when Z3 rejects a call it returns NULL, the crate
+//! unwraps and panics, and some calls (an unknown solver parameter, a parse error in
+//! `from_string`) fail silently and only set the context's error code. [`guarded`] runs a
+//! closure under `catch_unwind` with a panic hook that stays quiet while a guard is active,
+//! then reads `Z3_get_error_code`; either failure becomes a one-line message.
+//! [`in_context`] runs crate code with another context as the thread-local one (the crate
+//! builds every object in the thread-local context), restoring it even when the code panics.
+
+use std::cell::Cell;
+use std::ffi::CStr;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+use z3::Context;
+use z3_sys::{ErrorCode, Z3_context, Z3_get_error_code, Z3_get_error_msg, Z3_set_error};
+
+thread_local! {
+    /// How many guards are active on this thread; the panic hook is silent while > 0.
+    static ACTIVE: Cell<u32> = const { Cell::new(0) };
+}
+
+static HOOK: Once = Once::new();
+
+/// Installs (once) a panic hook that prints nothing while a guard runs and defers to the
+/// previous hook otherwise, so real bugs outside the executor still show their panic.
+fn install_quiet_hook() {
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if ACTIVE.with(Cell::get) == 0 {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// The error code of `ctx` with Z3's message, if the last call failed.
+pub fn z3_error(ctx: Z3_context) -> Option<String> {
+    // SAFETY: `ctx` is a live context owned by a `z3::Context`.
+    let code = unsafe { Z3_get_error_code(ctx) };
+    if code == ErrorCode::Ok {
+        return None;
+    }
+    // SAFETY: Z3 returns a NUL-terminated string owned by the context (or NULL).
+    let message = unsafe {
+        let text = Z3_get_error_msg(ctx, code);
+        if text.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(text).to_string_lossy().into_owned()
+        }
+    };
+    Some(format!("{code:?}: {}", one_line(&message)))
+}
+
+/// Collapses whitespace runs (newlines included) so that a message stays on one line.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `f`, which calls Z3 through `ctx`; a panic or an error code left in `ctx` becomes
+/// `Err(message)`.
+pub fn guarded<R>(ctx: &Context, f: impl FnOnce() -> R) -> Result<R, String> {
+    install_quiet_hook();
+    let raw = ctx.get_z3_context();
+    // SAFETY: resetting the error code of a live context; with the code OK no handler runs.
+    unsafe { Z3_set_error(raw, ErrorCode::Ok) };
+    ACTIVE.with(|a| a.set(a.get() + 1));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    ACTIVE.with(|a| a.set(a.get() - 1));
+    match result {
+        Ok(value) => match z3_error(raw) {
+            None => Ok(value),
+            Some(message) => Err(message),
+        },
+        Err(payload) => Err(z3_error(raw).unwrap_or_else(|| {
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the z3 crate panicked".into());
+            format!("the z3 crate failed: {}", one_line(&text))
+        })),
+    }
+}
+
+/// Moves a value across the `Send + Sync` bound of `with_z3_context`; sound because the
+/// closure runs at once on this very thread.
+struct SameThread<T>(T);
+// SAFETY: the wrapped value never leaves the current thread (see above).
+unsafe impl<T> Send for SameThread<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SameThread<T> {}
+
+impl<T> SameThread<T> {
+    fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// Runs `f` guarded, with `ctx` as the thread-local context of the `z3` crate.
+pub fn in_context<R>(ctx: &Context, f: impl FnOnce() -> R) -> Result<R, String> {
+    if *ctx == Context::thread_local() {
+        return guarded(ctx, f);
+    }
+    let job = SameThread((f, ctx.clone()));
+    // The guard runs inside, so a panic cannot skip restoring the previous context.
+    let result = z3::with_z3_context(ctx, move || {
+        let (f, owner) = job.into_inner();
+        SameThread(guarded(&owner, f))
+    });
+    result.into_inner()
+}
+
+/// A fresh context with the default configuration and no error handler, as
+/// `with_z3_config` would build.
+pub fn fresh_context() -> Result<Context, String> {
+    // SAFETY: plain z3-sys constructor calls; the config is deleted after use, the context
+    // is handed to `Context`, which deletes it when the last handle goes.
+    unsafe {
+        let cfg = z3_sys::Z3_mk_config().ok_or("Z3_mk_config failed")?;
+        let raw = z3_sys::Z3_mk_context_rc(cfg);
+        z3_sys::Z3_del_config(cfg);
+        let raw = raw.ok_or("Z3_mk_context_rc failed")?;
+        z3_sys::Z3_set_error_handler(raw, None);
+        Ok(Context::from_raw(raw))
+    }
+}

@@ -1,0 +1,708 @@
+//! The one executor of API calls: maps each [`model::Call`] to the `z3` crate and keeps the
+//! reference [`model::State`] in step.
+//!
+//! - [`Executor`]: the z3 objects behind trace ids, the reference state, an optional trace
+//!   recorder. [`Executor::run`] (mbt) picks fresh ids; [`Executor::replay`] (untrace) uses
+//!   the ids of a trace and compares recorded results.
+//! - [`ExecConfig`], [`ExecError`]: configuration and the ways a call can fail.
+//! - `guard`: Z3 errors and crate panics as values; `terms`: sorts and literals; `ops`: the
+//!   operation table mapped to the crate.
+//!
+//! Contexts: every term lives in the thread-local context. `translate` copies a solver into a
+//! fresh context; terms asserted to it, assumptions and model evaluations are translated on
+//! the fly into that solver's context.
+
+mod guard;
+mod ops;
+mod terms;
+
+pub use guard::{fresh_context, one_line};
+pub use terms::{real_parts, z3_sort};
+
+use model::call::{
+    AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    TermId,
+};
+use model::trace::text::{format_call, format_ret, header};
+use model::{Sort, State};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use z3::ast::{Array, Ast, Bool, Dynamic};
+use z3::{Context, FuncDecl, Model, Params, Solver, Symbol, Tactic, Translate};
+use z3_sys::ParamKind;
+
+/// How the executor runs.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// Replay: compare recorded results (off for traces of nondeterministic runs).
+    pub check_results: bool,
+    /// Print each executed call line to stderr.
+    pub verbose: bool,
+    /// TEST-ONLY synthetic failure: abort the process (`std::process::abort`) just before
+    /// running a call whose trace line contains this pattern. When `None`, the environment
+    /// variable `UNTRACE_FAIL_ON` is read instead. Used by ddtrace's tests to get a
+    /// reproducible "crash" without a real Z3 bug.
+    pub fail_on: Option<String>,
+}
+
+impl Default for ExecConfig {
+    fn default() -> ExecConfig {
+        ExecConfig {
+            check_results: true,
+            verbose: false,
+            fail_on: None,
+        }
+    }
+}
+
+/// Why a call failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecError {
+    /// The call is not valid in the reference state / the trace is malformed (exit 3 in untrace).
+    Malformed(String),
+    /// The replayed result differs from the recorded one (exit 1).
+    Mismatch { expected: Ret, actual: Ret },
+    /// Z3 reported an API error (error code != OK), or the crate would have panicked (exit 4).
+    Z3(String),
+    /// Writing the recorded trace failed (exit 2 in untrace).
+    Io(String),
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Malformed(m) => f.write_str(m),
+            ExecError::Mismatch { expected, actual } => write!(
+                f,
+                "replay mismatch: the trace records `{}`, Z3 answered `{}`",
+                format_ret(expected),
+                format_ret(actual)
+            ),
+            ExecError::Z3(m) => write!(f, "z3 error: {m}"),
+            ExecError::Io(m) => write!(f, "cannot write the trace: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// A solver with the context it lives in and the literals its unsat cores can name.
+struct SolverSlot {
+    solver: Solver,
+    ctx: Context,
+    /// Lives in a context other than the thread-local one (made by `translate`).
+    foreign: bool,
+    /// assert_and_track trackers, in the solver's context.
+    trackers: Vec<(TermId, Dynamic)>,
+    /// The assumptions of the last check, in the solver's context.
+    assumptions: Vec<(TermId, Dynamic)>,
+}
+
+struct ModelSlot {
+    model: Model,
+    ctx: Context,
+    foreign: bool,
+}
+
+/// What a call produced.
+enum Outcome {
+    Nothing,
+    Sort(z3::Sort),
+    Term(Dynamic),
+    Func(FuncDecl),
+    Solver(SolverSlot),
+    Model(ModelSlot),
+    Sat(SatResult),
+    Core(Vec<TermId>),
+    Value(String),
+}
+
+/// Runs API calls against Z3 and keeps the reference state in step.
+pub struct Executor {
+    config: ExecConfig,
+    state: State,
+    main: Context,
+    sorts: HashMap<SortId, z3::Sort>,
+    terms: HashMap<TermId, Dynamic>,
+    funcs: HashMap<FuncId, FuncDecl>,
+    solvers: HashMap<SolverId, SolverSlot>,
+    models: HashMap<ModelId, ModelSlot>,
+    recorder: Option<Box<dyn Write>>,
+    /// Solver parameter kinds read from Z3's parameter descriptions, by name.
+    param_kinds: HashMap<String, ParamKind>,
+}
+
+fn z3err(message: String) -> ExecError {
+    ExecError::Z3(message)
+}
+
+fn malformed(v: model::Violation) -> ExecError {
+    ExecError::Malformed(v.0)
+}
+
+impl Executor {
+    pub fn new(mut config: ExecConfig) -> Executor {
+        if config.fail_on.is_none() {
+            config.fail_on = std::env::var("UNTRACE_FAIL_ON")
+                .ok()
+                .filter(|p| !p.is_empty());
+        }
+        Executor {
+            config,
+            state: State::new(),
+            main: Context::thread_local(),
+            sorts: HashMap::new(),
+            terms: HashMap::new(),
+            funcs: HashMap::new(),
+            solvers: HashMap::new(),
+            models: HashMap::new(),
+            recorder: None,
+            param_kinds: HashMap::new(),
+        }
+    }
+
+    /// Record mode (mbt): every call line is written and flushed before the call runs, its
+    /// `return` line after, so a crash leaves the trace complete up to the crashing call.
+    /// Writes the header line first.
+    pub fn record_to(&mut self, mut out: Box<dyn Write>) {
+        // An error here shows again at the first call, which reports it.
+        let _ = writeln!(out, "{}", header()).and_then(|_| out.flush());
+        self.recorder = Some(out);
+    }
+
+    /// mbt: runs a call; fresh ids are assigned by the executor; returns the result.
+    pub fn run(&mut self, call: Call) -> Result<Option<Ret>, ExecError> {
+        self.step(&call, None, false)
+    }
+
+    /// untrace: runs a trace entry with the ids the trace gives and checks the recorded
+    /// result (unless `check_results` is off).
+    pub fn replay(&mut self, entry: &Entry) -> Result<Option<Ret>, ExecError> {
+        self.step(&entry.call, entry.ret.as_ref(), true)
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn config(&self) -> &ExecConfig {
+        &self.config
+    }
+
+    /// The z3 term behind an id (in the thread-local context).
+    pub fn term(&self, id: TermId) -> Option<&Dynamic> {
+        self.terms.get(&id)
+    }
+
+    pub fn solver(&self, id: SolverId) -> Option<&Solver> {
+        self.solvers.get(&id).map(|s| &s.solver)
+    }
+
+    pub fn model(&self, id: ModelId) -> Option<&Model> {
+        self.models.get(&id).map(|m| &m.model)
+    }
+
+    /// The SMT-LIB text of a term, as Z3 prints it.
+    pub fn term_smtlib(&self, id: TermId) -> Option<String> {
+        self.terms.get(&id).map(|t| t.to_string())
+    }
+
+    /// The current assertions of a solver as an SMT-LIB script (`Solver::to_smt2`).
+    pub fn assertions_smtlib(&self, id: SolverId) -> Option<String> {
+        let slot = self.solvers.get(&id)?;
+        guard::guarded(&slot.ctx, || slot.solver.to_smt2()).ok()
+    }
+
+    fn step(
+        &mut self,
+        call: &Call,
+        recorded: Option<&Ret>,
+        replaying: bool,
+    ) -> Result<Option<Ret>, ExecError> {
+        self.state.check(call).map_err(malformed)?;
+        if replaying {
+            check_ret_shape(call, recorded)?;
+        }
+        let wants_line =
+            self.config.verbose || self.config.fail_on.is_some() || self.recorder.is_some();
+        if wants_line {
+            let line = format_call(call);
+            if let Some(pattern) = &self.config.fail_on {
+                if line.contains(pattern.as_str()) {
+                    eprintln!("UNTRACE_FAIL_ON (test-only): aborting before `{line}`");
+                    std::process::abort();
+                }
+            }
+            if self.config.verbose {
+                eprintln!("{line}");
+            }
+            if let Some(out) = self.recorder.as_mut() {
+                writeln!(out, "{line}")
+                    .and_then(|_| out.flush())
+                    .map_err(|e| ExecError::Io(e.to_string()))?;
+            }
+        }
+        let outcome = self.execute(call)?;
+        let (actual, is_object) = match &outcome {
+            Outcome::Nothing => (None, false),
+            Outcome::Sat(r) => (Some(Ret::Sat(*r)), false),
+            Outcome::Core(ids) => (Some(Ret::Core(ids.clone())), false),
+            Outcome::Value(v) => (Some(Ret::Value(v.clone())), false),
+            _ => (None, true),
+        };
+        let ret = if is_object {
+            if replaying {
+                recorded.cloned()
+            } else {
+                self.state.fresh(call.ret_kind()).map(Ret::Id)
+            }
+        } else {
+            actual.clone()
+        };
+        // The state follows the trace's own record where there is one, so that a replay
+        // without result checks stays valid in the trace's terms.
+        let for_state = if replaying && recorded.is_some() {
+            recorded
+        } else {
+            ret.as_ref()
+        };
+        self.state.apply(call, for_state).map_err(malformed)?;
+        if let (Some(Ret::Id(id)), true) = (&ret, is_object) {
+            self.bind(*id, outcome);
+        }
+        self.forget(call);
+        if let (Some(out), Some(r)) = (self.recorder.as_mut(), ret.as_ref()) {
+            writeln!(out, "{}", format_ret(r))
+                .and_then(|_| out.flush())
+                .map_err(|e| ExecError::Io(e.to_string()))?;
+        }
+        if replaying && self.config.check_results {
+            if let (Some(expected), Some(actual)) = (recorded, actual.as_ref()) {
+                let differs = match (expected, actual) {
+                    (Ret::Core(a), Ret::Core(b)) => a.len() != b.len(),
+                    (a, b) => a != b,
+                };
+                if differs {
+                    return Err(ExecError::Mismatch {
+                        expected: expected.clone(),
+                        actual: actual.clone(),
+                    });
+                }
+            }
+        }
+        Ok(ret)
+    }
+
+    fn bind(&mut self, id: AnyId, outcome: Outcome) {
+        match (id, outcome) {
+            (AnyId::Sort(s), Outcome::Sort(v)) => drop(self.sorts.insert(s, v)),
+            (AnyId::Term(t), Outcome::Term(v)) => drop(self.terms.insert(t, v)),
+            (AnyId::Func(f), Outcome::Func(v)) => drop(self.funcs.insert(f, v)),
+            (AnyId::Solver(z), Outcome::Solver(v)) => drop(self.solvers.insert(z, v)),
+            (AnyId::Model(m), Outcome::Model(v)) => drop(self.models.insert(m, v)),
+            // State::apply has checked that the id kind fits the call.
+            _ => {}
+        }
+    }
+
+    /// Drops the handles a `release` or `delete` ends.
+    fn forget(&mut self, call: &Call) {
+        match call {
+            Call::Release(AnyId::Sort(s)) => drop(self.sorts.remove(s)),
+            Call::Release(AnyId::Term(t)) => drop(self.terms.remove(t)),
+            Call::Release(AnyId::Func(f)) => drop(self.funcs.remove(f)),
+            Call::Release(AnyId::Solver(z)) | Call::Delete(z) => drop(self.solvers.remove(z)),
+            Call::Release(AnyId::Model(m)) => drop(self.models.remove(m)),
+            _ => {}
+        }
+    }
+
+    fn z3_sort(&self, id: SortId) -> Result<&z3::Sort, ExecError> {
+        self.sorts
+            .get(&id)
+            .ok_or_else(|| ExecError::Malformed(format!("sort {id} is not defined")))
+    }
+
+    fn z3_term(&self, id: TermId) -> Result<&Dynamic, ExecError> {
+        self.terms
+            .get(&id)
+            .ok_or_else(|| ExecError::Malformed(format!("term {id} is not defined")))
+    }
+
+    fn slot(&self, id: SolverId) -> Result<&SolverSlot, ExecError> {
+        self.solvers
+            .get(&id)
+            .ok_or_else(|| ExecError::Malformed(format!("solver {id} is not defined")))
+    }
+
+    fn slot_mut(&mut self, id: SolverId) -> Result<&mut SolverSlot, ExecError> {
+        self.solvers
+            .get_mut(&id)
+            .ok_or_else(|| ExecError::Malformed(format!("solver {id} is not defined")))
+    }
+
+    /// Runs `f` guarded against the thread-local context.
+    fn main<R>(&self, f: impl FnOnce() -> R) -> Result<R, ExecError> {
+        guard::guarded(&self.main, f).map_err(z3err)
+    }
+
+    fn sort_outcome(&self, sort: Sort) -> Result<Outcome, ExecError> {
+        let built = self.main(|| terms::z3_sort(&sort))?.map_err(z3err)?;
+        Ok(Outcome::Sort(built))
+    }
+
+    fn execute(&mut self, call: &Call) -> Result<Outcome, ExecError> {
+        Ok(match call {
+            Call::SortBool => self.sort_outcome(Sort::Bool)?,
+            Call::SortInt => self.sort_outcome(Sort::Int)?,
+            Call::SortReal => self.sort_outcome(Sort::Real)?,
+            Call::SortBv(w) => self.sort_outcome(Sort::BitVec(*w))?,
+            Call::SortFp(e, s) => self.sort_outcome(Sort::FloatingPoint(*e, *s))?,
+            Call::SortRm => self.sort_outcome(Sort::RoundingMode)?,
+            Call::SortString => self.sort_outcome(Sort::String)?,
+            Call::SortArray(i, e) => {
+                let (i, e) = (self.z3_sort(*i)?, self.z3_sort(*e)?);
+                Outcome::Sort(self.main(|| z3::Sort::array(i, e))?)
+            }
+            Call::SortSeq(e) => {
+                let e = self.z3_sort(*e)?;
+                Outcome::Sort(self.main(|| z3::Sort::seq(e))?)
+            }
+            Call::SortUninterpreted(name) => Outcome::Sort(
+                self.main(|| z3::Sort::uninterpreted(Symbol::String(name.clone())))?,
+            ),
+            Call::Const { sort, name } => {
+                let s = self.z3_sort(*sort)?;
+                Outcome::Term(self.main(|| Dynamic::new_const(name.as_str(), s))?)
+            }
+            Call::Lit { sort, value } => {
+                let model_sort = self.state.sort(*sort).map_err(malformed)?;
+                let s = self.z3_sort(*sort)?;
+                let term = self.main(|| terms::literal(model_sort, s, value))?;
+                Outcome::Term(term.map_err(z3err)?)
+            }
+            Call::Fun {
+                name,
+                domain,
+                range,
+            } => {
+                let domain = domain
+                    .iter()
+                    .map(|s| self.z3_sort(*s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let range = self.z3_sort(*range)?;
+                Outcome::Func(self.main(|| FuncDecl::new(name.as_str(), &domain, range))?)
+            }
+            Call::Apply { func, args } => {
+                let f = self.funcs.get(func).ok_or_else(|| {
+                    ExecError::Malformed(format!("function {func} is not defined"))
+                })?;
+                let args = self.arg_terms(args)?;
+                let refs: Vec<&dyn Ast> = args.iter().map(|a| *a as &dyn Ast).collect();
+                Outcome::Term(self.main(|| f.apply(&refs))?)
+            }
+            Call::Op { op, indices, args } => {
+                let terms = self.arg_terms(args)?;
+                let sorts = args
+                    .iter()
+                    .map(|a| self.state.term(*a).map(|t| &t.sort))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(malformed)?;
+                Outcome::Term(self.main(|| ops::apply_op(op.spec(), indices, &terms, &sorts))?)
+            }
+            Call::ConstArray { index, value } => {
+                let (s, v) = (self.z3_sort(*index)?, self.z3_term(*value)?);
+                Outcome::Term(self.main(|| Dynamic::from_ast(&Array::const_array(s, v)))?)
+            }
+            Call::Simplify(t) => {
+                let t = self.z3_term(*t)?;
+                Outcome::Term(self.main(|| t.simplify())?)
+            }
+            Call::Substitute { term, pairs } => {
+                let t = self.z3_term(*term)?;
+                let pairs = pairs
+                    .iter()
+                    .map(|(a, b)| Ok((self.z3_term(*a)?, self.z3_term(*b)?)))
+                    .collect::<Result<Vec<_>, ExecError>>()?;
+                Outcome::Term(self.main(|| t.substitute(&pairs))?)
+            }
+            Call::NewSolver(kind) => {
+                let solver = self.main(|| match kind {
+                    SolverKind::Default => Ok(Solver::new()),
+                    SolverKind::Logic(logic) => Solver::new_for_logic(logic.as_str())
+                        .ok_or_else(|| format!("Z3 has no solver for logic `{logic}`")),
+                    SolverKind::Tactic(tactic) => Ok(Tactic::new(tactic).solver()),
+                })?;
+                Outcome::Solver(SolverSlot {
+                    solver: solver.map_err(z3err)?,
+                    ctx: self.main.clone(),
+                    foreign: false,
+                    trackers: Vec::new(),
+                    assumptions: Vec::new(),
+                })
+            }
+            Call::SetParam { solver, key, value } => {
+                let kind = self.param_kind(key)?;
+                let slot = self.slot(*solver)?;
+                guard::in_context(&slot.ctx, || {
+                    let mut params = Params::new();
+                    set_param(&mut params, key, value, kind);
+                    slot.solver.set_params(&params);
+                })
+                .map_err(z3err)?;
+                Outcome::Nothing
+            }
+            Call::SetGlobal { key, value } => {
+                self.main(|| z3::set_global_param(key, value))?;
+                Outcome::Nothing
+            }
+            Call::Push(z) => {
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.push())?;
+                Outcome::Nothing
+            }
+            Call::Pop(z, n) => {
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.pop(*n))?;
+                Outcome::Nothing
+            }
+            Call::Assert(z, t) => {
+                let t = self.z3_term(*t)?;
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.assert(local_bool(slot, t)))?;
+                Outcome::Nothing
+            }
+            Call::AssertAndTrack {
+                solver,
+                term,
+                tracker,
+            } => {
+                let (t, p) = (self.z3_term(*term)?, self.z3_term(*tracker)?);
+                let slot = self.slot(*solver)?;
+                let tracker_local = solver_call(slot, || {
+                    let p = local_bool(slot, p);
+                    slot.solver.assert_and_track(local_bool(slot, t), &p);
+                    Dynamic::from_ast(&p)
+                })?;
+                self.slot_mut(*solver)?
+                    .trackers
+                    .push((*tracker, tracker_local));
+                Outcome::Nothing
+            }
+            Call::CheckSat(z) => {
+                let slot = self.slot(*z)?;
+                let answer = solver_call(slot, || slot.solver.check())?;
+                self.slot_mut(*z)?.assumptions.clear();
+                Outcome::Sat(sat(answer))
+            }
+            Call::CheckSatAssuming(z, ts) => {
+                let terms = self.arg_terms(ts)?;
+                let slot = self.slot(*z)?;
+                let (answer, local) = solver_call(slot, || {
+                    let local: Vec<Bool> = terms.iter().map(|t| local_bool(slot, t)).collect();
+                    (slot.solver.check_assumptions(&local), local)
+                })?;
+                self.slot_mut(*z)?.assumptions = ts
+                    .iter()
+                    .zip(local)
+                    .map(|(id, b)| (*id, Dynamic::from_ast(&b)))
+                    .collect();
+                Outcome::Sat(sat(answer))
+            }
+            Call::GetUnsatCore(z) => {
+                let slot = self.slot(*z)?;
+                let core = solver_call(slot, || slot.solver.get_unsat_core())?;
+                // Core literals map back to the assumption or tracker ids that made them;
+                // a literal the trace never named (e.g. from `from_string`) is left out.
+                let ids = core
+                    .iter()
+                    .filter_map(|c| {
+                        slot.assumptions
+                            .iter()
+                            .chain(&slot.trackers)
+                            .find(|(_, d)| d.get_z3_ast() == c.get_z3_ast())
+                            .map(|(id, _)| *id)
+                    })
+                    .collect();
+                Outcome::Core(ids)
+            }
+            Call::GetModel(z) => {
+                let slot = self.slot(*z)?;
+                let model = solver_call(slot, || slot.solver.get_model())?
+                    .ok_or_else(|| z3err(format!("get_model: solver {z} has no model")))?;
+                Outcome::Model(ModelSlot {
+                    model,
+                    ctx: slot.ctx.clone(),
+                    foreign: slot.foreign,
+                })
+            }
+            Call::ModelEval {
+                model,
+                term,
+                completion,
+            } => {
+                let t = self.z3_term(*term)?;
+                let slot = self.models.get(model).ok_or_else(|| {
+                    ExecError::Malformed(format!("model {model} is not defined"))
+                })?;
+                let value = guard::guarded(&slot.ctx, || {
+                    let local = if slot.foreign {
+                        t.translate(&slot.ctx)
+                    } else {
+                        t.clone()
+                    };
+                    slot.model.eval(&local, *completion).map(|v| v.to_string())
+                })
+                .map_err(z3err)?;
+                Outcome::Value(value.ok_or_else(|| {
+                    z3err(format!("model_eval: {model} cannot evaluate {term}"))
+                })?)
+            }
+            Call::Translate(z) => {
+                let slot = self.slot(*z)?;
+                let ctx = fresh_context().map_err(z3err)?;
+                let (solver, trackers) = solver_call(slot, || {
+                    let solver = slot.solver.translate(&ctx);
+                    let trackers: Vec<(TermId, Dynamic)> = slot
+                        .trackers
+                        .iter()
+                        .map(|(id, d)| (*id, d.translate(&ctx)))
+                        .collect();
+                    (solver, trackers)
+                })?;
+                Outcome::Solver(SolverSlot {
+                    solver,
+                    ctx,
+                    foreign: true,
+                    trackers,
+                    assumptions: Vec::new(),
+                })
+            }
+            Call::Reset(z) => {
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.reset())?;
+                let slot = self.slot_mut(*z)?;
+                slot.trackers.clear();
+                slot.assumptions.clear();
+                Outcome::Nothing
+            }
+            Call::ToSmt2(z) => {
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.to_smt2())?;
+                Outcome::Nothing
+            }
+            Call::FromString(z, text) => {
+                let slot = self.slot(*z)?;
+                solver_call(slot, || slot.solver.from_string(text.as_str()))?;
+                Outcome::Nothing
+            }
+            Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
+        })
+    }
+
+    fn arg_terms(&self, ids: &[TermId]) -> Result<Vec<&Dynamic>, ExecError> {
+        ids.iter().map(|t| self.z3_term(*t)).collect()
+    }
+
+    /// The kind of a solver parameter from Z3's own descriptions (cached). Module-prefixed
+    /// names (`smt.relevancy`) are looked up without the module too.
+    fn param_kind(&mut self, key: &str) -> Result<ParamKind, ExecError> {
+        if let Some(kind) = self.param_kinds.get(key) {
+            return Ok(*kind);
+        }
+        let raw = self.main.get_z3_context();
+        let kind = self.main(|| {
+            // SAFETY: a scratch solver and its descriptions, reference-counted and released.
+            unsafe {
+                let solver = z3_sys::Z3_mk_solver(raw).expect("Z3_mk_solver");
+                z3_sys::Z3_solver_inc_ref(raw, solver);
+                let descrs = z3_sys::Z3_solver_get_param_descrs(raw, solver)
+                    .expect("Z3_solver_get_param_descrs");
+                z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
+                let mut names = vec![key];
+                if let Some((_, rest)) = key.split_once('.') {
+                    names.push(rest);
+                }
+                let mut kind = ParamKind::Invalid;
+                for name in names {
+                    let symbol = Symbol::String(name.to_string()).as_z3_symbol();
+                    kind = z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol);
+                    if kind != ParamKind::Invalid {
+                        break;
+                    }
+                }
+                z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
+                z3_sys::Z3_solver_dec_ref(raw, solver);
+                kind
+            }
+        })?;
+        self.param_kinds.insert(key.to_string(), kind);
+        Ok(kind)
+    }
+}
+
+/// Runs a call on a solver, guarded against the solver's own context.
+fn solver_call<R>(slot: &SolverSlot, f: impl FnOnce() -> R) -> Result<R, ExecError> {
+    guard::guarded(&slot.ctx, f).map_err(z3err)
+}
+
+/// A Bool term in the solver's context (translated when the solver is foreign).
+fn local_bool(slot: &SolverSlot, t: &Dynamic) -> Bool {
+    let local = if slot.foreign {
+        t.translate(&slot.ctx)
+    } else {
+        t.clone()
+    };
+    local.as_bool().expect("Bool checked by the reference state")
+}
+
+fn sat(r: z3::SatResult) -> SatResult {
+    match r {
+        z3::SatResult::Sat => SatResult::Sat,
+        z3::SatResult::Unsat => SatResult::Unsat,
+        z3::SatResult::Unknown => SatResult::Unknown,
+    }
+}
+
+/// Sets a parameter by the kind Z3 declares; a value that does not parse as that kind, or a
+/// name Z3 does not know, goes in as the kind the value looks like, so that Z3 itself
+/// reports the problem (at the next check, as Z3 does).
+fn set_param(params: &mut Params, key: &str, value: &str, kind: ParamKind) {
+    let as_bool = match value {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    };
+    match (kind, as_bool, value.parse::<u32>(), value.parse::<f64>()) {
+        (ParamKind::Bool, Some(v), _, _) => params.set_bool(key, v),
+        (ParamKind::Uint, _, Ok(v), _) => params.set_u32(key, v),
+        (ParamKind::Double, _, _, Ok(v)) => params.set_f64(key, v),
+        (ParamKind::Symbol | ParamKind::String, _, _, _) => params.set_symbol(key, value),
+        (_, Some(v), _, _) => params.set_bool(key, v),
+        (_, _, Ok(v), _) => params.set_u32(key, v),
+        (_, _, _, Ok(v)) => params.set_f64(key, v),
+        _ => params.set_symbol(key, value),
+    }
+}
+
+/// A recorded result must be of the kind the call returns.
+fn check_ret_shape(call: &Call, ret: Option<&Ret>) -> Result<(), ExecError> {
+    let fits = match (call.ret_kind(), ret) {
+        (_, None) => true,
+        (RetKind::None, Some(_)) => false,
+        (RetKind::Sat, Some(r)) => matches!(r, Ret::Sat(_)),
+        (RetKind::Core, Some(r)) => matches!(r, Ret::Core(_)),
+        (RetKind::Value, Some(r)) => matches!(r, Ret::Value(_)),
+        (_, Some(r)) => matches!(r, Ret::Id(_)),
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(ExecError::Malformed(format!(
+            "`{}` cannot return `{}`",
+            call.name(),
+            ret.map(format_ret).unwrap_or_default()
+        )))
+    }
+}

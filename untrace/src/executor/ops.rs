@@ -1,0 +1,247 @@
+//! The operations of `model::ops::OPS`, each mapped to the `z3` crate (or to z3-sys where
+//! the crate has no wrapper: indexed rotations, `repeat`, the `to_fp` conversions from Real
+//! and bit-vectors).
+//!
+//! [`apply_op`] takes the arguments as `Dynamic`s with their model sorts; the reference state
+//! has already checked arity and sorts, so the `expect`s below only fire on a model bug, and
+//! a guard turns them into an error instead of a panic trace.
+
+use model::ops::OpSpec;
+use model::Sort;
+use z3::ast::{Array, Ast, Bool, Dynamic, Float, Int, Real, RoundingMode, Seq, BV};
+use z3::Context;
+
+const SORTED: &str = "argument sort checked by the reference state";
+
+fn b(d: &Dynamic) -> Bool {
+    d.as_bool().expect(SORTED)
+}
+fn i(d: &Dynamic) -> Int {
+    d.as_int().expect(SORTED)
+}
+fn r(d: &Dynamic) -> Real {
+    d.as_real().expect(SORTED)
+}
+fn bv(d: &Dynamic) -> BV {
+    d.as_bv().expect(SORTED)
+}
+fn fp(d: &Dynamic) -> Float {
+    d.as_float().expect(SORTED)
+}
+fn rm(d: &Dynamic) -> RoundingMode {
+    // The crate has no `as_rounding_mode`; the AST is rewrapped as the typed handle.
+    // SAFETY: the AST is live and of rounding-mode sort (checked by the reference state).
+    unsafe { RoundingMode::wrap(d.get_ctx(), d.get_z3_ast()) }
+}
+fn st(d: &Dynamic) -> z3::ast::String {
+    d.as_string().expect(SORTED)
+}
+fn sq(d: &Dynamic) -> Seq {
+    d.as_seq().expect(SORTED)
+}
+fn arr(d: &Dynamic) -> Array {
+    d.as_array().expect(SORTED)
+}
+
+/// Wraps an AST a z3-sys constructor returned (NULL panics; the guard reports Z3's error).
+fn sys(name: &str, build: impl FnOnce(z3_sys::Z3_context) -> Option<z3_sys::Z3_ast>) -> Dynamic {
+    let ctx = Context::thread_local();
+    let ast = build(ctx.get_z3_context()).unwrap_or_else(|| panic!("{name} returned NULL"));
+    // SAFETY: a non-NULL AST just built in the thread-local context.
+    unsafe { Dynamic::wrap(&ctx, ast) }
+}
+
+/// Arithmetic on Int or Real arguments, chosen by the first argument's sort.
+fn arith(
+    args: &[&Dynamic],
+    int: impl FnOnce(Vec<Int>) -> Dynamic,
+    real: impl FnOnce(Vec<Real>) -> Dynamic,
+) -> Dynamic {
+    if args[0].as_int().is_some() {
+        int(args.iter().map(|a| i(a)).collect())
+    } else {
+        real(args.iter().map(|a| r(a)).collect())
+    }
+}
+
+/// Builds `op` on `indices` and `args` (whose model sorts are `sorts`) in the thread-local
+/// context.
+pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]) -> Dynamic {
+    let a = args;
+    let d = |x: &dyn Ast| Dynamic::from_ast(x);
+    let bools = || a.iter().map(|x| b(x)).collect::<Vec<_>>();
+    match op.name {
+        // Core.
+        "true" => Bool::from_bool(true).into(),
+        "false" => Bool::from_bool(false).into(),
+        "not" => b(a[0]).not().into(),
+        "and" => Bool::and(&bools()).into(),
+        "or" => Bool::or(&bools()).into(),
+        "xor" => b(a[0]).xor(b(a[1])).into(),
+        "=>" => b(a[0]).implies(b(a[1])).into(),
+        "iff" => b(a[0]).iff(b(a[1])).into(),
+        "=" => a[0].eq(a[1]).into(),
+        "distinct" => Dynamic::distinct(a).into(),
+        "ite" => b(a[0]).ite(a[1], a[2]),
+        // Arithmetic.
+        "+" => arith(a, |v| Int::add(&v).into(), |v| Real::add(&v).into()),
+        "-" if a.len() == 1 => arith(
+            a,
+            |v| v[0].unary_minus().into(),
+            |v| v[0].unary_minus().into(),
+        ),
+        "-" => arith(a, |v| Int::sub(&v).into(), |v| Real::sub(&v).into()),
+        "*" => arith(a, |v| Int::mul(&v).into(), |v| Real::mul(&v).into()),
+        "^" => arith(
+            a,
+            |v| d(&v[0].power(&v[1])),
+            |v| v[0].power(&v[1]).into(),
+        ),
+        "<" => arith(a, |v| v[0].lt(&v[1]).into(), |v| v[0].lt(&v[1]).into()),
+        "<=" => arith(a, |v| v[0].le(&v[1]).into(), |v| v[0].le(&v[1]).into()),
+        ">" => arith(a, |v| v[0].gt(&v[1]).into(), |v| v[0].gt(&v[1]).into()),
+        ">=" => arith(a, |v| v[0].ge(&v[1]).into(), |v| v[0].ge(&v[1]).into()),
+        "div" => i(a[0]).div(i(a[1])).into(),
+        "mod" => i(a[0]).modulo(i(a[1])).into(),
+        "rem" => i(a[0]).rem(i(a[1])).into(),
+        "/" => r(a[0]).div(r(a[1])).into(),
+        "to_real" => i(a[0]).to_real().into(),
+        "to_int" => r(a[0]).to_int().into(),
+        "is_int" => r(a[0]).is_int().into(),
+        // Bit-vectors.
+        "bvnot" => bv(a[0]).bvnot().into(),
+        "bvneg" => bv(a[0]).bvneg().into(),
+        "bvand" => bv(a[0]).bvand(bv(a[1])).into(),
+        "bvor" => bv(a[0]).bvor(bv(a[1])).into(),
+        "bvxor" => bv(a[0]).bvxor(bv(a[1])).into(),
+        "bvnand" => bv(a[0]).bvnand(bv(a[1])).into(),
+        "bvnor" => bv(a[0]).bvnor(bv(a[1])).into(),
+        "bvxnor" => bv(a[0]).bvxnor(bv(a[1])).into(),
+        "bvadd" => bv(a[0]).bvadd(bv(a[1])).into(),
+        "bvsub" => bv(a[0]).bvsub(bv(a[1])).into(),
+        "bvmul" => bv(a[0]).bvmul(bv(a[1])).into(),
+        "bvudiv" => bv(a[0]).bvudiv(bv(a[1])).into(),
+        "bvsdiv" => bv(a[0]).bvsdiv(bv(a[1])).into(),
+        "bvurem" => bv(a[0]).bvurem(bv(a[1])).into(),
+        "bvsrem" => bv(a[0]).bvsrem(bv(a[1])).into(),
+        "bvsmod" => bv(a[0]).bvsmod(bv(a[1])).into(),
+        "bvshl" => bv(a[0]).bvshl(bv(a[1])).into(),
+        "bvlshr" => bv(a[0]).bvlshr(bv(a[1])).into(),
+        "bvashr" => bv(a[0]).bvashr(bv(a[1])).into(),
+        "ext_rotate_left" => bv(a[0]).bvrotl(bv(a[1])).into(),
+        "ext_rotate_right" => bv(a[0]).bvrotr(bv(a[1])).into(),
+        // SAFETY (the three z3-sys calls below): live ASTs of the thread-local context.
+        "rotate_left" => sys("Z3_mk_rotate_left", |c| unsafe {
+            z3_sys::Z3_mk_rotate_left(c, indices[0], a[0].get_z3_ast())
+        }),
+        "rotate_right" => sys("Z3_mk_rotate_right", |c| unsafe {
+            z3_sys::Z3_mk_rotate_right(c, indices[0], a[0].get_z3_ast())
+        }),
+        "repeat" => sys("Z3_mk_repeat", |c| unsafe {
+            z3_sys::Z3_mk_repeat(c, indices[0], a[0].get_z3_ast())
+        }),
+        "bvredand" => bv(a[0]).bvredand().into(),
+        "bvredor" => bv(a[0]).bvredor().into(),
+        "concat" => bv(a[0]).concat(bv(a[1])).into(),
+        "extract" => bv(a[0]).extract(indices[0], indices[1]).into(),
+        "zero_extend" => bv(a[0]).zero_ext(indices[0]).into(),
+        "sign_extend" => bv(a[0]).sign_ext(indices[0]).into(),
+        "bvult" => bv(a[0]).bvult(bv(a[1])).into(),
+        "bvule" => bv(a[0]).bvule(bv(a[1])).into(),
+        "bvugt" => bv(a[0]).bvugt(bv(a[1])).into(),
+        "bvuge" => bv(a[0]).bvuge(bv(a[1])).into(),
+        "bvslt" => bv(a[0]).bvslt(bv(a[1])).into(),
+        "bvsle" => bv(a[0]).bvsle(bv(a[1])).into(),
+        "bvsgt" => bv(a[0]).bvsgt(bv(a[1])).into(),
+        "bvsge" => bv(a[0]).bvsge(bv(a[1])).into(),
+        "bvadd_no_overflow_u" => bv(a[0]).bvadd_no_overflow(&bv(a[1]), false).into(),
+        "bvadd_no_overflow_s" => bv(a[0]).bvadd_no_overflow(&bv(a[1]), true).into(),
+        "bvadd_no_underflow" => bv(a[0]).bvadd_no_underflow(bv(a[1])).into(),
+        "bvsub_no_overflow" => bv(a[0]).bvsub_no_overflow(bv(a[1])).into(),
+        "bvsub_no_underflow_u" => bv(a[0]).bvsub_no_underflow(&bv(a[1]), false).into(),
+        "bvsub_no_underflow_s" => bv(a[0]).bvsub_no_underflow(&bv(a[1]), true).into(),
+        "bvsdiv_no_overflow" => bv(a[0]).bvsdiv_no_overflow(bv(a[1])).into(),
+        "bvneg_no_overflow" => bv(a[0]).bvneg_no_overflow().into(),
+        "bvmul_no_overflow_u" => bv(a[0]).bvmul_no_overflow(&bv(a[1]), false).into(),
+        "bvmul_no_overflow_s" => bv(a[0]).bvmul_no_overflow(&bv(a[1]), true).into(),
+        "bvmul_no_underflow" => bv(a[0]).bvmul_no_underflow(bv(a[1])).into(),
+        "bv2nat" => bv(a[0]).to_int(false).into(),
+        "int2bv" => BV::from_int(&i(a[0]), indices[0]).into(),
+        // Arrays.
+        "select" => arr(a[0]).select(a[1]),
+        "store" => arr(a[0]).store(a[1], a[2]).into(),
+        // Floating point.
+        "RNE" => d(&RoundingMode::round_nearest_ties_to_even()),
+        "RNA" => d(&RoundingMode::round_nearest_ties_to_away()),
+        "RTP" => d(&RoundingMode::round_towards_positive()),
+        "RTN" => d(&RoundingMode::round_towards_negative()),
+        "RTZ" => d(&RoundingMode::round_towards_zero()),
+        "fp.abs" => fp(a[0]).unary_abs().into(),
+        "fp.neg" => fp(a[0]).unary_neg().into(),
+        "fp.add" => fp(a[1]).add_with_rounding_mode(fp(a[2]), &rm(a[0])).into(),
+        "fp.sub" => fp(a[1]).sub_with_rounding_mode(fp(a[2]), &rm(a[0])).into(),
+        "fp.mul" => fp(a[1]).mul_with_rounding_mode(fp(a[2]), &rm(a[0])).into(),
+        "fp.div" => fp(a[1]).div_with_rounding_mode(fp(a[2]), &rm(a[0])).into(),
+        "fp.fma" => fp(a[1])
+            .fma_with_rounding_mode(fp(a[2]), fp(a[3]), &rm(a[0]))
+            .into(),
+        "fp.sqrt" => fp(a[1]).sqrt_with_rounding_mode(&rm(a[0])).into(),
+        "fp.roundToIntegral" => fp(a[1]).round_to_integral_with_rounding_mode(&rm(a[0])).into(),
+        "fp.rem" => fp(a[0]).rem(fp(a[1])).into(),
+        "fp.min" => fp(a[0]).min(fp(a[1])).into(),
+        "fp.max" => fp(a[0]).max(fp(a[1])).into(),
+        "fp.leq" => fp(a[0]).le(fp(a[1])).into(),
+        "fp.lt" => fp(a[0]).lt(fp(a[1])).into(),
+        "fp.geq" => fp(a[0]).ge(fp(a[1])).into(),
+        "fp.gt" => fp(a[0]).gt(fp(a[1])).into(),
+        "fp.eq" => fp(a[0]).eq_fpa(fp(a[1])).into(),
+        "fp.isNaN" => fp(a[0]).is_nan().into(),
+        "fp.isInfinite" => fp(a[0]).is_infinite().into(),
+        "fp.isZero" => fp(a[0]).is_zero().into(),
+        "fp.isNormal" => fp(a[0]).is_normal().into(),
+        "fp.isSubnormal" => fp(a[0]).is_subnormal().into(),
+        "fp.isNegative" => fp(a[0]).is_negative().into(),
+        "fp.isPositive" => fp(a[0]).is_positive().into(),
+        "fp.to_ubv" => fp(a[1]).to_ubv_with_rounding_mode(&rm(a[0]), indices[0]).into(),
+        "fp.to_sbv" => fp(a[1]).to_sbv_with_rounding_mode(&rm(a[0]), indices[0]).into(),
+        "fp.to_real" => fp(a[0]).to_real().into(),
+        "fp.to_ieee_bv" => fp(a[0]).to_ieee_bv().into(),
+        "to_fp" | "to_fp_unsigned" => {
+            let target = z3::Sort::float(indices[0], indices[1]);
+            let (mode, source) = (a[0].get_z3_ast(), a[1].get_z3_ast());
+            let t = target.get_z3_sort();
+            // SAFETY (z3-sys calls): live ASTs and sort of the thread-local context.
+            match (op.name, sorts[1]) {
+                ("to_fp", Sort::FloatingPoint(..)) => {
+                    fp(a[1]).to_fp_with_rounding_mode(&rm(a[0]), &target).into()
+                }
+                ("to_fp", Sort::Real) => sys("Z3_mk_fpa_to_fp_real", |c| unsafe {
+                    z3_sys::Z3_mk_fpa_to_fp_real(c, mode, source, t)
+                }),
+                ("to_fp", _) => sys("Z3_mk_fpa_to_fp_signed", |c| unsafe {
+                    z3_sys::Z3_mk_fpa_to_fp_signed(c, mode, source, t)
+                }),
+                _ => sys("Z3_mk_fpa_to_fp_unsigned", |c| unsafe {
+                    z3_sys::Z3_mk_fpa_to_fp_unsigned(c, mode, source, t)
+                }),
+            }
+        }
+        // Strings and sequences.
+        "str.++" => z3::ast::String::concat(&a.iter().map(|x| st(x)).collect::<Vec<_>>()).into(),
+        "str.len" => st(a[0]).length().into(),
+        "str.at" => st(a[0]).at(i(a[1])).into(),
+        "str.substr" => st(a[0]).substr(i(a[1]), i(a[2])).into(),
+        "str.prefixof" => st(a[0]).prefix(st(a[1])).into(),
+        "str.suffixof" => st(a[0]).suffix(st(a[1])).into(),
+        "str.contains" => st(a[0]).contains(st(a[1])).into(),
+        "str.<" => st(a[0]).str_lt(st(a[1])).into(),
+        "str.<=" => st(a[0]).str_le(st(a[1])).into(),
+        "seq.unit" => Seq::unit(a[0]).into(),
+        "seq.++" => Seq::concat(&a.iter().map(|x| sq(x)).collect::<Vec<_>>()).into(),
+        "seq.len" => sq(a[0]).length().into(),
+        "seq.at" => sq(a[0]).at(&i(a[1])).into(),
+        "seq.nth" => sq(a[0]).nth(i(a[1])),
+        "seq.contains" => sq(a[0]).contains(sq(a[1])).into(),
+        other => panic!("operation `{other}` has no executor mapping"),
+    }
+}

@@ -1,0 +1,131 @@
+//! Building sorts and literals in Z3 from the model's [`Sort`] and literal text.
+//!
+//! [`z3_sort`] maps a model sort to a `z3::Sort`; [`literal`] builds the Z3 value a `lit`
+//! call names. Both run inside a guard (see `guard`), so a rejected call becomes an error.
+
+use model::Sort;
+use z3::ast::{Ast, Bool, Dynamic, Int, Real, RoundingMode, Seq, BV};
+use z3::{Context, Symbol};
+
+/// The Z3 sort of a model sort, in the thread-local context.
+pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
+    Ok(match sort {
+        Sort::Bool => z3::Sort::bool(),
+        Sort::Int => z3::Sort::int(),
+        Sort::Real => z3::Sort::real(),
+        Sort::BitVec(w) => z3::Sort::bitvector(*w),
+        Sort::Array(i, e) => z3::Sort::array(&z3_sort(i)?, &z3_sort(e)?),
+        Sort::FloatingPoint(e, s) => z3::Sort::float(*e, *s),
+        // The crate has no rounding-mode sort constructor; any rounding mode carries it.
+        Sort::RoundingMode => RoundingMode::round_towards_zero().get_sort(),
+        Sort::String => z3::Sort::string(),
+        Sort::Seq(e) => z3::Sort::seq(&z3_sort(e)?),
+        Sort::Named(name, params) if params.is_empty() => {
+            z3::Sort::uninterpreted(Symbol::String(name.clone()))
+        }
+        Sort::RegLan | Sort::Named(..) => {
+            return Err(format!("sort {sort} has no counterpart in the trace API"))
+        }
+    })
+}
+
+fn wrap(raw: Option<z3_sys::Z3_ast>, what: &str) -> Dynamic {
+    let ctx = Context::thread_local();
+    let ast = raw.unwrap_or_else(|| panic!("{what} returned NULL"));
+    // SAFETY: a non-NULL AST just returned by Z3 for the thread-local context.
+    unsafe { Dynamic::wrap(&ctx, ast) }
+}
+
+/// The literal `value` of `sort` (`z3` is the Z3 form of `sort`). The reference state has
+/// checked the text (`model::state::check_literal`).
+pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, String> {
+    let ctx = Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let bad = || format!("`{value}` is not a literal of sort {sort}");
+    Ok(match sort {
+        Sort::Bool => Bool::from_bool(value == "true").into(),
+        Sort::Int => value.parse::<Int>().map_err(|_| bad())?.into(),
+        Sort::Real => {
+            let (num, den) = real_parts(value).ok_or_else(bad)?;
+            Real::from_rational_str(&num, &den).ok_or_else(bad)?.into()
+        }
+        Sort::BitVec(w) => BV::from_str(*w, value).ok_or_else(bad)?.into(),
+        Sort::FloatingPoint(..) => {
+            let s = z3.get_z3_sort();
+            // SAFETY: plain constructor calls on the thread-local context and a live sort.
+            let ast = unsafe {
+                match value {
+                    "nan" => z3_sys::Z3_mk_fpa_nan(raw, s),
+                    "+inf" => z3_sys::Z3_mk_fpa_inf(raw, s, false),
+                    "-inf" => z3_sys::Z3_mk_fpa_inf(raw, s, true),
+                    "+zero" => z3_sys::Z3_mk_fpa_zero(raw, s, false),
+                    "-zero" => z3_sys::Z3_mk_fpa_zero(raw, s, true),
+                    text => {
+                        let v: f64 = text.parse().map_err(|_| bad())?;
+                        z3_sys::Z3_mk_fpa_numeral_double(raw, v, s)
+                    }
+                }
+            };
+            wrap(ast, "a floating-point literal")
+        }
+        Sort::RoundingMode => Dynamic::from_ast(&match value {
+            "RNE" => RoundingMode::round_nearest_ties_to_even(),
+            "RNA" => RoundingMode::round_nearest_ties_to_away(),
+            "RTP" => RoundingMode::round_towards_positive(),
+            "RTN" => RoundingMode::round_towards_negative(),
+            "RTZ" => RoundingMode::round_towards_zero(),
+            _ => return Err(bad()),
+        }),
+        Sort::String => value
+            .parse::<z3::ast::String>()
+            .map_err(|_| format!("string literal {value:?} contains NUL"))?
+            .into(),
+        Sort::Seq(element) if value.is_empty() => Seq::empty(&z3_sort(element)?).into(),
+        _ => return Err(bad()),
+    })
+}
+
+/// Splits a Real literal (`-3`, `-3/4`, `1.25`) into a numerator and denominator in
+/// decimal, as `Real::from_rational_str` wants them.
+pub fn real_parts(value: &str) -> Option<(String, String)> {
+    let (num, den) = value.split_once('/').unwrap_or((value, "1"));
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    let negative = int.starts_with('-');
+    let digits = format!("{}{frac}", int.trim_start_matches('-'));
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || den.is_empty()
+        || !den.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let trimmed = digits.trim_start_matches('0');
+    let numerator = format!(
+        "{}{}",
+        if negative && !trimmed.is_empty() { "-" } else { "" },
+        if trimmed.is_empty() { "0" } else { trimmed }
+    );
+    // 1.25/3 = 125 / (3 * 100): append the fraction's zeros to the denominator.
+    let den_trimmed = den.trim_start_matches('0');
+    if den_trimmed.is_empty() {
+        return None;
+    }
+    Some((numerator, format!("{den_trimmed}{}", "0".repeat(frac.len()))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::real_parts;
+
+    #[test]
+    fn real_literals_split_into_decimal_fractions() {
+        let p = |s: &str| real_parts(s).map(|(a, b)| format!("{a}/{b}"));
+        assert_eq!(p("3").as_deref(), Some("3/1"));
+        assert_eq!(p("-3/4").as_deref(), Some("-3/4"));
+        assert_eq!(p("1.25").as_deref(), Some("125/100"));
+        assert_eq!(p("-0.5/3").as_deref(), Some("-5/30"));
+        assert_eq!(p("-0").as_deref(), Some("0/1"));
+        assert_eq!(p("1/0"), None);
+        assert_eq!(p("x"), None);
+    }
+}
