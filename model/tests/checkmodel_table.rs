@@ -3,7 +3,7 @@
 //! named terms, strings, response formats. Every case asserts its verdict; a few also assert
 //! what the report says.
 
-use model::eval::{check_texts, Limits, Outcome, Report, Verdict};
+use model::eval::{check_files, check_texts, Limits, Outcome, Report, Verdict};
 
 /// What a case expects: a verdict, or an error whose message contains the text.
 #[derive(Debug)]
@@ -219,6 +219,55 @@ fn table_of_verdicts() {
         wrong.len(),
         wrong.join("\n\n")
     );
+}
+
+/// The interleaved low-memory mode reads the same files and must reach the same verdicts.
+#[test]
+fn interleaved_mode_agrees_on_the_table() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (p, r) = (dir.path().join("p.smt2"), dir.path().join("r.txt"));
+    let mut disagreements = Vec::new();
+    for c in cases() {
+        std::fs::write(&p, &c.problem).expect("write problem");
+        std::fs::write(&r, &c.response).expect("write response");
+        let full = check_files(&p, &r, false, Limits::default()).map(|rep| rep.verdict());
+        let interleaved = check_files(&p, &r, true, Limits::default()).map(|rep| rep.verdict());
+        let same = match (&full, &interleaved) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => a.message == b.message && a.line == b.line,
+            _ => false,
+        };
+        if !same {
+            disagreements.push(format!(
+                "{}: full {full:?}, interleaved {interleaved:?}",
+                c.name
+            ));
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[test]
+fn interleaved_mode_checks_each_assertion_under_every_model_in_its_scope() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (p, r) = (dir.path().join("p.smt2"), dir.path().join("r.txt"));
+    let problem = "(declare-fun x () Int)\n(assert (> x 0))\n(check-sat)\n(push 1)\n(assert (> x 5))\n(check-sat)\n(push 1)\n(check-sat)\n(pop 2)\n(check-sat)\n";
+    // The third model violates the assertion of line 5, still in scope two levels down.
+    let response = "sat\n((define-fun x () Int 1))\nsat\n((define-fun x () Int 6))\nsat\n((define-fun x () Int 3))\nsat\n((define-fun x () Int 2))\n";
+    std::fs::write(&p, problem).expect("write problem");
+    std::fs::write(&r, response).expect("write response");
+    for interleaved in [false, true] {
+        let report = check_files(&p, &r, interleaved, Limits::default()).expect("checks");
+        let outcomes: Vec<&Outcome> = report.checks.iter().map(|c| &c.outcome).collect();
+        assert_eq!(outcomes.len(), 4);
+        assert_eq!(outcomes[0], &Outcome::Valid);
+        assert_eq!(outcomes[1], &Outcome::Valid);
+        assert!(
+            matches!(outcomes[2], Outcome::Invalid(f) if f[0].location.ends_with("p.smt2:5:9")),
+            "{report}"
+        );
+        assert_eq!(outcomes[3], &Outcome::Valid);
+    }
 }
 
 #[test]
