@@ -1,1 +1,185 @@
-//! ddtrace
+//! `ddtrace`: minimize a failing Z3 API trace while its replay by `untrace` keeps behaving the
+//! same (exit code or signal, stdout, stderr), after ddMBT (Niemetz, Preiner, Biere 2017,
+//! section 5), on the reduction engine of `ddsmt` ([`ddsmt::engine`]): the golden run,
+//! behaviour matching, timeouts, `-j` parallel deterministic checks, the cache, and the best
+//! trace always on disk come from there.
+//!
+//! Entry points:
+//! - [`minimize`]: the whole job for a [`Config`] (untrace binary, its options, matching):
+//!   golden run, passes, result. This is what `ddtrace` and `mbt --minimize` call.
+//! - [`reduce`]: the passes on any [`Tester`] (an in-process predicate in tests).
+//!
+//! Modules: [`trace_io`] (formats; traces cut short by a crash), [`validity`] (reference-state
+//! filtering and repair), [`analysis`] (sorts, definitions and sizes of objects), [`calls`]
+//! (edits of single calls), [`session`] (the current trace next to the engine's reducer),
+//! [`passes`] (the trace-specific passes and their order).
+//!
+//! Example (what `mbt --minimize` does):
+//! ```no_run
+//! # fn main() -> Result<(), ddsmt::engine::EngineError> {
+//! use ddtrace::{minimize, Config};
+//! let bytes = std::fs::read("failure.trace").unwrap();
+//! let (entries, format) = ddtrace::trace_io::read(&bytes).unwrap();
+//! let config = Config::new("untrace".into());
+//! let stop = ddsmt::engine::StopFlag::new();
+//! let done = minimize(&config, entries, format, Some("failure.min.trace".as_ref()), &stop)?;
+//! println!("{} lines, {} replays", ddtrace::trace_io::line_count(&done.entries), done.replays);
+//! # Ok(()) }
+//! ```
+
+pub mod analysis;
+pub mod calls;
+pub mod passes;
+pub mod session;
+pub mod trace_io;
+pub mod validity;
+
+pub use passes::Passes;
+pub use trace_io::Format;
+
+use ddsmt::engine::{
+    CommandLine, CommandTester, EngineError, Matching, PassStats, PropertySpec, Reducer,
+    ReducerOptions, RunOutcome, StopFlag, Tester,
+};
+use model::Entry;
+use session::Session;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to replay candidates and what to keep.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The `untrace` binary.
+    pub untrace: PathBuf,
+    /// Options for `untrace`, placed before the trace file.
+    pub untrace_args: Vec<OsString>,
+    /// Which parts of the golden run's output must stay (the exit code or signal always).
+    pub matching: Matching,
+    /// Per-replay timeout; `None` = 1.5 x the golden run, at least 0.5 s.
+    pub timeout: Option<Duration>,
+    /// Memory limit per replay in megabytes.
+    pub memout_mb: Option<u64>,
+    /// Replays run in parallel (the result does not depend on it).
+    pub jobs: usize,
+    pub passes: Passes,
+}
+
+impl Config {
+    /// Defaults: exit code, stdout and stderr must stay as in the golden run, one job, all
+    /// passes. With `untrace`, whose messages name lines, set `matching` to ignore the output
+    /// or to match a substring.
+    pub fn new(untrace: PathBuf) -> Config {
+        Config {
+            untrace,
+            untrace_args: Vec::new(),
+            matching: Matching::default(),
+            timeout: None,
+            memout_mb: None,
+            jobs: 1,
+            passes: Passes::default(),
+        }
+    }
+}
+
+/// What a reduction produced.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The minimized trace.
+    pub entries: Vec<Entry>,
+    /// Replays actually run (cache hits and candidates the reference state rejected are not
+    /// counted).
+    pub replays: u64,
+    /// Candidates the reference state rejected... are never built into replays; this is the
+    /// number of candidates answered from the cache.
+    pub cache_hits: u64,
+    /// Statistics per pass, in order of first use.
+    pub stats: Vec<(String, PassStats)>,
+    /// Rounds of passes until nothing changed.
+    pub rounds: usize,
+}
+
+/// The result of [`minimize`]: the reduction and the golden run it kept.
+#[derive(Clone, Debug)]
+pub struct Minimized {
+    pub entries: Vec<Entry>,
+    pub golden: RunOutcome,
+    pub replays: u64,
+    pub stats: Vec<(String, PassStats)>,
+    pub rounds: usize,
+}
+
+/// Minimizes `input` with `tester` (which is assumed to keep `input`). With `output`, that
+/// file always holds the best trace so far (replaced atomically). A stop request ends the
+/// reduction early with [`EngineError::Interrupted`]; the output file is then still valid.
+pub fn reduce(
+    tester: &dyn Tester,
+    input: Vec<Entry>,
+    format: Format,
+    passes: &Passes,
+    options: ReducerOptions,
+    output: Option<&Path>,
+    stop: &StopFlag,
+) -> Result<Reduction, EngineError> {
+    let initial = trace_io::render(&input, format);
+    let mut reducer = Reducer::new(tester, initial, options, stop.clone());
+    if let Some(path) = output {
+        reducer.set_output(path)?;
+    }
+    let rounds = {
+        let mut session = Session::new(&mut reducer, format, input);
+        passes::run(&mut session, passes)
+    };
+    if let Some(err) = reducer.take_failure() {
+        return Err(err);
+    }
+    let entries = trace_io::read(reducer.best())
+        .map_err(|e| EngineError::Input(format!("internal: the best trace does not parse: {e}")))?
+        .0;
+    Ok(Reduction {
+        entries,
+        replays: reducer.checks(),
+        cache_hits: reducer.cache_hits(),
+        stats: reducer.stats().to_vec(),
+        rounds,
+    })
+}
+
+/// The golden replay of `input` with `config.untrace`, then [`reduce`] with an `untrace`
+/// replay as the tester.
+pub fn minimize(
+    config: &Config,
+    input: Vec<Entry>,
+    format: Format,
+    output: Option<&Path>,
+    stop: &StopFlag,
+) -> Result<Minimized, EngineError> {
+    let mut argv = vec![config.untrace.clone().into_os_string()];
+    argv.extend(config.untrace_args.iter().cloned());
+    let command = CommandLine::from_argv(argv)
+        .ok_or_else(|| EngineError::Command("no untrace command".into()))?;
+    let spec = PropertySpec {
+        command,
+        matching: config.matching.clone(),
+        timeout: config.timeout,
+    };
+    let original = trace_io::render(&input, format);
+    let suffix = match format {
+        Format::Text => ".trace",
+        Format::Binary => ".btrace",
+    };
+    let tester = CommandTester::new(spec, None, &original, suffix, config.memout_mb, stop.clone())?;
+    let golden = tester.primary.golden.clone();
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = reduce(&tester, input, format, &config.passes, options, output, stop)?;
+    Ok(Minimized {
+        entries: done.entries,
+        golden,
+        replays: done.replays,
+        stats: done.stats,
+        rounds: done.rounds,
+    })
+}

@@ -1,0 +1,275 @@
+//! Edits of single calls that the passes share: [`map_ids`] (every id a call reads),
+//! [`term_slots`] / [`set_term_slot`] (the term arguments a substitution may replace) and
+//! [`list_len`] / [`remove_list_items`] (the argument lists of n-ary calls).
+
+use model::ops::Arity;
+use model::{AnyId, Call, Ret, TermId};
+
+/// `call` with every id it reads replaced by `f(id)`.
+pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
+    let mut sort = |s: model::SortId| match f(AnyId::Sort(s)) {
+        AnyId::Sort(n) => n,
+        _ => s,
+    };
+    // Sorts first: each closure borrows `f` in turn.
+    let call = match call {
+        Call::SortArray(i, e) => Call::SortArray(sort(*i), sort(*e)),
+        Call::SortSeq(e) => Call::SortSeq(sort(*e)),
+        Call::Const { sort: s, name } => Call::Const {
+            sort: sort(*s),
+            name: name.clone(),
+        },
+        Call::Lit { sort: s, value } => Call::Lit {
+            sort: sort(*s),
+            value: value.clone(),
+        },
+        Call::Fun {
+            name,
+            domain,
+            range,
+        } => Call::Fun {
+            name: name.clone(),
+            domain: domain.iter().map(|s| sort(*s)).collect(),
+            range: sort(*range),
+        },
+        Call::ConstArray { index, value } => Call::ConstArray {
+            index: sort(*index),
+            value: *value,
+        },
+        other => other.clone(),
+    };
+    let term = |f: &mut dyn FnMut(AnyId) -> AnyId, t: TermId| match f(AnyId::Term(t)) {
+        AnyId::Term(n) => n,
+        _ => t,
+    };
+    let solver = |f: &mut dyn FnMut(AnyId) -> AnyId, z: model::SolverId| match f(AnyId::Solver(z)) {
+        AnyId::Solver(n) => n,
+        _ => z,
+    };
+    match call {
+        Call::Apply { func, args } => Call::Apply {
+            func: match f(AnyId::Func(func)) {
+                AnyId::Func(n) => n,
+                _ => func,
+            },
+            args: args.into_iter().map(|t| term(f, t)).collect(),
+        },
+        Call::Op { op, indices, args } => Call::Op {
+            op,
+            indices,
+            args: args.into_iter().map(|t| term(f, t)).collect(),
+        },
+        Call::ConstArray { index, value } => Call::ConstArray {
+            index,
+            value: term(f, value),
+        },
+        Call::Simplify(t) => Call::Simplify(term(f, t)),
+        Call::Substitute { term: t, pairs } => Call::Substitute {
+            term: term(f, t),
+            pairs: pairs
+                .into_iter()
+                .map(|(a, b)| (term(f, a), term(f, b)))
+                .collect(),
+        },
+        Call::SetParam { solver: z, key, value } => Call::SetParam {
+            solver: solver(f, z),
+            key,
+            value,
+        },
+        Call::Push(z) => Call::Push(solver(f, z)),
+        Call::Pop(z, n) => Call::Pop(solver(f, z), n),
+        Call::Assert(z, t) => Call::Assert(solver(f, z), term(f, t)),
+        Call::AssertAndTrack {
+            solver: z,
+            term: t,
+            tracker,
+        } => Call::AssertAndTrack {
+            solver: solver(f, z),
+            term: term(f, t),
+            tracker: term(f, tracker),
+        },
+        Call::CheckSat(z) => Call::CheckSat(solver(f, z)),
+        Call::CheckSatAssuming(z, ts) => {
+            let z = solver(f, z);
+            Call::CheckSatAssuming(z, ts.into_iter().map(|t| term(f, t)).collect())
+        }
+        Call::GetUnsatCore(z) => Call::GetUnsatCore(solver(f, z)),
+        Call::GetModel(z) => Call::GetModel(solver(f, z)),
+        Call::ModelEval {
+            model,
+            term: t,
+            completion,
+        } => Call::ModelEval {
+            model: match f(AnyId::Model(model)) {
+                AnyId::Model(n) => n,
+                _ => model,
+            },
+            term: term(f, t),
+            completion,
+        },
+        Call::Translate(z) => Call::Translate(solver(f, z)),
+        Call::Reset(z) => Call::Reset(solver(f, z)),
+        Call::ToSmt2(z) => Call::ToSmt2(solver(f, z)),
+        Call::FromString(z, s) => Call::FromString(solver(f, z), s),
+        Call::Release(id) => Call::Release(f(id)),
+        Call::Delete(z) => Call::Delete(solver(f, z)),
+        other => other,
+    }
+}
+
+/// `ret` with every id in it replaced by `f(id)`.
+pub fn map_ret_ids(ret: &Ret, f: &mut dyn FnMut(AnyId) -> AnyId) -> Ret {
+    match ret {
+        Ret::Id(id) => Ret::Id(f(*id)),
+        Ret::Core(ids) => Ret::Core(
+            ids.iter()
+                .map(|t| match f(AnyId::Term(*t)) {
+                    AnyId::Term(n) => n,
+                    _ => *t,
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The term arguments of `call` that a substitution may replace, in argument order.
+/// `release` is left out: it names an object, it does not compute with it.
+pub fn term_slots(call: &Call) -> Vec<TermId> {
+    match call {
+        Call::Release(_) => Vec::new(),
+        _ => call
+            .uses()
+            .into_iter()
+            .filter_map(|id| match id {
+                AnyId::Term(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+/// `call` with its term slot number `slot` (as [`term_slots`] counts) replaced by `new`.
+pub fn set_term_slot(call: &Call, slot: usize, new: TermId) -> Call {
+    let mut seen = 0;
+    let mut replace = |id: AnyId| match id {
+        AnyId::Term(t) => {
+            let this = seen;
+            seen += 1;
+            AnyId::Term(if this == slot { new } else { t })
+        }
+        other => other,
+    };
+    match call {
+        Call::Release(_) => call.clone(),
+        _ => map_ids(call, &mut replace),
+    }
+}
+
+/// The length and the minimum length of the argument list of an n-ary call, if it has one
+/// that may shrink: n-ary operations, `check_sat_assuming`, the pairs of `substitute`.
+pub fn list_len(call: &Call) -> Option<(usize, usize)> {
+    match call {
+        Call::Op { op, args, .. } => match op.spec().arity {
+            Arity::AtLeast(min) => Some((args.len(), min)),
+            Arity::Fixed(_) => None,
+        },
+        Call::CheckSatAssuming(_, ts) => Some((ts.len(), 0)),
+        Call::Substitute { pairs, .. } => Some((pairs.len(), 0)),
+        _ => None,
+    }
+}
+
+/// `call` keeping only the list items whose `keep` entry is true (`keep` has the length
+/// [`list_len`] reports).
+pub fn remove_list_items(call: &Call, keep: &[bool]) -> Call {
+    fn filter<T: Clone>(items: &[T], keep: &[bool]) -> Vec<T> {
+        items
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(x, _)| x.clone())
+            .collect()
+    }
+    match call {
+        Call::Op { op, indices, args } => Call::Op {
+            op: *op,
+            indices: indices.clone(),
+            args: filter(args, keep),
+        },
+        Call::CheckSatAssuming(z, ts) => Call::CheckSatAssuming(*z, filter(ts, keep)),
+        Call::Substitute { term, pairs } => Call::Substitute {
+            term: *term,
+            pairs: filter(pairs, keep),
+        },
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::{Op, SolverId, SortId};
+
+    fn op(name: &str, args: &[u32]) -> Call {
+        Call::Op {
+            op: Op::lookup(name).unwrap(),
+            indices: vec![],
+            args: args.iter().map(|n| TermId(*n)).collect(),
+        }
+    }
+
+    #[test]
+    fn term_slots_follow_argument_order() {
+        let c = Call::AssertAndTrack {
+            solver: SolverId(1),
+            term: TermId(4),
+            tracker: TermId(2),
+        };
+        assert_eq!(term_slots(&c), vec![TermId(4), TermId(2)]);
+        let c2 = set_term_slot(&c, 1, TermId(9));
+        assert_eq!(term_slots(&c2), vec![TermId(4), TermId(9)]);
+        let s = Call::Substitute {
+            term: TermId(1),
+            pairs: vec![(TermId(2), TermId(3))],
+        };
+        assert_eq!(
+            set_term_slot(&s, 2, TermId(7)),
+            Call::Substitute {
+                term: TermId(1),
+                pairs: vec![(TermId(2), TermId(7))]
+            }
+        );
+        assert!(term_slots(&Call::Release(AnyId::Term(TermId(3)))).is_empty());
+    }
+
+    #[test]
+    fn map_ids_reaches_every_kind() {
+        let c = Call::Const {
+            sort: SortId(3),
+            name: "x".into(),
+        };
+        let mut bump = |id: AnyId| match id {
+            AnyId::Sort(s) => AnyId::Sort(SortId(s.0 + 10)),
+            AnyId::Term(t) => AnyId::Term(TermId(t.0 + 20)),
+            other => other,
+        };
+        assert_eq!(
+            map_ids(&c, &mut bump),
+            Call::Const {
+                sort: SortId(13),
+                name: "x".into()
+            }
+        );
+        assert_eq!(map_ids(&op("and", &[1, 2]), &mut bump), op("and", &[21, 22]));
+    }
+
+    #[test]
+    fn lists_shrink_to_their_minimum() {
+        let c = op("and", &[1, 2, 3]);
+        assert_eq!(list_len(&c), Some((3, 1)));
+        assert_eq!(remove_list_items(&c, &[true, false, true]), op("and", &[1, 3]));
+        assert_eq!(list_len(&op("bvadd", &[1, 2])), None);
+        assert_eq!(list_len(&op("distinct", &[1, 2, 3])), Some((3, 2)));
+    }
+}

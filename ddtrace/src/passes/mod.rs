@@ -1,0 +1,103 @@
+//! The trace-specific passes and their order. A round runs every enabled pass once; rounds
+//! repeat until one changes nothing; then ids are renumbered.
+//!
+//! | pass             | what it tries                                                    |
+//! | ---------------- | ---------------------------------------------------------------- |
+//! | `remove`         | ddmin over calls, each removal with its dependants ([`remove`])  |
+//! | `results`        | ddmin over recorded answers (`return sat`, cores, values)        |
+//! | `args`           | ddmin over the items of n-ary argument lists ([`args`])          |
+//! | `subst-existing` | arguments replaced by smaller existing terms ([`subst`])         |
+//! | `subst-fresh`    | arguments replaced by fresh constants ([`subst`])                |
+//! | `numbers`        | smaller widths, indices, literals, options ([`numbers`])         |
+//! | `renumber`       | dense ids, once at the end ([`renumber`])                        |
+
+pub mod args;
+pub mod numbers;
+pub mod remove;
+pub mod renumber;
+pub mod subst;
+
+use crate::session::Session;
+
+/// Which passes run (all by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Passes {
+    pub remove: bool,
+    pub results: bool,
+    pub args: bool,
+    pub subst_existing: bool,
+    pub subst_fresh: bool,
+    pub numbers: bool,
+    pub renumber: bool,
+}
+
+impl Default for Passes {
+    fn default() -> Self {
+        Passes {
+            remove: true,
+            results: true,
+            args: true,
+            subst_existing: true,
+            subst_fresh: true,
+            numbers: true,
+            renumber: true,
+        }
+    }
+}
+
+impl Passes {
+    /// Only removal of calls: the baseline of ddMBT's first phase.
+    pub fn remove_only() -> Passes {
+        Passes {
+            remove: true,
+            results: false,
+            args: false,
+            subst_existing: false,
+            subst_fresh: false,
+            numbers: false,
+            renumber: false,
+        }
+    }
+
+    /// The round passes in order, with their names.
+    fn round(&self) -> Vec<(&'static str, fn(&mut Session))> {
+        let all: [(&'static str, bool, fn(&mut Session)); 6] = [
+            ("remove", self.remove, remove::remove_calls),
+            ("results", self.results, remove::drop_results),
+            ("args", self.args, args::shrink_lists),
+            ("subst-existing", self.subst_existing, subst::by_existing),
+            ("subst-fresh", self.subst_fresh, subst::by_fresh),
+            ("numbers", self.numbers, numbers::smaller_numbers),
+        ];
+        all.into_iter()
+            .filter(|(_, on, _)| *on)
+            .map(|(name, _, f)| (name, f))
+            .collect()
+    }
+}
+
+/// Runs rounds of the enabled passes until a round changes nothing (or the reduction stops),
+/// then renumbers. Returns the number of rounds.
+pub fn run(s: &mut Session, passes: &Passes) -> usize {
+    let round = passes.round();
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let before = s.reducer.successes();
+        for (name, pass) in &round {
+            if s.stopped() {
+                return rounds;
+            }
+            s.reducer.set_phase(name);
+            pass(s);
+        }
+        if s.reducer.successes() == before || s.stopped() {
+            break;
+        }
+    }
+    if passes.renumber && !s.stopped() {
+        s.reducer.set_phase("renumber");
+        renumber::renumber(s);
+    }
+    rounds
+}
