@@ -63,12 +63,16 @@ pub struct Config {
     /// Replays run in parallel (the result does not depend on it).
     pub jobs: usize,
     pub passes: Passes,
+    /// When stderr is neither ignored nor matched by a substring: keep only the golden run's
+    /// error message, its last stderr line without the `FILE:LINE:` location (untrace names
+    /// the candidate's temporary file and line, which every candidate changes), as ddMBT keeps
+    /// "the exit code and the error message".
+    pub message_only: bool,
 }
 
 impl Config {
-    /// Defaults: exit code, stdout and stderr must stay as in the golden run, one job, all
-    /// passes. With `untrace`, whose messages name lines, set `matching` to ignore the output
-    /// or to match a substring.
+    /// Defaults: the exit code or signal, stdout, and the error message of stderr
+    /// ([`Config::message_only`]) must stay as in the golden run; one job; all passes.
     pub fn new(untrace: PathBuf) -> Config {
         Config {
             untrace,
@@ -78,6 +82,7 @@ impl Config {
             memout_mb: None,
             jobs: 1,
             passes: Passes::default(),
+            message_only: true,
         }
     }
 }
@@ -90,8 +95,7 @@ pub struct Reduction {
     /// Replays actually run (cache hits and candidates the reference state rejected are not
     /// counted).
     pub replays: u64,
-    /// Candidates the reference state rejected... are never built into replays; this is the
-    /// number of candidates answered from the cache.
+    /// Candidates answered from the cache instead of a replay.
     pub cache_hits: u64,
     /// Statistics per pass, in order of first use.
     pub stats: Vec<(String, PassStats)>,
@@ -168,7 +172,16 @@ pub fn minimize(
         Format::Text => ".trace",
         Format::Binary => ".btrace",
     };
-    let tester = CommandTester::new(spec, None, &original, suffix, config.memout_mb, stop.clone())?;
+    let mut tester =
+        CommandTester::new(spec, None, &original, suffix, config.memout_mb, stop.clone())?;
+    let m = &mut tester.primary.matching;
+    if config.message_only && !m.ignore_err && m.match_err.is_none() {
+        match error_message(&tester.primary.golden.stderr) {
+            Some(message) => m.match_err = Some(message),
+            // Only a location, or nothing: nothing stable to keep.
+            None => m.ignore_err = !tester.primary.golden.stderr.is_empty(),
+        }
+    }
     let golden = tester.primary.golden.clone();
     let options = ReducerOptions {
         jobs: config.jobs,
@@ -182,4 +195,61 @@ pub fn minimize(
         stats: done.stats,
         rounds: done.rounds,
     })
+}
+
+/// The error message of a replay's stderr: its last non-empty line without the leading
+/// `untrace: ` and without everything up to the first `FILE:LINE:` or `FILE:LINE:COL:`
+/// location. `None` if nothing is left.
+pub fn error_message(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?.trim();
+    let line = line.strip_prefix("untrace: ").unwrap_or(line);
+    let rest = strip_location(line).unwrap_or(line).trim();
+    (!rest.is_empty()).then(|| rest.to_string())
+}
+
+/// The text after the first `:DIGITS:` (optionally `:DIGITS:DIGITS:`) in `line`.
+fn strip_location(line: &str) -> Option<&str> {
+    let bytes = line.as_bytes();
+    let digits_at = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b':' {
+            continue;
+        }
+        let n = digits_at(i + 1);
+        if n == 0 || bytes.get(i + 1 + n) != Some(&b':') {
+            continue;
+        }
+        let mut end = i + 1 + n + 1;
+        let m = digits_at(end);
+        if m > 0 && bytes.get(end + m) == Some(&b':') {
+            end += m + 1;
+        }
+        return Some(&line[end..]);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_lose_their_location() {
+        let m = |s: &str| error_message(s.as_bytes());
+        assert_eq!(
+            m("untrace: /tmp/ddsmt-check-x/input.trace:57: z3 error: invalid argument\n"),
+            Some("z3 error: invalid argument".into())
+        );
+        assert_eq!(
+            m("untrace: /tmp/a.trace:3:14: term t9 is not defined\n"),
+            Some("term t9 is not defined".into())
+        );
+        assert_eq!(
+            m("UNTRACE_FAIL_ON (test-only): aborting before `bvadd t1 t2`\n"),
+            Some("UNTRACE_FAIL_ON (test-only): aborting before `bvadd t1 t2`".into())
+        );
+        assert_eq!(m("warning\nuntrace: f.trace:2: \n"), None);
+        assert_eq!(m(""), None);
+    }
 }
