@@ -15,3 +15,12 @@ pub use lexer::ParseError;
 pub use parser::parse;
 pub use printer::PrintOptions;
 pub use tree::{structurally_equal, Atom, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};
+pub mod sorts;
+pub mod symbols;
+pub mod theories;
+
+pub use sorts::{
+    declarations, infer_sorts, infer_sorts_lenient, infer_with_signature, lenient_with_signature,
+    Constructor, Datatype, FunctionDecl, FunctionKind, Signature, SortDecl, SortError, SortMap,
+};
+pub use symbols::{decode_string, encode_string, quote, unquote};
