@@ -205,7 +205,7 @@ fn sort_errors_are_located() {
         ("(assert (:k 1))", "1:10: expected a function symbol, an indexed identifier (_ NAME INDEX ...) or (as NAME SORT)"),
         ("(assert ())", "1:9: expected a term; got ()"),
         ("(pop 1)", "1:1: pop 1 exceeds the 0 open push level(s)"),
-        ("(declare-datatype P ((mk (a Int))))(declare-const p P)(assert (match p (((mk x y) true))))", "1:73: constructor 'mk' has 1 field(s); the pattern binds 2"),
+        ("(declare-datatype P ((mk (a Int))))(declare-const p P)(assert (match p (((mk x y) true))))", "1:74: constructor 'mk' has 1 field(s); the pattern binds 2"),
     ];
     for (script, expected) in cases {
         check_error(script, expected);
