@@ -179,8 +179,7 @@ mod tests {
     #[test]
     fn builds_nested_sorts() {
         let mut next = 4;
-        let (calls, id) =
-            build_sort(&Sort::array(Sort::BitVec(4), Sort::Bool), &mut next).unwrap();
+        let (calls, id) = build_sort(&Sort::array(Sort::BitVec(4), Sort::Bool), &mut next).unwrap();
         assert_eq!(id, SortId(7));
         let names: Vec<&str> = calls.iter().map(|e| e.call.name()).collect();
         assert_eq!(names, ["sort_bv", "sort_bool", "sort_array"]);

@@ -71,7 +71,11 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                 .map(|(a, b)| (term(f, a), term(f, b)))
                 .collect(),
         },
-        Call::SetParam { solver: z, key, value } => Call::SetParam {
+        Call::SetParam {
+            solver: z,
+            key,
+            value,
+        } => Call::SetParam {
             solver: solver(f, z),
             key,
             value,
@@ -261,14 +265,20 @@ mod tests {
                 name: "x".into()
             }
         );
-        assert_eq!(map_ids(&op("and", &[1, 2]), &mut bump), op("and", &[21, 22]));
+        assert_eq!(
+            map_ids(&op("and", &[1, 2]), &mut bump),
+            op("and", &[21, 22])
+        );
     }
 
     #[test]
     fn lists_shrink_to_their_minimum() {
         let c = op("and", &[1, 2, 3]);
         assert_eq!(list_len(&c), Some((3, 1)));
-        assert_eq!(remove_list_items(&c, &[true, false, true]), op("and", &[1, 3]));
+        assert_eq!(
+            remove_list_items(&c, &[true, false, true]),
+            op("and", &[1, 3])
+        );
         assert_eq!(list_len(&op("bvadd", &[1, 2])), None);
         assert_eq!(list_len(&op("distinct", &[1, 2, 3])), Some((3, 2)));
     }

@@ -172,8 +172,14 @@ pub fn minimize(
         Format::Text => ".trace",
         Format::Binary => ".btrace",
     };
-    let mut tester =
-        CommandTester::new(spec, None, &original, suffix, config.memout_mb, stop.clone())?;
+    let mut tester = CommandTester::new(
+        spec,
+        None,
+        &original,
+        suffix,
+        config.memout_mb,
+        stop.clone(),
+    )?;
     let m = &mut tester.primary.matching;
     if config.message_only && !m.ignore_err && m.match_err.is_none() {
         match error_message(&tester.primary.golden.stderr) {
@@ -187,7 +193,15 @@ pub fn minimize(
         jobs: config.jobs,
         ..ReducerOptions::default()
     };
-    let done = reduce(&tester, input, format, &config.passes, options, output, stop)?;
+    let done = reduce(
+        &tester,
+        input,
+        format,
+        &config.passes,
+        options,
+        output,
+        stop,
+    )?;
     Ok(Minimized {
         entries: done.entries,
         golden,
@@ -211,7 +225,12 @@ pub fn error_message(stderr: &[u8]) -> Option<String> {
 /// The text after the first `:DIGITS:` (optionally `:DIGITS:DIGITS:`) in `line`.
 fn strip_location(line: &str) -> Option<&str> {
     let bytes = line.as_bytes();
-    let digits_at = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits_at = |from: usize| {
+        bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
     for (i, &b) in bytes.iter().enumerate() {
         if b != b':' {
             continue;

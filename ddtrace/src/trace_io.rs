@@ -48,7 +48,9 @@ pub fn read(bytes: &[u8]) -> Result<(Vec<Entry>, Format), ReadError> {
     match model::trace::parse(bytes) {
         Ok(trace) => Ok((trace.entries, format)),
         Err(err) if format == Format::Text && err.kind == ErrorKind::Return => {
-            read_cut_short(bytes, &err).ok_or(err).map(|t| (t.entries, format))
+            read_cut_short(bytes, &err)
+                .ok_or(err)
+                .map(|t| (t.entries, format))
         }
         Err(err) => Err(err),
     }
@@ -86,7 +88,8 @@ fn read_cut_short(bytes: &[u8], err: &ReadError) -> Option<Trace> {
 mod tests {
     use super::*;
 
-    const TRACE: &str = "z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t1\n";
+    const TRACE: &str =
+        "z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t1\n";
 
     #[test]
     fn reads_a_trace_cut_short_by_a_crash() {

@@ -117,7 +117,17 @@ return \"#x00\"
         removed[1] = true;
         let out = Validity::Enforced.repair(&all, &removed);
         let names: Vec<&str> = out.iter().map(|e| e.call.name()).collect();
-        assert_eq!(names, ["sort_bv", "new_solver", "push", "pop", "check_sat", "get_model"]);
+        assert_eq!(
+            names,
+            [
+                "sort_bv",
+                "new_solver",
+                "push",
+                "pop",
+                "check_sat",
+                "get_model"
+            ]
+        );
         // Remove push: the pop has nothing to pop.
         let mut removed = vec![false; all.len()];
         removed[3] = true;
@@ -144,9 +154,11 @@ return \"#x00\"
 
     #[test]
     fn a_crashed_last_call_without_id_is_valid() {
-        let all = entries("z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t1\n");
+        let all =
+            entries("z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t1\n");
         assert!(is_valid(&all));
-        let all = entries("z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t9\n");
+        let all =
+            entries("z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t9\n");
         assert!(!is_valid(&all));
     }
 }

@@ -67,7 +67,11 @@ fn removal_keeps_only_the_cone_of_the_failing_call_and_is_one_minimal() {
     assert!(tester(&render(&input, Format::Text)), "the input fails");
     let done = run(&tester, input.clone(), &Passes::remove_only());
     assert!(tester(&render(&done.entries, Format::Text)));
-    assert!(line_count(&done.entries) * 4 < line_count(&input), "{} lines", line_count(&done.entries));
+    assert!(
+        line_count(&done.entries) * 4 < line_count(&input),
+        "{} lines",
+        line_count(&done.entries)
+    );
     // The failing call is last: nothing after it matters.
     assert!(format_call(&done.entries.last().unwrap().call).contains(pattern));
     assert_one_minimal(&done.entries, &tester);
@@ -87,7 +91,11 @@ fn dependency_aware_removal_never_replays_an_invalid_candidate() {
     };
     let done = run(&tester, input, &Passes::remove_only());
     assert!(done.replays > 0);
-    assert_eq!(invalid.load(Ordering::SeqCst), 0, "invalid candidates were replayed");
+    assert_eq!(
+        invalid.load(Ordering::SeqCst),
+        0,
+        "invalid candidates were replayed"
+    );
     // Removing the const under the failing call removed the call with it, so removal
     // candidates were built with their dependants: the result has only the calls needed.
     assert_one_minimal(&done.entries, &inner);
@@ -97,12 +105,22 @@ fn dependency_aware_removal_never_replays_an_invalid_candidate() {
 fn recorded_results_are_dropped_when_not_needed() {
     let mut b = Builder::new();
     let s = b.sort(Call::SortBool);
-    let p = b.term(Call::Const { sort: s, name: "p".into() });
+    let p = b.term(Call::Const {
+        sort: s,
+        name: "p".into(),
+    });
     let z = b.solver();
     b.action(Call::Assert(z, p));
-    b.entries.push(Entry { call: Call::CheckSat(z), ret: Some(Ret::Sat(SatResult::Sat)) });
+    b.entries.push(Entry {
+        call: Call::CheckSat(z),
+        ret: Some(Ret::Sat(SatResult::Sat)),
+    });
     b.action(Call::Push(z));
-    let done = run(&fails_on("push"), b.entries.clone(), &only(|p| p.results = true));
+    let done = run(
+        &fails_on("push"),
+        b.entries.clone(),
+        &only(|p| p.results = true),
+    );
     assert_eq!(done.entries.len(), b.entries.len());
     assert_eq!(done.entries[4].ret, None, "the `return sat` line is gone");
 }
@@ -111,7 +129,14 @@ fn recorded_results_are_dropped_when_not_needed() {
 fn nary_argument_lists_shrink_to_their_minimum() {
     let mut b = Builder::new();
     let s = b.sort(Call::SortBool);
-    let ts: Vec<_> = (0..5).map(|i| b.term(Call::Const { sort: s, name: format!("p{i}") })).collect();
+    let ts: Vec<_> = (0..5)
+        .map(|i| {
+            b.term(Call::Const {
+                sort: s,
+                name: format!("p{i}"),
+            })
+        })
+        .collect();
     let z = b.solver();
     let and = b.op("and", &[], &ts);
     b.action(Call::CheckSatAssuming(z, ts[1..4].to_vec()));
@@ -122,13 +147,27 @@ fn nary_argument_lists_shrink_to_their_minimum() {
     let text = lines(&done.entries);
     let and = text.iter().find(|l| l.starts_with("and ")).unwrap();
     assert_eq!(and.split(' ').count(), 2, "one argument left: {text:?}");
-    assert!(text.contains(&"check_sat_assuming z1".to_string()), "{text:?}");
+    assert!(
+        text.contains(&"check_sat_assuming z1".to_string()),
+        "{text:?}"
+    );
     // `distinct` keeps two arguments.
     let mut b = Builder::new();
     let s = b.sort(Call::SortInt);
-    let ts: Vec<_> = (0..4).map(|i| b.term(Call::Const { sort: s, name: format!("x{i}") })).collect();
+    let ts: Vec<_> = (0..4)
+        .map(|i| {
+            b.term(Call::Const {
+                sort: s,
+                name: format!("x{i}"),
+            })
+        })
+        .collect();
     b.op("distinct", &[], &ts);
-    let done = run(&fails_on("distinct"), b.entries.clone(), &only(|p| p.args = true));
+    let done = run(
+        &fails_on("distinct"),
+        b.entries.clone(),
+        &only(|p| p.args = true),
+    );
     assert_eq!(lines(&done.entries).last().unwrap().split(' ').count(), 3);
 }
 
@@ -136,7 +175,10 @@ fn nary_argument_lists_shrink_to_their_minimum() {
 fn chain() -> Vec<Entry> {
     let mut b = Builder::new();
     let s = b.sort(Call::SortBv(8));
-    let x = b.term(Call::Const { sort: s, name: "x".into() });
+    let x = b.term(Call::Const {
+        sort: s,
+        name: "x".into(),
+    });
     let y = b.op("bvadd", &[], &[x, x]);
     let z = b.op("bvmul", &[], &[y, y]);
     b.op("bvudiv", &[], &[z, x]);
@@ -145,7 +187,11 @@ fn chain() -> Vec<Entry> {
 
 #[test]
 fn substitution_by_existing_terms_uses_smaller_ones() {
-    let done = run(&fails_on("bvudiv"), chain(), &only(|p| p.subst_existing = true));
+    let done = run(
+        &fails_on("bvudiv"),
+        chain(),
+        &only(|p| p.subst_existing = true),
+    );
     assert_eq!(lines(&done.entries).last().unwrap(), "bvudiv t1 t1");
     // With removal, the now unused terms go too.
     let done = run(
@@ -156,12 +202,19 @@ fn substitution_by_existing_terms_uses_smaller_ones() {
             p.remove = true
         }),
     );
-    assert_eq!(lines(&done.entries), ["sort_bv 8", "const s1 \"x\"", "bvudiv t1 t1"]);
+    assert_eq!(
+        lines(&done.entries),
+        ["sort_bv 8", "const s1 \"x\"", "bvudiv t1 t1"]
+    );
 }
 
 #[test]
 fn substitution_by_fresh_constants_inserts_them() {
-    let done = run(&fails_on("bvudiv"), chain(), &only(|p| p.subst_fresh = true));
+    let done = run(
+        &fails_on("bvudiv"),
+        chain(),
+        &only(|p| p.subst_fresh = true),
+    );
     let text = lines(&done.entries);
     // Every non-leaf argument became a fresh constant declared right before its user.
     let n = text.len();
@@ -172,10 +225,17 @@ fn substitution_by_fresh_constants_inserts_them() {
     // A fresh constant of a sort with no sort id in scope brings its sort call along.
     let mut b = Builder::new();
     let s = b.sort(Call::SortBv(8));
-    let x = b.term(Call::Const { sort: s, name: "x".into() });
+    let x = b.term(Call::Const {
+        sort: s,
+        name: "x".into(),
+    });
     let wide = b.op("concat", &[], &[x, x]);
     b.op("bvneg", &[], &[wide]);
-    let done = run(&fails_on("bvneg"), b.entries.clone(), &only(|p| p.subst_fresh = true));
+    let done = run(
+        &fails_on("bvneg"),
+        b.entries.clone(),
+        &only(|p| p.subst_fresh = true),
+    );
     let text = lines(&done.entries);
     assert!(text.contains(&"sort_bv 16".to_string()), "{text:?}");
     assert!(is_valid(&done.entries));
@@ -185,8 +245,14 @@ fn substitution_by_fresh_constants_inserts_them() {
 fn numbers_get_smaller() {
     let mut b = Builder::new();
     let s = b.sort(Call::SortBv(32));
-    let x = b.term(Call::Const { sort: s, name: "x".into() });
-    let l = b.term(Call::Lit { sort: s, value: "4000000".into() });
+    let x = b.term(Call::Const {
+        sort: s,
+        name: "x".into(),
+    });
+    let l = b.term(Call::Lit {
+        sort: s,
+        value: "4000000".into(),
+    });
     let e = b.op("extract", &[20, 9], &[x]);
     let r = b.op("rotate_left", &[13], &[l]);
     let z = b.solver();
@@ -194,10 +260,18 @@ fn numbers_get_smaller() {
     b.action(Call::Push(z));
     b.action(Call::Push(z));
     b.action(Call::Pop(z, 3));
-    b.action(Call::SetParam { solver: z, key: "timeout".into(), value: "5000".into() });
+    b.action(Call::SetParam {
+        solver: z,
+        key: "timeout".into(),
+        value: "5000".into(),
+    });
     b.op("bvudiv", &[], &[r, l]);
     let _ = e;
-    let done = run(&fails_on("bvudiv"), b.entries.clone(), &only(|p| p.numbers = true));
+    let done = run(
+        &fails_on("bvudiv"),
+        b.entries.clone(),
+        &only(|p| p.numbers = true),
+    );
     let text = lines(&done.entries);
     assert_eq!(text[0], "sort_bv 1", "{text:?}");
     assert_eq!(text[2], "lit s1 \"0\"", "{text:?}");
@@ -213,7 +287,10 @@ fn ids_are_renumbered_densely_at_the_end() {
     let done = run(&fails_on("bvshl"), input, &Passes::default());
     let dense = ddtrace::passes::renumber::dense_ids(&done.entries);
     assert_eq!(done.entries, dense);
-    assert!(done.stats.iter().any(|(p, s)| p == "renumber" && s.succeeded == 1));
+    assert!(done
+        .stats
+        .iter()
+        .any(|(p, s)| p == "renumber" && s.succeeded == 1));
 }
 
 #[test]
@@ -226,7 +303,10 @@ fn all_passes_reach_a_one_minimal_fixpoint_for_any_jobs() {
             input.clone(),
             Format::Text,
             &Passes::default(),
-            ReducerOptions { jobs, ..ReducerOptions::default() },
+            ReducerOptions {
+                jobs,
+                ..ReducerOptions::default()
+            },
             None,
             &StopFlag::new(),
         )
@@ -248,7 +328,10 @@ fn an_invalid_input_is_minimized_without_the_reference_state() {
     let (input, _) = read(text.as_bytes()).unwrap();
     let rejects = |bytes: &[u8]| {
         let (entries, _) = read(bytes).unwrap();
-        entries.iter().any(|e| format_call(&e.call) == "const s9 \"x\"") && !is_valid(&entries)
+        entries
+            .iter()
+            .any(|e| format_call(&e.call) == "const s9 \"x\"")
+            && !is_valid(&entries)
     };
     let done = run(&rejects, input, &Passes::default());
     assert_eq!(lines(&done.entries), ["const s9 \"x\""]);
@@ -277,8 +360,14 @@ fn a_stop_request_leaves_the_best_trace_on_disk() {
         Some(&out),
         &stop,
     );
-    assert!(matches!(result, Err(ddsmt::engine::EngineError::Interrupted(2))));
+    assert!(matches!(
+        result,
+        Err(ddsmt::engine::EngineError::Interrupted(2))
+    ));
     let (best, _) = read(&std::fs::read(&out).unwrap()).unwrap();
-    assert!(inner(&render(&best, Format::Text)), "the file on disk still fails");
+    assert!(
+        inner(&render(&best, Format::Text)),
+        "the file on disk still fails"
+    );
     assert!(best.len() < input.len(), "some progress was saved");
 }

@@ -19,6 +19,9 @@ pub mod subst;
 
 use crate::session::Session;
 
+/// A pass: it runs on the session and leaves `current` as the best trace.
+pub type Pass = fn(&mut Session);
+
 /// Which passes run (all by default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Passes {
@@ -60,8 +63,8 @@ impl Passes {
     }
 
     /// The round passes in order, with their names.
-    fn round(&self) -> Vec<(&'static str, fn(&mut Session))> {
-        let all: [(&'static str, bool, fn(&mut Session)); 6] = [
+    fn round(&self) -> Vec<(&'static str, Pass)> {
+        let all: [(&'static str, bool, Pass); 6] = [
             ("remove", self.remove, remove::remove_calls),
             ("results", self.results, remove::drop_results),
             ("args", self.args, args::shrink_lists),

@@ -10,7 +10,7 @@
 
 use crate::analysis::Analysis;
 use crate::session::Session;
-use model::{Call, Entry, Sort, SolverKind};
+use model::{Call, Entry, SolverKind, Sort};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, Zero};
 
@@ -44,8 +44,17 @@ pub fn smaller_literals(sort: &Sort, value: &str) -> Vec<String> {
         Sort::Int => {
             if let Ok(v) = value.parse::<BigInt>() {
                 let mag = v.abs();
-                let sign = if v.is_negative() { -BigInt::one() } else { BigInt::one() };
-                for c in [BigInt::zero(), sign.clone(), &sign * (&mag >> 1u32), &sign * (&mag - 1)] {
+                let sign = if v.is_negative() {
+                    -BigInt::one()
+                } else {
+                    BigInt::one()
+                };
+                for c in [
+                    BigInt::zero(),
+                    sign.clone(),
+                    &sign * (&mag >> 1u32),
+                    &sign * (&mag - 1),
+                ] {
                     if c.abs() < mag {
                         out.push(c.to_string());
                     }
@@ -128,7 +137,11 @@ fn variants(entries: &[Entry], i: usize, a: &Analysis) -> Vec<Vec<Entry>> {
         Call::SortFp(e, s) => smaller_u32(*e, 2)
             .into_iter()
             .map(|e2| with(Call::SortFp(e2, *s)))
-            .chain(smaller_u32(*s, 2).into_iter().map(|s2| with(Call::SortFp(*e, s2))))
+            .chain(
+                smaller_u32(*s, 2)
+                    .into_iter()
+                    .map(|s2| with(Call::SortFp(*e, s2))),
+            )
             .collect(),
         Call::Op { op, indices, args } => {
             let mut out = Vec::new();
@@ -222,7 +235,9 @@ pub fn smaller_numbers(s: &mut Session) {
         let a = Analysis::of(&s.current);
         let cands = variants(&s.current, i, &a);
         // On success the same entry may get smaller still.
-        if cands.is_empty() || !s.first_success("numbers", cands.len(), |_, k| Some(cands[k].clone())) {
+        if cands.is_empty()
+            || !s.first_success("numbers", cands.len(), |_, k| Some(cands[k].clone()))
+        {
             i += 1;
         }
     }
@@ -237,14 +252,23 @@ mod tests {
         assert_eq!(smaller_u32(32, 1), vec![1, 16, 31]);
         assert_eq!(smaller_u32(2, 1), vec![1]);
         assert!(smaller_u32(1, 1).is_empty());
-        assert_eq!(smaller_literals(&Sort::BitVec(8), "200"), ["0", "1", "100", "199"]);
+        assert_eq!(
+            smaller_literals(&Sort::BitVec(8), "200"),
+            ["0", "1", "100", "199"]
+        );
         assert_eq!(smaller_literals(&Sort::BitVec(8), "1"), ["0"]);
         assert!(smaller_literals(&Sort::BitVec(8), "0").is_empty());
-        assert_eq!(smaller_literals(&Sort::Int, "-7"), ["0", "-1", "-3", "-6", "7"]);
+        assert_eq!(
+            smaller_literals(&Sort::Int, "-7"),
+            ["0", "-1", "-3", "-6", "7"]
+        );
         assert_eq!(smaller_literals(&Sort::Int, "2"), ["0", "1"]);
         assert_eq!(smaller_literals(&Sort::Real, "3/4"), ["0", "3"]);
         assert_eq!(smaller_literals(&Sort::String, "abcd"), ["", "ab", "abc"]);
-        assert_eq!(smaller_literals(&Sort::FloatingPoint(8, 24), "1.5"), ["+zero"]);
+        assert_eq!(
+            smaller_literals(&Sort::FloatingPoint(8, 24), "1.5"),
+            ["+zero"]
+        );
         assert!(smaller_literals(&Sort::RoundingMode, "RNE").is_empty());
     }
 

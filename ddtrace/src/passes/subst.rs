@@ -43,9 +43,11 @@ pub fn by_existing(s: &mut Session) {
     let mut units: Vec<(usize, usize, TermId)> = Vec::new();
     for (i, entry) in current.iter().enumerate() {
         for (k, t) in term_slots(&entry.call).into_iter().enumerate() {
-            let (Some(sort), Some(size), Some(def)) =
-                (a.term_sort.get(&t), a.size.get(&t), a.def.get(&AnyId::Term(t)))
-            else {
+            let (Some(sort), Some(size), Some(def)) = (
+                a.term_sort.get(&t),
+                a.size.get(&t),
+                a.def.get(&AnyId::Term(t)),
+            ) else {
                 continue;
             };
             let here = (*size, *def);

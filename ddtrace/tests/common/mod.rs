@@ -12,10 +12,15 @@ pub struct Lcg(u64);
 
 impl Lcg {
     pub fn new(seed: u64) -> Lcg {
-        Lcg(seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407))
+        Lcg(seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407))
     }
     pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n as u64) as usize
     }
 }
@@ -82,15 +87,30 @@ pub fn random_trace(seed: u64, n: usize) -> Vec<Entry> {
     let int = b.sort(Call::SortInt);
     let mut bvs: Vec<TermId> = ["a", "b", "c"]
         .iter()
-        .map(|n| b.term(Call::Const { sort: bv, name: n.to_string() }))
+        .map(|n| {
+            b.term(Call::Const {
+                sort: bv,
+                name: n.to_string(),
+            })
+        })
         .collect();
     let mut bools: Vec<TermId> = ["p", "q"]
         .iter()
-        .map(|n| b.term(Call::Const { sort: boolean, name: n.to_string() }))
+        .map(|n| {
+            b.term(Call::Const {
+                sort: boolean,
+                name: n.to_string(),
+            })
+        })
         .collect();
     let mut ints: Vec<TermId> = ["x", "y"]
         .iter()
-        .map(|n| b.term(Call::Const { sort: int, name: n.to_string() }))
+        .map(|n| {
+            b.term(Call::Const {
+                sort: int,
+                name: n.to_string(),
+            })
+        })
         .collect();
     let z = b.solver();
     let mut depth = 0;
@@ -98,7 +118,9 @@ pub fn random_trace(seed: u64, n: usize) -> Vec<Entry> {
         let pick = |rng: &mut Lcg, v: &Vec<TermId>| v[rng.below(v.len())];
         match rng.below(12) {
             0..=2 => {
-                let ops = ["bvadd", "bvmul", "bvand", "bvor", "bvxor", "bvsub", "bvudiv", "bvshl"];
+                let ops = [
+                    "bvadd", "bvmul", "bvand", "bvor", "bvxor", "bvsub", "bvudiv", "bvshl",
+                ];
                 let op = ops[rng.below(ops.len())];
                 let (x, y) = (pick(&mut rng, &bvs), pick(&mut rng, &bvs));
                 bvs.push(b.op(op, &[], &[x, y]));
@@ -131,7 +153,10 @@ pub fn random_trace(seed: u64, n: usize) -> Vec<Entry> {
                 let k = 2 + rng.below(2);
                 let args: Vec<TermId> = (0..k).map(|_| pick(&mut rng, &ints)).collect();
                 ints.push(b.op("+", &[], &args));
-                let lit = b.term(Call::Lit { sort: int, value: (rng.below(1000) + 50).to_string() });
+                let lit = b.term(Call::Lit {
+                    sort: int,
+                    value: (rng.below(1000) + 50).to_string(),
+                });
                 ints.push(lit);
                 let (x, y) = (pick(&mut rng, &ints), pick(&mut rng, &ints));
                 bools.push(b.op("<", &[], &[x, y]));
@@ -214,7 +239,11 @@ pub fn untrace_bin() -> PathBuf {
                     .expect("cargo runs");
                 assert!(status.success(), "building untrace failed");
             }
-            assert!(untrace.is_file(), "no untrace binary at {}", untrace.display());
+            assert!(
+                untrace.is_file(),
+                "no untrace binary at {}",
+                untrace.display()
+            );
             untrace
         })
         .clone()

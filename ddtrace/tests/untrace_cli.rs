@@ -1,0 +1,176 @@
+//! The `ddtrace` binary against the real `untrace` with its test-only synthetic failure
+//! (`UNTRACE_FAIL_ON=PATTERN` aborts before the first call whose line contains PATTERN).
+
+mod common;
+
+use common::{ddtrace_bin, random_trace, untrace_bin, without};
+use ddtrace::trace_io::{line_count, read, render, Format};
+use ddtrace::validity::is_valid;
+use model::trace::text::format_call;
+use model::Entry;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const SIGABRT: i32 = 6;
+
+/// Replays `path` with untrace under `UNTRACE_FAIL_ON=pattern`: did it abort?
+fn aborts(path: &Path, pattern: &str) -> bool {
+    let status = Command::new(untrace_bin())
+        .arg(path)
+        .env("UNTRACE_FAIL_ON", pattern)
+        .stderr(Stdio::null())
+        .status()
+        .expect("untrace runs");
+    status.signal() == Some(SIGABRT)
+}
+
+fn ddtrace(input: &Path, output: &Path, pattern: &str, extra: &[&str]) -> Output {
+    Command::new(ddtrace_bin())
+        .arg("--untrace")
+        .arg(untrace_bin())
+        .args(["-j", "2"])
+        .args(extra)
+        .arg(input)
+        .arg(output)
+        .env("UNTRACE_FAIL_ON", pattern)
+        .output()
+        .expect("ddtrace runs")
+}
+
+/// Every call of `entries` is needed: without it the trace is invalid or untrace no longer
+/// aborts.
+fn assert_one_minimal(entries: &[Entry], pattern: &str, dir: &Path) {
+    for i in 0..entries.len() {
+        let smaller = without(entries, i);
+        if !is_valid(&smaller) {
+            continue;
+        }
+        let path = dir.join(format!("without-{i}.trace"));
+        std::fs::write(&path, render(&smaller, Format::Text)).unwrap();
+        assert!(
+            !aborts(&path, pattern),
+            "still aborts without `{}`",
+            format_call(&entries[i].call)
+        );
+    }
+}
+
+#[test]
+fn minimizes_a_synthetic_crash_to_a_one_minimal_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.trace"), dir.path().join("out.trace"));
+    let entries = random_trace(21, 90);
+    std::fs::write(&input, render(&entries, Format::Text)).unwrap();
+    let pattern = "bvudiv";
+    assert!(aborts(&input, pattern), "the input must fail");
+    let out = ddtrace(&input, &output, pattern, &["--ignore-output"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("replays"), "{summary}");
+    let (minimized, format) = read(&std::fs::read(&output).unwrap()).unwrap();
+    assert_eq!(format, Format::Text);
+    assert!(aborts(&output, pattern), "the result still fails");
+    assert!(
+        line_count(&minimized) <= 7,
+        "{} lines:\n{}",
+        line_count(&minimized),
+        String::from_utf8_lossy(&std::fs::read(&output).unwrap())
+    );
+    assert_one_minimal(&minimized, pattern, dir.path());
+}
+
+#[test]
+fn keeps_the_error_message_by_default_and_the_binary_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.btrace"), dir.path().join("out.btrace"));
+    let entries = random_trace(4, 60);
+    std::fs::write(&input, render(&entries, Format::Binary)).unwrap();
+    let pattern = "rotate_left";
+    let out = ddtrace(&input, &output, pattern, &["-v"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&output).unwrap();
+    let (minimized, format) = read(&bytes).unwrap();
+    assert_eq!(format, Format::Binary);
+    assert!(aborts(&output, pattern));
+    // The message names the failing call's line, so that call keeps its arguments' ids:
+    // it is the same line as in the input.
+    let last = format_call(&minimized.last().unwrap().call);
+    assert!(
+        entries.iter().any(|e| format_call(&e.call) == last),
+        "{last}"
+    );
+    assert!(minimized.len() < entries.len() / 4);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("golden replay: exit signal 6"), "{stderr}");
+}
+
+#[test]
+fn sigint_leaves_a_failing_trace_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.trace"), dir.path().join("out.trace"));
+    let entries = random_trace(8, 400);
+    std::fs::write(&input, render(&entries, Format::Text)).unwrap();
+    let pattern = "bvshl";
+    let child = Command::new(ddtrace_bin())
+        .arg("--untrace")
+        .arg(untrace_bin())
+        .args(["-j", "1", "--ignore-output"])
+        .arg(&input)
+        .arg(&output)
+        .env("UNTRACE_FAIL_ON", pattern)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The output exists from the golden run on; interrupt during the reduction.
+    while !output.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    // 130 when the signal came in time; 0 if the reduction was already done.
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(130) | Some(0)),
+        "{code:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if code == Some(130) {
+        assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best trace so far"));
+    }
+    assert!(aborts(&output, pattern), "the trace on disk still fails");
+}
+
+#[test]
+fn errors_name_the_file_and_have_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.trace");
+    std::fs::write(&input, "z3-trace 1\nsort_bv 8\nreturn s1\nfrobnicate s1\n").unwrap();
+    let out = ddtrace(&input, &dir.path().join("o.trace"), "x", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.trace:4:1"), "{stderr}");
+    std::fs::write(&input, "z3-trace 1\nsort_bv 8\nreturn s1\n").unwrap();
+    let missing = Command::new(ddtrace_bin())
+        .args(["--untrace", "/nonexistent/untrace"])
+        .arg(&input)
+        .arg(dir.path().join("o.trace"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(3));
+    let usage = Command::new(ddtrace_bin()).arg(&input).output().unwrap();
+    assert_eq!(usage.status.code(), Some(2));
+}
