@@ -32,7 +32,7 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         "str.substr" => substr(args),
         "str.prefixof" => str2(name, args).map(|(a, b)| Value::Bool(b.starts_with(a))),
         "str.suffixof" => str2(name, args).map(|(a, b)| Value::Bool(b.ends_with(a))),
-        "str.contains" => str2(name, args).map(|(a, b)| Value::Bool(find(a, b, 0).is_some())),
+        "str.contains" => str2(name, args).map(|(a, b)| Value::Bool(find(b, a, 0).is_some())),
         "str.indexof" => indexof(args),
         "str.replace" => str3(name, args).map(|(s, t, u)| Value::String(replace(s, t, u))),
         "str.replace_all" => str3(name, args).map(|(s, t, u)| Value::String(replace_all(s, t, u))),
@@ -358,6 +358,8 @@ mod tests {
         assert_eq!(ap("str.to_code", &[s("ab")]), Value::int(-1));
         assert_eq!(ap("str.from_code", &[Value::int(0x30000)]), s(""));
         assert_eq!(ap("str.<", &[s("ab"), s("b")]), Value::Bool(true));
+        assert_eq!(ap("str.contains", &[s("abc"), s("bc")]), Value::Bool(true));
+        assert_eq!(ap("str.contains", &[s(""), s("ab")]), Value::Bool(false));
         assert_eq!(ap("str.<=", &[s("b"), s("ab")]), Value::Bool(false));
     }
 

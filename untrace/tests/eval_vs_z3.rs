@@ -1,0 +1,331 @@
+//! Differential test of `model::eval` against Z3: random ground terms of each supported theory
+//! (Core, Ints, Reals, bit-vectors of several widths including division by zero and large
+//! shifts, arrays, strings) are evaluated by our evaluator and by Z3 (`(assert (= v t))`, then
+//! the model's value of `v`). Z3's answer must be a literal, which we read back and compare.
+
+use model::eval::value::values_equal;
+use model::eval::{evaluate_str, Model};
+use model::smtlib::{Atom, NodeId, Tree};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use z3::ast::Dynamic;
+use z3::{SatResult, Solver, Sort};
+
+/// Z3's value of `term` (of SMT-LIB sort `sort`, built as a z3 sort by `z3_sort`), as text.
+fn z3_value(sort: &str, z3_sort: &Sort, term: &str) -> Result<String, String> {
+    let solver = Solver::new();
+    solver.from_string(format!("(declare-fun v () {sort})\n(assert (= v {term}))"));
+    if solver.get_assertions().len() != 1 {
+        return Err("Z3 did not parse the term".into());
+    }
+    if solver.check() != SatResult::Sat {
+        return Err("Z3 did not answer sat".into());
+    }
+    let model = solver.get_model().ok_or("no model")?;
+    let v = Dynamic::new_const("v", z3_sort);
+    model
+        .eval(&v, true)
+        .map(|value| value.to_string())
+        .ok_or_else(|| "Z3's eval failed".to_string())
+}
+
+/// Whether printed text is a value literal (not a term Z3 left unevaluated).
+fn is_literal(tree: &Tree, node: NodeId) -> bool {
+    match tree.atom(node) {
+        Some(Atom::Symbol(s)) => s == "true" || s == "false",
+        Some(Atom::Keyword(_)) => false,
+        Some(_) => true,
+        None => match tree.head(node) {
+            Some("-" | "/") => tree.children(node)[1..]
+                .iter()
+                .all(|&c| is_literal(tree, c)),
+            _ => false,
+        },
+    }
+}
+
+/// Whether Z3 proves `term` equal to `value` (used when Z3's eval leaves a term unevaluated,
+/// as 4.8.12 does for array equalities).
+fn z3_proves_equal(term: &str, value: &str) -> Result<bool, String> {
+    let solver = Solver::new();
+    solver.from_string(format!("(assert (not (= {value} {term})))"));
+    if solver.get_assertions().len() != 1 {
+        return Err(format!("Z3 did not parse (= {value} {term})"));
+    }
+    match solver.check() {
+        SatResult::Unsat => Ok(true),
+        SatResult::Sat => Ok(false),
+        SatResult::Unknown => Err("Z3 answered unknown".into()),
+    }
+}
+
+fn agree(sort: &str, z3_sort: &Sort, term: &str) -> Result<(), TestCaseError> {
+    let ours = evaluate_str(term, &Model::default())
+        .map_err(|e| TestCaseError::fail(format!("our evaluator failed on {term}: {e}")))?;
+    let theirs = z3_value(sort, z3_sort, term).map_err(TestCaseError::fail)?;
+    let tree = Tree::parse(&theirs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    if !(tree.roots().len() == 1 && is_literal(&tree, tree.roots()[0])) {
+        let proved = z3_proves_equal(term, &ours.to_string()).map_err(TestCaseError::fail)?;
+        prop_assert!(proved, "Z3 refutes {term} = {ours} (its eval: {theirs})");
+        return Ok(());
+    }
+    let theirs_value = evaluate_str(&theirs, &Model::default())
+        .map_err(|e| TestCaseError::fail(format!("cannot read Z3's value {theirs}: {e}")))?;
+    prop_assert!(
+        values_equal(&ours, &theirs_value),
+        "{term}\n  ours: {ours}\n  Z3:   {theirs}"
+    );
+    Ok(())
+}
+
+fn run(cases: u32, strategy: impl Strategy<Value = String>, sort: &str, z3_sort: Sort) {
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&strategy, |term| agree(sort, &z3_sort, &term));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+fn int_literal() -> impl Strategy<Value = String> {
+    (-30i64..30).prop_map(|n| {
+        if n < 0 {
+            format!("(- {})", -n)
+        } else {
+            n.to_string()
+        }
+    })
+}
+
+fn nonzero_literal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (-7i64..-1).prop_map(|n| format!("(- {})", -n)),
+        (1i64..8).prop_map(|n| n.to_string())
+    ]
+}
+
+fn int_term() -> BoxedStrategy<String> {
+    int_literal()
+        .prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(+ {a} {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(- {a} {b})")),
+                inner.clone().prop_map(|a| format!("(- {a})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(* {a} {b})")),
+                (inner.clone(), nonzero_literal()).prop_map(|(a, k)| format!("(div {a} {k})")),
+                (inner.clone(), nonzero_literal()).prop_map(|(a, k)| format!("(mod {a} {k})")),
+                inner.clone().prop_map(|a| format!("(abs {a})")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(a, b, c)| format!("(ite (< {a} {b}) {b} {c})")),
+            ]
+        })
+        .boxed()
+}
+
+fn real_term() -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        int_literal().prop_map(|n| format!("(to_real {n})")),
+        (0u32..100, 1u32..9).prop_map(|(n, d)| format!("(/ {n}.0 {d}.0)")),
+        (0u32..50, 0u32..100).prop_map(|(i, f)| format!("{i}.{f:02}")),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(+ {a} {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(- {a} {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(* {a} {b})")),
+            (inner.clone(), nonzero_literal()).prop_map(|(a, k)| format!("(/ {a} (to_real {k}))")),
+            inner
+                .clone()
+                .prop_map(|a| format!("(to_real (to_int {a}))")),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("(ite (<= {a} {b}) {a} (- {b}))")),
+        ]
+    })
+    .boxed()
+}
+
+fn bool_term() -> BoxedStrategy<String> {
+    let atom = prop_oneof![
+        Just("true".to_string()),
+        Just("false".to_string()),
+        (int_term(), int_term()).prop_map(|(a, b)| format!("(< {a} {b})")),
+        (int_term(), int_term()).prop_map(|(a, b)| format!("(= {a} {b})")),
+        (real_term(), real_term()).prop_map(|(a, b)| format!("(>= {a} {b})")),
+        (int_term(), int_term(), int_term())
+            .prop_map(|(a, b, c)| format!("(distinct {a} {b} {c})")),
+        real_term().prop_map(|a| format!("(is_int {a})")),
+    ];
+    atom.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(and {a} {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(or {a} {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(xor {a} {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(=> {a} {b})")),
+            inner.clone().prop_map(|a| format!("(not {a})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("(ite {a} {b} {c})")),
+        ]
+    })
+    .boxed()
+}
+
+/// Bit-vector terms of width `w`, including zero divisors and shift distances >= w.
+fn bv_term(w: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        any::<u128>().prop_map(move |v| format!("(_ bv{} {w})", v % (1u128 << w.min(127)))),
+        Just(format!("(_ bv0 {w})")),
+        Just(format!("(_ bv{} {w})", w)),
+        Just(format!("(bvnot (_ bv0 {w}))")),
+    ];
+    let binary = [
+        "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvshl",
+        "bvlshr", "bvashr", "bvand", "bvor", "bvxor", "bvnand", "bvnor", "bvxnor",
+    ];
+    leaf.prop_recursive(3, 16, 2, move |inner| {
+        prop_oneof![
+            (
+                proptest::sample::select(binary.to_vec()),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, a, b)| format!("({op} {a} {b})")),
+            inner.clone().prop_map(|a| format!("(bvneg {a})")),
+            (inner.clone(), inner.clone(), 0..w).prop_map(move |(a, b, k)| {
+                format!("((_ extract {} {k}) (concat {a} {b}))", k + w - 1)
+            }),
+            (inner.clone(), 0..2 * w).prop_map(|(a, k)| format!("((_ rotate_left {k}) {a})")),
+            (inner.clone(), 0..w).prop_map(move |(a, k)| {
+                if k == 0 {
+                    format!("((_ zero_extend 0) {a})")
+                } else {
+                    format!("((_ sign_extend {k}) ((_ extract {} 0) {a}))", w - k - 1)
+                }
+            }),
+            (inner.clone(), inner.clone(), inner.clone(), inner.clone()).prop_map(
+                |(a, b, c, d)| {
+                    format!("(ite (bvslt {a} {b}) {c} (ite (bvuge {a} {b}) {d} {a}))")
+                }
+            ),
+        ]
+    })
+    .boxed()
+}
+
+fn string_literal() -> impl Strategy<Value = String> {
+    proptest::sample::select(vec![
+        "\"\"",
+        "\"a\"",
+        "\"b\"",
+        "\"ab\"",
+        "\"ba\"",
+        "\"aab\"",
+        "\"12\"",
+        "\"\\u{e9}\"",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn small_int() -> impl Strategy<Value = String> {
+    (-2i64..6).prop_map(|n| {
+        if n < 0 {
+            format!("(- {})", -n)
+        } else {
+            n.to_string()
+        }
+    })
+}
+
+fn string_term() -> BoxedStrategy<String> {
+    string_literal()
+        .prop_recursive(3, 12, 3, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(str.++ {a} {b})")),
+                (inner.clone(), small_int()).prop_map(|(a, i)| format!("(str.at {a} {i})")),
+                (inner.clone(), small_int(), small_int())
+                    .prop_map(|(a, i, n)| format!("(str.substr {a} {i} {n})")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(a, b, c)| format!("(str.replace {a} {b} {c})")),
+                small_int().prop_map(|i| format!("(str.from_int {i})")),
+                (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| {
+                    format!("(ite (str.prefixof {a} {b}) {c} (ite (str.contains {b} {a}) {a} {b}))")
+                }),
+            ]
+        })
+        .boxed()
+}
+
+/// Integer observations of strings: lengths, positions, conversions.
+fn string_int_term() -> BoxedStrategy<String> {
+    prop_oneof![
+        string_term().prop_map(|s| format!("(str.len {s})")),
+        (string_term(), string_term(), small_int())
+            .prop_map(|(s, t, i)| format!("(str.indexof {s} {t} {i})")),
+        string_term().prop_map(|s| format!("(str.to_int {s})")),
+        (string_term(), string_term()).prop_map(|(s, t)| {
+            format!("(ite (str.suffixof {s} {t}) 1 (ite (str.in_re {s} (re.* (re.union (str.to_re \"a\") (str.to_re \"b\")))) 2 3))")
+        }),
+    ]
+    .boxed()
+}
+
+/// Reads of store chains over constant arrays, and array equalities.
+fn array_term() -> BoxedStrategy<String> {
+    let array = (
+        int_literal(),
+        proptest::collection::vec((0i64..4, int_literal()), 0..5),
+    )
+        .prop_map(|(d, stores)| {
+            let mut a = format!("((as const (Array Int Int)) {d})");
+            for (i, v) in stores {
+                a = format!("(store {a} {i} {v})");
+            }
+            a
+        })
+        .boxed();
+    prop_oneof![
+        (array.clone(), 0i64..5).prop_map(|(a, j)| format!("(select {a} {j})")),
+        (array.clone(), array).prop_map(|(a, b)| format!("(ite (= {a} {b}) 1 0)")),
+    ]
+    .boxed()
+}
+
+#[test]
+fn ints_agree_with_z3() {
+    run(30, int_term(), "Int", Sort::int());
+}
+
+#[test]
+fn reals_agree_with_z3() {
+    run(30, real_term(), "Real", Sort::real());
+}
+
+#[test]
+fn core_agrees_with_z3() {
+    run(30, bool_term(), "Bool", Sort::bool());
+}
+
+#[test]
+fn bit_vectors_agree_with_z3() {
+    for w in [1u32, 3, 8, 64, 65, 100] {
+        run(
+            10,
+            bv_term(w),
+            &format!("(_ BitVec {w})"),
+            Sort::bitvector(w),
+        );
+    }
+}
+
+#[test]
+fn strings_agree_with_z3() {
+    run(25, string_term(), "String", Sort::string());
+    run(25, string_int_term(), "Int", Sort::int());
+}
+
+#[test]
+fn arrays_agree_with_z3() {
+    run(25, array_term(), "Int", Sort::int());
+}
