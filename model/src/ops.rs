@@ -347,6 +347,8 @@ impl OpSpec {
             S::Equal => ill("arguments of one sort"),
             S::Ite if *args[0] == Sort::Bool && args[1] == args[2] => Ok(args[1].clone()),
             S::Ite => ill("a Bool condition and two branches of one sort"),
+            // Z3 4.8.12 types `^` as Real even on Int arguments (`(^ 2 3)` evaluates to 8.0).
+            S::Arith if name == "^" && args[0].is_arith() && all_same(args) => Ok(Sort::Real),
             S::Arith if args[0].is_arith() && all_same(args) => Ok(args[0].clone()),
             S::Arith => ill("arguments of one arithmetic sort"),
             S::ArithCmp if args[0].is_arith() && all_same(args) => Ok(Sort::Bool),

@@ -7,3 +7,5 @@
 pub mod executor;
 
 pub use executor::{ExecConfig, ExecError, Executor};
+pub mod replay;
+pub mod smt2;

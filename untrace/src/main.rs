@@ -1,0 +1,107 @@
+//! The `untrace` binary: replays a Z3 API trace (text or binary) against libz3.
+
+use clap::{Parser, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use untrace::replay::{read_trace, replay_trace, Exit, ReplayOptions};
+use untrace::ExecConfig;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  replayed, every recorded result matched (or --convert / --smt2 only: written)
+  1  replay mismatch: a sat answer, unsat-core size or model value differs
+  2  usage error, unreadable or unwritable file
+  3  malformed or unsupported trace (FILE:LINE:COL: message)
+  4  Z3 API error (FILE:LINE: z3 error: message)
+A crash of Z3 itself (segfault, abort) ends untrace with that signal.
+
+Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
+contains PATTERN (a synthetic crash for the minimizer's tests).";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Binary,
+}
+
+/// Replays a Z3 API trace against libz3 and checks the recorded results.
+#[derive(Parser, Debug)]
+#[command(name = "untrace", version, after_help = EXIT_CODES)]
+struct Cli {
+    /// The trace file (text `z3-trace 1` or binary `Z3TRACE`).
+    trace: PathBuf,
+    /// Do not compare recorded results (for traces of nondeterministic runs).
+    #[arg(long)]
+    no_check: bool,
+    /// Stop after the call on line N (entry N of a binary trace).
+    #[arg(long, value_name = "N")]
+    stop_after: Option<u32>,
+    /// Print each executed call line to stderr.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Write the trace as an SMT-LIB script to FILE (calls without an SMT-LIB form become
+    /// comments), then replay.
+    #[arg(long, value_name = "FILE")]
+    smt2: Option<PathBuf>,
+    /// Write the trace in the other format (or the one --to names) to OUT and exit without
+    /// replaying.
+    #[arg(long, value_name = "OUT")]
+    convert: Option<PathBuf>,
+    /// The format --convert writes.
+    #[arg(long, value_enum, requires = "convert")]
+    to: Option<Format>,
+}
+
+fn fail(exit: Exit, message: &str) -> ExitCode {
+    eprintln!("untrace: {message}");
+    ExitCode::from(exit as u8)
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let name = cli.trace.display().to_string();
+    let raw = match std::fs::read(&cli.trace) {
+        Ok(raw) => raw,
+        Err(e) => return fail(Exit::Usage, &format!("{name}: cannot read: {e}")),
+    };
+    let trace = match read_trace(&cli.trace) {
+        Ok(trace) => trace,
+        Err((exit, message)) => return fail(exit, &message),
+    };
+    if let Some(out) = &cli.convert {
+        let was_binary = raw.starts_with(model::trace::binary::MAGIC);
+        let to = cli.to.unwrap_or(if was_binary { Format::Text } else { Format::Binary });
+        let bytes = match to {
+            Format::Text => model::trace::text::write(&trace.entries).into_bytes(),
+            Format::Binary => model::trace::binary::write(&trace.entries),
+        };
+        return match write_file(out, &bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(Exit::Usage, &message),
+        };
+    }
+    if let Some(out) = &cli.smt2 {
+        let script = untrace::smt2::write_script(&name, &trace);
+        if let Err(message) = write_file(out, script.as_bytes()) {
+            return fail(Exit::Usage, &message);
+        }
+    }
+    let options = ReplayOptions {
+        config: ExecConfig {
+            check_results: !cli.no_check,
+            verbose: cli.verbose,
+            fail_on: None,
+        },
+        stop_after: cli.stop_after,
+    };
+    let outcome = replay_trace(&name, &trace, &options);
+    if outcome.exit == Exit::Ok {
+        ExitCode::SUCCESS
+    } else {
+        fail(outcome.exit, &outcome.message)
+    }
+}
