@@ -1,1 +1,30 @@
-//! mbt
+//! mbt: the model-based API fuzzer for Z3 (after BtorMBT and Murxla).
+//!
+//! A campaign runs rounds; a round is a pure function of its seed and walks the state machine
+//! of [`machine`] (New, Set Options, Generate Initial Expressions, Main, Dump Formula, Sat,
+//! Query Model, Reset for Incremental Usage, Delete). Its transitions run [`actions`], small
+//! units that generate calls ([`gen`] builds terms from the operation table) and check the
+//! oracles. Every call goes through [`cx::Cx::run`] to the one executor of the `untrace`
+//! crate ([`sut`]), which writes the trace line before the call runs.
+//!
+//! - [`options`]: the option model read from Z3's parameter descriptions.
+//! - [`round`]: one round and its [`round::RoundReport`].
+//! - [`isolate`]: each round in a forked child with time and memory limits.
+//! - [`campaign`]: many rounds, deduplicated failures, statistics, `summary.json`.
+//! - [`merge`]: merges the output folders of shards.
+//! - [`inject`]: TEST-ONLY failure injection (`MBT_INJECT`).
+
+pub mod actions;
+pub mod campaign;
+pub mod cx;
+pub mod failure;
+pub mod gen;
+pub mod inject;
+pub mod isolate;
+pub mod machine;
+pub mod merge;
+pub mod options;
+pub mod pool;
+pub mod round;
+pub mod stats;
+pub mod sut;

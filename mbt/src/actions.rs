@@ -1,0 +1,1124 @@
+//! The fuzzer's actions: small self-contained units behind one trait, [`Action`], in the way
+//! Murxla and proptest-state-machine declare them. `applies` is the precondition on the
+//! round's context, `run` generates the calls (through [`Cx::run`], so each is checked against
+//! the reference state and written to the trace before it runs) and checks the oracles that
+//! belong to it. The state machine in [`crate::machine`] wires them into states with weights.
+
+use crate::cx::{Asserted, Cx, Shape};
+use crate::failure::{Failure, FailureKind};
+use crate::gen;
+use crate::options::{conflicts, GLOBALS};
+use model::options::{LOGICS, TACTICS};
+use model::state::Phase;
+use model::{AnyId, Call, Op, Ret, SatResult, SolverId, SolverKind, Sort, TermId, Theory};
+use rand::Rng;
+
+/// One fuzzer action.
+pub trait Action: Sync {
+    /// The name in statistics.
+    fn name(&self) -> &'static str;
+    /// Whether the action may run now.
+    fn applies(&self, cx: &Cx<'_>) -> bool;
+    /// Runs the action; `Ok(false)` when it found nothing to do, `Err` on a finding.
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure>;
+}
+
+fn depth(cx: &Cx<'_>) -> u32 {
+    cx.solver
+        .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.depth))
+        .unwrap_or(0)
+}
+
+fn rlimit_call(cx: &Cx<'_>, z: SolverId) -> Call {
+    Call::SetParam {
+        solver: z,
+        key: "rlimit".into(),
+        value: cx.config.rlimit.to_string(),
+    }
+}
+
+/// Creates a solver of `kind` with the round's resource limit.
+fn new_solver(cx: &mut Cx<'_>, kind: SolverKind) -> Result<Option<SolverId>, Failure> {
+    let Some(z) = cx.run(Call::NewSolver(kind))?.solver() else {
+        return Ok(None);
+    };
+    let limit = rlimit_call(cx, z);
+    cx.run(limit)?;
+    Ok(Some(z))
+}
+
+// ---- New --------------------------------------------------------------------------------
+
+/// State New: draws the round's size and shape parameters.
+pub struct NewRound;
+impl Action for NewRound {
+    fn name(&self) -> &'static str {
+        "new_round"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_none()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.shape = Shape::draw(&mut cx.rng);
+        cx.budget.inputs_left = cx.shape.n_inputs;
+        cx.budget.initial_left = cx.shape.n_initial;
+        cx.budget.params_left = if cx.config.option_fuzzing { cx.shape.n_params } else { 0 };
+        cx.budget.incremental_left = cx.shape.n_incremental;
+        Ok(true)
+    }
+}
+
+// ---- Set Options ------------------------------------------------------------------------
+
+/// A global parameter, before the solver exists.
+pub struct SetGlobalParam;
+impl Action for SetGlobalParam {
+    fn name(&self) -> &'static str {
+        "set_global_param"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_none() && cx.budget.params_left > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.budget.params_left -= 1;
+        let (key, values) = GLOBALS[cx.rng.random_range(0..GLOBALS.len())];
+        let value = values[cx.rng.random_range(0..values.len())];
+        if conflicts(&cx.options_set, key, value) {
+            return Ok(false);
+        }
+        cx.options_set.push((key.into(), value.into()));
+        cx.run(Call::SetGlobal {
+            key: key.into(),
+            value: value.into(),
+        })?;
+        Ok(true)
+    }
+}
+
+/// The main solver: default, for a logic, or from a tactic.
+pub struct NewSolver(pub SolverChoice);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverChoice {
+    Default,
+    Logic,
+    Tactic,
+}
+
+impl Action for NewSolver {
+    fn name(&self) -> &'static str {
+        match self.0 {
+            SolverChoice::Default => "new_solver_default",
+            SolverChoice::Logic => "new_solver_logic",
+            SolverChoice::Tactic => "new_solver_tactic",
+        }
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_none()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let kind = match self.0 {
+            SolverChoice::Default => SolverKind::Default,
+            SolverChoice::Logic => SolverKind::Logic(LOGICS[cx.rng.random_range(0..LOGICS.len())].into()),
+            SolverChoice::Tactic => SolverKind::Tactic(TACTICS[cx.rng.random_range(0..TACTICS.len())].into()),
+        };
+        cx.solver = new_solver(cx, kind)?;
+        Ok(cx.solver.is_some())
+    }
+}
+
+/// A solver parameter from the option model.
+pub struct SetSolverParam;
+impl Action for SetSolverParam {
+    fn name(&self) -> &'static str {
+        "set_solver_param"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some() && cx.budget.params_left > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.budget.params_left -= 1;
+        let options = cx.config.options.clone();
+        let Some((key, value)) = options.pick(&mut cx.rng) else {
+            return Ok(false);
+        };
+        if conflicts(&cx.options_set, &key, &value) {
+            return Ok(false);
+        }
+        cx.options_set.push((key.clone(), value.clone()));
+        cx.solver_call(|z| Call::SetParam {
+            solver: z,
+            key: key.clone(),
+            value: value.clone(),
+        })?;
+        Ok(true)
+    }
+}
+
+/// Leaves Set Options once the solver exists and the parameters are set.
+pub struct EndOptions;
+impl Action for EndOptions {
+    fn name(&self) -> &'static str {
+        "end_options"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some() && cx.budget.params_left == 0
+    }
+    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(true)
+    }
+}
+
+// ---- Generate Initial Expressions -------------------------------------------------------
+
+/// An input of the initial set.
+pub struct InitInput;
+impl Action for InitInput {
+    fn name(&self) -> &'static str {
+        "init_input"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.budget.inputs_left > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.budget.inputs_left -= 1;
+        // Make sure every input sort has a constant, then draw at random.
+        let sorts = gen::input_sorts(cx);
+        let missing = sorts.iter().find(|s| !cx.pool.has(s)).cloned();
+        Ok(match missing {
+            Some(sort) => gen::mk_const(cx, &sort, true)?.is_some(),
+            None => gen::mk_input(cx, true)?.is_some(),
+        })
+    }
+}
+
+/// A non-input term of the initial set.
+pub struct InitTerm;
+impl Action for InitTerm {
+    fn name(&self) -> &'static str {
+        "init_term"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.budget.inputs_left == 0 && cx.budget.initial_left > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.budget.initial_left -= 1;
+        Ok(gen::mk_op(cx, true)?.is_some())
+    }
+}
+
+/// Leaves Generate Initial Expressions.
+pub struct EndInit;
+impl Action for EndInit {
+    fn name(&self) -> &'static str {
+        "end_init"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.budget.inputs_left == 0 && cx.budget.initial_left == 0
+    }
+    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(true)
+    }
+}
+
+// ---- Main -------------------------------------------------------------------------------
+
+fn in_main(cx: &Cx<'_>) -> bool {
+    cx.budget.main_left > 0
+}
+
+/// A new input (constant or literal).
+pub struct MkInput;
+impl Action for MkInput {
+    fn name(&self) -> &'static str {
+        "mk_input"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_input(cx, false)?.is_some())
+    }
+}
+
+/// A term from the operation table.
+pub struct MkTerm;
+impl Action for MkTerm {
+    fn name(&self) -> &'static str {
+        "mk_term"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_op(cx, false)?.is_some())
+    }
+}
+
+/// An uninterpreted function.
+pub struct MkFun;
+impl Action for MkFun {
+    fn name(&self) -> &'static str {
+        "mk_fun"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Uf) && cx.funcs.len() < 4 && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        gen::mk_fun(cx)
+    }
+}
+
+/// An application of an uninterpreted function.
+pub struct MkApply;
+impl Action for MkApply {
+    fn name(&self) -> &'static str {
+        "mk_apply"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && !cx.funcs.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_apply(cx, false)?.is_some())
+    }
+}
+
+/// A constant array.
+pub struct MkConstArray;
+impl Action for MkConstArray {
+    fn name(&self) -> &'static str {
+        "mk_const_array"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_const_array(cx, false)?.is_some())
+    }
+}
+
+/// `simplify` of a term.
+pub struct Simplify;
+impl Action for Simplify {
+    fn name(&self) -> &'static str {
+        "simplify"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_simplify(cx)?.is_some())
+    }
+}
+
+/// `substitute` in a term.
+pub struct Substitute;
+impl Action for Substitute {
+    fn name(&self) -> &'static str {
+        "substitute"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_substitute(cx)?.is_some())
+    }
+}
+
+/// Releases a term no oracle needs.
+pub struct Release;
+impl Action for Release {
+    fn name(&self) -> &'static str {
+        "release"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.pool.len() > 4
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let free: Vec<TermId> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter(|t| !cx.pinned.contains(t) && !cx.bool_consts.contains(t))
+            .collect();
+        if free.is_empty() {
+            return Ok(false);
+        }
+        let t = free[cx.rng.random_range(0..free.len())];
+        cx.run(Call::Release(AnyId::Term(t)))?;
+        cx.pool.remove(t);
+        Ok(true)
+    }
+}
+
+/// A Boolean term of the pool to assert, preferring non-constants.
+fn pick_formula(cx: &mut Cx<'_>) -> Option<TermId> {
+    let p = cx.shape.p_deep;
+    cx.pool.pick(&Sort::Bool, &mut cx.rng, p)
+}
+
+/// Asserts a Boolean term.
+pub struct Assert;
+impl Action for Assert {
+    fn name(&self) -> &'static str {
+        "assert"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.solver.is_some() && cx.pool.has(&Sort::Bool)
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(t) = pick_formula(cx) else {
+            return Ok(false);
+        };
+        let reply = cx.solver_call(|z| Call::Assert(z, t))?;
+        if matches!(reply, crate::cx::Reply::Done(_)) {
+            cx.pinned.insert(t);
+            if let Some(scope) = cx.scopes.last_mut() {
+                scope.push(Asserted::Plain(t));
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Asserts a Boolean term tracked by a fresh Boolean constant (for unsat cores).
+pub struct AssertAndTrack;
+impl Action for AssertAndTrack {
+    fn name(&self) -> &'static str {
+        "assert_and_track"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.solver.is_some() && cx.pool.has(&Sort::Bool)
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(term) = pick_formula(cx) else {
+            return Ok(false);
+        };
+        let Some(bool_sort) = cx.sort_id(&Sort::Bool)? else {
+            return Ok(false);
+        };
+        let name = cx.fresh_name("p");
+        // The tracker stays out of the pool so that it occurs nowhere else.
+        let Some(tracker) = cx.run(Call::Const { sort: bool_sort, name })?.term() else {
+            return Ok(false);
+        };
+        let reply = cx.solver_call(|z| Call::AssertAndTrack {
+            solver: z,
+            term,
+            tracker,
+        })?;
+        if matches!(reply, crate::cx::Reply::Done(_)) {
+            cx.pinned.extend([term, tracker]);
+            if let Some(scope) = cx.scopes.last_mut() {
+                scope.push(Asserted::Tracked { term, tracker });
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Opens a scope.
+pub struct Push;
+impl Action for Push {
+    fn name(&self) -> &'static str {
+        "push"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.solver.is_some() && depth(cx) < 8
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.solver_call(Call::Push)?;
+        Ok(true)
+    }
+}
+
+/// Closes one or more scopes.
+pub struct Pop;
+impl Action for Pop {
+    fn name(&self) -> &'static str {
+        "pop"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && depth(cx) > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let n = cx.rng.random_range(1..=depth(cx));
+        cx.solver_call(|z| Call::Pop(z, n))?;
+        Ok(true)
+    }
+}
+
+/// Starts shadow clone testing: translates the main solver; every later solver call is
+/// mirrored on the clone and the answers compared.
+pub struct StartShadow;
+impl Action for StartShadow {
+    fn name(&self) -> &'static str {
+        "start_shadow"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.solver.is_some() && cx.shadow.is_none() && depth(cx) == 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(main) = cx.solver else {
+            return Ok(false);
+        };
+        cx.shadow = cx.run(Call::Translate(main))?.solver();
+        Ok(cx.shadow.is_some())
+    }
+}
+
+/// Releases the shadow clone (it may be regenerated later).
+pub struct StopShadow;
+impl Action for StopShadow {
+    fn name(&self) -> &'static str {
+        "stop_shadow"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        in_main(cx) && cx.shadow.is_some()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        if let Some(z) = cx.shadow.take() {
+            cx.run(Call::Delete(z))?;
+        }
+        Ok(true)
+    }
+}
+
+/// Leaves Main once its budget is spent (the target state is in the table).
+pub struct EndMain;
+impl Action for EndMain {
+    fn name(&self) -> &'static str {
+        "end_main"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.budget.main_left == 0
+    }
+    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(true)
+    }
+}
+
+// ---- Sat --------------------------------------------------------------------------------
+
+/// `check_sat` of the main solver (mirrored on the shadow).
+pub struct CheckSat;
+impl Action for CheckSat {
+    fn name(&self) -> &'static str {
+        "check_sat"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let answer = cx.solver_call(Call::CheckSat)?.sat();
+        cx.last_assumptions.clear();
+        cx.count_answer(answer);
+        Ok(answer.is_some())
+    }
+}
+
+/// `check_sat_assuming` literals over the Boolean constants.
+pub struct CheckSatAssuming;
+impl Action for CheckSatAssuming {
+    fn name(&self) -> &'static str {
+        "check_sat_assuming"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some() && cx.bool_consts.iter().any(|t| cx.pool.sort_of(*t).is_some())
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let consts: Vec<TermId> = cx
+            .bool_consts
+            .iter()
+            .copied()
+            .filter(|t| cx.pool.sort_of(*t).is_some())
+            .collect();
+        let mut lits = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let c = consts[cx.rng.random_range(0..consts.len())];
+            let lit = if cx.rng.random_bool(0.3) {
+                let not = Op::lookup("not").map(|op| Call::Op {
+                    op,
+                    indices: vec![],
+                    args: vec![c],
+                });
+                match not {
+                    Some(call) => cx.new_term(call, false)?,
+                    None => Some(c),
+                }
+            } else {
+                Some(c)
+            };
+            if let Some(lit) = lit {
+                if !lits.contains(&lit) {
+                    lits.push(lit);
+                }
+            }
+        }
+        let answer = cx
+            .solver_call(|z| Call::CheckSatAssuming(z, lits.clone()))?
+            .sat();
+        cx.pinned.extend(lits.iter().copied());
+        cx.last_assumptions = lits;
+        cx.count_answer(answer);
+        Ok(answer.is_some())
+    }
+}
+
+// ---- Query Model ------------------------------------------------------------------------
+
+fn last_check_is_current(cx: &Cx<'_>, answer: SatResult) -> bool {
+    cx.solver
+        .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.phase))
+        == Some(Phase::Checked(answer))
+}
+
+/// After sat: the model, every assertion and assumption evaluates to true under it, and every
+/// term of the pool is evaluated.
+pub struct EvalModel;
+impl Action for EvalModel {
+    fn name(&self) -> &'static str {
+        "eval_model"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        last_check_is_current(cx, SatResult::Sat)
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let Some(m) = cx.run(Call::GetModel(z))?.model() else {
+            return Ok(false);
+        };
+        let mut must_hold: Vec<TermId> = cx
+            .assertions()
+            .iter()
+            .map(|a| match a {
+                Asserted::Plain(t) | Asserted::Tracked { term: t, .. } => *t,
+            })
+            .collect();
+        must_hold.extend(cx.last_assumptions.iter().copied());
+        for t in &must_hold {
+            let reply = cx.run(Call::ModelEval {
+                model: m,
+                term: *t,
+                completion: true,
+            })?;
+            if let Some(Ret::Value(v)) = reply.ret() {
+                if v != "true" {
+                    return Err(Failure {
+                        kind: FailureKind::Model,
+                        message: format!("assertion or assumption {t} evaluates to {v} under the model"),
+                        last_call: Some("model_eval".into()),
+                    });
+                }
+            }
+        }
+        if let Some(check) = cx.config.independent.clone() {
+            if let Some(failure) = check.check_model(cx, m, &must_hold) {
+                return Err(failure);
+            }
+        }
+        for t in cx.pool.all() {
+            let completion = cx.rng.random_bool(0.5);
+            cx.run(Call::ModelEval {
+                model: m,
+                term: t,
+                completion,
+            })?;
+        }
+        cx.run(Call::Release(AnyId::Model(m)))?;
+        Ok(true)
+    }
+}
+
+/// After unsat: the unsat core (failed assumptions or trackers) must stay unsat when checked
+/// again as assumptions.
+pub struct QueryCore;
+impl Action for QueryCore {
+    fn name(&self) -> &'static str {
+        "query_core"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        last_check_is_current(cx, SatResult::Unsat)
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let reply = cx.run(Call::GetUnsatCore(z))?;
+        let Some(Ret::Core(core)) = reply.ret().cloned() else {
+            return Ok(false);
+        };
+        let recheck = Call::CheckSatAssuming(z, core.clone());
+        if cx.sut.state().check(&recheck).is_err() {
+            // The core names terms that are not assumption literals; nothing to re-check.
+            return Ok(false);
+        }
+        let answer = cx.run(recheck)?.sat();
+        cx.count_answer(answer);
+        cx.last_assumptions = core.clone();
+        if answer == Some(SatResult::Sat) {
+            let ids: Vec<String> = core.iter().map(|t| t.to_string()).collect();
+            return Err(Failure {
+                kind: FailureKind::Core,
+                message: format!("the unsat core [{}] is satisfiable when re-checked", ids.join(" ")),
+                last_call: Some("check_sat_assuming".into()),
+            });
+        }
+        Ok(true)
+    }
+}
+
+/// The same formula under another configuration (a tactic, a logic, or defaults) must not
+/// answer the opposite definite answer.
+pub struct CrossCheck;
+impl Action for CrossCheck {
+    fn name(&self) -> &'static str {
+        "cross_check"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        [SatResult::Sat, SatResult::Unsat]
+            .into_iter()
+            .any(|a| last_check_is_current(cx, a))
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(expected) = cx.last_answer else {
+            return Ok(false);
+        };
+        let kind = match cx.rng.random_range(0..3) {
+            0 => SolverKind::Default,
+            1 => SolverKind::Tactic("smt".into()),
+            _ => SolverKind::Logic("ALL".into()),
+        };
+        let Some(other) = new_solver(cx, kind)? else {
+            return Ok(false);
+        };
+        let mut formula: Vec<TermId> = cx
+            .assertions()
+            .iter()
+            .map(|a| match a {
+                Asserted::Plain(t) | Asserted::Tracked { term: t, .. } => *t,
+            })
+            .collect();
+        formula.extend(cx.last_assumptions.iter().copied());
+        for t in formula {
+            cx.run(Call::Assert(other, t))?;
+        }
+        let answer = cx.run(Call::CheckSat(other))?.sat();
+        cx.run(Call::Delete(other))?;
+        match answer {
+            Some(a) if a != SatResult::Unknown && a != expected => Err(Failure {
+                kind: FailureKind::Config,
+                message: format!(
+                    "another configuration answered {} where the round's solver answered {} (options {:?})",
+                    a.name(),
+                    expected.name(),
+                    cx.options_set
+                ),
+                last_call: Some("check_sat".into()),
+            }),
+            _ => Ok(true),
+        }
+    }
+}
+
+/// Leaves a state without doing anything (Query Model when there is nothing to query).
+pub struct Skip;
+impl Action for Skip {
+    fn name(&self) -> &'static str {
+        "skip"
+    }
+    fn applies(&self, _cx: &Cx<'_>) -> bool {
+        true
+    }
+    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        Ok(true)
+    }
+}
+
+// ---- Dump Formula -----------------------------------------------------------------------
+
+/// Dumps the assertions as SMT-LIB, parses them into a fresh solver and checks that the
+/// answer stays the same.
+pub struct DumpRoundTrip;
+impl Action for DumpRoundTrip {
+    fn name(&self) -> &'static str {
+        "dump_round_trip"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some()
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let original = cx.solver_call(Call::CheckSat)?.sat();
+        cx.last_assumptions.clear();
+        cx.count_answer(original);
+        cx.run(Call::ToSmt2(z))?;
+        let Some(text) = cx.sut.assertions_smt2(z) else {
+            return Ok(false);
+        };
+        let Some(fresh) = new_solver(cx, SolverKind::Default)? else {
+            return Ok(false);
+        };
+        if let crate::cx::Reply::Refused(_) = cx.run(Call::FromString(fresh, text))? {
+            cx.run(Call::Delete(fresh))?;
+            return Ok(false);
+        }
+        let parsed = cx.run(Call::CheckSat(fresh))?.sat();
+        cx.run(Call::Delete(fresh))?;
+        // Tracked assertions are dumped as implications from free trackers, which makes the
+        // dump weaker: then only "sat before, unsat after" is a contradiction.
+        let tracked = cx
+            .assertions()
+            .iter()
+            .any(|a| matches!(a, Asserted::Tracked { .. }));
+        let contradiction = match (original, parsed) {
+            (Some(SatResult::Sat), Some(SatResult::Unsat)) => true,
+            (Some(SatResult::Unsat), Some(SatResult::Sat)) => !tracked,
+            _ => false,
+        };
+        if contradiction {
+            return Err(Failure {
+                kind: FailureKind::Dump,
+                message: format!(
+                    "the solver answered {} but its dump parsed into a fresh solver answered {}",
+                    original.map_or("none", SatResult::name),
+                    parsed.map_or("none", SatResult::name)
+                ),
+                last_call: Some("check_sat".into()),
+            });
+        }
+        Ok(true)
+    }
+}
+
+// ---- Reset for Incremental Usage --------------------------------------------------------
+
+/// An incremental step: new budgets, then maybe pop to the base level or reset the solver.
+pub struct IncrementalStep;
+impl Action for IncrementalStep {
+    fn name(&self) -> &'static str {
+        "incremental_step"
+    }
+    fn applies(&self, cx: &Cx<'_>) -> bool {
+        cx.solver.is_some() && cx.budget.incremental_left > 0
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        cx.budget.incremental_left -= 1;
+        cx.shape.redraw_step(&mut cx.rng);
+        match cx.rng.random_range(0..5) {
+            0 => {
+                cx.solver_call(Call::Reset)?;
+                cx.scopes = vec![Vec::new()];
+            }
+            1 if depth(cx) > 0 => {
+                let n = depth(cx);
+                cx.solver_call(|z| Call::Pop(z, n))?;
+            }
+            _ => {}
+        }
+        Ok(true)
+    }
+}
+
+// ---- Delete -----------------------------------------------------------------------------
+
+/// Releases every object and deletes the solvers.
+pub struct DeleteAll;
+impl Action for DeleteAll {
+    fn name(&self) -> &'static str {
+        "delete_all"
+    }
+    fn applies(&self, _cx: &Cx<'_>) -> bool {
+        true
+    }
+    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+        for t in cx.pool.all() {
+            cx.run(Call::Release(AnyId::Term(t)))?;
+            cx.pool.remove(t);
+        }
+        let mut rest: Vec<TermId> = cx.pinned.iter().copied().collect();
+        rest.sort();
+        for t in rest {
+            if cx.sut.state().terms.contains_key(&t) {
+                cx.run(Call::Release(AnyId::Term(t)))?;
+            }
+        }
+        let funcs: Vec<model::FuncId> = cx.funcs.drain(..).map(|(f, _, _)| f).collect();
+        for f in funcs {
+            if cx.sut.state().funcs.contains_key(&f) {
+                cx.run(Call::Release(AnyId::Func(f)))?;
+            }
+        }
+        let sorts: Vec<model::SortId> = std::mem::take(&mut cx.sorts).into_values().collect();
+        for s in sorts {
+            if cx.sut.state().sorts.contains_key(&s) {
+                cx.run(Call::Release(AnyId::Sort(s)))?;
+            }
+        }
+        for z in [cx.shadow.take(), cx.solver.take()].into_iter().flatten() {
+            cx.run(Call::Delete(z))?;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cx::{Reply, RoundConfig};
+    use crate::options::OptionModel;
+    use crate::sut::DrySut;
+    use rand::SeedableRng;
+    use std::sync::Arc;
+
+    fn config() -> RoundConfig {
+        RoundConfig {
+            theories: model::Theory::ALL.to_vec(),
+            option_fuzzing: true,
+            options: Arc::new(OptionModel::new(&[crate::options::ParamDescr {
+                name: "relevancy".into(),
+                kind: crate::options::ParamKind::Uint,
+                doc: String::new(),
+            }])),
+            rlimit: 1000,
+            inject: None,
+            independent: None,
+        }
+    }
+
+    /// A context past Set Options and Generate Initial Expressions, in Main.
+    fn ready(sut: &mut DrySut) -> Cx<'_> {
+        let mut cx = Cx::new(sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        NewRound.run(&mut cx).unwrap();
+        cx.budget.params_left = 0;
+        assert!(NewSolver(SolverChoice::Default).run(&mut cx).unwrap());
+        while InitInput.applies(&cx) {
+            InitInput.run(&mut cx).unwrap();
+        }
+        while InitTerm.applies(&cx) {
+            InitTerm.run(&mut cx).unwrap();
+        }
+        cx.budget.main_left = 10;
+        cx
+    }
+
+    fn calls_named(cx: &Cx<'_>, name: &str) -> u64 {
+        cx.stats.calls.get(name).map_or(0, |c| c.ok)
+    }
+
+    #[test]
+    fn new_round_draws_budgets() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = Cx::new(&mut sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(9));
+        NewRound.run(&mut cx).unwrap();
+        assert!(cx.budget.inputs_left >= 4 && cx.budget.initial_left >= 4);
+    }
+
+    #[test]
+    fn set_global_param_only_before_the_solver() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = Cx::new(&mut sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(2));
+        cx.budget.params_left = 1;
+        assert!(SetGlobalParam.applies(&cx));
+        SetGlobalParam.run(&mut cx).unwrap();
+        assert_eq!(calls_named(&cx, "set_global"), 1);
+        cx.budget.params_left = 1;
+        NewSolver(SolverChoice::Default).run(&mut cx).unwrap();
+        assert!(!SetGlobalParam.applies(&cx));
+    }
+
+    #[test]
+    fn new_solver_sets_the_resource_limit() {
+        for choice in [SolverChoice::Default, SolverChoice::Logic, SolverChoice::Tactic] {
+            let mut sut = DrySut::new(SatResult::Sat);
+            let mut cx = Cx::new(&mut sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(3));
+            assert!(NewSolver(choice).run(&mut cx).unwrap());
+            assert!(!NewSolver(choice).applies(&cx));
+            assert_eq!(calls_named(&cx, "set_param"), 1);
+        }
+    }
+
+    #[test]
+    fn set_solver_param_uses_the_option_model() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = Cx::new(&mut sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(4));
+        NewSolver(SolverChoice::Default).run(&mut cx).unwrap();
+        cx.budget.params_left = 1;
+        assert!(SetSolverParam.run(&mut cx).unwrap());
+        assert_eq!(cx.options_set[0].0, "relevancy");
+        assert!(!SetSolverParam.applies(&cx) && EndOptions.applies(&cx));
+    }
+
+    #[test]
+    fn init_builds_every_input_sort_then_terms() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let cx = ready(&mut sut);
+        for sort in gen::input_sorts(&cx) {
+            assert!(cx.pool.has(&sort) || cx.shape.n_inputs < 12, "no input of {sort}");
+        }
+        assert!(EndInit.applies(&cx) && !InitTerm.applies(&cx));
+        assert!(calls_named(&cx, "const") >= 4);
+    }
+
+    #[test]
+    fn main_term_actions_add_terms() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        let before = cx.pool.len();
+        let actions: [&dyn Action; 7] = [&MkInput, &MkTerm, &MkFun, &MkApply, &MkConstArray, &Simplify, &Substitute];
+        for _ in 0..5 {
+            for a in actions {
+                if a.applies(&cx) {
+                    a.run(&mut cx).unwrap();
+                }
+            }
+        }
+        assert!(cx.pool.len() > before);
+        for name in ["fun", "apply", "const_array", "simplify", "substitute"] {
+            assert!(calls_named(&cx, name) > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn release_never_drops_pinned_terms() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        Assert.run(&mut cx).unwrap();
+        let pinned: Vec<TermId> = cx.pinned.iter().copied().collect();
+        for _ in 0..50 {
+            if Release.applies(&cx) {
+                Release.run(&mut cx).unwrap();
+            }
+        }
+        for t in pinned {
+            assert!(cx.sut.state().terms.contains_key(&t));
+        }
+    }
+
+    #[test]
+    fn assert_and_track_record_assertions_in_the_current_scope() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        Push.run(&mut cx).unwrap();
+        Assert.run(&mut cx).unwrap();
+        AssertAndTrack.run(&mut cx).unwrap();
+        assert_eq!(cx.scopes.len(), 2);
+        assert_eq!(cx.scopes[1].len(), 2);
+        assert!(matches!(cx.scopes[1][1], Asserted::Tracked { .. }));
+        assert!(Pop.applies(&cx));
+        Pop.run(&mut cx).unwrap();
+        assert_eq!(cx.scopes.len(), 1);
+    }
+
+    #[test]
+    fn shadow_mirrors_solver_calls() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        StartShadow.run(&mut cx).unwrap();
+        assert!(cx.shadow.is_some());
+        Assert.run(&mut cx).unwrap();
+        CheckSat.run(&mut cx).unwrap();
+        assert_eq!(calls_named(&cx, "assert"), 2);
+        assert_eq!(calls_named(&cx, "check_sat"), 2);
+        StopShadow.run(&mut cx).unwrap();
+        assert!(cx.shadow.is_none());
+    }
+
+    #[test]
+    fn check_sat_assuming_uses_literals_and_counts_incremental_checks() {
+        let mut sut = DrySut::new(SatResult::Unsat);
+        let mut cx = ready(&mut sut);
+        CheckSat.run(&mut cx).unwrap();
+        assert!(CheckSatAssuming.applies(&cx));
+        CheckSatAssuming.run(&mut cx).unwrap();
+        assert!(!cx.last_assumptions.is_empty());
+        assert_eq!((cx.stats.unsat, cx.stats.incremental_checks), (2, 1));
+    }
+
+    #[test]
+    fn query_model_accepts_true_and_reports_false() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        Assert.run(&mut cx).unwrap();
+        CheckSat.run(&mut cx).unwrap();
+        assert!(EvalModel.applies(&cx) && !QueryCore.applies(&cx));
+        assert!(EvalModel.run(&mut cx).unwrap());
+        assert!(calls_named(&cx, "model_eval") as usize >= cx.pool.len());
+
+        let mut lying = DrySut::new(SatResult::Sat);
+        lying.eval_answer = "false".into();
+        let mut cx = ready(&mut lying);
+        Assert.run(&mut cx).unwrap();
+        CheckSat.run(&mut cx).unwrap();
+        let failure = EvalModel.run(&mut cx).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Model);
+    }
+
+    #[test]
+    fn query_core_rechecks_the_core() {
+        let mut sut = DrySut::new(SatResult::Unsat);
+        let mut cx = ready(&mut sut);
+        CheckSatAssuming.run(&mut cx).unwrap();
+        assert!(QueryCore.applies(&cx));
+        assert!(QueryCore.run(&mut cx).unwrap());
+        assert_eq!(calls_named(&cx, "get_unsat_core"), 1);
+        assert_eq!(calls_named(&cx, "check_sat_assuming"), 2);
+    }
+
+    #[test]
+    fn cross_check_builds_and_deletes_another_solver() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        Assert.run(&mut cx).unwrap();
+        CheckSat.run(&mut cx).unwrap();
+        assert!(CrossCheck.run(&mut cx).unwrap());
+        assert_eq!(calls_named(&cx, "new_solver"), 2);
+        assert_eq!(calls_named(&cx, "delete"), 1);
+        assert_eq!(cx.sut.state().solvers.len(), 1);
+    }
+
+    #[test]
+    fn dump_round_trip_parses_into_a_fresh_solver() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        Assert.run(&mut cx).unwrap();
+        assert!(DumpRoundTrip.run(&mut cx).unwrap());
+        for name in ["to_smt2", "from_string"] {
+            assert_eq!(calls_named(&cx, name), 1, "{name}");
+        }
+        assert_eq!(cx.sut.state().solvers.len(), 1);
+    }
+
+    #[test]
+    fn incremental_step_spends_its_budget() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        cx.budget.incremental_left = 1;
+        assert!(IncrementalStep.applies(&cx));
+        IncrementalStep.run(&mut cx).unwrap();
+        assert!(!IncrementalStep.applies(&cx));
+    }
+
+    #[test]
+    fn delete_all_leaves_nothing_alive() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        StartShadow.run(&mut cx).unwrap();
+        MkFun.run(&mut cx).unwrap();
+        DeleteAll.run(&mut cx).unwrap();
+        let state = cx.sut.state();
+        assert!(state.solvers.is_empty() && state.funcs.is_empty() && state.sorts.is_empty());
+        assert!(state.terms.is_empty() && state.models.is_empty());
+    }
+
+    #[test]
+    fn refused_reply_has_no_result() {
+        let r = Reply::Refused("canceled".into());
+        assert_eq!(r.sat(), None);
+        assert_eq!(r.term(), None);
+    }
+}

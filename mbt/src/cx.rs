@@ -1,0 +1,414 @@
+//! The context of one round, [`Cx`]: the system under test, the round's random generator,
+//! its [`Shape`] (size and shape parameters drawn in state New), the term [`Pool`], the main
+//! solver and its shadow clone, the assertion scopes, budgets and statistics.
+//!
+//! Every call goes through [`Cx::run`], which checks it against the reference state first (the
+//! fuzzer generates only valid calls), counts it, fires a test-only injected failure, and
+//! sorts Z3 errors into expected ones ([`Reply::Refused`]) and findings. [`Cx::solver_call`]
+//! runs a solver call on the main solver and mirrors it on the shadow clone.
+
+use crate::failure::{Failure, FailureKind};
+use crate::inject::Inject;
+use crate::options::OptionModel;
+use crate::pool::Pool;
+use crate::stats::Stats;
+use crate::sut::{Sut, SutError};
+use model::trace::text;
+use model::{AnyId, Call, ModelId, Ret, SatResult, SolverId, Sort, SortId, TermId, Theory};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// Hook for an independent model check (the lead's `model::eval` evaluator): given the round
+/// and a model of the main solver, it returns a finding when an assertion is not true under
+/// the model by its own evaluation. `None` in [`RoundConfig`] means only Z3's `model_eval` is
+/// used.
+pub trait IndependentCheck: Send + Sync {
+    fn check_model(&self, cx: &Cx<'_>, model: ModelId, assertions: &[TermId]) -> Option<Failure>;
+}
+
+/// What a round may do; the same for every round of a campaign.
+#[derive(Clone)]
+pub struct RoundConfig {
+    pub theories: Vec<Theory>,
+    pub option_fuzzing: bool,
+    pub options: Arc<OptionModel>,
+    /// Z3's deterministic resource limit per check (`rlimit`), so that hard formulas answer
+    /// unknown the same way on every run instead of timing out.
+    pub rlimit: u64,
+    pub inject: Option<Inject>,
+    pub independent: Option<Arc<dyn IndependentCheck>>,
+}
+
+impl RoundConfig {
+    pub fn has(&self, theory: Theory) -> bool {
+        theory == Theory::Core || self.theories.contains(&theory)
+    }
+}
+
+/// Size and shape parameters of a round, drawn in state New and again for incremental steps.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub n_inputs: usize,
+    pub n_initial: usize,
+    pub n_main: usize,
+    /// Probability to pick a term built after the initial set.
+    pub p_deep: f64,
+    pub n_params: usize,
+    pub n_incremental: usize,
+    pub bv_widths: Vec<u32>,
+    pub fp_formats: Vec<(u32, u32)>,
+}
+
+impl Shape {
+    pub fn draw(rng: &mut impl Rng) -> Shape {
+        let mut bv_widths = vec![[1, 4, 8, 8, 16, 32][rng.random_range(0..6)]];
+        if rng.random_bool(0.6) {
+            bv_widths.push(rng.random_range(1..=24));
+        }
+        let formats = [(3, 5), (5, 11), (8, 24), (2, 4)];
+        let mut fp_formats = vec![formats[rng.random_range(0..formats.len())]];
+        if rng.random_bool(0.3) {
+            fp_formats.push(formats[rng.random_range(0..formats.len())]);
+        }
+        Shape {
+            n_inputs: rng.random_range(4..=16),
+            n_initial: rng.random_range(4..=30),
+            n_main: rng.random_range(5..=40),
+            p_deep: rng.random_range(0.6..0.95),
+            n_params: rng.random_range(0..=5),
+            n_incremental: rng.random_range(0..=3),
+            bv_widths,
+            fp_formats,
+        }
+    }
+
+    /// Redraws the per-step budgets for an incremental step (narrower than in New).
+    pub fn redraw_step(&mut self, rng: &mut impl Rng) {
+        self.n_main = rng.random_range(3..=20);
+        self.p_deep = rng.random_range(0.7..0.98);
+    }
+}
+
+/// An assertion of the main solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asserted {
+    Plain(TermId),
+    Tracked { term: TermId, tracker: TermId },
+}
+
+/// The answer of a call that Z3 may refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Done(Option<Ret>),
+    /// Z3 reported an error the option model expects (the message).
+    Refused(String),
+}
+
+impl Reply {
+    pub fn ret(&self) -> Option<&Ret> {
+        match self {
+            Reply::Done(r) => r.as_ref(),
+            Reply::Refused(_) => None,
+        }
+    }
+
+    pub fn term(&self) -> Option<TermId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Term(t))) => Some(*t),
+            _ => None,
+        }
+    }
+
+    pub fn sort(&self) -> Option<SortId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Sort(s))) => Some(*s),
+            _ => None,
+        }
+    }
+
+    pub fn solver(&self) -> Option<SolverId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Solver(z))) => Some(*z),
+            _ => None,
+        }
+    }
+
+    pub fn model(&self) -> Option<ModelId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Model(m))) => Some(*m),
+            _ => None,
+        }
+    }
+
+    pub fn sat(&self) -> Option<SatResult> {
+        match self.ret() {
+            Some(Ret::Sat(r)) => Some(*r),
+            _ => None,
+        }
+    }
+}
+
+/// Z3 errors that are not findings: resource limits, and what a solver built from a tactic or
+/// a logic may legitimately refuse. Matched as substrings of the error message.
+pub const EXPECTED_ERRORS: &[&str] = &[
+    "canceled",
+    "timeout",
+    "resource limit",
+    "max. resource",
+    "rlimit",
+    "out of memory",
+    "tactic failed",
+    "not supported",
+    "unsupported",
+    "incomplete",
+    "unknown parameter",
+    "invalid parameter",
+    "unsat core is not available",
+    "model is not available",
+    "there is no current model",
+    "logic does not support",
+];
+
+/// The context of one round.
+pub struct Cx<'s> {
+    pub sut: &'s mut dyn Sut,
+    pub rng: ChaCha8Rng,
+    pub config: RoundConfig,
+    pub seed: u64,
+    pub shape: Shape,
+    pub pool: Pool,
+    /// Sorts created this round, reused by sort.
+    pub sorts: BTreeMap<Sort, SortId>,
+    pub funcs: Vec<(model::FuncId, Vec<Sort>, Sort)>,
+    pub solver: Option<SolverId>,
+    pub shadow: Option<SolverId>,
+    /// Assertions per scope; `scopes[0]` is the base level.
+    pub scopes: Vec<Vec<Asserted>>,
+    /// Terms the oracles still need (assertions, trackers): never released.
+    pub pinned: HashSet<TermId>,
+    /// Boolean constants usable as assumptions.
+    pub bool_consts: Vec<TermId>,
+    /// The assumptions of the last check and its answer.
+    pub last_assumptions: Vec<TermId>,
+    pub last_answer: Option<SatResult>,
+    pub checks_done: u64,
+    /// Options set this round, for the report and the invalid-combination table.
+    pub options_set: Vec<(String, String)>,
+    pub budget: Budget,
+    pub stats: Stats,
+    pub n_calls: u64,
+    names: u32,
+}
+
+/// Counters that guard the transitions of the machine.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    pub inputs_left: usize,
+    pub initial_left: usize,
+    pub main_left: usize,
+    pub params_left: usize,
+    pub incremental_left: usize,
+}
+
+impl<'s> Cx<'s> {
+    pub fn new(sut: &'s mut dyn Sut, config: RoundConfig, seed: u64, rng: ChaCha8Rng) -> Cx<'s> {
+        Cx {
+            sut,
+            rng,
+            config,
+            seed,
+            shape: Shape {
+                n_inputs: 0,
+                n_initial: 0,
+                n_main: 0,
+                p_deep: 0.8,
+                n_params: 0,
+                n_incremental: 0,
+                bv_widths: vec![8],
+                fp_formats: vec![(3, 5)],
+            },
+            pool: Pool::default(),
+            sorts: BTreeMap::new(),
+            funcs: Vec::new(),
+            solver: None,
+            shadow: None,
+            scopes: vec![Vec::new()],
+            pinned: HashSet::new(),
+            bool_consts: Vec::new(),
+            last_assumptions: Vec::new(),
+            last_answer: None,
+            checks_done: 0,
+            options_set: Vec::new(),
+            budget: Budget::default(),
+            stats: Stats::default(),
+            n_calls: 0,
+            names: 0,
+        }
+    }
+
+    /// A fresh name with a prefix, unique in the round.
+    pub fn fresh_name(&mut self, prefix: &str) -> String {
+        self.names += 1;
+        format!("{prefix}{}", self.names)
+    }
+
+    /// Runs one call through the system under test.
+    pub fn run(&mut self, call: Call) -> Result<Reply, Failure> {
+        self.n_calls += 1;
+        if let Some(inject) = self.config.inject {
+            if inject.fires(self.seed, self.n_calls) {
+                inject.fire();
+            }
+        }
+        let line = text::format_call(&call);
+        let name = call.name();
+        let located = |kind, message: String| Failure {
+            kind,
+            message,
+            last_call: Some(name.to_string()),
+        };
+        if let Err(v) = self.sut.state().check(&call) {
+            return Err(located(
+                FailureKind::Internal,
+                format!("mbt generated an invalid call `{line}`: {v}"),
+            ));
+        }
+        self.stats.call_tried(name);
+        match self.sut.run(call) {
+            Ok(ret) => {
+                self.stats.call_ok(name);
+                Ok(Reply::Done(ret))
+            }
+            Err(SutError::Malformed(m)) => Err(located(
+                FailureKind::Internal,
+                format!("the executor rejected `{line}`: {m}"),
+            )),
+            Err(SutError::Io(m)) => Err(located(
+                FailureKind::Internal,
+                format!("cannot write the trace at `{line}`: {m}"),
+            )),
+            Err(SutError::Z3(m)) => {
+                let lower = m.to_lowercase();
+                if EXPECTED_ERRORS.iter().any(|p| lower.contains(p)) {
+                    Ok(Reply::Refused(m))
+                } else {
+                    Err(located(FailureKind::Z3Error, format!("`{line}`: {m}")))
+                }
+            }
+        }
+    }
+
+    /// Runs a solver call on the main solver and mirrors it on the shadow clone; two definite
+    /// answers that differ are a finding.
+    pub fn solver_call(&mut self, build: impl Fn(SolverId) -> Call) -> Result<Reply, Failure> {
+        let Some(main) = self.solver else {
+            return Ok(Reply::Refused("no solver".into()));
+        };
+        let reply = self.run(build(main))?;
+        if let Some(shadow) = self.shadow {
+            if self.sut.state().solvers.contains_key(&shadow) {
+                let call = build(shadow);
+                if self.sut.state().check(&call).is_ok() {
+                    let mirrored = self.run(call)?;
+                    if let (Some(a), Some(b)) = (reply.sat(), mirrored.sat()) {
+                        if a != b && a != SatResult::Unknown && b != SatResult::Unknown {
+                            return Err(Failure {
+                                kind: FailureKind::Shadow,
+                                message: format!(
+                                    "the shadow clone {shadow} answered {} where {main} answered {}",
+                                    b.name(),
+                                    a.name()
+                                ),
+                                last_call: Some(build(shadow).name().to_string()),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.sync_scopes();
+        Ok(reply)
+    }
+
+    /// Keeps the assertion scopes as deep as the reference state's main solver.
+    pub fn sync_scopes(&mut self) {
+        let depth = self
+            .solver
+            .and_then(|z| self.sut.state().solvers.get(&z).map(|s| s.depth as usize))
+            .unwrap_or(0);
+        self.scopes.truncate(depth + 1);
+        while self.scopes.len() < depth + 1 {
+            self.scopes.push(Vec::new());
+        }
+    }
+
+    /// Counts the answer of a check of the main solver.
+    pub fn count_answer(&mut self, answer: Option<SatResult>) {
+        match answer {
+            Some(SatResult::Sat) => self.stats.sat += 1,
+            Some(SatResult::Unsat) => self.stats.unsat += 1,
+            _ => self.stats.unknown += 1,
+        }
+        if self.checks_done > 0 {
+            self.stats.incremental_checks += 1;
+        }
+        self.checks_done += 1;
+        self.last_answer = answer;
+    }
+
+    /// Every assertion of every scope.
+    pub fn assertions(&self) -> Vec<Asserted> {
+        self.scopes.iter().flatten().copied().collect()
+    }
+
+    /// The sort id of `sort`, created (with its components) on first use.
+    pub fn sort_id(&mut self, sort: &Sort) -> Result<Option<SortId>, Failure> {
+        if let Some(id) = self.sorts.get(sort) {
+            if self.sut.state().sorts.contains_key(id) {
+                return Ok(Some(*id));
+            }
+        }
+        let call = match sort {
+            Sort::Bool => Call::SortBool,
+            Sort::Int => Call::SortInt,
+            Sort::Real => Call::SortReal,
+            Sort::BitVec(w) => Call::SortBv(*w),
+            Sort::FloatingPoint(e, s) => Call::SortFp(*e, *s),
+            Sort::RoundingMode => Call::SortRm,
+            Sort::String => Call::SortString,
+            Sort::Array(i, e) => {
+                let (Some(i), Some(e)) = (self.sort_id(i)?, self.sort_id(e)?) else {
+                    return Ok(None);
+                };
+                Call::SortArray(i, e)
+            }
+            Sort::Seq(e) => {
+                let Some(e) = self.sort_id(e)? else {
+                    return Ok(None);
+                };
+                Call::SortSeq(e)
+            }
+            Sort::Named(name, params) if params.is_empty() => Call::SortUninterpreted(name.clone()),
+            Sort::Named(..) | Sort::RegLan => return Ok(None),
+        };
+        let id = self.run(call)?.sort();
+        if let Some(id) = id {
+            self.sorts.insert(sort.clone(), id);
+        }
+        Ok(id)
+    }
+
+    /// Runs a term-building call and adds the new term to the pool.
+    pub fn new_term(&mut self, call: Call, initial: bool) -> Result<Option<TermId>, Failure> {
+        let t = self.run(call)?.term();
+        if let Some(t) = t {
+            if let Ok(info) = self.sut.state().term(t) {
+                let sort = info.sort.clone();
+                self.pool.add(t, sort, initial);
+            }
+        }
+        Ok(t)
+    }
+}

@@ -1,0 +1,412 @@
+//! Term generation for the enabled theories: input sorts and their constants and literals
+//! ([`mk_input`], [`mk_lit`]), terms from the operation table ([`mk_op`], arguments chosen by
+//! the operation's [`Signature`]), uninterpreted functions and their applications, constant
+//! arrays, `simplify` and `substitute`. Widths stay small so that checks stay fast.
+
+use crate::cx::Cx;
+use crate::failure::Failure;
+use model::ops::{Arity, OpSpec, Signature, OPS};
+use model::{Call, Op, Sort, TermId, Theory};
+use rand::Rng;
+
+/// Widest bit-vector the generator builds.
+const MAX_WIDTH: u32 = 64;
+
+/// The sorts inputs are drawn from, for the enabled theories.
+pub fn input_sorts(cx: &Cx<'_>) -> Vec<Sort> {
+    let c = &cx.config;
+    let mut base = vec![Sort::Bool];
+    if c.has(Theory::Arith) {
+        base.extend([Sort::Int, Sort::Real]);
+    }
+    if c.has(Theory::Bv) {
+        base.extend(cx.shape.bv_widths.iter().map(|w| Sort::BitVec(*w)));
+    }
+    if c.has(Theory::Uf) {
+        base.push(Sort::uninterpreted("U"));
+    }
+    let mut sorts = base.clone();
+    if c.has(Theory::Array) {
+        // Arrays over the scalar sorts: one indexed by the first non-Bool sort, one by Bool.
+        let index = base.get(1).cloned().unwrap_or(Sort::Bool);
+        let element = base.last().cloned().unwrap_or(Sort::Bool);
+        sorts.push(Sort::array(index.clone(), element));
+        sorts.push(Sort::array(index, Sort::Bool));
+    }
+    if c.has(Theory::Fp) {
+        sorts.extend(cx.shape.fp_formats.iter().map(|(e, s)| Sort::FloatingPoint(*e, *s)));
+        sorts.push(Sort::RoundingMode);
+    }
+    if c.has(Theory::Strings) {
+        sorts.push(Sort::String);
+        sorts.push(Sort::seq(Sort::Int));
+    }
+    sorts
+}
+
+/// The operations of the enabled theories.
+pub fn enabled_ops(cx: &Cx<'_>) -> Vec<&'static OpSpec> {
+    OPS.iter().filter(|op| cx.config.has(op.theory)).collect()
+}
+
+/// A constant name prefix that says the sort.
+fn prefix(sort: &Sort) -> &'static str {
+    match sort {
+        Sort::Bool => "b",
+        Sort::Int => "i",
+        Sort::Real => "r",
+        Sort::BitVec(_) => "v",
+        Sort::Array(..) => "a",
+        Sort::FloatingPoint(..) => "fp",
+        Sort::RoundingMode => "rm",
+        Sort::String => "s",
+        Sort::Seq(_) => "q",
+        _ => "u",
+    }
+}
+
+/// A new constant of `sort`.
+pub fn mk_const(cx: &mut Cx<'_>, sort: &Sort, initial: bool) -> Result<Option<TermId>, Failure> {
+    let Some(sid) = cx.sort_id(sort)? else {
+        return Ok(None);
+    };
+    let name = cx.fresh_name(prefix(sort));
+    let t = cx.new_term(Call::Const { sort: sid, name }, initial)?;
+    if let (Some(t), Sort::Bool) = (t, sort) {
+        cx.bool_consts.push(t);
+    }
+    Ok(t)
+}
+
+/// A literal value of `sort` as `lit` accepts it, or `None` for sorts without literals.
+pub fn literal_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
+    Some(match sort {
+        Sort::Bool => rng.random_bool(0.5).to_string(),
+        Sort::Int => match rng.random_range(0..10) {
+            0 => "123456789012345678901234567890".into(),
+            1 => format!("-{}", rng.random_range(1..100)),
+            _ => rng.random_range(0..20).to_string(),
+        },
+        Sort::Real => {
+            let n: i32 = rng.random_range(-20..20);
+            match rng.random_range(0..3) {
+                0 => n.to_string(),
+                _ => format!("{n}/{}", rng.random_range(1..9)),
+            }
+        }
+        Sort::BitVec(w) => {
+            let max = if *w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+            match rng.random_range(0..4) {
+                0 => "0".into(),
+                1 => max.to_string(),
+                _ => rng.random_range(0..=max).to_string(),
+            }
+        }
+        Sort::FloatingPoint(..) => {
+            const SPECIAL: &[&str] = &["nan", "+inf", "-inf", "+zero", "-zero", "1.5", "-0.25", "3", "0.1"];
+            SPECIAL[rng.random_range(0..SPECIAL.len())].to_string()
+        }
+        Sort::RoundingMode => ["RNE", "RNA", "RTP", "RTN", "RTZ"][rng.random_range(0..5)].to_string(),
+        Sort::String => {
+            let len = rng.random_range(0..4);
+            (0..len).map(|_| (b'a' + rng.random_range(0..3u8)) as char).collect()
+        }
+        Sort::Seq(_) => String::new(),
+        _ => return None,
+    })
+}
+
+/// A literal of `sort`, when the sort has literals.
+pub fn mk_lit(cx: &mut Cx<'_>, sort: &Sort, initial: bool) -> Result<Option<TermId>, Failure> {
+    let Some(value) = literal_value(&mut cx.rng, sort) else {
+        return Ok(None);
+    };
+    let Some(sid) = cx.sort_id(sort)? else {
+        return Ok(None);
+    };
+    cx.new_term(Call::Lit { sort: sid, value }, initial)
+}
+
+/// A new input: mostly a constant, sometimes a literal.
+pub fn mk_input(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    let sorts = input_sorts(cx);
+    let sort = sorts[cx.rng.random_range(0..sorts.len())].clone();
+    if cx.rng.random_bool(0.2) {
+        if let Some(t) = mk_lit(cx, &sort, initial)? {
+            return Ok(Some(t));
+        }
+    }
+    mk_const(cx, &sort, initial)
+}
+
+/// A term of a random enabled operation over terms of the pool. Returns `None` when no
+/// operation found arguments in a few tries.
+pub fn mk_op(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    let ops = enabled_ops(cx);
+    for _ in 0..12 {
+        let spec = ops[cx.rng.random_range(0..ops.len())];
+        if let Some(t) = mk_op_of(cx, spec, initial)? {
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
+}
+
+/// A term of operation `spec`, if the pool has arguments for it.
+pub fn mk_op_of(cx: &mut Cx<'_>, spec: &'static OpSpec, initial: bool) -> Result<Option<TermId>, Failure> {
+    let Some((indices, args)) = pick_args(cx, spec) else {
+        return Ok(None);
+    };
+    let call = Call::Op {
+        op: Op(spec),
+        indices,
+        args,
+    };
+    // The generator's choice must be valid; `Cx::run` reports it as an mbt bug otherwise.
+    cx.new_term(call, initial)
+}
+
+fn n_args(cx: &mut Cx<'_>, arity: Arity) -> usize {
+    match arity {
+        Arity::Fixed(k) => k,
+        Arity::AtLeast(k) => k + cx.rng.random_range(0..=2),
+    }
+}
+
+fn pick(cx: &mut Cx<'_>, sort: &Sort) -> Option<TermId> {
+    let p = cx.shape.p_deep;
+    cx.pool.pick(sort, &mut cx.rng, p)
+}
+
+fn picks(cx: &mut Cx<'_>, sort: &Sort, n: usize) -> Option<Vec<TermId>> {
+    (0..n).map(|_| pick(cx, sort)).collect()
+}
+
+fn sort_where(cx: &mut Cx<'_>, pred: impl Fn(&Sort) -> bool) -> Option<Sort> {
+    cx.pool.pick_sort(&mut cx.rng, pred)
+}
+
+fn is_bv(s: &Sort) -> bool {
+    s.bv_width().is_some()
+}
+
+fn is_fp(s: &Sort) -> bool {
+    s.fp_format().is_some()
+}
+
+fn is_seq(s: &Sort) -> bool {
+    matches!(s, Sort::Seq(_))
+}
+
+/// Indices and arguments for `spec` from the pool, following its signature.
+pub fn pick_args(cx: &mut Cx<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Vec<TermId>)> {
+    use Signature as S;
+    let n = n_args(cx, spec.arity);
+    let same = |cx: &mut Cx<'_>, pred: &dyn Fn(&Sort) -> bool, n: usize| -> Option<Vec<TermId>> {
+        let sort = sort_where(cx, pred)?;
+        picks(cx, &sort, n)
+    };
+    let no_indices = |args: Option<Vec<TermId>>| args.map(|a| (Vec::new(), a));
+    let rm_then = |cx: &mut Cx<'_>, rest: Vec<TermId>| -> Option<Vec<TermId>> {
+        let rm = pick(cx, &Sort::RoundingMode)?;
+        Some(std::iter::once(rm).chain(rest).collect())
+    };
+    match spec.signature {
+        S::Nullary(_) => Some((Vec::new(), Vec::new())),
+        S::Bool => no_indices(picks(cx, &Sort::Bool, n)),
+        S::Equal => no_indices(same(cx, &|_| true, n)),
+        S::Ite => {
+            let c = pick(cx, &Sort::Bool)?;
+            let branches = same(cx, &|_| true, 2)?;
+            Some((Vec::new(), vec![c, branches[0], branches[1]]))
+        }
+        S::Arith | S::ArithCmp => no_indices(same(cx, &Sort::is_arith, n)),
+        S::Int => no_indices(picks(cx, &Sort::Int, n)),
+        S::Real | S::RealToInt | S::RealPred => no_indices(picks(cx, &Sort::Real, n)),
+        S::IntToReal => no_indices(picks(cx, &Sort::Int, n)),
+        S::Bv | S::BvCmp => no_indices(same(cx, &is_bv, n)),
+        S::BvReduce | S::BvToInt => no_indices(same(cx, &is_bv, 1)),
+        S::Concat => {
+            let a = sort_where(cx, |s| s.bv_width().is_some_and(|w| w < MAX_WIDTH))?;
+            let room = MAX_WIDTH - a.bv_width()?;
+            let b = sort_where(cx, |s| s.bv_width().is_some_and(|w| w <= room))?;
+            Some((Vec::new(), vec![pick(cx, &a)?, pick(cx, &b)?]))
+        }
+        S::Extract => {
+            let s = sort_where(cx, is_bv)?;
+            let w = s.bv_width()?;
+            let hi = cx.rng.random_range(0..w);
+            let lo = cx.rng.random_range(0..=hi);
+            Some((vec![hi, lo], vec![pick(cx, &s)?]))
+        }
+        S::Extend => {
+            let s = sort_where(cx, |s| s.bv_width().is_some_and(|w| w < MAX_WIDTH))?;
+            let room = MAX_WIDTH - s.bv_width()?;
+            let k = cx.rng.random_range(0..=room.min(8));
+            Some((vec![k], vec![pick(cx, &s)?]))
+        }
+        S::Repeat => {
+            let s = sort_where(cx, |s| s.bv_width().is_some_and(|w| w <= MAX_WIDTH / 2))?;
+            let most = (MAX_WIDTH / s.bv_width()?).clamp(1, 4);
+            let k = cx.rng.random_range(1..=most);
+            Some((vec![k], vec![pick(cx, &s)?]))
+        }
+        S::Rotate => {
+            let s = sort_where(cx, is_bv)?;
+            let k = cx.rng.random_range(0..=2 * s.bv_width()?);
+            Some((vec![k], vec![pick(cx, &s)?]))
+        }
+        S::IntToBv => {
+            let w = cx.rng.random_range(1..=32);
+            Some((vec![w], vec![pick(cx, &Sort::Int)?]))
+        }
+        S::Select | S::Store => {
+            let a = sort_where(cx, |s| matches!(s, Sort::Array(..)))?;
+            let Sort::Array(index, element) = &a else {
+                return None;
+            };
+            let (index, element) = ((**index).clone(), (**element).clone());
+            let mut args = vec![pick(cx, &a)?, pick(cx, &index)?];
+            if spec.signature == S::Store {
+                args.push(pick(cx, &element)?);
+            }
+            Some((Vec::new(), args))
+        }
+        S::FpUnary | S::FpBinary | S::FpCmp => no_indices(same(cx, &is_fp, n)),
+        S::FpRounded => {
+            let floats = same(cx, &is_fp, n - 1)?;
+            no_indices(rm_then(cx, floats))
+        }
+        S::FpToBv => {
+            let w = cx.rng.random_range(1..=32);
+            let f = same(cx, &is_fp, 1)?;
+            Some((vec![w], rm_then(cx, f)?))
+        }
+        S::FpToReal | S::FpToIeeeBv => no_indices(same(cx, &is_fp, 1)),
+        S::ToFp | S::ToFpUnsigned => {
+            let formats = cx.shape.fp_formats.clone();
+            let (e, s) = formats[cx.rng.random_range(0..formats.len())];
+            let source = if spec.signature == S::ToFp {
+                same(cx, &|s| matches!(s, Sort::Real | Sort::FloatingPoint(..) | Sort::BitVec(_)), 1)?
+            } else {
+                same(cx, &is_bv, 1)?
+            };
+            Some((vec![e, s], rm_then(cx, source)?))
+        }
+        S::Str | S::StrCmp | S::StrLen => no_indices(picks(cx, &Sort::String, n)),
+        S::StrAt => Some((Vec::new(), vec![pick(cx, &Sort::String)?, pick(cx, &Sort::Int)?])),
+        S::StrSubstr => Some((
+            Vec::new(),
+            vec![pick(cx, &Sort::String)?, pick(cx, &Sort::Int)?, pick(cx, &Sort::Int)?],
+        )),
+        S::SeqUnit => no_indices(same(cx, &|s| matches!(s, Sort::Int | Sort::Bool | Sort::BitVec(_)), 1)),
+        S::SeqConcat | S::SeqCmp | S::SeqLen => no_indices(same(cx, &is_seq, n)),
+        S::SeqAt | S::SeqNth => {
+            let s = sort_where(cx, is_seq)?;
+            Some((Vec::new(), vec![pick(cx, &s)?, pick(cx, &Sort::Int)?]))
+        }
+    }
+}
+
+/// A new uninterpreted function over sorts of the pool.
+pub fn mk_fun(cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    let arity = cx.rng.random_range(1..=3);
+    let mut domain = Vec::new();
+    for _ in 0..arity {
+        let Some(s) = sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_))) else {
+            return Ok(false);
+        };
+        domain.push(s);
+    }
+    let Some(range) = sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_))) else {
+        return Ok(false);
+    };
+    let mut domain_ids = Vec::new();
+    for s in &domain {
+        let Some(id) = cx.sort_id(s)? else {
+            return Ok(false);
+        };
+        domain_ids.push(id);
+    }
+    let Some(range_id) = cx.sort_id(&range)? else {
+        return Ok(false);
+    };
+    let name = cx.fresh_name("f");
+    let reply = cx.run(Call::Fun {
+        name,
+        domain: domain_ids,
+        range: range_id,
+    })?;
+    if let Some(model::Ret::Id(model::AnyId::Func(f))) = reply.ret() {
+        cx.funcs.push((*f, domain, range));
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// An application of a function to terms of the pool.
+pub fn mk_apply(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    let live: Vec<usize> = (0..cx.funcs.len())
+        .filter(|&i| cx.sut.state().funcs.contains_key(&cx.funcs[i].0))
+        .collect();
+    if live.is_empty() {
+        return Ok(None);
+    }
+    let (func, domain, _) = cx.funcs[live[cx.rng.random_range(0..live.len())]].clone();
+    let mut args = Vec::new();
+    for s in &domain {
+        match pick(cx, s) {
+            Some(t) => args.push(t),
+            None => return Ok(None),
+        }
+    }
+    cx.new_term(Call::Apply { func, args }, initial)
+}
+
+/// A constant array with a value from the pool, indexed by a scalar sort of the pool.
+pub fn mk_const_array(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    let Some(index) = sort_where(cx, |s| matches!(s, Sort::Bool | Sort::Int | Sort::BitVec(_))) else {
+        return Ok(None);
+    };
+    let Some(value) = cx.pool.any(&mut cx.rng) else {
+        return Ok(None);
+    };
+    let Some(index) = cx.sort_id(&index)? else {
+        return Ok(None);
+    };
+    cx.new_term(Call::ConstArray { index, value }, initial)
+}
+
+/// `simplify` of a term of the pool.
+pub fn mk_simplify(cx: &mut Cx<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(t) = cx.pool.any(&mut cx.rng) else {
+        return Ok(None);
+    };
+    cx.new_term(Call::Simplify(t), false)
+}
+
+/// `substitute` in a term of the pool: one or two pairs of terms of one sort.
+pub fn mk_substitute(cx: &mut Cx<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(term) = cx.pool.any(&mut cx.rng) else {
+        return Ok(None);
+    };
+    let mut pairs = Vec::new();
+    for _ in 0..cx.rng.random_range(1..=2) {
+        let Some(from) = cx.pool.any(&mut cx.rng) else {
+            break;
+        };
+        let Some(sort) = cx.pool.sort_of(from).cloned() else {
+            break;
+        };
+        if pairs.iter().any(|(f, _)| *f == from) {
+            continue;
+        }
+        if let Some(to) = pick(cx, &sort) {
+            pairs.push((from, to));
+        }
+    }
+    if pairs.is_empty() {
+        return Ok(None);
+    }
+    cx.new_term(Call::Substitute { term, pairs }, false)
+}

@@ -1,0 +1,179 @@
+//! The state machine of a round, declared in one place: [`TRANSITIONS`] lists
+//! `(state, action, weight, next state)`; an action's `applies` is the guard. [`drive`] walks
+//! from [`MState::New`] to [`MState::Done`], each step choosing among the applicable
+//! transitions of the current state by weight.
+
+use crate::actions::*;
+use crate::cx::Cx;
+use crate::failure::{Failure, FailureKind};
+use rand::Rng;
+
+/// The states of a round (BtorMBT's, plus `Done`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MState {
+    New,
+    SetOptions,
+    InitExprs,
+    Main,
+    DumpFormula,
+    Sat,
+    QueryModel,
+    ResetIncremental,
+    Delete,
+    Done,
+}
+
+impl MState {
+    pub fn name(self) -> &'static str {
+        match self {
+            MState::New => "new",
+            MState::SetOptions => "set_options",
+            MState::InitExprs => "generate_initial_expressions",
+            MState::Main => "main",
+            MState::DumpFormula => "dump_formula",
+            MState::Sat => "sat",
+            MState::QueryModel => "query_model",
+            MState::ResetIncremental => "reset_incremental",
+            MState::Delete => "delete",
+            MState::Done => "done",
+        }
+    }
+}
+
+/// One edge of the machine.
+pub struct Transition {
+    pub from: MState,
+    pub action: &'static dyn Action,
+    pub weight: u32,
+    pub to: MState,
+}
+
+const fn t(from: MState, action: &'static dyn Action, weight: u32, to: MState) -> Transition {
+    Transition {
+        from,
+        action,
+        weight,
+        to,
+    }
+}
+
+use MState::*;
+
+/// Every transition of the machine.
+pub static TRANSITIONS: &[Transition] = &[
+    t(New, &NewRound, 1, SetOptions),
+    // Set Options: globals first, then the solver, then its parameters.
+    t(SetOptions, &SetGlobalParam, 1, SetOptions),
+    t(SetOptions, &NewSolver(SolverChoice::Default), 6, SetOptions),
+    t(SetOptions, &NewSolver(SolverChoice::Logic), 1, SetOptions),
+    t(SetOptions, &NewSolver(SolverChoice::Tactic), 1, SetOptions),
+    t(SetOptions, &SetSolverParam, 3, SetOptions),
+    t(SetOptions, &EndOptions, 1, InitExprs),
+    // Generate Initial Expressions: inputs, then non-input terms.
+    t(InitExprs, &InitInput, 1, InitExprs),
+    t(InitExprs, &InitTerm, 1, InitExprs),
+    t(InitExprs, &EndInit, 1, Main),
+    // Main: a budget of random operations, then sat (more often) or dump.
+    t(Main, &MkInput, 2, Main),
+    t(Main, &MkTerm, 12, Main),
+    t(Main, &MkFun, 1, Main),
+    t(Main, &MkApply, 2, Main),
+    t(Main, &MkConstArray, 1, Main),
+    t(Main, &Simplify, 1, Main),
+    t(Main, &Substitute, 1, Main),
+    t(Main, &Release, 2, Main),
+    t(Main, &Assert, 5, Main),
+    t(Main, &AssertAndTrack, 2, Main),
+    t(Main, &Push, 1, Main),
+    t(Main, &Pop, 1, Main),
+    t(Main, &StartShadow, 1, Main),
+    t(Main, &StopShadow, 1, Main),
+    t(Main, &EndMain, 4, Sat),
+    t(Main, &EndMain, 1, DumpFormula),
+    // Dump Formula: then continue or conclude with equal probability.
+    t(DumpFormula, &DumpRoundTrip, 1, Main),
+    t(DumpFormula, &DumpRoundTrip, 1, Delete),
+    // Sat.
+    t(Sat, &CheckSat, 3, QueryModel),
+    t(Sat, &CheckSatAssuming, 2, QueryModel),
+    // Query Model (or the unsat core, or another configuration).
+    t(QueryModel, &EvalModel, 8, ResetIncremental),
+    t(QueryModel, &QueryCore, 8, ResetIncremental),
+    t(QueryModel, &CrossCheck, 2, ResetIncremental),
+    t(QueryModel, &Skip, 1, ResetIncremental),
+    // Reset for Incremental Usage, or conclude.
+    t(ResetIncremental, &IncrementalStep, 3, Main),
+    t(ResetIncremental, &Skip, 1, Delete),
+    t(Delete, &DeleteAll, 1, Done),
+];
+
+/// Most steps a round may take; a round that needs more is a bug in the machine.
+pub const MAX_STEPS: usize = 20_000;
+
+/// Runs a round from New to Done.
+pub fn drive(cx: &mut Cx<'_>) -> Result<(), Failure> {
+    let mut state = MState::New;
+    for _ in 0..MAX_STEPS {
+        if state == MState::Done {
+            return Ok(());
+        }
+        cx.stats.states.entry(state.name().into()).or_default().tried += 1;
+        let candidates: Vec<&Transition> = TRANSITIONS
+            .iter()
+            .filter(|t| t.from == state && t.action.applies(cx))
+            .collect();
+        let total: u32 = candidates.iter().map(|t| t.weight).sum();
+        if total == 0 {
+            return Err(Failure::new(
+                FailureKind::Internal,
+                format!("no transition applies in state {}", state.name()),
+            ));
+        }
+        let mut roll = cx.rng.random_range(0..total);
+        let chosen = candidates
+            .iter()
+            .find(|t| {
+                if roll < t.weight {
+                    true
+                } else {
+                    roll -= t.weight;
+                    false
+                }
+            })
+            .copied()
+            .unwrap_or(candidates[0]);
+        let name = chosen.action.name();
+        cx.stats.actions.entry(name.into()).or_default().tried += 1;
+        if chosen.action.run(cx)? {
+            cx.stats.actions.entry(name.into()).or_default().ok += 1;
+            cx.stats.states.entry(state.name().into()).or_default().ok += 1;
+        }
+        if state == MState::Main {
+            cx.budget.main_left = cx.budget.main_left.saturating_sub(1);
+        }
+        if chosen.to == MState::Main && state != MState::Main {
+            // Entering Main: a fresh budget of operations.
+            cx.budget.main_left = cx.shape.n_main;
+        }
+        state = chosen.to;
+    }
+    Err(Failure::new(
+        FailureKind::Internal,
+        format!("the round did not reach Done within {MAX_STEPS} steps"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_state_but_done_has_an_exit_and_is_reachable() {
+        let states = [New, SetOptions, InitExprs, Main, DumpFormula, Sat, QueryModel, ResetIncremental, Delete];
+        for s in states {
+            assert!(TRANSITIONS.iter().any(|t| t.from == s && t.to != s), "{s:?} has no exit");
+            assert!(s == New || TRANSITIONS.iter().any(|t| t.to == s && t.from != s), "{s:?} unreachable");
+        }
+        assert!(TRANSITIONS.iter().all(|t| t.from != Done && t.weight > 0));
+    }
+}

@@ -1,0 +1,323 @@
+//! The option model: which solver parameters exist, of what kind, and which values to try.
+//!
+//! [`ParamDescr`]s are read from Z3 itself ([`read_param_descrs`], through z3-sys'
+//! `Z3_solver_get_param_descrs`); Z3 says the kind of each parameter but not its range, so
+//! [`KNOWN_RANGES`] adds the ranges and value sets we know, [`EXCLUDED`] lists parameters the
+//! fuzzer must not touch (they would break the round's own machinery), and
+//! [`INVALID_COMBINATIONS`] lists value pairs Z3 rejects or that make an oracle meaningless.
+//! [`OptionModel::pick`] draws one `(key, value)` with favoured parameters more often.
+
+use rand::Rng;
+use std::ffi::CStr;
+
+/// The kind of a parameter as Z3 reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ParamKind {
+    Uint,
+    Bool,
+    Double,
+    Symbol,
+    String,
+    Other,
+}
+
+/// One parameter description read from Z3.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ParamDescr {
+    pub name: String,
+    pub kind: ParamKind,
+    pub doc: String,
+}
+
+/// Reads the parameter descriptions of a default solver from Z3 through a private context.
+pub fn read_param_descrs() -> Vec<ParamDescr> {
+    use z3_sys::{
+        Z3_del_config, Z3_del_context, Z3_get_symbol_string, Z3_mk_config, Z3_mk_context,
+        Z3_mk_solver, Z3_param_descrs_dec_ref, Z3_param_descrs_get_documentation,
+        Z3_param_descrs_get_kind, Z3_param_descrs_get_name, Z3_param_descrs_inc_ref,
+        Z3_param_descrs_size, Z3_solver_dec_ref, Z3_solver_get_param_descrs, Z3_solver_inc_ref,
+    };
+    let mut out = Vec::new();
+    // SAFETY: every object is created, reference-counted and freed here, in one private
+    // context; the strings Z3 returns are copied before the next call.
+    unsafe {
+        let Some(cfg) = Z3_mk_config() else {
+            return out;
+        };
+        let Some(ctx) = Z3_mk_context(cfg) else {
+            Z3_del_config(cfg);
+            return out;
+        };
+        Z3_del_config(cfg);
+        if let Some(solver) = Z3_mk_solver(ctx) {
+            Z3_solver_inc_ref(ctx, solver);
+            if let Some(descrs) = Z3_solver_get_param_descrs(ctx, solver) {
+                Z3_param_descrs_inc_ref(ctx, descrs);
+                let n = Z3_param_descrs_size(ctx, descrs);
+                for i in 0..n {
+                    let Some(sym) = Z3_param_descrs_get_name(ctx, descrs, i) else {
+                        continue;
+                    };
+                    let name = c_string(Z3_get_symbol_string(ctx, sym));
+                    let kind = match Z3_param_descrs_get_kind(ctx, descrs, sym) {
+                        z3_sys::ParamKind::Uint => self::ParamKind::Uint,
+                        z3_sys::ParamKind::Bool => self::ParamKind::Bool,
+                        z3_sys::ParamKind::Double => self::ParamKind::Double,
+                        z3_sys::ParamKind::Symbol => self::ParamKind::Symbol,
+                        z3_sys::ParamKind::String => self::ParamKind::String,
+                        _ => ParamKind::Other,
+                    };
+                    let doc = c_string(Z3_param_descrs_get_documentation(ctx, descrs, sym));
+                    out.push(ParamDescr { name, kind, doc });
+                }
+                Z3_param_descrs_dec_ref(ctx, descrs);
+            }
+            Z3_solver_dec_ref(ctx, solver);
+        }
+        Z3_del_context(ctx);
+    }
+    // Z3 lists parameters in an internal order; sort so that choices depend on names only.
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Copies a C string Z3 returned; NULL becomes the empty string.
+///
+/// # Safety
+/// `p` is NULL or a valid NUL-terminated string.
+unsafe fn c_string(p: *const std::ffi::c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+/// A value range or value set we know for a parameter (Z3 does not report ranges).
+#[derive(Clone, Copy, Debug)]
+pub enum Range {
+    Uint(u32, u32),
+    Symbols(&'static [&'static str]),
+}
+
+/// Known ranges, from Z3's documentation strings and `z3 -p` (see Z3-NOTES.md). Names are as
+/// the default solver's descriptions write them (no `smt.` prefix).
+pub const KNOWN_RANGES: &[(&str, Range)] = &[
+    ("arith.solver", Range::Uint(2, 6)),
+    ("relevancy", Range::Uint(0, 2)),
+    ("phase_selection", Range::Uint(0, 6)),
+    ("restart_strategy", Range::Uint(0, 4)),
+    ("case_split", Range::Uint(0, 6)),
+    ("arith.propagation_mode", Range::Uint(0, 2)),
+    ("dack", Range::Uint(0, 2)),
+    ("random_seed", Range::Uint(0, 1000)),
+    ("arith.random_initial_value", Range::Uint(0, 1)),
+    ("string_solver", Range::Symbols(&["seq", "z3str3", "auto"])),
+    ("phase", Range::Symbols(&["always_false", "always_true", "basic_caching", "random", "caching"])),
+    ("restart", Range::Symbols(&["static", "luby", "ema", "geometric"])),
+    ("gc", Range::Symbols(&["dyn_psm", "psm", "glue", "glue_psm"])),
+    ("cardinality.solver", Range::Uint(0, 1)),
+    ("pb.solver", Range::Symbols(&["circuit", "sorting", "totalizer", "solver", "segmented", "binary_merge"])),
+];
+
+/// Parameters the fuzzer never sets: the round sets resource limits itself, more threads make
+/// rounds nondeterministic, and switching models off breaks the model queries.
+pub const EXCLUDED: &[&str] = &[
+    "timeout",
+    "rlimit",
+    "max_memory",
+    "memory_high_watermark",
+    "memory_max_size",
+    "memory_max_alloc_count",
+    "max_conflicts",
+    "threads",
+    "sat.threads",
+    "model",
+    "produce_models",
+    "dump_models",
+    "trace",
+    "trace_file_name",
+    "smtlib2_log",
+    "solver.smtlib2_log",
+    "lemmas2console",
+    "smt.threads",
+    "parallel.enable",
+    "threads.max_conflicts",
+    "verbose",
+    "ctrl_c",
+    "model_validate",
+    "candidate_models",
+    "dimacs.core",
+    "cube_depth",
+    "lookahead_simplify",
+    "drat.file",
+    "drat.check_unsat",
+    "drat.check_sat",
+    "drat.binary",
+    "drat.activity",
+    "local_search_dbg_flips",
+    "abce",
+    "cut",
+    "anf",
+];
+
+/// Pairs of `(key, value)` that must not be combined in one round.
+pub const INVALID_COMBINATIONS: &[((&str, &str), (&str, &str))] = &[
+    // Proof production with the SAT core's cardinality solver is rejected by 4.8.12.
+    (("proof", "true"), ("cardinality.solver", "true")),
+    // Without relevancy, quantifier instantiation by e-matching is switched off entirely.
+    (("relevancy", "0"), ("ematching", "false")),
+];
+
+/// Parameters chosen more often: incremental use, model completion, cores, proofs.
+pub const FAVOURED: &[&str] = &[
+    "unsat_core",
+    "model.completion",
+    "core.minimize",
+    "proof",
+    "solver2_timeout",
+    "ignore_solver1",
+    "solver2_unknown",
+    "random_seed",
+    "arith.solver",
+    "relevancy",
+];
+
+/// Global parameters the fuzzer may set before the solver exists (name, values).
+pub const GLOBALS: &[(&str, &[&str])] = &[
+    ("model_validate", &["true", "false"]),
+    ("well_sorted_check", &["true", "false"]),
+    ("unsat_core", &["true", "false"]),
+    ("auto_config", &["true", "false"]),
+    ("smt.random_seed", &["0", "1", "7", "42"]),
+    ("model.completion", &["true", "false"]),
+    ("model.compact", &["true", "false"]),
+    ("rewriter.flat", &["true", "false"]),
+    ("rewriter.som", &["true", "false"]),
+    ("rewriter.arith_lhs", &["true", "false"]),
+    ("rewriter.elim_and", &["true", "false"]),
+    ("rewriter.hoist_mul", &["true", "false"]),
+    ("rewriter.sort_sums", &["true", "false"]),
+    ("rewriter.pull_cheap_ite", &["true", "false"]),
+    ("rewriter.blast_distinct", &["true", "false"]),
+];
+
+/// The parameters the fuzzer may set, with how to draw their values.
+#[derive(Clone, Debug, Default)]
+pub struct OptionModel {
+    pub params: Vec<(ParamDescr, Option<Range>)>,
+}
+
+impl OptionModel {
+    /// Builds the model from Z3's descriptions, keeping only parameters whose values we can
+    /// draw validly: Booleans, unsigned numbers, doubles, and symbols with a known value set.
+    pub fn new(descrs: &[ParamDescr]) -> OptionModel {
+        let mut params = Vec::new();
+        for d in descrs {
+            if EXCLUDED.contains(&d.name.as_str()) {
+                continue;
+            }
+            let range = KNOWN_RANGES
+                .iter()
+                .find(|(n, _)| *n == d.name)
+                .map(|(_, r)| *r);
+            let usable = match (d.kind, range) {
+                (ParamKind::Bool | ParamKind::Uint | ParamKind::Double, _) => true,
+                (ParamKind::Symbol, Some(Range::Symbols(_))) => true,
+                _ => false,
+            };
+            if usable {
+                params.push((d.clone(), range));
+            }
+        }
+        OptionModel { params }
+    }
+
+    /// Draws one parameter and value; favoured parameters get a third of the draws.
+    pub fn pick(&self, rng: &mut impl Rng) -> Option<(String, String)> {
+        if self.params.is_empty() {
+            return None;
+        }
+        let favoured: Vec<usize> = (0..self.params.len())
+            .filter(|&i| FAVOURED.contains(&self.params[i].0.name.as_str()))
+            .collect();
+        let i = if !favoured.is_empty() && rng.random_bool(1.0 / 3.0) {
+            favoured[rng.random_range(0..favoured.len())]
+        } else {
+            rng.random_range(0..self.params.len())
+        };
+        let (d, range) = &self.params[i];
+        Some((d.name.clone(), draw_value(d.kind, *range, rng)))
+    }
+}
+
+/// A value of `kind` inside `range` (or a small, plausible value when the range is unknown).
+pub fn draw_value(kind: ParamKind, range: Option<Range>, rng: &mut impl Rng) -> String {
+    match (kind, range) {
+        (_, Some(Range::Symbols(values))) => values[rng.random_range(0..values.len())].to_string(),
+        (_, Some(Range::Uint(lo, hi))) => rng.random_range(lo..=hi).to_string(),
+        (ParamKind::Bool, None) => rng.random_bool(0.5).to_string(),
+        (ParamKind::Uint, None) => {
+            const SMALL: &[u32] = &[0, 1, 2, 3, 5, 10, 20, 100, 1000];
+            SMALL[rng.random_range(0..SMALL.len())].to_string()
+        }
+        (ParamKind::Double, None) => {
+            const DOUBLES: &[&str] = &["0.0", "0.1", "0.5", "1.0", "1.5", "2.0", "10.0"];
+            DOUBLES[rng.random_range(0..DOUBLES.len())].to_string()
+        }
+        _ => "true".to_string(),
+    }
+}
+
+/// Whether `(key, value)` conflicts with an option already set this round.
+pub fn conflicts(set: &[(String, String)], key: &str, value: &str) -> bool {
+    if set.iter().any(|(k, _)| k == key) {
+        return true;
+    }
+    INVALID_COMBINATIONS.iter().any(|&((k1, v1), (k2, v2))| {
+        let has = |k: &str, v: &str| set.iter().any(|(a, b)| a == k && b == v);
+        (key == k1 && value == v1 && has(k2, v2)) || (key == k2 && value == v2 && has(k1, v1))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn reads_hundreds_of_parameters_from_z3() {
+        let descrs = read_param_descrs();
+        assert!(descrs.len() > 100, "only {} parameters", descrs.len());
+        let relevancy = descrs.iter().find(|d| d.name == "relevancy").expect("relevancy");
+        assert_eq!(relevancy.kind, ParamKind::Uint);
+        assert!(descrs.iter().any(|d| d.kind == ParamKind::Bool));
+    }
+
+    #[test]
+    fn picks_only_usable_parameters_within_ranges() {
+        let model = OptionModel::new(&read_param_descrs());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..500 {
+            let (key, value) = model.pick(&mut rng).expect("a parameter");
+            assert!(!EXCLUDED.contains(&key.as_str()), "{key}");
+            if key == "relevancy" {
+                assert!(["0", "1", "2"].contains(&value.as_str()), "{value}");
+            }
+            if key == "arith.solver" {
+                let v: u32 = value.parse().expect("number");
+                assert!((2..=6).contains(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_combinations_conflict_both_ways() {
+        let set = vec![("relevancy".to_string(), "0".to_string())];
+        assert!(conflicts(&set, "ematching", "false"));
+        assert!(!conflicts(&set, "ematching", "true"));
+        let set = vec![("ematching".to_string(), "false".to_string())];
+        assert!(conflicts(&set, "relevancy", "0"));
+        assert!(conflicts(&set, "ematching", "true"), "a key is set once per round");
+    }
+}

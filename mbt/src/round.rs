@@ -1,0 +1,133 @@
+//! One round: a pure function of its seed. [`run_round`] drives the state machine on a system
+//! under test and returns a [`RoundReport`]; [`run_recorded_round`] does so on the real
+//! executor, recording the trace to a writer.
+
+use crate::cx::{Cx, RoundConfig};
+use crate::failure::Failure;
+use crate::machine;
+use crate::stats::Stats;
+use crate::sut::Sut;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// What a round did and found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundReport {
+    pub seed: u64,
+    pub stats: Stats,
+    pub failure: Option<Failure>,
+    /// The options the round set, in order.
+    pub options: Vec<(String, String)>,
+    pub n_calls: u64,
+}
+
+/// Runs round `seed` on `sut`.
+pub fn run_round(sut: &mut dyn Sut, config: &RoundConfig, seed: u64) -> RoundReport {
+    let rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut cx = Cx::new(sut, config.clone(), seed, rng);
+    let failure = machine::drive(&mut cx).err();
+    RoundReport {
+        seed,
+        stats: std::mem::take(&mut cx.stats),
+        failure,
+        options: std::mem::take(&mut cx.options_set),
+        n_calls: cx.n_calls,
+    }
+}
+
+/// Runs round `seed` on the executor, recording its trace to `out`.
+pub fn run_recorded_round(config: &RoundConfig, seed: u64, out: Box<dyn Write>) -> RoundReport {
+    let mut executor = untrace::Executor::new(untrace::ExecConfig {
+        check_results: false,
+        verbose: false,
+        fail_on: None,
+    });
+    executor.record_to(out);
+    run_round(&mut executor, config, seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::OptionModel;
+    use crate::sut::DrySut;
+    use model::{SatResult, Theory};
+    use std::sync::{Arc, Mutex};
+
+    pub(crate) fn dry_config() -> RoundConfig {
+        RoundConfig {
+            theories: Theory::ALL.to_vec(),
+            option_fuzzing: true,
+            options: Arc::new(OptionModel::default()),
+            rlimit: 1000,
+            inject: None,
+            independent: None,
+        }
+    }
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn dry_trace(seed: u64, answer: SatResult) -> (RoundReport, String) {
+        let mut sut = DrySut::new(answer);
+        let buf = Shared::default();
+        sut.record_to(Box::new(buf.clone()));
+        let report = run_round(&mut sut, &dry_config(), seed);
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        (report, text)
+    }
+
+    #[test]
+    fn dry_rounds_finish_without_findings_and_only_valid_calls() {
+        for seed in 0..60 {
+            for answer in [SatResult::Sat, SatResult::Unsat] {
+                let (report, text) = dry_trace(seed, answer);
+                assert_eq!(report.failure, None, "seed {seed}");
+                // The trace parses and every call is valid in the reference state.
+                let trace = model::trace::text::parse(&text).expect("trace parses");
+                let mut state = model::State::new();
+                for e in &trace.entries {
+                    state.apply(&e.call, e.ret.as_ref()).expect("valid call");
+                }
+                assert!(state.solvers.is_empty(), "round ends with every solver deleted");
+            }
+        }
+    }
+
+    #[test]
+    fn a_round_is_a_function_of_its_seed() {
+        let (a, ta) = dry_trace(42, SatResult::Sat);
+        let (b, tb) = dry_trace(42, SatResult::Sat);
+        assert_eq!(ta, tb);
+        assert_eq!(a, b);
+        let (_, tc) = dry_trace(43, SatResult::Sat);
+        assert_ne!(ta, tc);
+    }
+
+    #[test]
+    fn many_dry_rounds_use_every_operation() {
+        let mut stats = Stats::default();
+        for seed in 0..400 {
+            let answer = if seed % 2 == 0 { SatResult::Sat } else { SatResult::Unsat };
+            stats.merge(&dry_trace(seed, answer).0.stats);
+        }
+        for op in model::ops::OPS {
+            assert!(stats.calls.get(op.name).is_some_and(|c| c.ok > 0), "never built {}", op.name);
+        }
+        for name in model::Call::ACTION_NAMES {
+            assert!(stats.calls.get(*name).is_some_and(|c| c.ok > 0), "never called {name}");
+        }
+    }
+}

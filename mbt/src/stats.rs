@@ -1,0 +1,118 @@
+//! Campaign statistics: [`Stats`] counts per state and per call (tried / succeeded) and the
+//! answers of checks; rounds add theirs into the campaign's with [`Stats::merge`], and
+//! [`Stats::table`] prints the final table.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Tried / succeeded counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    pub tried: u64,
+    pub ok: u64,
+}
+
+/// What one round or a whole campaign did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Per state of the machine: visits (tried) and actions completed (ok).
+    pub states: BTreeMap<String, Count>,
+    /// Per action of the machine.
+    pub actions: BTreeMap<String, Count>,
+    /// Per call name (every operation of the table and every solver action).
+    pub calls: BTreeMap<String, Count>,
+    pub sat: u64,
+    pub unsat: u64,
+    pub unknown: u64,
+    /// Checks on a solver that had been checked before in the round.
+    pub incremental_checks: u64,
+}
+
+impl Stats {
+    pub fn call_tried(&mut self, name: &str) {
+        self.calls.entry(name.to_string()).or_default().tried += 1;
+    }
+
+    pub fn call_ok(&mut self, name: &str) {
+        self.calls.entry(name.to_string()).or_default().ok += 1;
+    }
+
+    pub fn n_calls(&self) -> u64 {
+        self.calls.values().map(|c| c.tried).sum()
+    }
+
+    pub fn n_checks(&self) -> u64 {
+        self.sat + self.unsat + self.unknown
+    }
+
+    pub fn merge(&mut self, other: &Stats) {
+        for (into, from) in [
+            (&mut self.states, &other.states),
+            (&mut self.actions, &other.actions),
+            (&mut self.calls, &other.calls),
+        ] {
+            for (k, c) in from {
+                let e = into.entry(k.clone()).or_default();
+                e.tried += c.tried;
+                e.ok += c.ok;
+            }
+        }
+        self.sat += other.sat;
+        self.unsat += other.unsat;
+        self.unknown += other.unknown;
+        self.incremental_checks += other.incremental_checks;
+    }
+
+    /// The final statistics table.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        for (title, map) in [
+            ("state", &self.states),
+            ("action", &self.actions),
+            ("call", &self.calls),
+        ] {
+            let _ = writeln!(out, "{title:<28} {:>12} {:>12}", "tried", "succeeded");
+            for (k, c) in map {
+                let _ = writeln!(out, "  {k:<26} {:>12} {:>12}", c.tried, c.ok);
+            }
+        }
+        let checks = self.n_checks();
+        let ratio = if self.unsat == 0 {
+            "-".to_string()
+        } else {
+            format!("1:{:.2}", self.unsat as f64 / self.sat.max(1) as f64)
+        };
+        let _ = writeln!(
+            out,
+            "checks {checks}: sat {} unsat {} unknown {}, sat:unsat {ratio}, incremental {:.1}%",
+            self.sat,
+            self.unsat,
+            self.unknown,
+            100.0 * self.incremental_checks as f64 / checks.max(1) as f64
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_counts() {
+        let mut a = Stats::default();
+        a.call_tried("bvadd");
+        a.call_ok("bvadd");
+        a.sat = 1;
+        let mut b = Stats::default();
+        b.call_tried("bvadd");
+        b.unsat = 2;
+        b.incremental_checks = 1;
+        a.merge(&b);
+        assert_eq!(a.calls["bvadd"], Count { tried: 2, ok: 1 });
+        assert_eq!((a.sat, a.unsat, a.incremental_checks), (1, 2, 1));
+        assert_eq!(a.n_calls(), 2);
+        assert!(a.table().contains("sat:unsat 1:2.00"), "{}", a.table());
+    }
+}

@@ -1,0 +1,125 @@
+//! The system under test as the fuzzer sees it: [`Sut`], one method to run a call.
+//!
+//! The real implementation is `untrace::executor::Executor` (the one executor shared with the
+//! replayer, which writes each trace line before it runs the call); [`DrySut`] runs calls
+//! against the reference [`model::State`] alone, answering checks with a fixed answer, so that
+//! the generator and the state machine are tested without Z3.
+
+use model::trace::text;
+use model::{AnyId, Call, Ret, SatResult, SolverId, State};
+use std::io::Write;
+
+/// Why a call did not return normally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SutError {
+    /// The call is not valid in the reference state (a fuzzer bug).
+    Malformed(String),
+    /// Z3 reported an error (or the binding would have panicked).
+    Z3(String),
+    /// Writing the trace failed.
+    Io(String),
+}
+
+/// Something that runs API calls and keeps the reference state.
+pub trait Sut {
+    /// Runs `call`; fresh ids are chosen by the implementation.
+    fn run(&mut self, call: Call) -> Result<Option<Ret>, SutError>;
+    /// The reference state after every call run so far.
+    fn state(&self) -> &State;
+    /// The SMT-LIB text of a solver's assertions, for the dump oracle.
+    fn assertions_smt2(&self, solver: SolverId) -> Option<String>;
+}
+
+/// Runs calls against the reference state only; every check answers `answer`, every model
+/// evaluation answers `eval_answer`, and an unsat core is the whole assumption set.
+pub struct DrySut {
+    state: State,
+    pub answer: SatResult,
+    pub eval_answer: String,
+    out: Option<Box<dyn Write>>,
+    last_assumptions: std::collections::HashMap<SolverId, Vec<model::TermId>>,
+}
+
+impl DrySut {
+    pub fn new(answer: SatResult) -> DrySut {
+        DrySut {
+            state: State::new(),
+            answer,
+            eval_answer: "true".into(),
+            out: None,
+            last_assumptions: Default::default(),
+        }
+    }
+
+    /// Writes the trace as the executor would: header, then each call line before it runs.
+    pub fn record_to(&mut self, mut out: Box<dyn Write>) {
+        let _ = writeln!(out, "{}", text::header());
+        self.out = Some(out);
+    }
+}
+
+impl Sut for DrySut {
+    fn run(&mut self, call: Call) -> Result<Option<Ret>, SutError> {
+        self.state
+            .check(&call)
+            .map_err(|v| SutError::Malformed(v.0))?;
+        if let Some(out) = &mut self.out {
+            let _ = writeln!(out, "{}", text::format_call(&call));
+            let _ = out.flush();
+        }
+        let ret = match &call {
+            Call::CheckSat(z) => {
+                self.last_assumptions.insert(*z, Vec::new());
+                Some(Ret::Sat(self.answer))
+            }
+            Call::CheckSatAssuming(z, ts) => {
+                self.last_assumptions.insert(*z, ts.clone());
+                Some(Ret::Sat(self.answer))
+            }
+            Call::GetUnsatCore(z) => Some(Ret::Core(
+                self.last_assumptions.get(z).cloned().unwrap_or_default(),
+            )),
+            Call::ModelEval { .. } => Some(Ret::Value(self.eval_answer.clone())),
+            _ => self.state.fresh(call.ret_kind()).map(Ret::Id),
+        };
+        self.state
+            .apply(&call, ret.as_ref())
+            .map_err(|v| SutError::Malformed(v.0))?;
+        if let (Some(out), Some(ret)) = (&mut self.out, &ret) {
+            let _ = writeln!(out, "{}", text::format_ret(ret));
+            let _ = out.flush();
+        }
+        if let Call::Release(AnyId::Solver(z)) | Call::Delete(z) = &call {
+            self.last_assumptions.remove(z);
+        }
+        Ok(ret)
+    }
+
+    fn state(&self) -> &State {
+        &self.state
+    }
+
+    fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
+        self.state.solvers.contains_key(&solver).then(String::new)
+    }
+}
+
+impl Sut for untrace::Executor {
+    fn run(&mut self, call: Call) -> Result<Option<Ret>, SutError> {
+        untrace::Executor::run(self, call).map_err(|e| match e {
+            untrace::ExecError::Malformed(m) => SutError::Malformed(m),
+            untrace::ExecError::Z3(m) => SutError::Z3(m),
+            untrace::ExecError::Io(m) => SutError::Io(m),
+            // Record mode never compares results.
+            other @ untrace::ExecError::Mismatch { .. } => SutError::Malformed(other.to_string()),
+        })
+    }
+
+    fn state(&self) -> &State {
+        untrace::Executor::state(self)
+    }
+
+    fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
+        self.assertions_smtlib(solver)
+    }
+}
