@@ -12,7 +12,8 @@
 //! Modules: [`trace_io`] (formats; traces cut short by a crash), [`validity`] (reference-state
 //! filtering and repair), [`analysis`] (sorts, definitions and sizes of objects), [`calls`]
 //! (edits of single calls), [`session`] (the current trace next to the engine's reducer),
-//! [`passes`] (the trace-specific passes and their order).
+//! [`passes`] (the trace-specific passes and their order), [`regress`] (the regression corpus
+//! of real Z3 failures in `traces/regress/`).
 //!
 //! Example (what `mbt --minimize` does):
 //! ```no_run
@@ -30,6 +31,7 @@
 pub mod analysis;
 pub mod calls;
 pub mod passes;
+pub mod regress;
 pub mod session;
 pub mod trace_io;
 pub mod validity;

@@ -4,6 +4,7 @@
 
 pub mod synthetic;
 
+#[allow(unused_imports)]
 pub use synthetic::*;
 
 use ddtrace::trace_io;

@@ -181,4 +181,3 @@ pub fn random_trace(seed: u64, n: usize) -> Vec<Entry> {
     }
     b.entries
 }
-
