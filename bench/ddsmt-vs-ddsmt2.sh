@@ -18,14 +18,22 @@ done
 Z3=$(command -v z3)
 CVC5=$(command -v cvc5)
 
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# Run from the scratch directory: in the repository root, Python would take our ddsmt/ crate
+# directory for the ddsmt package.
+cd "$WORK"
+
 # ddSMT 2 is invoked as a Python module, since our binary has the same name.
-if ! python3 -c 'import ddsmt.cli' 2>/dev/null; then
+if ! python3 -m ddsmt --version >/dev/null 2>&1; then
   echo "installing ddSMT 2 with pip..." >&2
   python3 -m pip install --quiet ddsmt
 fi
 
 echo "building ddsmt (release)..." >&2
 (cd "$ROOT" && cargo build --release --quiet -p ddsmt)
+# CARGO_TARGET_DIR may be relative to the repository root.
+case ${CARGO_TARGET_DIR:-} in /*|"") ;; *) CARGO_TARGET_DIR=$ROOT/$CARGO_TARGET_DIR ;; esac
 OURS=${CARGO_TARGET_DIR:-$ROOT/target}/release/ddsmt
 
 # name | input file | options (words split at spaces; commas inside a word become spaces) | command
@@ -37,9 +45,6 @@ CASES=(
   "issue6495-z3-unsat|regress2__issue6495-dup-pat-term.smt2||$Z3"
   "magnitude-z3-sat|regress0__nl__magnitude-wrong-1020-m.smt2||$Z3"
 )
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 
 now() { date +%s.%N; }
 
