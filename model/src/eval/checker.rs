@@ -13,7 +13,7 @@
 //!   range, and drops it. Only definitions stay in memory, never the assertions.
 
 use super::evaluator::Evaluator;
-use super::model::{Env, FunDef, Model};
+use super::model::{Constructor, Env, FunDef, Model};
 use super::response::{read_response, Answer, Status};
 use super::sorts::parse_sort;
 use super::source::{unquote, Located, Src, StatementReader, TermRef};
@@ -293,6 +293,8 @@ struct Frame {
     decls: Vec<String>,
     named: Vec<String>,
     sorts: Vec<String>,
+    constructors: Vec<String>,
+    selectors: Vec<String>,
 }
 
 /// Results collected for one check-sat.
@@ -421,9 +423,22 @@ impl Checker {
                     self.env.defs.insert(def.name.clone(), Rc::new(def));
                 }
             }
-            "declare-datatype" | "declare-datatypes" => {
-                return Err(src.at(node, "datatypes are not supported by the evaluator"));
+            "declare-datatype" | "declare-datatypes" => self.declare_datatypes(src, node)?,
+            "define-const" if ch.len() == 4 => {
+                let name = name_at(1)?;
+                let result =
+                    parse_sort(tree, ch[2], &self.env.aliases).map_err(|m| src.at(ch[2], m))?;
+                let def = FunDef {
+                    name: name.clone(),
+                    params: Vec::new(),
+                    result,
+                    body: TermRef::new(src, ch[3]),
+                };
+                self.frame().defs.push(name.clone());
+                self.env.defs.insert(name, Rc::new(def));
             }
+            // Other queries and settings (solver-specific ones too) do not change the assertions.
+            _ if head.starts_with("get-") || head.starts_with("set-") => {}
             "push" => {
                 for _ in 0..count_arg(src, node).unwrap_or(1) {
                     self.frames.push(Frame::default());
@@ -468,6 +483,96 @@ impl Checker {
         for n in frame.sorts {
             self.env.aliases.remove(&n);
         }
+        for n in frame.constructors {
+            self.env.constructors.remove(&n);
+        }
+        for n in frame.selectors {
+            self.env.selectors.remove(&n);
+        }
+    }
+
+    /// Registers the constructors and selectors of `declare-datatype(s)`, in the SMT-LIB 2.6
+    /// forms (with or without `par`) and Z3's older `(declare-datatypes () ((D c ..) ..))`.
+    fn declare_datatypes(&mut self, src: &Rc<Src>, node: NodeId) -> Result<(), Located> {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        let bad = || src.at(node, "malformed datatype declaration");
+        // Constructor declarations of one datatype body, skipping a `(par (T ..) ..)` wrapper.
+        let constructors_of = |body: NodeId| -> &[NodeId] {
+            let bc = tree.children(body);
+            if tree.head(body) == Some("par") && bc.len() == 3 {
+                tree.children(bc[2])
+            } else {
+                bc
+            }
+        };
+        let mut datatypes: Vec<(String, Vec<NodeId>)> = Vec::new();
+        let symbol = |n: NodeId| tree.symbol(n).map(|s| unquote(s).to_string());
+        if tree.head(node) == Some("declare-datatype") {
+            let (Some(name), Some(&body)) = (ch.get(1).and_then(|&n| symbol(n)), ch.get(2)) else {
+                return Err(bad());
+            };
+            datatypes.push((name, constructors_of(body).to_vec()));
+        } else {
+            let [_, sorts, bodies] = ch else {
+                return Err(bad());
+            };
+            let sort_decls = tree.children(*sorts);
+            let bodies = tree.children(*bodies);
+            if sort_decls.is_empty() {
+                for &b in bodies {
+                    let bc = tree.children(b);
+                    let name = bc.first().and_then(|&n| symbol(n)).ok_or_else(bad)?;
+                    datatypes.push((name, bc[1..].to_vec()));
+                }
+            } else {
+                if sort_decls.len() != bodies.len() {
+                    return Err(bad());
+                }
+                for (&d, &b) in sort_decls.iter().zip(bodies) {
+                    let name = tree
+                        .children(d)
+                        .first()
+                        .and_then(|&n| symbol(n))
+                        .ok_or_else(bad)?;
+                    datatypes.push((name, constructors_of(b).to_vec()));
+                }
+            }
+        }
+        for (datatype, ctors) in datatypes {
+            for c in ctors {
+                let (name, fields) = match symbol(c) {
+                    Some(name) => (name, Vec::new()),
+                    None => {
+                        let cc = tree.children(c);
+                        let name = cc.first().and_then(|&n| symbol(n)).ok_or_else(bad)?;
+                        let fields = cc[1..]
+                            .iter()
+                            .map(|&f| {
+                                tree.children(f)
+                                    .first()
+                                    .and_then(|&n| symbol(n))
+                                    .ok_or_else(bad)
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        (name, fields)
+                    }
+                };
+                for (i, sel) in fields.iter().enumerate() {
+                    self.env.selectors.insert(sel.clone(), (name.clone(), i));
+                    self.frame().selectors.push(sel.clone());
+                }
+                self.env.constructors.insert(
+                    name.clone(),
+                    Constructor {
+                        datatype: datatype.clone(),
+                        selectors: fields,
+                    },
+                );
+                self.frame().constructors.push(name);
+            }
+        }
+        Ok(())
     }
 
     fn assert(&mut self, src: &Rc<Src>, term: NodeId) -> Result<(), Located> {

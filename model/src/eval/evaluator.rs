@@ -157,8 +157,137 @@ impl<'a> Evaluator<'a> {
                 _ => Err(src.at(node, "not expects one Bool argument")),
             },
             "lambda" => self.lambda(src, node),
-            "forall" | "exists" | "match" => self.unsupported(src, node, name),
+            "match" => self.match_term(src, node),
+            "forall" | "exists" => self.quantifier(src, node, name == "exists"),
             _ => self.application(src, node, name, &ch[1..]),
+        }
+    }
+
+    /// Quantifiers over finite domains only: Bool, bit-vectors up to 12 bits, enumeration
+    /// datatypes, and uninterpreted sorts whose universe the model lists. Evaluated as the
+    /// conjunction (`exists`: disjunction) over all assignments, at most 100,000 of them.
+    fn quantifier(&mut self, src: &Src, node: NodeId, is_exists: bool) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        if ch.len() != 3 || !tree.is_list(ch[1]) {
+            return Err(src.at(node, "a quantifier expects variables and a body"));
+        }
+        let mut vars = Vec::new();
+        let mut total: usize = 1;
+        for &v in tree.children(ch[1]) {
+            let vc = tree.children(v);
+            let (Some(name), 2) = (vc.first().and_then(|&c| tree.symbol(c)), vc.len()) else {
+                return Err(src.at(v, "expected (name sort)"));
+            };
+            let sort = parse_sort(tree, vc[1], &self.env.aliases).map_err(|m| src.at(vc[1], m))?;
+            let Some(domain) = self.domain(&sort) else {
+                let what = if is_exists { "exists" } else { "forall" };
+                return self.unsupported(src, node, &format!("{what} over {sort}"));
+            };
+            total = total.saturating_mul(domain.len().max(1));
+            vars.push((unquote(name).to_string(), domain));
+        }
+        if total > 100_000 {
+            return self.unsupported(src, node, &format!("a quantifier over {total} assignments"));
+        }
+        let mark = self.locals.len();
+        let mut open = false;
+        let mut counters = vec![0usize; vars.len()];
+        if vars.iter().any(|(_, d)| d.is_empty()) {
+            // An empty domain: forall is true, exists is false.
+            return Ok(Some(Value::Bool(!is_exists)));
+        }
+        loop {
+            self.locals.truncate(mark);
+            for ((name, domain), &i) in vars.iter().zip(&counters) {
+                self.locals.push((name.clone(), Some(domain[i].clone())));
+            }
+            let value = self.eval(src, ch[2]);
+            self.locals.truncate(mark);
+            match value? {
+                Some(Value::Bool(b)) if b == is_exists => return Ok(Some(Value::Bool(b))),
+                Some(Value::Bool(_)) => {}
+                None => open = true,
+                Some(other) => {
+                    return Err(src.at(ch[2], format!("quantifier body has sort {}", other.sort())))
+                }
+            }
+            // Next assignment, like an odometer.
+            let mut k = 0;
+            loop {
+                if k == counters.len() {
+                    return Ok(if open {
+                        None
+                    } else {
+                        Some(Value::Bool(!is_exists))
+                    });
+                }
+                counters[k] += 1;
+                if counters[k] < vars[k].1.len() {
+                    break;
+                }
+                counters[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// All values of a finite sort, if known.
+    fn domain(&self, sort: &Sort) -> Option<Vec<Value>> {
+        match sort {
+            Sort::Bool => Some(vec![Value::Bool(false), Value::Bool(true)]),
+            Sort::BitVec(w) if *w <= 12 => Some((0..1u64 << w).map(|i| Value::bv(*w, i)).collect()),
+            Sort::Named(name, params) if params.is_empty() => {
+                let mut ctors: Vec<&String> = self
+                    .env
+                    .constructors
+                    .iter()
+                    .filter(|(_, c)| c.datatype == *name)
+                    .map(|(n, _)| n)
+                    .collect();
+                if !ctors.is_empty() {
+                    if self
+                        .env
+                        .constructors
+                        .iter()
+                        .any(|(_, c)| c.datatype == *name && !c.selectors.is_empty())
+                    {
+                        return None;
+                    }
+                    ctors.sort();
+                    return Some(
+                        ctors
+                            .into_iter()
+                            .map(|c| Value::Datatype {
+                                datatype: name.clone(),
+                                constructor: c.clone(),
+                                fields: Vec::new(),
+                            })
+                            .collect(),
+                    );
+                }
+                let mut elements: Vec<&String> = self
+                    .model
+                    .universe
+                    .iter()
+                    .filter(|(_, s)| *s == sort)
+                    .map(|(n, _)| n)
+                    .collect();
+                if elements.is_empty() {
+                    return None;
+                }
+                elements.sort();
+                Some(
+                    elements
+                        .into_iter()
+                        .map(|n| Value::Uninterpreted {
+                            sort: sort.clone(),
+                            name: n.clone(),
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
         }
     }
 
@@ -185,6 +314,7 @@ impl<'a> Evaluator<'a> {
             || self.env.defs.contains_key(name)
             || self.env.decls.contains_key(name)
             || self.env.named.contains_key(name)
+            || self.env.constructors.contains_key(name)
             || strings::constant(name).is_some()
             || self.model.defines(name)
             || self.model.universe.contains_key(name)
@@ -207,6 +337,19 @@ impl<'a> Evaluator<'a> {
             let result = self.eval(&t.src, t.node);
             self.locals = saved;
             return result;
+        }
+        if let Some(c) = self.env.constructors.get(name) {
+            if !c.selectors.is_empty() {
+                return Err(src.at(
+                    node,
+                    format!("constructor {name} expects {} arguments", c.selectors.len()),
+                ));
+            }
+            return Ok(Some(Value::Datatype {
+                datatype: c.datatype.clone(),
+                constructor: name.to_string(),
+                fields: Vec::new(),
+            }));
         }
         if let Some(v) = strings::constant(name) {
             return Ok(Some(v));
@@ -265,6 +408,12 @@ impl<'a> Evaluator<'a> {
         if let Some(sort) = self.model.universe.get(name) {
             return Ok(Some(Value::Uninterpreted {
                 sort: sort.clone(),
+                name: name.to_string(),
+            }));
+        }
+        if let Some(sort) = z3_abstract_value(name) {
+            return Ok(Some(Value::Uninterpreted {
+                sort,
                 name: name.to_string(),
             }));
         }
@@ -340,6 +489,14 @@ impl<'a> Evaluator<'a> {
             let args = self.eval_all(src, arg_nodes)?;
             return self.call(src, node, &def, args);
         }
+        if self.env.constructors.contains_key(name)
+            || self.env.selectors.contains_key(name)
+            || name
+                .strip_prefix("is-")
+                .is_some_and(|c| self.env.constructors.contains_key(c))
+        {
+            return self.datatype_op(src, node, name, arg_nodes);
+        }
         match name {
             "select" | "store" => return self.array_op(src, node, name, arg_nodes),
             _ if PARTIAL.contains(&name) => return self.partial(src, node, name, arg_nodes),
@@ -407,21 +564,150 @@ impl<'a> Evaluator<'a> {
             "mod" => ["mod", "mod0"],
             _ => ["/", "/0"],
         };
+        self.extend_partial(src, node, name, &names, vec![a, b])
+    }
+
+    /// Applies the model's definition of a partial operation (the first of `names` the model
+    /// defines with the right arity) where the builtin is undefined; inside it, the builtin is
+    /// meant, and an undefined application is open.
+    fn extend_partial(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        name: &str,
+        names: &[&str],
+        args: Vec<Value>,
+    ) -> Eval {
         if !self.in_extension {
             let def = names
                 .iter()
                 .filter_map(|n| self.model.funs.get(*n))
-                .find(|d| d.params.len() == 2)
+                .find(|d| d.params.len() == args.len())
                 .cloned();
             if let Some(def) = def {
                 self.in_extension = true;
-                let result = self.call(src, node, &def, vec![Some(a), Some(b)]);
+                let result = self.call(src, node, &def, args.into_iter().map(Some).collect());
                 self.in_extension = false;
                 return result;
             }
         }
-        self.undefined.insert(format!("({name} {a} {b})"));
+        let shown: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        self.undefined
+            .insert(format!("({name} {})", shown.join(" ")));
         Ok(None)
+    }
+
+    /// Constructors, selectors (partial: the model may extend them) and `is-C` testers.
+    fn datatype_op(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        if let Some(c) = self.env.constructors.get(name) {
+            if args.len() != c.selectors.len() {
+                return Err(src.at(
+                    node,
+                    format!(
+                        "constructor {name} expects {} arguments, got {}",
+                        c.selectors.len(),
+                        args.len()
+                    ),
+                ));
+            }
+            let datatype = c.datatype.clone();
+            let Some(fields) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+                return Ok(None);
+            };
+            return Ok(Some(Value::Datatype {
+                datatype,
+                constructor: name.to_string(),
+                fields,
+            }));
+        }
+        let [arg] = args.as_slice() else {
+            return Err(src.at(
+                node,
+                format!("{name} expects 1 argument, got {}", args.len()),
+            ));
+        };
+        let Some(arg) = arg.clone() else {
+            return Ok(None);
+        };
+        let Value::Datatype {
+            constructor,
+            fields,
+            ..
+        } = &arg
+        else {
+            return Err(src.at(
+                node,
+                format!("{name} expects a datatype value, got {}", arg.sort()),
+            ));
+        };
+        if let Some(tested) = name.strip_prefix("is-") {
+            if self.env.constructors.contains_key(tested) {
+                return Ok(Some(Value::Bool(constructor == tested)));
+            }
+        }
+        let Some((owner, index)) = self.env.selectors.get(name).cloned() else {
+            return Err(src.at(node, format!("unknown datatype operation {name}")));
+        };
+        if *constructor == owner {
+            return Ok(fields.get(index).cloned());
+        }
+        self.extend_partial(src, node, name, &[name], vec![arg])
+    }
+
+    /// `(match t ((pattern body) ..))`: the first case whose pattern fits the value.
+    fn match_term(&mut self, src: &Src, node: NodeId) -> Eval {
+        let tree = &src.tree;
+        let ch = tree.children(node);
+        if ch.len() != 3 || !tree.is_list(ch[2]) {
+            return Err(src.at(node, "match expects a term and a list of cases"));
+        }
+        let Some(value) = self.eval(src, ch[1])? else {
+            return Ok(None);
+        };
+        let Value::Datatype {
+            constructor,
+            fields,
+            ..
+        } = &value
+        else {
+            return Err(src.at(ch[1], format!("match on a value of sort {}", value.sort())));
+        };
+        for &case in tree.children(ch[2]) {
+            let cc = tree.children(case);
+            let [pattern, body] = cc else {
+                return Err(src.at(case, "expected (pattern term)"));
+            };
+            let mut bindings = Vec::new();
+            if let Some(sym) = tree.symbol(*pattern).map(unquote) {
+                if self.env.constructors.contains_key(sym) {
+                    if sym != constructor {
+                        continue;
+                    }
+                } else {
+                    bindings.push((sym.to_string(), Some(value.clone())));
+                }
+            } else {
+                let pc = tree.children(*pattern);
+                let head = pc.first().and_then(|&h| tree.symbol(h)).map(unquote);
+                if head != Some(constructor.as_str()) {
+                    continue;
+                }
+                if pc.len() != fields.len() + 1 {
+                    return Err(src.at(*pattern, "pattern has the wrong number of fields"));
+                }
+                for (&var, field) in pc[1..].iter().zip(fields) {
+                    let var = tree.symbol(var).map(unquote).unwrap_or("_");
+                    bindings.push((var.to_string(), Some(field.clone())));
+                }
+            }
+            let mark = self.locals.len();
+            self.locals.extend(bindings);
+            let result = self.eval(src, *body);
+            self.locals.truncate(mark);
+            return result;
+        }
+        Err(src.at(node, format!("no case of the match fits {value}")))
     }
 
     fn array_op(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
@@ -647,6 +933,13 @@ impl<'a> Evaluator<'a> {
         let tree = &src.tree;
         let hc = tree.children(head);
         match tree.head(head) {
+            Some("_") if hc.len() == 3 && tree.symbol(hc[1]) == Some("is") => {
+                let ctor = tree.symbol(hc[2]).map(unquote).unwrap_or("");
+                if !self.env.constructors.contains_key(ctor) {
+                    return Err(src.at(hc[2], format!("unknown constructor {ctor}")));
+                }
+                self.datatype_op(src, node, &format!("is-{ctor}"), arg_nodes)
+            }
             Some("_") if hc.len() >= 2 => {
                 let name = tree.symbol(hc[1]).map(unquote).unwrap_or("");
                 let idx = self.indices(src, &hc[2..])?;
@@ -667,9 +960,7 @@ impl<'a> Evaluator<'a> {
                 match tree.symbol(hc[1]).map(unquote) {
                     Some("const") => {
                         let Sort::Array(index, element) = sort else {
-                            return Err(
-                                src.at(head, format!("(as const {sort}) needs an array sort"))
-                            );
+                            return self.unsupported(src, node, &format!("(as const {sort})"));
                         };
                         let [v] = arg_nodes else {
                             return Err(src.at(node, "a constant array takes one value"));
@@ -884,6 +1175,14 @@ fn fresh_value(sort: &Sort, used: &BTreeSet<Value>) -> Option<Value> {
         }),
         _ => None,
     }
+}
+
+/// Z3 names the elements of an uninterpreted sort `S` as `S!val!N`, sometimes without
+/// declaring them in the model.
+fn z3_abstract_value(name: &str) -> Option<Sort> {
+    let (sort, index) = name.rsplit_once("!val!")?;
+    (!sort.is_empty() && !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| Sort::uninterpreted(sort))
 }
 
 fn is_floating_point(name: &str) -> bool {

@@ -33,7 +33,7 @@ pub use checker::{
     check_files, check_texts, CheckResult, Failure, Limits, Outcome, Report, Verdict,
 };
 pub use evaluator::Evaluator;
-pub use model::{Env, FunDef, Model};
+pub use model::{Constructor, Env, FunDef, Model};
 pub use response::{read_response, Answer, Response, Status};
 pub use source::{Located, Src, TermRef};
 pub use strings::decode_literal;

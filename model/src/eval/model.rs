@@ -89,6 +89,13 @@ pub fn read_params(
         .collect()
 }
 
+/// A datatype constructor: its datatype's name and its fields (selector names).
+#[derive(Clone, Debug)]
+pub struct Constructor {
+    pub datatype: String,
+    pub selectors: Vec<String>,
+}
+
 /// A solver's model for one `check-sat`.
 #[derive(Clone, Debug, Default)]
 pub struct Model {
@@ -187,6 +194,10 @@ impl Model {
 pub struct Env {
     pub defs: HashMap<String, Rc<FunDef>>,
     pub decls: HashMap<String, (Vec<Sort>, Sort)>,
+    /// Datatype constructors by name.
+    pub constructors: HashMap<String, Constructor>,
+    /// Datatype selectors by name: (constructor, field index).
+    pub selectors: HashMap<String, (String, usize)>,
     /// Terms named with `(! t :named n)`.
     pub named: HashMap<String, TermRef>,
     pub aliases: SortAliases,

@@ -32,6 +32,13 @@ pub enum Value {
     },
     /// A regular language (`RegLan`), kept as its expression.
     RegLan(Rc<Regex>),
+    /// A datatype value: its constructor applied to field values. `datatype` names the sort
+    /// without parameters (a nullary constructor of a parametric datatype does not tell them).
+    Datatype {
+        datatype: String,
+        constructor: String,
+        fields: Vec<Value>,
+    },
 }
 
 /// A bit-vector value: `bits < 2^width`, `width >= 1`.
@@ -197,6 +204,7 @@ impl Value {
             Value::Array(a) => Sort::array(a.index.clone(), a.default.sort()),
             Value::Uninterpreted { sort, .. } => sort.clone(),
             Value::RegLan(_) => Sort::RegLan,
+            Value::Datatype { datatype, .. } => Sort::uninterpreted(datatype.clone()),
         }
     }
 
@@ -233,6 +241,7 @@ impl Value {
             (Value::Array(a), Sort::Array(index, element)) => {
                 a.index == **index && a.default.fits(element)
             }
+            (Value::Datatype { datatype, .. }, Sort::Named(name, _)) => datatype == name,
             (v, s) => v.sort() == *s,
         }
     }
@@ -328,6 +337,20 @@ impl fmt::Display for Value {
             }
             Value::Uninterpreted { name, .. } => f.write_str(name),
             Value::RegLan(r) => write!(f, "{r}"),
+            Value::Datatype {
+                constructor,
+                fields,
+                ..
+            } => {
+                if fields.is_empty() {
+                    return f.write_str(constructor);
+                }
+                write!(f, "({constructor}")?;
+                for v in fields {
+                    write!(f, " {v}")?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
