@@ -1,1 +1,180 @@
-fn main() {}
+//! The `mbt` binary: runs a fuzzing campaign, or merges the output folders of shards.
+
+use anyhow::{bail, Context as _};
+use clap::{Args, Parser, Subcommand};
+use mbt::campaign::{self, CampaignConfig};
+use mbt::cx::RoundConfig;
+use mbt::inject::Inject;
+use mbt::isolate::Limits;
+use mbt::options::{read_param_descrs, OptionModel};
+use model::Theory;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Model-based API fuzzer for Z3: random valid call sequences, every round isolated and
+/// recorded as a trace that `untrace` replays.
+#[derive(Parser, Debug)]
+#[command(name = "mbt", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Merge the output folders of many shards into OUT (deduplicated failures, summed counts).
+    Merge {
+        out: PathBuf,
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// List the solver parameters the option model reads from Z3 and whether it fuzzes them.
+    Params,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Number of rounds (default 1000 unless --time is given).
+    #[arg(long)]
+    rounds: Option<u64>,
+    /// Stop starting rounds after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Seed of the first round (default: from the clock, printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Rounds run in parallel (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Output folder.
+    #[arg(long, default_value = "mbt-out")]
+    out: PathBuf,
+    /// Comma-separated theories: core,arith,bv,array,uf,fp,strings (default: all).
+    #[arg(long, value_delimiter = ',')]
+    theories: Option<Vec<String>>,
+    /// Do not fuzz solver and global parameters (solver kinds are still chosen at random).
+    #[arg(long)]
+    no_option_fuzzing: bool,
+    /// Time limit per round in seconds.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Memory limit per round in MiB (0: none).
+    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    memout: u64,
+    /// Z3 resource limit per check (deterministic, unlike a time limit).
+    #[arg(long, default_value_t = 400_000)]
+    rlimit: u64,
+    /// Run shard K of N (0-based): the seed space is split so shards never repeat rounds.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Keep the trace of every round under OUT/traces/.
+    #[arg(long)]
+    keep_all: bool,
+    /// No status line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
+    let (k, n) = text.split_once('/').context("--shard expects K/N, e.g. 0/4")?;
+    let (k, n): (u64, u64) = (k.parse().context("--shard K")?, n.parse().context("--shard N")?);
+    if n == 0 || k >= n {
+        bail!("--shard {text}: need 0 <= K < N");
+    }
+    Ok((k, n))
+}
+
+fn campaign(args: RunArgs) -> anyhow::Result<()> {
+    let mut round_flags = Vec::new();
+    let theories = match &args.theories {
+        Some(names) => {
+            let mut theories = Vec::new();
+            for name in names {
+                theories.push(Theory::from_name(name).with_context(|| {
+                    format!("unknown theory `{name}` (core, arith, bv, array, uf, fp, strings)")
+                })?);
+            }
+            round_flags.push(format!("--theories {}", names.join(",")));
+            theories
+        }
+        None => Theory::ALL.to_vec(),
+    };
+    if args.no_option_fuzzing {
+        round_flags.push("--no-option-fuzzing".into());
+    }
+    if args.rlimit != 400_000 {
+        round_flags.push(format!("--rlimit {}", args.rlimit));
+    }
+    let inject = Inject::from_env().map_err(anyhow::Error::msg)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs())
+    });
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let rounds = match (args.rounds, args.time) {
+        (None, None) => Some(1000),
+        (r, _) => r,
+    };
+    if !(args.timeout > 0.0) {
+        bail!("--timeout must be positive");
+    }
+    // Read in the parent before any fork, so that every child sees the same option model.
+    let options = OptionModel::new(&read_param_descrs());
+    let cfg = CampaignConfig {
+        rounds,
+        time: args.time.map(Duration::from_secs_f64),
+        seed,
+        jobs,
+        out: args.out.clone(),
+        keep_all: args.keep_all,
+        shard: args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or((0, 1)),
+        limits: Limits {
+            timeout: Duration::from_secs_f64(args.timeout),
+            memout_mb: args.memout,
+        },
+        round: RoundConfig {
+            theories,
+            option_fuzzing: !args.no_option_fuzzing,
+            options: Arc::new(options),
+            rlimit: args.rlimit,
+            inject,
+            independent: None,
+        },
+        round_flags,
+        quiet: args.quiet,
+    };
+    eprintln!("mbt: seed {seed}, {jobs} jobs, output in {}", args.out.display());
+    let summary = campaign::run(&cfg)?;
+    print!("{}", summary.report());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| print!("{}", s.report())),
+        Some(Command::Params) => {
+            let model = OptionModel::new(&read_param_descrs());
+            for d in read_param_descrs() {
+                let fuzzed = model.params.iter().any(|(p, _)| p.name == d.name);
+                println!("{:<40} {:?}{}", d.name, d.kind, if fuzzed { "" } else { "  (not fuzzed)" });
+            }
+            Ok(())
+        }
+        None => campaign(cli.run),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mbt: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
