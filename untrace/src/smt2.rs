@@ -156,14 +156,6 @@ pub fn write_script(file: &str, trace: &Trace) -> String {
          (set-option :produce-models true)\n\
          (set-option :produce-unsat-cores true)\n",
     );
-    // SMT-LIB wants the logic before anything else: the first solver's, if it names one.
-    let first_solver = trace.entries.iter().find_map(|e| match &e.call {
-        Call::NewSolver(kind) => Some(kind),
-        _ => None,
-    });
-    if let Some(SolverKind::Logic(logic)) = first_solver {
-        let _ = writeln!(w.out, "(set-logic {logic})");
-    }
     for (entry, line) in trace.entries.iter().zip(&trace.lines) {
         w.entry(&entry.call, entry.ret.as_ref(), *line);
     }
@@ -303,9 +295,14 @@ impl Writer {
             Call::NewSolver(kind) => {
                 if let Some(Ret::Id(AnyId::Solver(z))) = ret {
                     if self.is_main(*z) {
-                        // A logic went to the top of the script.
-                        if let SolverKind::Tactic(t) = kind {
-                            self.none(line, call, &format!("tactic {t}"));
+                        // No `set-logic`: the API builds terms of every theory whatever
+                        // the solver's logic, and a script with the logic would reject them.
+                        match kind {
+                            SolverKind::Logic(l) => {
+                                let _ = writeln!(self.out, "; solver for logic {l} (no set-logic)");
+                            }
+                            SolverKind::Tactic(t) => self.none(line, call, &format!("tactic {t}")),
+                            SolverKind::Default => {}
                         }
                     } else {
                         self.none(line, call, "a second solver");

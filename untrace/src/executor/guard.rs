@@ -51,7 +51,16 @@ pub fn z3_error(ctx: Z3_context) -> Option<String> {
             CStr::from_ptr(text).to_string_lossy().into_owned()
         }
     };
-    Some(format!("{code:?}: {}", one_line(&message)))
+    // Z3 appends every legal parameter to an unknown-parameter message; a line stays short.
+    let mut message = one_line(&message);
+    if let Some((head, _)) = message.split_once(" Legal parameters are:") {
+        message = head.to_string();
+    }
+    if message.len() > 300 {
+        let cut = (0..=300).rev().find(|i| message.is_char_boundary(*i)).unwrap_or(0);
+        message = format!("{}...", &message[..cut]);
+    }
+    Some(format!("{code:?}: {message}"))
 }
 
 /// Collapses whitespace runs (newlines included) so that a message stays on one line.

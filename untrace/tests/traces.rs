@@ -1,0 +1,272 @@
+//! The hand-written traces of `traces/`: each replays with exit 0, together they use every
+//! call kind, sort and operation, they survive conversion to binary and back, and their
+//! SMT-LIB form gives Z3's command line the recorded answers. Also the other exit codes.
+
+use model::call::Call;
+use model::trace::{self, Trace};
+use model::Sort;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn traces_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces")
+}
+
+fn trace_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(traces_dir())
+        .expect("traces/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn untrace(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_untrace"))
+        .args(args)
+        .env_remove("UNTRACE_FAIL_ON")
+        .output()
+        .expect("untrace runs")
+}
+
+fn parse(path: &Path) -> Trace {
+    trace::parse(&std::fs::read(path).expect("readable")).expect("a valid trace")
+}
+
+#[test]
+fn every_trace_replays_with_exit_0() {
+    let files = trace_files();
+    assert!(files.len() >= 10, "only {} traces", files.len());
+    for file in files {
+        let out = untrace(&[file.as_os_str()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn sort_kind(sort: &Sort) -> &'static str {
+    match sort {
+        Sort::Bool => "Bool",
+        Sort::Int => "Int",
+        Sort::Real => "Real",
+        Sort::BitVec(_) => "BitVec",
+        Sort::Array(..) => "Array",
+        Sort::FloatingPoint(..) => "FloatingPoint",
+        Sort::RoundingMode => "RoundingMode",
+        Sort::String => "String",
+        Sort::RegLan => "RegLan",
+        Sort::Seq(_) => "Seq",
+        Sort::Named(..) => "uninterpreted",
+    }
+}
+
+#[test]
+fn traces_cover_every_call_sort_and_operation() {
+    let mut calls = BTreeSet::new();
+    let mut sorts = BTreeSet::new();
+    for file in trace_files() {
+        let trace = parse(&file);
+        let mut state = model::State::new();
+        for entry in &trace.entries {
+            calls.insert(entry.call.name());
+            // `new_solver` kinds count as separate calls.
+            if let Call::NewSolver(kind) = &entry.call {
+                calls.insert(match kind {
+                    model::SolverKind::Default => "new_solver",
+                    model::SolverKind::Logic(_) => "new_solver logic",
+                    model::SolverKind::Tactic(_) => "new_solver tactic",
+                });
+            }
+            if let Ok(Some(sort)) = state.result_sort(&entry.call) {
+                sorts.insert(sort_kind(&sort));
+            }
+            state.apply(&entry.call, entry.ret.as_ref()).expect("valid");
+        }
+    }
+    let mut wanted: Vec<&str> = Call::ACTION_NAMES.to_vec();
+    wanted.extend(model::ops::OPS.iter().map(|op| op.name));
+    wanted.extend(["new_solver logic", "new_solver tactic"]);
+    let missing: Vec<&&str> = wanted.iter().filter(|n| !calls.contains(*n)).collect();
+    assert!(missing.is_empty(), "no trace uses {missing:?}");
+    for sort in [
+        "Bool",
+        "Int",
+        "Real",
+        "BitVec",
+        "Array",
+        "FloatingPoint",
+        "RoundingMode",
+        "String",
+        "Seq",
+        "uninterpreted",
+    ] {
+        assert!(sorts.contains(sort), "no trace builds a term of sort {sort}");
+    }
+}
+
+#[test]
+fn binary_conversion_replays_and_converts_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for file in trace_files() {
+        let bin = dir.path().join("t.bin");
+        let text = dir.path().join("t.trace");
+        let out = untrace(&[file.as_os_str(), "--convert".as_ref(), bin.as_os_str()]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let bytes = std::fs::read(&bin).expect("written");
+        assert!(bytes.starts_with(model::trace::binary::MAGIC));
+        let out = untrace(&[bin.as_os_str()]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = untrace(&[bin.as_os_str(), "--convert".as_ref(), text.as_os_str()]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(parse(&text).entries, parse(&file).entries, "{}", file.display());
+    }
+}
+
+/// The check-sat answers Z3's command line gives on the SMT-LIB form equal the recorded ones.
+#[test]
+fn smt2_scripts_give_the_recorded_answers() {
+    let Ok(version) = Command::new("z3").arg("-version").output() else {
+        eprintln!("skipped: no `z3` executable on PATH");
+        return;
+    };
+    assert!(version.status.success());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("t.smt2");
+    for file in trace_files() {
+        let out = untrace(&[file.as_os_str(), "--smt2".as_ref(), script.as_os_str()]);
+        assert_eq!(out.status.code(), Some(0));
+        let text = std::fs::read_to_string(&script).expect("written");
+        let recorded: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("; recorded: "))
+            .collect();
+        let z3 = Command::new("z3").arg(&script).output().expect("z3 runs");
+        let stdout = String::from_utf8_lossy(&z3.stdout);
+        assert!(!stdout.contains("(error"), "{}: {stdout}", file.display());
+        let answers: Vec<&str> = stdout
+            .lines()
+            .filter(|l| matches!(*l, "sat" | "unsat" | "unknown"))
+            .collect();
+        assert_eq!(answers, recorded, "{}", file.display());
+        assert!(!answers.is_empty(), "{}", file.display());
+    }
+}
+
+fn write_trace(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("z3-trace 1\n{body}")).expect("written");
+    path
+}
+
+const TWO_BOOLS: &str = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\nnew_solver\nreturn z1\n";
+
+#[test]
+fn a_different_answer_is_a_mismatch_with_exit_1() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = write_trace(
+        dir.path(),
+        "m.trace",
+        &format!("{TWO_BOOLS}assert z1 t1\nassert z1 t2\ncheck_sat z1\nreturn sat\n"),
+    );
+    let out = untrace(&[path.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("m.trace:12: replay mismatch"), "{err}");
+    // Without checks the same trace replays.
+    let out = untrace(&[path.as_os_str(), "--no-check".as_ref()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_different_value_or_core_size_is_a_mismatch() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let value = write_trace(
+        dir.path(),
+        "v.trace",
+        &format!("{TWO_BOOLS}assert z1 t1\ncheck_sat z1\nreturn sat\nget_model z1\nreturn m1\nmodel_eval m1 t2 true\nreturn \"true\"\n"),
+    );
+    let out = untrace(&[value.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let core = write_trace(
+        dir.path(),
+        "c.trace",
+        &format!("{TWO_BOOLS}assert z1 t2\ncheck_sat_assuming z1 t1\nreturn unsat\nget_unsat_core z1\nreturn t1 t1\n"),
+    );
+    let out = untrace(&[core.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("c.trace:13:"));
+}
+
+#[test]
+fn a_bad_parameter_is_a_z3_error_with_exit_4() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = write_trace(
+        dir.path(),
+        "p.trace",
+        &format!("{TWO_BOOLS}set_param z1 \"no_such_parameter\" \"true\"\ncheck_sat z1\nreturn sat\n"),
+    );
+    let out = untrace(&[path.as_os_str()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    // Z3 reports the bad parameter at the next check, as the contract says.
+    assert!(err.contains("p.trace:11: z3 error: Exception: unknown parameter"), "{err}");
+    assert!(err.len() < 400, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_parse_error_in_from_string_is_a_z3_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = write_trace(dir.path(), "f.trace", "new_solver\nreturn z1\nfrom_string z1 \"(assert (> y\"\n");
+    let out = untrace(&[path.as_os_str()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("f.trace:4: z3 error:"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = untrace(&["/nonexistent/x.trace".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = untrace(&["--no-such-flag".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = untrace(&["--help".as_ref()]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("Exit codes") && help.contains("4  Z3 API error"), "{help}");
+}
+
+#[test]
+fn stop_after_skips_later_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = write_trace(
+        dir.path(),
+        "s.trace",
+        &format!("{TWO_BOOLS}assert z1 t1\nassert z1 t2\ncheck_sat z1\nreturn sat\n"),
+    );
+    let out = untrace(&[path.as_os_str(), "--stop-after".as_ref(), "11".as_ref()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = untrace(&[path.as_os_str(), "-v".as_ref(), "--stop-after".as_ref(), "12".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("check_sat z1"));
+}
+
+#[test]
+fn fail_on_aborts_at_the_matching_call() {
+    let file = traces_dir().join("core_bool.trace");
+    let out = Command::new(env!("CARGO_BIN_EXE_untrace"))
+        .arg(&file)
+        .env("UNTRACE_FAIL_ON", "xor t1")
+        .output()
+        .expect("untrace runs");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(6), "{:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("xor t1 t2"));
+}
