@@ -53,7 +53,11 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, ReadError> {
         let entry: Entry = options()
             .with_limit(rest.len() as u64)
             .deserialize_from(&mut rest)
-            .map_err(|e| error(number, format!("entry {number} does not decode: {e}")))?;
+            .map_err(|e| {
+                // bincode's messages span lines; an error message must stay on one.
+                let reason = e.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+                error(number, format!("entry {number} does not decode: {reason}"))
+            })?;
         trace.entries.push(entry);
         trace.lines.push(number);
     }
