@@ -182,3 +182,21 @@ fn lets_and_errors_are_located() {
         "{err}"
     );
 }
+
+#[test]
+fn library_api_for_callers_with_their_own_trees() {
+    use model::eval::{evaluate, Src, Value};
+    use model::smtlib::Tree;
+    let tree = Tree::parse("(assert (= (bvadd x #x01) y))").expect("parses");
+    let src = Src::from_tree(tree, "<fuzzer>");
+    let term = src.tree.children(src.tree.roots()[0])[1];
+    let m = Model::from_values([
+        ("x".to_string(), Value::bv(8, 0xff)),
+        ("y".to_string(), Value::bv(8, 0)),
+    ]);
+    assert_eq!(evaluate(&src, term, &m), Ok(Value::Bool(true)));
+    let partial = Model::from_values([("x".to_string(), Value::bv(8, 0xff))]);
+    assert!(
+        matches!(evaluate(&src, term, &partial), Err(EvalError::Open(r)) if r == ["y has no value in the model"])
+    );
+}

@@ -29,7 +29,8 @@ EXIT CODES:
     2   error: bad usage, a parse error, an ill-sorted term, an unsupported command
     3   incomplete: no assertion is false, but some truth value depends on a symbol the model
         leaves without a value, an undefined operation (division by zero) the model does not
-        extend, a sat answer without a model, or an unsupported construct (quantifiers, FP)
+        extend, a sat answer without a model, or an unsupported construct (floating point,
+        sequences, quantifiers over infinite domains)
 ";
 
 fn main() -> ExitCode {

@@ -2,13 +2,17 @@
 //! and 3), in the spirit of Dolmen's model checking, extended to strings.
 //!
 //! - [`value`]: [`Value`] and its canonical forms (exact integers and rationals, bit-vectors of
-//!   any width, code-point strings, arrays as default + table, uninterpreted elements);
+//!   any width, code-point strings, arrays as default + table, uninterpreted elements,
+//!   datatype values);
 //! - [`builtins`], `bv`, `strings`, [`regex`]: the interpreted operations with SMT-LIB 2.6
 //!   semantics (total bit-vector division and shifts, Euclidean `div`/`mod`, ...);
 //! - [`model`]: [`Model`] (a solver's `define-fun`s) and [`Env`] (the problem's definitions);
 //! - [`evaluator`]: [`Evaluator`], three-valued: a term is true, false, or open when it depends
 //!   on a missing value or an unextended partial operation (`div`/`mod`/`/` by zero, where a
-//!   model's own `div`/`div0`/... applies, only where the builtin is undefined);
+//!   model's own `div`/`div0`/... applies, only where the builtin is undefined; likewise a
+//!   model's definition of a datatype selector applied to the wrong constructor). Quantifiers
+//!   are evaluated over finite domains (Bool, small bit-vectors, enumerations, a model's listed
+//!   universe); floating point and sequences are not supported (their terms are open);
 //! - [`response`]: splitting a solver response into per-`check-sat` answers and models;
 //! - [`checker`]: [`check_texts`] / [`check_files`] validate every assertion in scope at every
 //!   `check-sat` and give a [`Report`] with a [`Verdict`]; full or interleaved low-memory mode;
