@@ -356,3 +356,30 @@ fn z3_and_cvc5_agree() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), "unsat\n", "{solver:?}");
     }
 }
+
+#[test]
+fn memout_limits_each_run() {
+    let have_python = Command::new("python3").arg("--version").output().is_ok();
+    if !have_python {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    // One command: the golden run plus a single check per reduction.
+    let w = Work::new("one.smt2");
+    let a = script("alloc.sh");
+    let unlimited = w.ddsmt(&["-v", "--disable-all"], &[&a]);
+    assert_eq!(code(&unlimited), 0, "{}", stderr(&unlimited));
+    assert!(
+        stderr(&unlimited).contains("golden out:\nallocated"),
+        "{}",
+        stderr(&unlimited)
+    );
+    let limited = w.ddsmt(&["-v", "--disable-all", "--memout", "100"], &[&a]);
+    assert_eq!(code(&limited), 0, "{}", stderr(&limited));
+    assert!(
+        !stderr(&limited).contains("allocated"),
+        "{}",
+        stderr(&limited)
+    );
+    assert!(w.output().contains("get-value"));
+}
