@@ -214,8 +214,17 @@ fn cases() -> Vec<Case> {
             sat("(define-fun u () U U!val!0) (define-fun v () U U!val!0)"), INVALID),
         case("define-const and solver-specific get commands", "(define-const k Int 5)\n(declare-fun x () Int)\n(assert (= x (* k 2)))\n(check-sat)\n(get-unsat-core-lemmas)\n".into(),
             sat("(define-fun x () Int 10)"), VALID),
-        case("floating point is incomplete, not an error", one_check("(declare-fun f () Float32)", &["(fp.isNaN f)"]),
-            sat("(define-fun f () Float32 (_ NaN 8 24))"), INCOMPLETE),
+        // --- Floating point
+        case("NaN is NaN and equal to itself", one_check("(declare-fun f () Float32)", &["(fp.isNaN f)", "(= f f)", "(not (fp.eq f f))"]),
+            sat("(define-fun f () Float32 (_ NaN 8 24))"), VALID),
+        case("0.1f + 0.1f rounds to 0.2f", one_check("(declare-fun f () Float32)", &["(fp.eq (fp.add RNE f f) ((_ to_fp 8 24) RNE 0.2))", "(not (= (fp.to_real f) 0.1))"]),
+            sat("(define-fun f () Float32 (fp #b0 #b01111011 #b10011001100110011001101))"), VALID),
+        case("+0 and -0 are fp.eq but not =", one_check("(declare-fun f () Float32) (declare-fun g () Float32)", &["(= f g)"]),
+            sat("(define-fun f () Float32 (_ +zero 8 24)) (define-fun g () Float32 (_ -zero 8 24))"), INVALID),
+        case("fp.min of zeros of both signs is unspecified", one_check("(declare-fun f () Float32) (declare-fun g () Float32)", &["(fp.isNegative (fp.min f g))"]),
+            sat("(define-fun f () Float32 (_ +zero 8 24)) (define-fun g () Float32 (_ -zero 8 24))"), INCOMPLETE),
+        case("sequences are incomplete, not an error", one_check("(declare-fun s () (Seq Int))", &["(= (seq.len s) 0)"]),
+            sat("(define-fun s () (Seq Int) (as seq.empty (Seq Int)))"), INCOMPLETE),
         case("parse error in the response", one_check(ints, &["(> x 0)"]), "sat\n((define-fun x () Int 1)\n".into(), Error("r.txt:2:1")),
     ]
 }

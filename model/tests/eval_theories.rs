@@ -200,3 +200,36 @@ fn library_api_for_callers_with_their_own_trees() {
         matches!(evaluate(&src, term, &partial), Err(EvalError::Open(r)) if r == ["y has no value in the model"])
     );
 }
+
+#[test]
+fn floating_point() {
+    let m = model(
+        "(define-fun f () Float16 ((_ to_fp 5 11) RNE 1.5)) (define-fun r () RoundingMode RTZ)",
+    );
+    assert_eq!(ev(&m, "f"), "(fp #b0 #b01111 #b1000000000)");
+    assert_eq!(ev(&m, "(fp.add RNE f f)"), "(fp #b0 #b10000 #b1000000000)");
+    assert_eq!(ev(&m, "(fp.div RNE f (_ +zero 5 11))"), "(_ +oo 5 11)");
+    assert_eq!(ev(&m, "(fp.sqrt RNE (_ -oo 5 11))"), "(_ NaN 5 11)");
+    assert_eq!(ev(&m, "(fp.to_real f)"), "(/ 3.0 2.0)");
+    assert_eq!(ev(&m, "((_ fp.to_sbv 4) r (fp.neg f))"), "#xf");
+    assert_eq!(
+        ev(&m, "(fp.roundToIntegral RNE f)"),
+        "(fp #b0 #b10000 #b0000000000)"
+    );
+    assert_eq!(ev(&m, "(fp.lt (fp.neg f) (_ -zero 5 11) f)"), "true");
+    assert_eq!(
+        ev(&m, "(fp.isSubnormal ((_ to_fp 5 11) RNE 0.00001))"),
+        "true"
+    );
+    assert_eq!(
+        ev(&m, "((_ to_fp 5 11) RTZ 70000.0)"),
+        "(fp #b0 #b11110 #b1111111111)"
+    );
+    assert_eq!(ev(&m, "((_ to_fp 5 11) RNE 70000.0)"), "(_ +oo 5 11)");
+    assert_eq!(
+        ev(&m, "((_ to_fp_unsigned 5 11) RNE #xff)"),
+        "(fp #b0 #b10110 #b1111111000)"
+    );
+    assert!(ev(&m, "(fp.to_real (_ NaN 5 11))").contains("is undefined"));
+    assert!(ev(&m, "(fp.add RNE f ((_ to_fp 8 24) RNE 1.0))").contains("one floating-point format"));
+}

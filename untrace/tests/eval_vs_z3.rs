@@ -36,9 +36,11 @@ fn is_literal(tree: &Tree, node: NodeId) -> bool {
         Some(Atom::Keyword(_)) => false,
         Some(_) => true,
         None => match tree.head(node) {
-            Some("-" | "/") => tree.children(node)[1..]
+            Some("-" | "/" | "fp") => tree.children(node)[1..]
                 .iter()
                 .all(|&c| is_literal(tree, c)),
+            // Indexed constants: (_ bv5 8), (_ +zero 8 24), (_ NaN 5 11).
+            Some("_") => true,
             _ => false,
         },
     }
@@ -290,6 +292,66 @@ fn array_term() -> BoxedStrategy<String> {
         (array.clone(), array).prop_map(|(a, b)| format!("(ite (= {a} {b}) 1 0)")),
     ]
     .boxed()
+}
+
+fn rounding_mode() -> impl Strategy<Value = String> {
+    proptest::sample::select(vec!["RNE", "RNA", "RTP", "RTN", "RTZ"]).prop_map(str::to_string)
+}
+
+/// Floating-point terms of format `(eb, sb)`: rounded decimals, special values, arithmetic in
+/// every rounding mode (not `fp.min`/`fp.max`, unspecified on zeros of both signs).
+fn fp_term(eb: u32, sb: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        (rounding_mode(), -2000i64..2000, 0u32..4).prop_map(move |(rm, n, scale)| {
+            let d = 10u32.pow(scale);
+            let value = if n < 0 {
+                format!("(- (/ {}.0 {d}.0))", -n)
+            } else {
+                format!("(/ {n}.0 {d}.0)")
+            };
+            format!("((_ to_fp {eb} {sb}) {rm} {value})")
+        }),
+        proptest::sample::select(vec!["+zero", "-zero", "+oo", "-oo", "NaN"])
+            .prop_map(move |c| format!("(_ {c} {eb} {sb})")),
+        (0u64..(1 << (eb + sb).min(20)))
+            .prop_map(move |bits| { format!("((_ to_fp {eb} {sb}) (_ bv{bits} {}))", eb + sb) }),
+    ];
+    let arith = vec!["fp.add", "fp.sub", "fp.mul", "fp.div"];
+    let compare = vec!["fp.lt", "fp.leq", "fp.eq", "="];
+    leaf.prop_recursive(3, 12, 3, move |inner| {
+        prop_oneof![
+            (
+                proptest::sample::select(arith.clone()),
+                rounding_mode(),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, rm, a, b)| format!("({op} {rm} {a} {b})")),
+            (rounding_mode(), inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(rm, a, b, c)| format!("(fp.fma {rm} {a} {b} {c})")),
+            (rounding_mode(), inner.clone()).prop_map(|(rm, a)| format!("(fp.sqrt {rm} {a})")),
+            (rounding_mode(), inner.clone())
+                .prop_map(|(rm, a)| format!("(fp.roundToIntegral {rm} {a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(fp.rem {a} {b})")),
+            inner.clone().prop_map(|a| format!("(fp.neg (fp.abs {a}))")),
+            (
+                proptest::sample::select(compare.clone()),
+                inner.clone(),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, a, b, c)| format!("(ite ({op} {a} {b}) {c} {a})")),
+        ]
+    })
+    .boxed()
+}
+
+#[test]
+fn floating_point_agrees_with_z3() {
+    for (eb, sb) in [(3u32, 5u32), (5, 11), (8, 24)] {
+        let sort = format!("(_ FloatingPoint {eb} {sb})");
+        run(15, fp_term(eb, sb), &sort, Sort::float(eb, sb));
+    }
 }
 
 #[test]

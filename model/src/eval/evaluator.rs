@@ -13,6 +13,7 @@
 //! inside it the builtin name means the builtin (the Dolmen model-validation rule).
 
 use super::builtins::{self, PARTIAL};
+use super::fp::{self, RoundingMode};
 use super::model::{Env, FunDef, Model};
 use super::sorts::parse_sort;
 use super::source::{unquote, Located, Src};
@@ -236,6 +237,12 @@ impl<'a> Evaluator<'a> {
     fn domain(&self, sort: &Sort) -> Option<Vec<Value>> {
         match sort {
             Sort::Bool => Some(vec![Value::Bool(false), Value::Bool(true)]),
+            Sort::RoundingMode => Some(
+                RoundingMode::ALL
+                    .into_iter()
+                    .map(Value::RoundingMode)
+                    .collect(),
+            ),
             Sort::BitVec(w) if *w <= 12 => Some((0..1u64 << w).map(|i| Value::bv(*w, i)).collect()),
             Sort::Named(name, params) if params.is_empty() => {
                 let mut ctors: Vec<&String> = self
@@ -316,6 +323,7 @@ impl<'a> Evaluator<'a> {
             || self.env.named.contains_key(name)
             || self.env.constructors.contains_key(name)
             || strings::constant(name).is_some()
+            || fp::constant(name).is_some()
             || self.model.defines(name)
             || self.model.universe.contains_key(name)
     }
@@ -351,7 +359,7 @@ impl<'a> Evaluator<'a> {
                 fields: Vec::new(),
             }));
         }
-        if let Some(v) = strings::constant(name) {
+        if let Some(v) = strings::constant(name).or_else(|| fp::constant(name)) {
             return Ok(Some(v));
         }
         if let Some((args, sort)) = self.env.decls.get(name) {
@@ -502,6 +510,9 @@ impl<'a> Evaluator<'a> {
             _ if PARTIAL.contains(&name) => return self.partial(src, node, name, arg_nodes),
             _ => {}
         }
+        if name == "fp" || name.starts_with("fp.") {
+            return self.fp_op(src, node, name, &[], arg_nodes);
+        }
         if builtins::is_builtin(name) {
             let args = self.eval_all(src, arg_nodes)?;
             let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
@@ -595,6 +606,28 @@ impl<'a> Evaluator<'a> {
         self.undefined
             .insert(format!("({name} {})", shown.join(" ")));
         Ok(None)
+    }
+
+    /// Floating-point operations; undefined results (e.g. `fp.to_ubv` of NaN, `fp.min` of
+    /// zeros of both signs) take the model's definition of the operation if it has one.
+    fn fp_op(
+        &mut self,
+        src: &Src,
+        node: NodeId,
+        name: &str,
+        idx: &[BigInt],
+        arg_nodes: &[NodeId],
+    ) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+            return Ok(None);
+        };
+        match fp::apply(name, idx, &args) {
+            Some(Ok(Some(v))) => Ok(Some(v)),
+            Some(Ok(None)) => self.extend_partial(src, node, name, &[name], args),
+            Some(Err(m)) => Err(src.at(node, m)),
+            None => self.unsupported(src, node, name),
+        }
     }
 
     /// Constructors, selectors (partial: the model may extend them) and `is-C` testers.
@@ -896,7 +929,12 @@ impl<'a> Evaluator<'a> {
                 )),
             };
         }
-        self.unsupported(src, node, &format!("indexed constant {name}"))
+        let idx = self.indices(src, &ch[2..])?;
+        match fp::indexed_constant(name, &idx) {
+            Some(Ok(v)) => Ok(Some(v)),
+            Some(Err(m)) => Err(src.at(node, m)),
+            None => self.unsupported(src, node, &format!("indexed constant {name}")),
+        }
     }
 
     /// `(as t S)`: the value of `t` at sort `S`, or an abstract element of an uninterpreted `S`.
@@ -939,6 +977,17 @@ impl<'a> Evaluator<'a> {
                     return Err(src.at(hc[2], format!("unknown constructor {ctor}")));
                 }
                 self.datatype_op(src, node, &format!("is-{ctor}"), arg_nodes)
+            }
+            Some("_")
+                if hc.len() >= 2
+                    && matches!(
+                        tree.symbol(hc[1]),
+                        Some("to_fp" | "to_fp_unsigned" | "fp.to_ubv" | "fp.to_sbv")
+                    ) =>
+            {
+                let name = tree.symbol(hc[1]).unwrap_or("");
+                let idx = self.indices(src, &hc[2..])?;
+                self.fp_op(src, node, name, &idx, arg_nodes)
             }
             Some("_") if hc.len() >= 2 => {
                 let name = tree.symbol(hc[1]).map(unquote).unwrap_or("");

@@ -12,7 +12,8 @@
 //!   model's own `div`/`div0`/... applies, only where the builtin is undefined; likewise a
 //!   model's definition of a datatype selector applied to the wrong constructor). Quantifiers
 //!   are evaluated over finite domains (Bool, small bit-vectors, enumerations, a model's listed
-//!   universe); floating point and sequences are not supported (their terms are open);
+//!   universe); sequences are not supported (their terms are open);
+//! - [`fp`]: IEEE floating point of any format with exact rounding;
 //! - [`response`]: splitting a solver response into per-`check-sat` answers and models;
 //! - [`checker`]: [`check_texts`] / [`check_files`] validate every assertion in scope at every
 //!   `check-sat` and give a [`Report`] with a [`Verdict`]; full or interleaved low-memory mode;
@@ -25,6 +26,7 @@ pub mod builtins;
 mod bv;
 pub mod checker;
 pub mod evaluator;
+pub mod fp;
 pub mod model;
 pub mod regex;
 pub mod response;

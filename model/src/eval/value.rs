@@ -6,6 +6,7 @@
 //! total order usable for map keys (arrays included: see [`ArrayValue::normalize`]).
 //! `Display` prints a value as an SMT-LIB term, the way Z3 prints model values.
 
+use super::fp::{Fp, RoundingMode};
 use super::regex::Regex;
 use crate::sort::Sort;
 use num_bigint::{BigInt, BigUint};
@@ -32,6 +33,9 @@ pub enum Value {
     },
     /// A regular language (`RegLan`), kept as its expression.
     RegLan(Rc<Regex>),
+    /// A floating-point value (its bit pattern; one NaN).
+    Fp(Fp),
+    RoundingMode(RoundingMode),
     /// A datatype value: its constructor applied to field values. `datatype` names the sort
     /// without parameters (a nullary constructor of a parametric datatype does not tell them).
     Datatype {
@@ -204,6 +208,8 @@ impl Value {
             Value::Array(a) => Sort::array(a.index.clone(), a.default.sort()),
             Value::Uninterpreted { sort, .. } => sort.clone(),
             Value::RegLan(_) => Sort::RegLan,
+            Value::Fp(f) => Sort::FloatingPoint(f.eb, f.sb),
+            Value::RoundingMode(_) => Sort::RoundingMode,
             Value::Datatype { datatype, .. } => Sort::uninterpreted(datatype.clone()),
         }
     }
@@ -337,6 +343,8 @@ impl fmt::Display for Value {
             }
             Value::Uninterpreted { name, .. } => f.write_str(name),
             Value::RegLan(r) => write!(f, "{r}"),
+            Value::Fp(x) => write!(f, "{x}"),
+            Value::RoundingMode(rm) => f.write_str(rm.name()),
             Value::Datatype {
                 constructor,
                 fields,
