@@ -43,7 +43,8 @@ patterns=(bvudiv bvmul rotate_left bvshl zero_extend "bvult" "and " "or " check_
 now() { date +%s.%N; }
 # The exit status of a replay under UNTRACE_FAIL_ON (134 = SIGABRT), without the shell's
 # "Aborted" notice.
-replay() { ( "$untrace" "$1" >/dev/null 2>&1 ) 2>/dev/null; }
+# (The `exit` keeps the subshell from exec-ing untrace, so the notice goes to its /dev/null.)
+replay() { ( "$untrace" "$1" >/dev/null 2>&1; exit $? ) 2>/dev/null; }
 printf '%-6s %-18s %6s | %8s %8s %8s | %8s %8s %8s\n' seed pattern lines ddtrace replays secs picire replays secs
 tot_in=0; tot_d=0; tot_dr=0; tot_p=0; tot_pr=0; tot_dt=0; tot_pt=0; done_n=0; seed=0
 while [ "$done_n" -lt "$n_traces" ]; do
