@@ -72,6 +72,8 @@ pub struct Summary {
     pub failures: usize,
     /// Rounds that failed, duplicates included.
     pub failed_rounds: u64,
+    /// The seeds of every failed round, sorted.
+    pub failed_seeds: Vec<u64>,
     pub calls_per_round: f64,
     pub checks_per_round: f64,
     pub seed: u64,
@@ -90,6 +92,7 @@ impl Summary {
         self.checks_per_round = self.stats.n_checks() as f64 / self.rounds.max(1) as f64;
         self.operations = self.stats.calls.clone();
         self.failures = self.failure_list.len();
+        self.failed_seeds.sort_unstable();
     }
 
     pub fn write(&self, out: &Path) -> anyhow::Result<()> {
@@ -213,6 +216,7 @@ fn finish_round(
         return Ok(());
     };
     summary.failed_rounds += 1;
+    summary.failed_seeds.push(report.seed);
     let signature = failure.signature();
     if let Some(&i) = by_signature.get(&signature) {
         summary.failure_list[i].count += 1;
@@ -238,7 +242,10 @@ fn finish_round(
         rerun,
         untrace: format!("untrace --no-check failures/{id}/{}", isolate::TRACE),
     };
-    fs::write(dir.join("failure.json"), serde_json::to_string_pretty(&entry)?)?;
+    fs::write(
+        dir.join("failure.json"),
+        serde_json::to_string_pretty(&entry)?,
+    )?;
     by_signature.insert(signature, summary.failure_list.len());
     summary.failure_list.push(entry);
     Ok(())

@@ -34,7 +34,12 @@ pub fn input_sorts(cx: &Cx<'_>) -> Vec<Sort> {
         sorts.push(Sort::array(index, Sort::Bool));
     }
     if c.has(Theory::Fp) {
-        sorts.extend(cx.shape.fp_formats.iter().map(|(e, s)| Sort::FloatingPoint(*e, *s)));
+        sorts.extend(
+            cx.shape
+                .fp_formats
+                .iter()
+                .map(|(e, s)| Sort::FloatingPoint(*e, *s)),
+        );
         sorts.push(Sort::RoundingMode);
     }
     if c.has(Theory::Strings) {
@@ -103,13 +108,19 @@ pub fn literal_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
             }
         }
         Sort::FloatingPoint(..) => {
-            const SPECIAL: &[&str] = &["nan", "+inf", "-inf", "+zero", "-zero", "1.5", "-0.25", "3", "0.1"];
+            const SPECIAL: &[&str] = &[
+                "nan", "+inf", "-inf", "+zero", "-zero", "1.5", "-0.25", "3", "0.1",
+            ];
             SPECIAL[rng.random_range(0..SPECIAL.len())].to_string()
         }
-        Sort::RoundingMode => ["RNE", "RNA", "RTP", "RTN", "RTZ"][rng.random_range(0..5)].to_string(),
+        Sort::RoundingMode => {
+            ["RNE", "RNA", "RTP", "RTN", "RTZ"][rng.random_range(0..5)].to_string()
+        }
         Sort::String => {
             let len = rng.random_range(0..4);
-            (0..len).map(|_| (b'a' + rng.random_range(0..3u8)) as char).collect()
+            (0..len)
+                .map(|_| (b'a' + rng.random_range(0..3u8)) as char)
+                .collect()
         }
         Sort::Seq(_) => String::new(),
         _ => return None,
@@ -153,7 +164,11 @@ pub fn mk_op(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> 
 }
 
 /// A term of operation `spec`, if the pool has arguments for it.
-pub fn mk_op_of(cx: &mut Cx<'_>, spec: &'static OpSpec, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_op_of(
+    cx: &mut Cx<'_>,
+    spec: &'static OpSpec,
+    initial: bool,
+) -> Result<Option<TermId>, Failure> {
     let Some((indices, args)) = pick_args(cx, spec) else {
         return Ok(None);
     };
@@ -287,19 +302,34 @@ pub fn pick_args(cx: &mut Cx<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Vec<TermId
             let formats = cx.shape.fp_formats.clone();
             let (e, s) = formats[cx.rng.random_range(0..formats.len())];
             let source = if spec.signature == S::ToFp {
-                same(cx, &|s| matches!(s, Sort::Real | Sort::FloatingPoint(..) | Sort::BitVec(_)), 1)?
+                same(
+                    cx,
+                    &|s| matches!(s, Sort::Real | Sort::FloatingPoint(..) | Sort::BitVec(_)),
+                    1,
+                )?
             } else {
                 same(cx, &is_bv, 1)?
             };
             Some((vec![e, s], rm_then(cx, source)?))
         }
         S::Str | S::StrCmp | S::StrLen => no_indices(picks(cx, &Sort::String, n)),
-        S::StrAt => Some((Vec::new(), vec![pick(cx, &Sort::String)?, pick(cx, &Sort::Int)?])),
+        S::StrAt => Some((
+            Vec::new(),
+            vec![pick(cx, &Sort::String)?, pick(cx, &Sort::Int)?],
+        )),
         S::StrSubstr => Some((
             Vec::new(),
-            vec![pick(cx, &Sort::String)?, pick(cx, &Sort::Int)?, pick(cx, &Sort::Int)?],
+            vec![
+                pick(cx, &Sort::String)?,
+                pick(cx, &Sort::Int)?,
+                pick(cx, &Sort::Int)?,
+            ],
         )),
-        S::SeqUnit => no_indices(same(cx, &|s| matches!(s, Sort::Int | Sort::Bool | Sort::BitVec(_)), 1)),
+        S::SeqUnit => no_indices(same(
+            cx,
+            &|s| matches!(s, Sort::Int | Sort::Bool | Sort::BitVec(_)),
+            1,
+        )),
         S::SeqConcat | S::SeqCmp | S::SeqLen => no_indices(same(cx, &is_seq, n)),
         S::SeqAt | S::SeqNth => {
             let s = sort_where(cx, is_seq)?;
@@ -365,7 +395,9 @@ pub fn mk_apply(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failur
 
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
 pub fn mk_const_array(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
-    let Some(index) = sort_where(cx, |s| matches!(s, Sort::Bool | Sort::Int | Sort::BitVec(_))) else {
+    let Some(index) = sort_where(cx, |s| {
+        matches!(s, Sort::Bool | Sort::Int | Sort::BitVec(_))
+    }) else {
         return Ok(None);
     };
     let Some(value) = cx.pool.any(&mut cx.rng) else {

@@ -24,7 +24,8 @@ pub struct Inject {
 impl Inject {
     /// Parses `KIND@K[:SEED]`.
     pub fn parse(text: &str) -> Result<Inject, String> {
-        let bad = || format!("{ENV}: expected KIND@K[:SEED] with KIND abort|loop|alloc, got `{text}`");
+        let bad =
+            || format!("{ENV}: expected KIND@K[:SEED] with KIND abort|loop|alloc, got `{text}`");
         let (kind, rest) = text.split_once('@').ok_or_else(bad)?;
         let kind = match kind {
             "abort" => InjectKind::Abort,
@@ -37,7 +38,11 @@ impl Inject {
             None => (rest, None),
         };
         let at_call = at.parse().map_err(|_| bad())?;
-        Ok(Inject { kind, at_call, seed })
+        Ok(Inject {
+            kind,
+            at_call,
+            seed,
+        })
     }
 
     /// Reads the environment; a malformed value is an error, an absent one is `None`.
@@ -63,8 +68,8 @@ impl Inject {
             InjectKind::Alloc => {
                 let mut hog: Vec<Vec<u8>> = Vec::new();
                 loop {
-                    // Touch every page so the memory is really used.
-                    hog.push(vec![1u8; 64 << 20]);
+                    // Address space is what the memory limit (RLIMIT_AS) counts.
+                    hog.push(vec![0u8; 64 << 20]);
                     std::hint::black_box(&hog);
                 }
             }
@@ -81,7 +86,10 @@ mod tests {
         let i = Inject::parse("abort@5").unwrap();
         assert_eq!((i.kind, i.at_call, i.seed), (InjectKind::Abort, 5, None));
         let i = Inject::parse("alloc@12:7").unwrap();
-        assert_eq!((i.kind, i.at_call, i.seed), (InjectKind::Alloc, 12, Some(7)));
+        assert_eq!(
+            (i.kind, i.at_call, i.seed),
+            (InjectKind::Alloc, 12, Some(7))
+        );
         assert!(i.fires(7, 12) && !i.fires(8, 12) && !i.fires(7, 11));
         assert!(Inject::parse("crash@1").is_err());
         assert!(Inject::parse("loop").is_err());

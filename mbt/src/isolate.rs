@@ -59,7 +59,14 @@ pub fn spawn(config: &RoundConfig, seed: u64, dir: &Path, limits: Limits) -> io:
 }
 
 /// The child: limits, redirected output, the round, its report; never returns.
-fn child(config: &RoundConfig, seed: u64, dir: &Path, limits: Limits, trace: fs::File, output: fs::File) -> ! {
+fn child(
+    config: &RoundConfig,
+    seed: u64,
+    dir: &Path,
+    limits: Limits,
+    trace: fs::File,
+    output: fs::File,
+) -> ! {
     use std::os::fd::AsRawFd;
     // SAFETY: plain system calls on this process's own limits and file descriptors.
     unsafe {
@@ -135,18 +142,27 @@ impl Worker {
             ..RoundReport::default()
         };
         if r < 0 {
-            return failed(Failure::new(FailureKind::Crash, format!("waitpid failed: {}", io::Error::last_os_error())));
+            return failed(Failure::new(
+                FailureKind::Crash,
+                format!("waitpid failed: {}", io::Error::last_os_error()),
+            ));
         }
         let output = fs::read_to_string(self.dir.join(OUTPUT)).unwrap_or_default();
         if libc::WIFSIGNALED(status) {
             let sig = libc::WTERMSIG(status);
             if self.killed {
-                return failed(Failure::new(FailureKind::Timeout, "the round ran past its time limit"));
+                return failed(Failure::new(
+                    FailureKind::Timeout,
+                    "the round ran past its time limit",
+                ));
             }
             return failed(classify_signal(sig, &output));
         }
         let code = libc::WEXITSTATUS(status);
-        match fs::read(self.dir.join(REPORT)).ok().and_then(|b| serde_json::from_slice::<RoundReport>(&b).ok()) {
+        match fs::read(self.dir.join(REPORT))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<RoundReport>(&b).ok())
+        {
             Some(report) if code == 0 => report,
             _ => failed(Failure::new(
                 FailureKind::Crash,
@@ -162,7 +178,10 @@ pub fn classify_signal(sig: i32, output: &str) -> Failure {
     if output.contains("has overflowed its stack") {
         return Failure::new(FailureKind::StackOverflow, "stack overflow");
     }
-    if output.contains("memory allocation of") || output.contains("std::bad_alloc") || output.contains("out of memory") {
+    if output.contains("memory allocation of")
+        || output.contains("std::bad_alloc")
+        || output.contains("out of memory")
+    {
         return Failure::new(FailureKind::Memout, "the round ran out of its memory limit");
     }
     if sig == libc::SIGXCPU {
@@ -178,12 +197,21 @@ pub fn classify_signal(sig: i32, output: &str) -> Failure {
         _ => "signal",
     };
     let tail = last_line(output);
-    let message = if tail.is_empty() { format!("killed by {name} ({sig})") } else { format!("killed by {name}: {tail}") };
+    let message = if tail.is_empty() {
+        format!("killed by {name} ({sig})")
+    } else {
+        format!("killed by {name}: {tail}")
+    };
     Failure::new(FailureKind::Crash, message)
 }
 
 fn last_line(text: &str) -> String {
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
 }
 
 /// The name of the last call line of a trace (the call that was running or failed).
@@ -203,10 +231,19 @@ mod tests {
 
     #[test]
     fn signals_are_classified_from_output() {
-        assert_eq!(classify_signal(libc::SIGABRT, "thread 'main' has overflowed its stack\n").kind, FailureKind::StackOverflow);
-        assert_eq!(classify_signal(libc::SIGABRT, "memory allocation of 64 bytes failed\n").kind, FailureKind::Memout);
+        assert_eq!(
+            classify_signal(libc::SIGABRT, "thread 'main' has overflowed its stack\n").kind,
+            FailureKind::StackOverflow
+        );
+        assert_eq!(
+            classify_signal(libc::SIGABRT, "memory allocation of 64 bytes failed\n").kind,
+            FailureKind::Memout
+        );
         let f = classify_signal(libc::SIGSEGV, "");
-        assert_eq!((f.kind, f.message.as_str()), (FailureKind::Crash, "killed by SIGSEGV (11)"));
+        assert_eq!(
+            (f.kind, f.message.as_str()),
+            (FailureKind::Crash, "killed by SIGSEGV (11)")
+        );
     }
 
     #[test]

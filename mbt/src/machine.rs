@@ -117,7 +117,11 @@ pub fn drive(cx: &mut Cx<'_>) -> Result<(), Failure> {
         if state == MState::Done {
             return Ok(());
         }
-        cx.stats.states.entry(state.name().into()).or_default().tried += 1;
+        cx.stats
+            .states
+            .entry(state.name().into())
+            .or_default()
+            .tried += 1;
         let candidates: Vec<&Transition> = TRANSITIONS
             .iter()
             .filter(|t| t.from == state && t.action.applies(cx))
@@ -169,10 +173,26 @@ mod tests {
 
     #[test]
     fn every_state_but_done_has_an_exit_and_is_reachable() {
-        let states = [New, SetOptions, InitExprs, Main, DumpFormula, Sat, QueryModel, ResetIncremental, Delete];
+        let states = [
+            New,
+            SetOptions,
+            InitExprs,
+            Main,
+            DumpFormula,
+            Sat,
+            QueryModel,
+            ResetIncremental,
+            Delete,
+        ];
         for s in states {
-            assert!(TRANSITIONS.iter().any(|t| t.from == s && t.to != s), "{s:?} has no exit");
-            assert!(s == New || TRANSITIONS.iter().any(|t| t.to == s && t.from != s), "{s:?} unreachable");
+            assert!(
+                TRANSITIONS.iter().any(|t| t.from == s && t.to != s),
+                "{s:?} has no exit"
+            );
+            assert!(
+                s == New || TRANSITIONS.iter().any(|t| t.to == s && t.from != s),
+                "{s:?} unreachable"
+            );
         }
         assert!(TRANSITIONS.iter().all(|t| t.from != Done && t.weight > 0));
     }

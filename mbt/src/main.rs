@@ -32,6 +32,8 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
+    Replay { trace: PathBuf },
     /// List the solver parameters the option model reads from Z3 and whether it fuzzes them.
     Params,
 }
@@ -80,8 +82,13 @@ struct RunArgs {
 }
 
 fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
-    let (k, n) = text.split_once('/').context("--shard expects K/N, e.g. 0/4")?;
-    let (k, n): (u64, u64) = (k.parse().context("--shard K")?, n.parse().context("--shard N")?);
+    let (k, n) = text
+        .split_once('/')
+        .context("--shard expects K/N, e.g. 0/4")?;
+    let (k, n): (u64, u64) = (
+        k.parse().context("--shard K")?,
+        n.parse().context("--shard N")?,
+    );
     if n == 0 || k >= n {
         bail!("--shard {text}: need 0 <= K < N");
     }
@@ -134,7 +141,12 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         jobs,
         out: args.out.clone(),
         keep_all: args.keep_all,
-        shard: args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or((0, 1)),
+        shard: args
+            .shard
+            .as_deref()
+            .map(parse_shard)
+            .transpose()?
+            .unwrap_or((0, 1)),
         limits: Limits {
             timeout: Duration::from_secs_f64(args.timeout),
             memout_mb: args.memout,
@@ -150,7 +162,10 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         round_flags,
         quiet: args.quiet,
     };
-    eprintln!("mbt: seed {seed}, {jobs} jobs, output in {}", args.out.display());
+    eprintln!(
+        "mbt: seed {seed}, {jobs} jobs, output in {}",
+        args.out.display()
+    );
     let summary = campaign::run(&cfg)?;
     print!("{}", summary.report());
     Ok(())
@@ -159,12 +174,27 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| print!("{}", s.report())),
+        Some(Command::Merge { out, dirs }) => {
+            mbt::merge::merge(&out, &dirs).map(|s| print!("{}", s.report()))
+        }
+        Some(Command::Replay { trace }) => {
+            let outcome =
+                untrace::replay::replay_file(&trace, &untrace::replay::ReplayOptions::default());
+            if !outcome.message.is_empty() {
+                eprintln!("mbt replay: {}", outcome.message);
+            }
+            return ExitCode::from(outcome.exit as u8);
+        }
         Some(Command::Params) => {
             let model = OptionModel::new(&read_param_descrs());
             for d in read_param_descrs() {
                 let fuzzed = model.params.iter().any(|(p, _)| p.name == d.name);
-                println!("{:<40} {:?}{}", d.name, d.kind, if fuzzed { "" } else { "  (not fuzzed)" });
+                println!(
+                    "{:<40} {:?}{}",
+                    d.name,
+                    d.kind,
+                    if fuzzed { "" } else { "  (not fuzzed)" }
+                );
             }
             Ok(())
         }

@@ -26,9 +26,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
     let mut by_signature: BTreeMap<String, usize> = BTreeMap::new();
     for (n, dir) in dirs.iter().enumerate() {
         let path = dir.join("summary.json");
-        let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let shard: Summary =
-            serde_json::from_str(&text).with_context(|| format!("{}: not an mbt summary", path.display()))?;
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let shard: Summary = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not an mbt summary", path.display()))?;
         if n == 0 {
             merged.seed = shard.seed;
             merged.shard = (0, shard.shard.1);
@@ -37,12 +38,16 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
         // Shards run side by side: the campaign took as long as the slowest shard.
         merged.seconds = merged.seconds.max(shard.seconds);
         merged.failed_rounds += shard.failed_rounds;
+        merged.failed_seeds.extend(&shard.failed_seeds);
         merged.stats.merge(&shard.stats);
         for entry in shard.failure_list {
             match by_signature.get(&entry.signature) {
                 Some(&i) => merged.failure_list[i].count += entry.count,
                 None => {
-                    copy_dir(&dir.join("failures").join(&entry.id), &out.join("failures").join(&entry.id))?;
+                    copy_dir(
+                        &dir.join("failures").join(&entry.id),
+                        &out.join("failures").join(&entry.id),
+                    )?;
                     by_signature.insert(entry.signature.clone(), merged.failure_list.len());
                     merged.failure_list.push(entry);
                 }

@@ -113,11 +113,36 @@ pub const KNOWN_RANGES: &[(&str, Range)] = &[
     ("random_seed", Range::Uint(0, 1000)),
     ("arith.random_initial_value", Range::Uint(0, 1)),
     ("string_solver", Range::Symbols(&["seq", "z3str3", "auto"])),
-    ("phase", Range::Symbols(&["always_false", "always_true", "basic_caching", "random", "caching"])),
-    ("restart", Range::Symbols(&["static", "luby", "ema", "geometric"])),
-    ("gc", Range::Symbols(&["dyn_psm", "psm", "glue", "glue_psm"])),
+    (
+        "phase",
+        Range::Symbols(&[
+            "always_false",
+            "always_true",
+            "basic_caching",
+            "random",
+            "caching",
+        ]),
+    ),
+    (
+        "restart",
+        Range::Symbols(&["static", "luby", "ema", "geometric"]),
+    ),
+    (
+        "gc",
+        Range::Symbols(&["dyn_psm", "psm", "glue", "glue_psm"]),
+    ),
     ("cardinality.solver", Range::Uint(0, 1)),
-    ("pb.solver", Range::Symbols(&["circuit", "sorting", "totalizer", "solver", "segmented", "binary_merge"])),
+    (
+        "pb.solver",
+        Range::Symbols(&[
+            "circuit",
+            "sorting",
+            "totalizer",
+            "solver",
+            "segmented",
+            "binary_merge",
+        ]),
+    ),
 ];
 
 /// Parameters the fuzzer never sets: the round sets resource limits itself, more threads make
@@ -173,6 +198,11 @@ pub const INVALID_COMBINATIONS: &[((&str, &str), (&str, &str))] = &[
     // Without relevancy, quantifier instantiation by e-matching is switched off entirely.
     (("relevancy", "0"), ("ematching", "false")),
 ];
+
+/// Parameters that must not be set when a theory is enabled: Z3 rejects the combination
+/// (`arith.solver` other than the default with the string solver).
+pub const INVALID_WITH_THEORY: &[(&str, model::Theory)] =
+    &[("arith.solver", model::Theory::Strings)];
 
 /// Parameters chosen more often: incremental use, model completion, cores, proofs.
 pub const FAVOURED: &[&str] = &[
@@ -294,7 +324,10 @@ mod tests {
     fn reads_hundreds_of_parameters_from_z3() {
         let descrs = read_param_descrs();
         assert!(descrs.len() > 100, "only {} parameters", descrs.len());
-        let relevancy = descrs.iter().find(|d| d.name == "relevancy").expect("relevancy");
+        let relevancy = descrs
+            .iter()
+            .find(|d| d.name == "relevancy")
+            .expect("relevancy");
         assert_eq!(relevancy.kind, ParamKind::Uint);
         assert!(descrs.iter().any(|d| d.kind == ParamKind::Bool));
     }
@@ -323,6 +356,9 @@ mod tests {
         assert!(!conflicts(&set, "ematching", "true"));
         let set = vec![("ematching".to_string(), "false".to_string())];
         assert!(conflicts(&set, "relevancy", "0"));
-        assert!(conflicts(&set, "ematching", "true"), "a key is set once per round");
+        assert!(
+            conflicts(&set, "ematching", "true"),
+            "a key is set once per round"
+        );
     }
 }

@@ -14,7 +14,10 @@ pub struct Pool {
 
 impl Pool {
     pub fn add(&mut self, id: TermId, sort: Sort, initial: bool) {
-        self.by_sort.entry(sort.clone()).or_default().push((id, initial));
+        self.by_sort
+            .entry(sort.clone())
+            .or_default()
+            .push((id, initial));
         self.sort_of.insert(id, sort);
     }
 

@@ -101,7 +101,10 @@ mod tests {
                 for e in &trace.entries {
                     state.apply(&e.call, e.ret.as_ref()).expect("valid call");
                 }
-                assert!(state.solvers.is_empty(), "round ends with every solver deleted");
+                assert!(
+                    state.solvers.is_empty(),
+                    "round ends with every solver deleted"
+                );
             }
         }
     }
@@ -120,14 +123,25 @@ mod tests {
     fn many_dry_rounds_use_every_operation() {
         let mut stats = Stats::default();
         for seed in 0..400 {
-            let answer = if seed % 2 == 0 { SatResult::Sat } else { SatResult::Unsat };
+            let answer = if seed % 2 == 0 {
+                SatResult::Sat
+            } else {
+                SatResult::Unsat
+            };
             stats.merge(&dry_trace(seed, answer).0.stats);
         }
         for op in model::ops::OPS {
-            assert!(stats.calls.get(op.name).is_some_and(|c| c.ok > 0), "never built {}", op.name);
+            assert!(
+                stats.calls.get(op.name).is_some_and(|c| c.ok > 0),
+                "never built {}",
+                op.name
+            );
         }
         for name in model::Call::ACTION_NAMES {
-            assert!(stats.calls.get(*name).is_some_and(|c| c.ok > 0), "never called {name}");
+            assert!(
+                stats.calls.get(*name).is_some_and(|c| c.ok > 0),
+                "never called {name}"
+            );
         }
     }
 }
