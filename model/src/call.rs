@@ -148,36 +148,74 @@ pub enum Call {
     SortUninterpreted(String),
     // Terms.
     /// A fresh constant (an input) of a sort: `const s1 "x"`.
-    Const { sort: SortId, name: String },
+    Const {
+        sort: SortId,
+        name: String,
+    },
     /// A literal value of a sort, written as SMT-LIB would print its value
     /// (`"255"` for a bit-vector, `"-3/4"` for a Real, `"abc"` for a String).
-    Lit { sort: SortId, value: String },
+    Lit {
+        sort: SortId,
+        value: String,
+    },
     /// An uninterpreted function: `fun "f" RANGE DOMAIN...`.
-    Fun { name: String, domain: Vec<SortId>, range: SortId },
-    Apply { func: FuncId, args: Vec<TermId> },
+    Fun {
+        name: String,
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    Apply {
+        func: FuncId,
+        args: Vec<TermId>,
+    },
     /// An operation of the table: `bvadd t1 t2`, `extract 7 0 t1`.
-    Op { op: Op, indices: Vec<u32>, args: Vec<TermId> },
+    Op {
+        op: Op,
+        indices: Vec<u32>,
+        args: Vec<TermId>,
+    },
     /// A constant array: `const_array INDEX_SORT VALUE`.
-    ConstArray { index: SortId, value: TermId },
+    ConstArray {
+        index: SortId,
+        value: TermId,
+    },
     Simplify(TermId),
     /// Replace each `from` by its `to` in `term`.
-    Substitute { term: TermId, pairs: Vec<(TermId, TermId)> },
+    Substitute {
+        term: TermId,
+        pairs: Vec<(TermId, TermId)>,
+    },
     // Solvers.
     NewSolver(SolverKind),
     /// A solver parameter, `Solver::set_params`.
-    SetParam { solver: SolverId, key: String, value: String },
+    SetParam {
+        solver: SolverId,
+        key: String,
+        value: String,
+    },
     /// A global parameter, `set_global_param`.
-    SetGlobal { key: String, value: String },
+    SetGlobal {
+        key: String,
+        value: String,
+    },
     Push(SolverId),
     Pop(SolverId, u32),
     Assert(SolverId, TermId),
-    AssertAndTrack { solver: SolverId, term: TermId, tracker: TermId },
+    AssertAndTrack {
+        solver: SolverId,
+        term: TermId,
+        tracker: TermId,
+    },
     CheckSat(SolverId),
     CheckSatAssuming(SolverId, Vec<TermId>),
     GetUnsatCore(SolverId),
     GetModel(SolverId),
     /// `Model::eval(term, completion)`.
-    ModelEval { model: ModelId, term: TermId, completion: bool },
+    ModelEval {
+        model: ModelId,
+        term: TermId,
+        completion: bool,
+    },
     /// Clone a solver into a fresh context.
     Translate(SolverId),
     Reset(SolverId),

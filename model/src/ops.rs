@@ -331,10 +331,7 @@ impl OpSpec {
         let name = self.name;
         let ill = |what: &str| -> Result<Sort, String> {
             let got: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-            Err(format!(
-                "`{name}` expects {what}, got ({})",
-                got.join(", ")
-            ))
+            Err(format!("`{name}` expects {what}, got ({})", got.join(", ")))
         };
         let all_same = |args: &[&Sort]| args.windows(2).all(|w| w[0] == w[1]);
         let all = |pred: &dyn Fn(&Sort) -> bool| args.iter().all(|s| pred(s));
@@ -494,9 +491,7 @@ fn checked_width(width: u64) -> Result<Sort, String> {
     if (1..=u64::from(MAX_BV_WIDTH)).contains(&width) {
         Ok(Sort::BitVec(width as u32))
     } else {
-        Err(format!(
-            "bit-width {width} is outside 1..={MAX_BV_WIDTH}"
-        ))
+        Err(format!("bit-width {width} is outside 1..={MAX_BV_WIDTH}"))
     }
 }
 
@@ -532,21 +527,41 @@ mod tests {
         let bv8 = Sort::BitVec(8);
         check("bvadd", &[], &[bv8.clone(), bv8.clone()], Ok(bv8.clone()));
         check("bvadd", &[], &[bv8.clone(), Sort::BitVec(16)], Err(()));
-        check("extract", &[7, 4], &[bv8.clone()], Ok(Sort::BitVec(4)));
-        check("extract", &[8, 4], &[bv8.clone()], Err(()));
-        check("extract", &[3, 4], &[bv8.clone()], Err(()));
-        check("concat", &[], &[bv8.clone(), Sort::BitVec(3)], Ok(Sort::BitVec(11)));
-        check("zero_extend", &[2], &[bv8.clone()], Ok(Sort::BitVec(10)));
-        check("repeat", &[0], &[bv8.clone()], Err(()));
+        check("extract", &[7, 4], &[Sort::BitVec(8)], Ok(Sort::BitVec(4)));
+        check("extract", &[8, 4], &[Sort::BitVec(8)], Err(()));
+        check("extract", &[3, 4], &[Sort::BitVec(8)], Err(()));
+        check(
+            "concat",
+            &[],
+            &[bv8.clone(), Sort::BitVec(3)],
+            Ok(Sort::BitVec(11)),
+        );
+        check(
+            "zero_extend",
+            &[2],
+            &[Sort::BitVec(8)],
+            Ok(Sort::BitVec(10)),
+        );
+        check("repeat", &[0], &[Sort::BitVec(8)], Err(()));
         check("+", &[], &[Sort::Int, Sort::Int, Sort::Int], Ok(Sort::Int));
         check("+", &[], &[Sort::Int, Sort::Real], Err(()));
         check("<", &[], &[Sort::Real, Sort::Real], Ok(Sort::Bool));
-        check("ite", &[], &[Sort::Bool, Sort::Int, Sort::Int], Ok(Sort::Int));
+        check(
+            "ite",
+            &[],
+            &[Sort::Bool, Sort::Int, Sort::Int],
+            Ok(Sort::Int),
+        );
         check("ite", &[], &[Sort::Int, Sort::Int, Sort::Int], Err(()));
         check("and", &[], &[], Err(()));
         let arr = Sort::array(bv8.clone(), Sort::Bool);
         check("select", &[], &[arr.clone(), bv8.clone()], Ok(Sort::Bool));
-        check("store", &[], &[arr.clone(), bv8.clone(), Sort::Bool], Ok(arr.clone()));
+        check(
+            "store",
+            &[],
+            &[arr.clone(), bv8.clone(), Sort::Bool],
+            Ok(arr.clone()),
+        );
         check("store", &[], &[arr, Sort::Int, Sort::Bool], Err(()));
         let f32s = Sort::FloatingPoint(8, 24);
         check(
@@ -555,9 +570,24 @@ mod tests {
             &[Sort::RoundingMode, f32s.clone(), f32s.clone()],
             Ok(f32s.clone()),
         );
-        check("to_fp", &[11, 53], &[Sort::RoundingMode, f32s.clone()], Ok(Sort::FloatingPoint(11, 53)));
+        check(
+            "to_fp",
+            &[11, 53],
+            &[Sort::RoundingMode, f32s.clone()],
+            Ok(Sort::FloatingPoint(11, 53)),
+        );
         check("fp.to_ieee_bv", &[], &[f32s], Ok(Sort::BitVec(32)));
-        check("seq.nth", &[], &[Sort::seq(Sort::Int), Sort::Int], Ok(Sort::Int));
-        check("str.++", &[], &[Sort::String, Sort::String], Ok(Sort::String));
+        check(
+            "seq.nth",
+            &[],
+            &[Sort::seq(Sort::Int), Sort::Int],
+            Ok(Sort::Int),
+        );
+        check(
+            "str.++",
+            &[],
+            &[Sort::String, Sort::String],
+            Ok(Sort::String),
+        );
     }
 }

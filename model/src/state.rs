@@ -4,7 +4,9 @@
 //! whether a call sequence is valid without running Z3: untrace rejects malformed traces
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
-use crate::call::{AnyId, Call, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId};
+use crate::call::{
+    AnyId, Call, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId,
+};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::sort::Sort;
 use std::collections::HashMap;
@@ -250,9 +252,7 @@ impl State {
                 if *n >= 1 && *n <= depth {
                     Ok(())
                 } else {
-                    violation(format!(
-                        "pop {n} on solver {solver} at scope depth {depth}"
-                    ))
+                    violation(format!("pop {n} on solver {solver} at scope depth {depth}"))
                 }
             }
             Call::Assert(solver, t) => {
@@ -325,7 +325,10 @@ impl State {
     pub fn apply(&mut self, call: &Call, ret: Option<&Ret>) -> Result<(), Violation> {
         self.check(call)?;
         let new_id = match (call.ret_kind(), ret) {
-            (RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model, Some(Ret::Id(id))) => {
+            (
+                RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model,
+                Some(Ret::Id(id)),
+            ) => {
                 let fits = matches!(
                     (call.ret_kind(), id),
                     (RetKind::Sort, AnyId::Sort(_))
@@ -342,8 +345,14 @@ impl State {
                 }
                 Some(*id)
             }
-            (RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model, _) => {
-                return violation(format!("`{}` needs a return line with the new id", call.name()));
+            (
+                RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model,
+                _,
+            ) => {
+                return violation(format!(
+                    "`{}` needs a return line with the new id",
+                    call.name()
+                ));
             }
             _ => None,
         };
@@ -366,7 +375,9 @@ impl State {
                 let sort = Sort::seq(self.sorts[e].clone());
                 self.bind_sort(new_id, sort)
             }
-            Call::SortUninterpreted(name) => self.bind_sort(new_id, Sort::uninterpreted(name.clone())),
+            Call::SortUninterpreted(name) => {
+                self.bind_sort(new_id, Sort::uninterpreted(name.clone()))
+            }
             Call::Fun { domain, range, .. } => {
                 if let Some(AnyId::Func(f)) = new_id {
                     let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
@@ -409,9 +420,10 @@ impl State {
                 }
             }
             Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } => {}
-            Call::SetParam { solver, .. } | Call::Assert(solver, _) | Call::AssertAndTrack { solver, .. } | Call::FromString(solver, _) => {
-                self.touch(*solver)
-            }
+            Call::SetParam { solver, .. }
+            | Call::Assert(solver, _)
+            | Call::AssertAndTrack { solver, .. }
+            | Call::FromString(solver, _) => self.touch(*solver),
             Call::Push(solver) => {
                 self.touch(*solver);
                 self.solver_mut(*solver).depth += 1;
@@ -507,8 +519,12 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
         Sort::Int => parse_int(value).is_some(),
         Sort::Real => {
             let (num, den) = value.split_once('/').unwrap_or((value, "1"));
-            let decimal = num.split_once('.').map_or(num.to_string(), |(a, b)| format!("{a}{b}"));
-            parse_int(&decimal).is_some() && parse_int(den).is_some_and(|d| !d.starts_with('-') && d.trim_start_matches('0') != "")
+            let decimal = num
+                .split_once('.')
+                .map_or(num.to_string(), |(a, b)| format!("{a}{b}"));
+            parse_int(&decimal).is_some()
+                && !den.starts_with('-')
+                && parse_int(den).is_some_and(|d| !d.trim_start_matches('0').is_empty())
         }
         Sort::BitVec(w) => {
             value.bytes().all(|b| b.is_ascii_digit())
@@ -517,7 +533,8 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
                     .is_some_and(|v| v.bits() <= u64::from(*w))
         }
         Sort::FloatingPoint(..) => {
-            matches!(value, "nan" | "+inf" | "-inf" | "+zero" | "-zero") || value.parse::<f64>().is_ok_and(f64::is_finite)
+            matches!(value, "nan" | "+inf" | "-inf" | "+zero" | "-zero")
+                || value.parse::<f64>().is_ok_and(f64::is_finite)
         }
         Sort::RoundingMode => matches!(value, "RNE" | "RNA" | "RTP" | "RTN" | "RTZ"),
         Sort::String => true,

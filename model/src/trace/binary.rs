@@ -36,13 +36,19 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, ReadError> {
     };
     let header = MAGIC.len() + 4;
     if bytes.len() < header || !bytes.starts_with(MAGIC) {
-        return Err(error(1, "not a binary trace: missing the `Z3TRACE` magic".into()));
+        return Err(error(
+            1,
+            "not a binary trace: missing the `Z3TRACE` magic".into(),
+        ));
     }
     let version = u32::from_le_bytes(bytes[MAGIC.len()..header].try_into().unwrap_or([0; 4]));
     if version != VERSION {
         return Err(ReadError {
             kind: ErrorKind::Header,
-            ..error(1, format!("binary trace version {version}, this tool reads version {VERSION}"))
+            ..error(
+                1,
+                format!("binary trace version {version}, this tool reads version {VERSION}"),
+            )
         });
     }
     let mut rest = &bytes[header..];
@@ -55,7 +61,11 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, ReadError> {
             .deserialize_from(&mut rest)
             .map_err(|e| {
                 // bincode's messages span lines; an error message must stay on one.
-                let reason = e.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+                let reason = e
+                    .to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 error(number, format!("entry {number} does not decode: {reason}"))
             })?;
         trace.entries.push(entry);

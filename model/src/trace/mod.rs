@@ -77,12 +77,18 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, ReadError> {
             Err(e) => {
                 let before = &bytes[..e.valid_up_to()];
                 let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-                let column = (before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)) as u32 + 1;
+                let column = (before.len()
+                    - before
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |p| p + 1)) as u32
+                    + 1;
                 Err(ReadError {
                     kind: ErrorKind::Binary,
                     line,
                     column,
-                    message: "neither a text trace (invalid UTF-8) nor a binary trace (no magic)".into(),
+                    message: "neither a text trace (invalid UTF-8) nor a binary trace (no magic)"
+                        .into(),
                 })
             }
         }

@@ -3,8 +3,8 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
-    SortId, TermId,
+    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    TermId,
 };
 use std::fmt::Write as _;
 
@@ -257,7 +257,12 @@ fn tokenize(number: u32, text: &str) -> Result<Line<'_>, ReadError> {
                 }
             }
             let Some(end) = closed else {
-                return Err(error(ErrorKind::BadString, number, column, "unterminated string"));
+                return Err(error(
+                    ErrorKind::BadString,
+                    number,
+                    column,
+                    "unterminated string",
+                ));
             };
             tokens.push(Token {
                 text: &text[start..end],
@@ -325,7 +330,9 @@ impl<'a> Args<'_, 'a> {
         let column = t.column;
         let text = t.text;
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            let kind = if t.string.is_some() || text.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+            let kind = if t.string.is_some()
+                || text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            {
                 ErrorKind::Argument
             } else {
                 ErrorKind::BadNumeral
@@ -356,7 +363,10 @@ impl<'a> Args<'_, 'a> {
                 ErrorKind::Argument,
                 number,
                 t.column,
-                format!("`{call}` expects {what} (a quoted string), got `{}`", t.text),
+                format!(
+                    "`{call}` expects {what} (a quoted string), got `{}`",
+                    t.text
+                ),
             )
         })
     }
@@ -416,7 +426,10 @@ impl<'a> Args<'_, 'a> {
                 ErrorKind::Argument,
                 number,
                 t.column,
-                format!("`{call}` expects an object id (s, t, f, z or m and a number), got `{}`", t.text),
+                format!(
+                    "`{call}` expects an object id (s, t, f, z or m and a number), got `{}`",
+                    t.text
+                ),
             )
         })
     }
@@ -475,7 +488,10 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         }
         "sort_fp" => {
             a.call = "sort_fp";
-            Call::SortFp(a.number("an exponent width")?, a.number("a significand width")?)
+            Call::SortFp(
+                a.number("an exponent width")?,
+                a.number("a significand width")?,
+            )
         }
         "sort_array" => {
             a.call = "sort_array";
@@ -507,7 +523,9 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
             a.call = "fun";
             let name = a.string("a name")?;
             let range = a.sort()?;
-            let domain = (0..a.remaining()).map(|_| a.sort()).collect::<Result<_, _>>()?;
+            let domain = (0..a.remaining())
+                .map(|_| a.sort())
+                .collect::<Result<_, _>>()?;
             Call::Fun {
                 name,
                 domain,
@@ -535,7 +553,7 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         "substitute" => {
             a.call = "substitute";
             let term = a.term()?;
-            if a.remaining() % 2 != 0 {
+            if !a.remaining().is_multiple_of(2) {
                 return Err(a.fail(
                     ErrorKind::Arity,
                     "`substitute` expects a term and pairs of terms, got an odd count".into(),
@@ -707,7 +725,10 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
                 ErrorKind::Return,
                 line.number,
                 line.tokens[0].column,
-                format!("`{}` returns nothing, but a `return` line follows it", call.name()),
+                format!(
+                    "`{}` returns nothing, but a `return` line follows it",
+                    call.name()
+                ),
             ))
         }
         RetKind::Sort => Ret::Id(AnyId::Sort(a.sort()?)),
@@ -726,7 +747,10 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
                         ErrorKind::Return,
                         line.number,
                         t.column,
-                        format!("`return` of `{}` expects sat, unsat or unknown, got `{other}`", call.name()),
+                        format!(
+                            "`return` of `{}` expects sat, unsat or unknown, got `{other}`",
+                            call.name()
+                        ),
                     ))
                 }
             })
