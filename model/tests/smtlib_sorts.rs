@@ -164,6 +164,9 @@ fn scopes_and_binders() {
         ("(define-sort BV (w) (Array w w))(declare-const a (BV Int))(assert (= (select a 0) 1))", vec![("(select a 0)", "Int")]),
         ("(push 1)(declare-fun a () Int)(pop 1)(declare-fun a () Bool)(assert a)", vec![("a", "Bool")]),
         ("(declare-fun a () Int)(reset)(declare-fun a () Bool)(assert a)", vec![("a", "Bool")]),
+        // A push of many levels is undone by pops of any size.
+        ("(push 3)(declare-fun a () Int)(pop 2)(declare-fun a () Bool)(assert a)(pop 1)(declare-fun a () Real)(assert (= a 1.5))", vec![("(= a 1.5)", "Bool")]),
+        ("(push 4294967296)(pop 4294967295)(pop 1)(declare-fun b () Int)(assert (= b 1))", vec![("(= b 1)", "Bool")]),
         ("(declare-datatypes ((L 1)) ((par (T) ((nil) (cons (hd T) (tl (L T)))))))(declare-const l (L Int))(assert (= (hd (tl l)) 1))", vec![("(tl l)", "(L Int)"), ("(hd (tl l))", "Int")]),
         ("(declare-datatypes ((L 1)) ((par (T) ((nil) (cons (hd T) (tl (L T)))))))(assert (= (cons 1 (as nil (L Int))) (as nil (L Int))))", vec![("(cons 1 (as nil (L Int)))", "(L Int)")]),
         ("(declare-datatype P ((mk (fst Int) (snd Bool))))(declare-const p P)(assert (match p (((mk a b) b))))", vec![("(match p (((mk a b) b)))", "Bool")]),
@@ -205,6 +208,8 @@ fn sort_errors_are_located() {
         ("(assert (:k 1))", "1:10: expected a function symbol, an indexed identifier (_ NAME INDEX ...) or (as NAME SORT)"),
         ("(assert ())", "1:9: expected a term; got ()"),
         ("(pop 1)", "1:1: pop 1 exceeds the 0 open push level(s)"),
+        ("(push 2)(pop 3)", "1:9: pop 3 exceeds the 2 open push level(s)"),
+        ("(push 2)(declare-fun a () Int)(pop 1)(assert (= a 1))", "1:49: unknown constant 'a'"),
         ("(declare-datatype P ((mk (a Int))))(declare-const p P)(assert (match p (((mk x y) true))))", "1:74: constructor 'mk' has 1 field(s); the pattern binds 2"),
     ];
     for (script, expected) in cases {

@@ -1,7 +1,7 @@
 //! Lexer, parser and printer of `model::smtlib`: data-driven `check` cases, located errors,
 //! edits, layouts, the corpus round trip and a no-panic property.
 
-use model::smtlib::{Atom, Edit, PrintOptions, Sx, Tree};
+use model::smtlib::{infer_sorts, infer_sorts_lenient, Atom, Edit, PrintOptions, Sx, Tree};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -308,4 +308,101 @@ proptest! {
             }
         }
     }
+
+    /// Random S-expressions over SMT-LIB keywords, theory symbols and literals: parsing,
+    /// printing and both sort inferences never panic, and strict success implies the
+    /// lenient variant typed everything too.
+    #[test]
+    fn random_scripts_never_panic(script in random_script()) {
+        let tree = Tree::parse(&script).unwrap();
+        prop_assert!(tree.same_as(&Tree::parse(&tree.print()).unwrap()));
+        let lenient = infer_sorts_lenient(&tree);
+        if let Ok(strict) = infer_sorts(&tree) {
+            prop_assert!(lenient.untyped_terms().is_empty());
+            prop_assert_eq!(strict.n_typed(), lenient.n_typed());
+        }
+    }
+}
+
+/// One random S-expression of bounded depth over a vocabulary that hits every command and
+/// binder of the sort inference, well-formed or not.
+fn random_sx() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "assert",
+        "declare-fun",
+        "declare-const",
+        "define-fun",
+        "define-fun-rec",
+        "define-funs-rec",
+        "declare-sort",
+        "define-sort",
+        "declare-datatype",
+        "declare-datatypes",
+        "par",
+        "push",
+        "pop",
+        "reset",
+        "reset-assertions",
+        "check-sat-assuming",
+        "get-value",
+        "model",
+        "let",
+        "forall",
+        "exists",
+        "lambda",
+        "match",
+        "!",
+        ":named",
+        ":pattern",
+        "_",
+        "as",
+        "const",
+        "x",
+        "y",
+        "f",
+        "Int",
+        "Real",
+        "Bool",
+        "BitVec",
+        "Array",
+        "Seq",
+        "String",
+        "and",
+        "=",
+        "+",
+        "ite",
+        "select",
+        "store",
+        "extract",
+        "bvadd",
+        "concat",
+        "fp.add",
+        "RNE",
+        "to_fp",
+        "str.++",
+        "re.*",
+        "seq.unit",
+        "is",
+        "0",
+        "1",
+        "4294967296",
+        "2.5",
+        "#x0f",
+        "#b1",
+        "\"s\"",
+        "|q x|",
+    ])
+    .prop_map(str::to_string);
+    atoms.prop_recursive(5, 40, 5, |inner| {
+        prop::collection::vec(inner, 0..5).prop_map(|items| format!("({})", items.join(" ")))
+    })
+}
+
+fn random_script() -> impl Strategy<Value = String> {
+    let declarations = Just(
+        "(declare-fun x () Int)(declare-fun f (Int) Int)(declare-datatype D ((c (s Int)) (n)))"
+            .to_string(),
+    );
+    (declarations, prop::collection::vec(random_sx(), 1..8))
+        .prop_map(|(decls, commands)| format!("{decls}\n{}", commands.join("\n")))
 }

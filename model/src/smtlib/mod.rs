@@ -4,23 +4,28 @@
 //!   describe replacements for reducers.
 //! - [`lexer`]: tokens with positions and the located [`ParseError`].
 //! - [`parser`]: [`Tree::parse`] builds the tree.
+//! - [`sorts`]: [`infer_sorts`] / [`infer_sorts_lenient`] give each term its [`crate::Sort`]
+//!   in a [`SortMap`]; [`declarations`] returns the script's [`Signature`].
+//! - [`theories`]: the sorts of theory symbols; [`symbols`]: unquoting and string literals.
+//! - [`classify`]: [`Command`] and [`TermShape`] of nodes.
 //! - [`printer`]: faithful printing, printing with edits, [`PrintOptions`] (pretty, wrapped).
 
+pub mod classify;
 pub mod lexer;
 pub mod parser;
 pub mod printer;
-pub mod tree;
-
-pub use lexer::ParseError;
-pub use parser::parse;
-pub use printer::PrintOptions;
-pub use tree::{structurally_equal, Atom, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};
 pub mod sorts;
 pub mod symbols;
 pub mod theories;
+pub mod tree;
 
+pub use classify::{command, term_shape, Command, TermShape};
+pub use lexer::ParseError;
+pub use parser::parse;
+pub use printer::PrintOptions;
 pub use sorts::{
     declarations, infer_sorts, infer_sorts_lenient, infer_with_signature, lenient_with_signature,
     Constructor, Datatype, FunctionDecl, FunctionKind, Signature, SortDecl, SortError, SortMap,
 };
 pub use symbols::{decode_string, encode_string, quote, unquote};
+pub use tree::{structurally_equal, Atom, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};

@@ -256,8 +256,11 @@ struct Inference<'t> {
     /// shadows outer symbols of the same name.
     funs: Scoped<Option<FunctionDecl>>,
     sort_defs: Scoped<SortDecl>,
-    /// Marks of `funs` and `sort_defs` at each `push`.
-    levels: Vec<(usize, usize)>,
+    /// Marks of `funs` and `sort_defs` at each `push`, with how many levels that push opened
+    /// (`(push 1000000)` is one entry, not a million).
+    levels: Vec<(usize, usize, usize)>,
+    /// The number of open push levels (the sum of the counts in `levels`).
+    depth: usize,
     scope_marks: Vec<usize>,
     /// `:named` terms of the current command, declared after it.
     pending_names: Vec<(String, Sort)>,
@@ -279,6 +282,7 @@ impl<'t> Inference<'t> {
             funs: Scoped::new(),
             sort_defs: Scoped::new(),
             levels: Vec::new(),
+            depth: 0,
             scope_marks: Vec::new(),
             pending_names: Vec::new(),
             signature: Signature::default(),
@@ -401,25 +405,37 @@ impl<'t> Inference<'t> {
             },
             "declare-datatypes" => self.declare_datatypes(id)?,
             "push" => {
-                for _ in 0..self.level_count(id)? {
-                    self.levels.push((self.funs.mark(), self.sort_defs.mark()));
+                let n = self.level_count(id)?;
+                if n > 0 {
+                    self.levels
+                        .push((self.funs.mark(), self.sort_defs.mark(), n));
+                    self.depth += n;
                 }
             }
             "pop" => {
                 let n = self.level_count(id)?;
-                if n > self.levels.len() {
+                if n > self.depth {
                     self.fail(
                         id,
-                        format!(
-                            "pop {n} exceeds the {} open push level(s)",
-                            self.levels.len()
-                        ),
+                        format!("pop {n} exceeds the {} open push level(s)", self.depth),
                     )?;
                 }
-                for _ in 0..n.min(self.levels.len()) {
-                    if let Some((f, s)) = self.levels.pop() {
-                        self.funs.undo_to(f);
-                        self.sort_defs.undo_to(s);
+                let mut left = n.min(self.depth);
+                self.depth -= left;
+                while left > 0 {
+                    let Some(top) = self.levels.last_mut() else {
+                        break;
+                    };
+                    let (f, s, count) = *top;
+                    // Levels opened by one push share their marks: undo to them either way.
+                    self.funs.undo_to(f);
+                    self.sort_defs.undo_to(s);
+                    if count > left {
+                        top.2 -= left;
+                        left = 0;
+                    } else {
+                        left -= count;
+                        self.levels.pop();
                     }
                 }
             }
@@ -427,13 +443,15 @@ impl<'t> Inference<'t> {
                 self.funs.clear();
                 self.sort_defs.clear();
                 self.levels.clear();
+                self.depth = 0;
             }
             "reset-assertions" => {
-                if let Some(&(f, s)) = self.levels.first() {
+                if let Some(&(f, s, _)) = self.levels.first() {
                     self.funs.undo_to(f);
                     self.sort_defs.undo_to(s);
                 }
                 self.levels.clear();
+                self.depth = 0;
             }
             "model" => {
                 for &k in &kids[1..] {
@@ -673,9 +691,9 @@ impl<'t> Inference<'t> {
             );
         };
         let names_kids = self.kids(*names);
-        let old_style = names_kids.iter().all(|&n| self.tree.symbol(n).is_some())
-            && (names_kids.is_empty() || !self.tree.is_list(*names) || !names_kids.is_empty());
-        if old_style && (names_kids.is_empty() || self.tree.symbol(names_kids[0]).is_some()) {
+        // SMT-LIB 2.6 lists (NAME ARITY) pairs; Z3's older form lists sort parameters
+        // (symbols, usually none).
+        if self.tree.is_list(*names) && names_kids.iter().all(|&n| self.tree.symbol(n).is_some()) {
             return self.old_style_datatypes(*names, *decls);
         }
         let mut heads = Vec::new();
@@ -884,7 +902,7 @@ impl<'t> Inference<'t> {
         }
         let kids = self.kids(id);
         match self.tree.head(id) {
-            Some("_") => {
+            Some("_") if kids.len() >= 3 => {
                 let nums: Vec<Option<u32>> = kids[2..]
                     .iter()
                     .map(|&k| match self.tree.atom(k) {
@@ -1079,11 +1097,11 @@ impl<'t> Inference<'t> {
         let sort = match atom {
             Atom::Numeral(_) => Sort::Int,
             Atom::Decimal(_) => Sort::Real,
-            Atom::Hexadecimal(h) => match u32::try_from((h.len() - 2) * 4) {
+            Atom::Hexadecimal(h) => match u32::try_from(h.len().saturating_sub(2) * 4) {
                 Ok(w) => Sort::BitVec(w),
                 Err(_) => return self.fail(id, "the #x literal is too wide"),
             },
-            Atom::Binary(b) => match u32::try_from(b.len() - 2) {
+            Atom::Binary(b) => match u32::try_from(b.len().saturating_sub(2)) {
                 Ok(w) => Sort::BitVec(w),
                 Err(_) => return self.fail(id, "the #b literal is too wide"),
             },

@@ -416,7 +416,10 @@ fn floating_point(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             (Ok(_), _) => bad(name, "no arguments", args),
         },
         "fp" => unindexed(name, idx, || match args {
-            [Sort::BitVec(1), Sort::BitVec(e), Sort::BitVec(s)] => fp_sort(*e, s + 1),
+            [Sort::BitVec(1), Sort::BitVec(e), Sort::BitVec(s)] => match s.checked_add(1) {
+                Some(s) => fp_sort(*e, s),
+                None => bad(name, "a significand narrower than 2^32-1 bits", args),
+            },
             _ => bad(
                 name,
                 "bit-vectors for sign (width 1), exponent and significand",
