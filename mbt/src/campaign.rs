@@ -150,7 +150,7 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
     let mut next: u64 = 0;
     loop {
         let more = |next: u64| {
-            !cfg.time.is_some_and(|t| start.elapsed() >= t) && cfg.rounds.is_none_or(|n| next < n)
+            cfg.time.is_none_or(|t| start.elapsed() < t) && cfg.rounds.is_none_or(|n| next < n)
         };
         while more(next) && running.len() < cfg.jobs.max(1) {
             let seed = cfg.round_seed(next);

@@ -129,7 +129,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         (None, None) => Some(1000),
         (r, _) => r,
     };
-    if !(args.timeout > 0.0) {
+    if args.timeout.is_nan() || args.timeout <= 0.0 {
         bail!("--timeout must be positive");
     }
     // Read in the parent before any fork, so that every child sees the same option model.

@@ -191,8 +191,11 @@ pub const EXCLUDED: &[&str] = &[
     "threads.cube_frequency",
 ];
 
+/// A parameter set to a value.
+pub type Setting = (&'static str, &'static str);
+
 /// Pairs of `(key, value)` that must not be combined in one round.
-pub const INVALID_COMBINATIONS: &[((&str, &str), (&str, &str))] = &[
+pub const INVALID_COMBINATIONS: &[(Setting, Setting)] = &[
     // Proof production with the SAT core's cardinality solver is rejected by 4.8.12.
     (("proof", "true"), ("cardinality.solver", "true")),
     // Without relevancy, quantifier instantiation by e-matching is switched off entirely.
@@ -256,11 +259,11 @@ impl OptionModel {
                 .iter()
                 .find(|(n, _)| *n == d.name)
                 .map(|(_, r)| *r);
-            let usable = match (d.kind, range) {
-                (ParamKind::Bool | ParamKind::Uint | ParamKind::Double, _) => true,
-                (ParamKind::Symbol, Some(Range::Symbols(_))) => true,
-                _ => false,
-            };
+            let usable = matches!(
+                (d.kind, range),
+                (ParamKind::Bool | ParamKind::Uint | ParamKind::Double, _)
+                    | (ParamKind::Symbol, Some(Range::Symbols(_)))
+            );
             if usable {
                 params.push((d.clone(), range));
             }

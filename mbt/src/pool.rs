@@ -56,7 +56,7 @@ impl Pool {
         let want_later = n_later > 0 && (n_later == terms.len() || rng.random_bool(p_deep));
         let candidates: Vec<TermId> = terms
             .iter()
-            .filter(|(_, initial)| !initial == want_later)
+            .filter(|(_, initial)| *initial != want_later)
             .map(|(t, _)| *t)
             .collect();
         Some(candidates[rng.random_range(0..candidates.len())])
