@@ -9,11 +9,46 @@ use super::edits::EditSet;
 use super::Session;
 use crate::engine::{ddmin as engine_ddmin, substitute};
 
-/// ddmin over the top-level commands. Returns whether anything was removed.
+/// ddmin over all top-level commands. Returns whether anything was removed.
 pub fn commands(s: &mut Session) -> bool {
+    commands_where(s, |_, _| true)
+}
+
+/// ddmin over the top-level commands that are not declarations or definitions (as ddSMT's
+/// first round does: removing a declaration before the terms using it are gone mostly fails).
+pub fn non_declarations(s: &mut Session) -> bool {
+    commands_where(s, |tree, root| !is_declaration(tree, root))
+}
+
+/// Whether top-level command `root` declares or defines a symbol or sort.
+pub fn is_declaration(tree: &Tree, root: NodeId) -> bool {
+    matches!(
+        tree.head(root),
+        Some(
+            "declare-fun"
+                | "declare-const"
+                | "declare-sort"
+                | "define-fun"
+                | "define-fun-rec"
+                | "define-funs-rec"
+                | "define-sort"
+                | "declare-datatype"
+                | "declare-datatypes"
+        )
+    )
+}
+
+/// ddmin over the top-level commands that `select` picks; the others stay.
+fn commands_where(s: &mut Session, select: impl Fn(&Tree, NodeId) -> bool) -> bool {
     let Some(cur) = s.current() else { return false };
     s.reducer.set_phase("ddmin: commands");
-    let roots = cur.tree.roots().to_vec();
+    let roots: Vec<NodeId> = cur
+        .tree
+        .roots()
+        .iter()
+        .copied()
+        .filter(|&r| select(&cur.tree, r))
+        .collect();
     let before = s.reducer.successes();
     let print = s.print;
     let tree = &cur.tree;

@@ -2,11 +2,16 @@
 //! enabled mutator proposes its mutations (mutators in registry order, each mutator's
 //! mutations most reducing first); the first candidate that keeps the behaviour is accepted,
 //! the result is re-parsed with fresh sorts, and the pass continues at the same position
-//! (which now holds the replacement). Global mutations are tried at the start of each pass.
-//! Passes repeat until one accepts nothing.
+//! (which now holds the replacement). Passes repeat until one accepts nothing.
+//!
+//! Order within a pass: first the commands that are not declarations (with all their terms),
+//! then the global mutations (e.g. removing many commands at once, renaming symbols), then the
+//! declarations. Declarations come last because deleting one only works once the terms that
+//! use it are gone, and symbols are renamed only once most of them have been removed.
 
 use model::smtlib::NodeId;
 
+use super::ddmin::is_declaration;
 use super::{Current, Session};
 use crate::engine::Candidate;
 use crate::mutators::{Cx, Mutation};
@@ -17,8 +22,9 @@ pub fn run(s: &mut Session) {
     loop {
         s.reducer.set_phase(&format!("hierarchical: pass {pass}"));
         let before = s.reducer.successes();
+        nodes(s, false);
         global(s);
-        nodes(s);
+        nodes(s, true);
         if s.reducer.successes() == before || s.reducer.stopped() {
             return;
         }
@@ -66,10 +72,11 @@ fn global(s: &mut Session) {
     }
 }
 
-/// One preorder sweep over all nodes.
-fn nodes(s: &mut Session) {
+/// One preorder sweep over the nodes of the declaration commands (`declarations`) or of all
+/// other commands.
+fn nodes(s: &mut Session, declarations: bool) {
     let Some(mut cur) = s.current() else { return };
-    let mut order = preorder(&cur);
+    let mut order = preorder(&cur, declarations);
     let mut i = 0;
     while i < order.len() && !s.reducer.stopped() {
         let node = order[i];
@@ -92,7 +99,7 @@ fn nodes(s: &mut Session) {
                 Some(next) => cur = next,
                 None => return,
             }
-            order = preorder(&cur);
+            order = preorder(&cur, declarations);
             // Stay at `i`: it now holds the replacement (or the next node, after a deletion).
         } else {
             i += 1;
@@ -100,10 +107,11 @@ fn nodes(s: &mut Session) {
     }
 }
 
-fn preorder(cur: &Current) -> Vec<NodeId> {
+fn preorder(cur: &Current, declarations: bool) -> Vec<NodeId> {
     cur.tree
         .roots()
         .iter()
+        .filter(|&&r| is_declaration(&cur.tree, r) == declarations)
         .flat_map(|&r| cur.tree.preorder(r))
         .collect()
 }

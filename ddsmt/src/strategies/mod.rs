@@ -7,7 +7,8 @@
 //! - [`ddmin`]: ddmin over top-level commands, then over terms level by level.
 //! - [`hierarchical`]: passes over the tree, top down, every mutator at each node.
 //!
-//! Hybrid = ddmin over commands, then hierarchical.
+//! Hybrid = ddmin over the commands that are not declarations (which ddSMT's first round also
+//! leaves alone), then hierarchical, whose passes remove declarations once unused.
 
 pub mod ddmin;
 pub mod edits;
@@ -61,7 +62,7 @@ pub fn run(strategy: Strategy, s: &mut Session) {
         Strategy::Ddmin => ddmin::run(s),
         Strategy::Hierarchical => hierarchical::run(s),
         Strategy::Hybrid => {
-            ddmin::commands(s);
+            ddmin::non_declarations(s);
             hierarchical::run(s);
         }
     }
