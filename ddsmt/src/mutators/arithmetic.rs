@@ -181,7 +181,11 @@ impl Mutator for StrengthenRelations {
         };
         let args = nodes(util::args(cx.tree, id));
         vec![
-            replace(format!("strengthen to {strict}"), id, app(strict, args.clone())),
+            replace(
+                format!("strengthen to {strict}"),
+                id,
+                app(strict, args.clone()),
+            ),
             replace("strengthen to =", id, app("=", args)),
         ]
     }
@@ -212,7 +216,12 @@ mod tests {
             "(not (>= r 1.5))",
             &[&with("(assert (< r 1.5))")],
         );
-        check(&NegateRelations, &with("(assert (not (= x y)))"), "(not (= x y))", &[]);
+        check(
+            &NegateRelations,
+            &with("(assert (not (= x y)))"),
+            "(not (= x y))",
+            &[],
+        );
     }
 
     #[test]
@@ -246,7 +255,12 @@ mod tests {
             "(< x y 3)",
             &[&with("(assert (and (< x y) (< y 3)))")],
         );
-        check(&SplitNaryRelations, &with("(assert (< x y))"), "(< x y)", &[]);
+        check(
+            &SplitNaryRelations,
+            &with("(assert (< x y))"),
+            "(< x y)",
+            &[],
+        );
     }
 
     #[test]
@@ -257,6 +271,11 @@ mod tests {
             "(<= x y)",
             &[&with("(assert (< x y))"), &with("(assert (= x y))")],
         );
-        check(&StrengthenRelations, &with("(assert (< x y))"), "(< x y)", &[]);
+        check(
+            &StrengthenRelations,
+            &with("(assert (< x y))"),
+            "(< x y)",
+            &[],
+        );
     }
 }

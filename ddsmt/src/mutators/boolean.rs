@@ -292,7 +292,12 @@ mod tests {
             "(not (not a))",
             &[&with("(assert a)")],
         );
-        check(&DoubleNegation, &with("(assert (not (not a)))"), "(not a)", &[]);
+        check(
+            &DoubleNegation,
+            &with("(assert (not (not a)))"),
+            "(not a)",
+            &[],
+        );
     }
 
     #[test]
@@ -346,7 +351,12 @@ mod tests {
             "(xor a b)",
             &[&with("(assert (distinct a b))")],
         );
-        check(&XorBinary, &with("(assert (xor a b a))"), "(xor a b a)", &[]);
+        check(
+            &XorBinary,
+            &with("(assert (xor a b a))"),
+            "(xor a b a)",
+            &[],
+        );
     }
 
     #[test]

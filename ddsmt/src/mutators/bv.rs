@@ -40,11 +40,15 @@ impl NormConstants {
     fn shortest(cx: &Cx, id: NodeId) -> Option<String> {
         let (value, w) = bv_const(cx.tree, id)?;
         let current = cx.tree.print_node(id);
-        [util::BvStyle::Binary, util::BvStyle::Hex, util::BvStyle::Indexed]
-            .into_iter()
-            .map(|s| bv_literal(&value, w, s))
-            .filter(|t| t.len() < current.len())
-            .min_by_key(|t| t.len())
+        [
+            util::BvStyle::Binary,
+            util::BvStyle::Hex,
+            util::BvStyle::Indexed,
+        ]
+        .into_iter()
+        .map(|s| bv_literal(&value, w, s))
+        .filter(|t| t.len() < current.len())
+        .min_by_key(|t| t.len())
     }
 }
 
@@ -140,7 +144,11 @@ impl ElimBvcomp {
         let (value, 1) = bv_const(tree, bit)? else {
             return None;
         };
-        let op = if value == BigUint::ZERO { "distinct" } else { "=" };
+        let op = if value == BigUint::ZERO {
+            "distinct"
+        } else {
+            "="
+        };
         Some(replace(
             "eliminate bvcomp",
             id,
@@ -214,7 +222,8 @@ impl ExtractConstants {
 }
 
 impl Mutator for ExtractConstants {
-    bv_mutator!("bv-extract-constants",
+    bv_mutator!(
+        "bv-extract-constants",
         "evaluate bit-vector extract on constant"
     );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
@@ -245,7 +254,11 @@ impl ExtractZeroExtend {
         } else if hi < w {
             indexed_app("extract", &[hi.to_string(), lo.to_string()], vec![node(*x)])
         } else if lo >= w {
-            atom(bv_literal(&BigUint::ZERO, hi - lo + 1, util::BvStyle::Binary))
+            atom(bv_literal(
+                &BigUint::ZERO,
+                hi - lo + 1,
+                util::BvStyle::Binary,
+            ))
         } else {
             return None;
         };
@@ -254,7 +267,8 @@ impl ExtractZeroExtend {
 }
 
 impl Mutator for ExtractZeroExtend {
-    bv_mutator!("bv-extract-zeroextend",
+    bv_mutator!(
+        "bv-extract-zeroextend",
         "simplify bit-vector extract on zero_extend"
     );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
@@ -296,9 +310,7 @@ impl MergeReducedBw {
 }
 
 impl Mutator for MergeReducedBw {
-    bv_mutator!("bv-merge-reduced-bw",
-        "merge previous bit-width reductions"
-    );
+    bv_mutator!("bv-merge-reduced-bw", "merge previous bit-width reductions");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -359,8 +371,13 @@ impl ReflexiveNand {
             return None;
         };
         let op = util::head(tree, id).filter(|&op| op == "bvnand" || op == "bvnor")?;
-        (tree.print_node(*a) == tree.print_node(*b))
-            .then(|| replace(format!("reflexive {op} to bvnot"), id, app("bvnot", vec![node(*a)])))
+        (tree.print_node(*a) == tree.print_node(*b)).then(|| {
+            replace(
+                format!("reflexive {op} to bvnot"),
+                id,
+                app("bvnot", vec![node(*a)]),
+            )
+        })
     }
 }
 
@@ -518,7 +535,8 @@ impl ZeroExtendPred {
 }
 
 impl Mutator for ZeroExtendPred {
-    bv_mutator!("bv-zeroextend-pred",
+    bv_mutator!(
+        "bv-zeroextend-pred",
         "eliminate zero_extend when both operands of a predicate are zero extended"
     );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
@@ -547,7 +565,7 @@ impl ReduceBitwidth {
             _ => return None,
         };
         let w = util::read_sort(tree, sort_node)?.bv_width()?;
-        (w > 1).then_some((tree.symbol(ch[1])?, w, sort_node))
+        (w > 1).then_some((util::name(tree, ch[1])?, w, sort_node))
     }
 }
 
@@ -566,7 +584,7 @@ impl Mutator for ReduceBitwidth {
             .iter()
             .filter(|&&r| r != id)
             .flat_map(|&r| tree.preorder(r))
-            .filter(|&n| tree.symbol(n) == Some(name) && width(cx, n) == Some(w))
+            .filter(|&n| util::name(tree, n) == Some(name) && width(cx, n) == Some(w))
             .filter(|&n| !util::bound_names(tree, n).iter().any(|b| b == name))
             .collect();
         let mut widths = vec![w / 2];
@@ -750,7 +768,12 @@ mod tests {
             "(bvnand x x)",
             &[&with("(assert (= (bvnot x) y))")],
         );
-        check(&ReflexiveNand, &with("(assert (= (bvnand x y) y))"), "(bvnand x y)", &[]);
+        check(
+            &ReflexiveNand,
+            &with("(assert (= (bvnand x y) y))"),
+            "(bvnand x y)",
+            &[],
+        );
     }
 
     #[test]
@@ -759,7 +782,10 @@ mod tests {
             &SimpConstants,
             &with("(assert (= x #b1011))"),
             "#b1011",
-            &[&with("(assert (= x #b0101))"), &with("(assert (= x #b0011))")],
+            &[
+                &with("(assert (= x #b0101))"),
+                &with("(assert (= x #b0011))"),
+            ],
         );
         check(
             &SimpConstants,

@@ -24,19 +24,19 @@ const COMMUTATIVE: &[&str] = &[
 /// The names a top-level command declares.
 pub fn root_declares(tree: &Tree, root: NodeId) -> Vec<String> {
     let ch = tree.children(root);
-    match tree.head(root) {
+    let mut names = match tree.head(root) {
         Some(
             "declare-const" | "declare-fun" | "define-fun" | "define-fun-rec" | "declare-sort"
             | "define-sort" | "define-const",
         ) => ch
             .get(1)
-            .and_then(|&n| tree.symbol(n))
+            .and_then(|&n| util::name(tree, n))
             .map(|s| vec![s.to_string()])
             .unwrap_or_default(),
         Some("define-funs-rec") if ch.len() == 3 => tree
             .children(ch[1])
             .iter()
-            .filter_map(|&d| tree.children(d).first().and_then(|&n| tree.symbol(n)))
+            .filter_map(|&d| tree.children(d).first().and_then(|&n| util::name(tree, n)))
             .map(String::from)
             .collect(),
         Some("declare-datatype" | "declare-datatypes") => {
@@ -52,21 +52,49 @@ pub fn root_declares(tree: &Tree, root: NodeId) -> Vec<String> {
             out
         }
         _ => Vec::new(),
-    }
+    };
+    // `(! t :named n)` declares `n` for the commands that follow.
+    names.extend(util::named_in(tree, root).into_iter().map(|(n, _)| n));
+    names
 }
 
 /// The symbols a top-level command mentions, other than the ones it declares.
 pub fn root_uses(tree: &Tree, root: NodeId) -> HashSet<String> {
     let own: HashSet<String> = root_declares(tree, root).into_iter().collect();
     tree.preorder(root)
-        .filter_map(|id| tree.symbol(id))
+        .filter_map(|id| util::name(tree, id))
         .filter(|s| !own.contains(*s))
         .map(String::from)
         .collect()
 }
 
-/// Whether deleting the roots in `removed` keeps every remaining command's symbols declared.
+/// Whether deleting the roots in `removed` keeps the script well-formed: every remaining
+/// command's symbols stay declared and no `pop` closes more scopes than are open.
 fn removal_keeps_declarations(tree: &Tree, removed: &HashSet<NodeId>) -> bool {
+    if removed
+        .iter()
+        .any(|&r| matches!(tree.head(r), Some("push" | "pop")))
+    {
+        let mut depth: i64 = 0;
+        for &r in tree.roots().iter().filter(|r| !removed.contains(r)) {
+            let levels = || {
+                tree.children(r)
+                    .get(1)
+                    .and_then(|&n| util::text(tree, n))
+                    .map_or(Some(1), |t| t.parse::<i64>().ok())
+                    .unwrap_or(1)
+            };
+            match tree.head(r) {
+                Some("push") => depth += levels(),
+                Some("pop") => depth -= levels(),
+                Some("reset") => depth = 0,
+                _ => {}
+            }
+            if depth < 0 {
+                return false;
+            }
+        }
+    }
     let declared: HashSet<String> = removed
         .iter()
         .flat_map(|&r| root_declares(tree, r))
@@ -91,13 +119,13 @@ impl EraseNode {
             return tree.head(id) != Some("set-logic")
                 && removal_keeps_declarations(tree, &HashSet::from([id]));
         };
-        let idx = util::child_index(tree, id).unwrap_or(0);
-        if idx == 0 {
-            return false;
-        }
         if util::is_term(cx, parent) {
+            // An argument (never the head) of an n-ary operator that keeps two arguments.
             let op = util::head(tree, parent).unwrap_or_default();
-            return NARY.contains(&op) && util::args(tree, parent).len() > 2;
+            return util::child_index(tree, id) != Some(0)
+                && NARY.contains(&op)
+                && util::args(tree, parent).len() > 2
+                && !util::drops_used_name(tree, id, None);
         }
         let Some(grand) = tree.parent(parent) else {
             return false;
@@ -114,7 +142,7 @@ impl EraseNode {
                 let name = tree
                     .children(id)
                     .first()
-                    .and_then(|&n| tree.symbol(n))
+                    .and_then(|&n| util::name(tree, n))
                     .unwrap_or_default();
                 let body = tree.children(grand)[2];
                 !util::free_symbols(tree, body).contains(name)
@@ -151,7 +179,10 @@ pub fn short(tree: &Tree, id: NodeId) -> String {
     if text.len() <= 40 {
         text
     } else {
-        let cut = (0..=40).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=40)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
         format!("{}...", &text[..cut])
     }
 }
@@ -171,15 +202,19 @@ impl SubstituteChildren {
         let bound: Vec<String> = util::binder_vars(tree, id)
             .unwrap_or_default()
             .iter()
-            .filter_map(|&(n, _)| tree.symbol(n).map(String::from))
+            .filter_map(|&(n, _)| util::name(tree, n).map(String::from))
             .collect();
         tree.children(id)
             .iter()
             .skip(1)
             .copied()
             .filter(|&c| util::sort(cx, c) == Some(sort))
+            .filter(|&c| !util::drops_used_name(tree, id, Some(c)))
             .filter(|&c| {
-                bound.is_empty() || util::free_symbols(tree, c).iter().all(|s| !bound.contains(s))
+                bound.is_empty()
+                    || util::free_symbols(tree, c)
+                        .iter()
+                        .all(|s| !bound.contains(s))
             })
             .collect()
     }
@@ -201,7 +236,13 @@ impl Mutator for SubstituteChildren {
     fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
-            .map(|c| replace(format!("replace by child {}", short(cx.tree, c)), id, node(c)))
+            .map(|c| {
+                replace(
+                    format!("replace by child {}", short(cx.tree, c)),
+                    id,
+                    node(c),
+                )
+            })
             .collect()
     }
 }
@@ -220,7 +261,9 @@ impl Mutator for Constants {
         Group::Core
     }
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        util::is_term(cx, id) && !util::is_constant(cx.tree, id)
+        util::is_term(cx, id)
+            && !util::is_constant(cx.tree, id)
+            && !util::drops_used_name(cx.tree, id, None)
     }
     fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
         let Some(sort) = util::sort(cx, id) else {
@@ -249,10 +292,18 @@ impl MergeChildren {
         if !NARY.contains(&op) {
             return Vec::new();
         }
+        // The child's arguments must have the child's sort, as the node's arguments do:
+        // `(= b (= x y))` with Int `x`, `y` cannot become `(= b x y)`.
         util::args(tree, id)
             .iter()
             .copied()
-            .filter(|&c| util::head(tree, c) == Some(op) && util::sort(cx, c) == Some(sort))
+            .filter(|&c| {
+                util::head(tree, c) == Some(op)
+                    && util::sort(cx, c) == Some(sort)
+                    && util::args(tree, c)
+                        .iter()
+                        .all(|&a| util::sort(cx, a) == Some(sort))
+            })
             .collect()
     }
 }
@@ -400,7 +451,9 @@ impl Mutator for ReplaceByVariable {
         Group::Core
     }
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        util::is_term(cx, id) && !util::is_constant(cx.tree, id)
+        util::is_term(cx, id)
+            && !util::is_constant(cx.tree, id)
+            && !util::drops_used_name(cx.tree, id, None)
     }
     fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
         self.candidates(cx, id)
@@ -516,11 +569,21 @@ mod tests {
             "(< x y)",
             &[&with("(assert (and b (= x 1)))")],
         );
-        check(&EraseNode, &input, "(assert (and b (< x y) (= x 1)))", &[DECLS]);
+        check(
+            &EraseNode,
+            &input,
+            "(assert (and b (< x y) (= x 1)))",
+            &[DECLS],
+        );
         // `x` is still used, so its declaration stays.
         check(&EraseNode, &input, "(declare-const x Int)", &[]);
         // Binary `and` keeps both arguments; substitute-children handles it.
-        check(&EraseNode, &with("(assert (and b (< x y)))"), "b", &[]);
+        check(
+            &EraseNode,
+            &with("(assert (and b (< x y)))"),
+            "b @ (and b (< x y))",
+            &[],
+        );
     }
 
     #[test]
@@ -599,7 +662,12 @@ mod tests {
             &[&with("(assert (and b (< x y) b))")],
         );
         // `=` over Bool with an Int equality inside: the sorts differ, no merge.
-        check(&MergeChildren, &with("(assert (= b (= x y)))"), "(= b (= x y))", &[]);
+        check(
+            &MergeChildren,
+            &with("(assert (= b (= x y)))"),
+            "(= b (= x y))",
+            &[],
+        );
     }
 
     #[test]
@@ -621,9 +689,12 @@ mod tests {
                 &format!("{pre}(assert (< bb bb))"),
             ],
         );
-        check(&inc, input, "a", &[&format!("{pre}(assert (< (+ bb 1) bb))")]);
-        check(&dec, input, "a", &[]);
-        check(&dec, input, "bb", &[&format!("{pre}(assert (< (+ a 1) a))")]);
+        let a = "a @ (+ a 1)";
+        let bb = "bb @ (< (+ a 1) bb)";
+        check(&inc, input, a, &[&format!("{pre}(assert (< (+ bb 1) bb))")]);
+        check(&dec, input, a, &[]);
+        check(&dec, input, bb, &[&format!("{pre}(assert (< (+ a 1) a))")]);
+        check(&inc, input, bb, &[]);
         check(
             &inc,
             input,
@@ -650,7 +721,8 @@ mod tests {
 
     #[test]
     fn binary_reduction_removes_halves() {
-        let input = "(set-logic QF_LIA)\n(assert true)\n(assert false)\n(push 1)\n(pop 1)\n(check-sat)";
+        let input =
+            "(set-logic QF_LIA)\n(assert true)\n(assert false)\n(push 1)\n(pop 1)\n(check-sat)";
         check_global(
             &BinaryReduction,
             input,

@@ -161,9 +161,10 @@ impl RmConstructor {
             let Some(c) = dt.constructors.iter().find(|c| c.node == id) else {
                 return false;
             };
-            let base_case_left = dt.constructors.iter().any(|o| {
-                o.node != id && o.selectors.iter().all(|&(_, s)| !mentions_datatype(s))
-            });
+            let base_case_left = dt
+                .constructors
+                .iter()
+                .any(|o| o.node != id && o.selectors.iter().all(|&(_, s)| !mentions_datatype(s)));
             dt.constructors.len() > 1
                 && base_case_left
                 && only_used_inside(tree, &constructor_names(c), &[c.node])
@@ -209,7 +210,11 @@ impl RmDatatype {
                 .iter()
                 .for_each(|c| names.extend(constructor_names(c)));
             let parts: Vec<NodeId> = dt.decl.into_iter().chain([dt.body]).collect();
-            let own = if dts.len() == 1 { vec![id] } else { parts.clone() };
+            let own = if dts.len() == 1 {
+                vec![id]
+            } else {
+                parts.clone()
+            };
             if !only_used_inside(tree, &names, &own) {
                 continue;
             }
@@ -218,7 +223,10 @@ impl RmDatatype {
             } else {
                 parts.into_iter().map(delete).collect()
             };
-            out.push(util::mutation(format!("remove datatype {}", dt.name), edits));
+            out.push(util::mutation(
+                format!("remove datatype {}", dt.name),
+                edits,
+            ));
         }
         out
     }
@@ -295,7 +303,8 @@ mod tests {
 
     #[test]
     fn rm_constructor() {
-        let input = "(declare-datatype C ((red) (green) (blue)))\n(declare-const c C)\n(assert (= c red))";
+        let input =
+            "(declare-datatype C ((red) (green) (blue)))\n(declare-const c C)\n(assert (= c red))";
         check(
             &RmConstructor,
             input,

@@ -269,7 +269,11 @@ mod tests {
         }
         for g in Group::ALL {
             assert_eq!(Group::from_name(g.name()), Some(g));
-            assert!(all.iter().any(|m| m.group() == g), "group {} is empty", g.name());
+            assert!(
+                all.iter().any(|m| m.group() == g),
+                "group {} is empty",
+                g.name()
+            );
         }
     }
 
@@ -330,5 +334,35 @@ mod tests {
             groups("(declare-datatype C ((red) (blue)))\n(declare-const c C)\n(assert (= c red))"),
             ["core", "boolean", "smtlib", "datatypes", "sound"]
         );
+    }
+
+    /// Small scripts over every group, for [`testutil::sweep`].
+    const SWEEP_INPUTS: &[&str] = &[
+        "(set-logic QF_UFLIA)\n(declare-fun f (Int) Int)\n(declare-const x Int)\n(declare-const y Int)\n(define-fun g ((a Int)) Int (+ a (* 2 y) 0))\n(push 1)\n(assert (! (< (f x) (g y) 3) :named c1))\n(assert (not (not (=> (>= x y) (= (- x 1) (* y 1))))))\n(check-sat-assuming (c1))\n(pop 1)\n(assert (let ((z (+ x 1)) (w 7)) (and (distinct z y) (or false (> z 0)))))",
+        "(set-logic QF_BV)\n(declare-const v (_ BitVec 8))\n(declare-const b (_ BitVec 1))\n(assert (= (bvcomp v #x0f) (ite (= v (concat #x0 ((_ extract 3 0) v))) #b1 #b0)))\n(assert (bvult ((_ zero_extend 8) (bvnot (bvnot v))) ((_ zero_extend 8) (bvnand v v))))\n(assert (= (bvand b (_ bv1 1)) #b1))\n(check-sat)",
+        "(set-logic ALL)\n(declare-const s String)\n(declare-const |quoted name| String)\n(assert (str.contains (str.++ s \"ab\" |quoted name|) (str.replace_all s \"a\" \"\")))\n(assert (= (str.indexof s \"xyz\" 0) (str.len s)))\n(assert (forall ((i Int)) (not (exists ((j Int)) (> (+ i j) 0)))))\n(check-sat)",
+        "(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))\n(declare-datatype C ((red) (green)))\n(declare-const l L)\n(declare-const f (_ FloatingPoint 8 24))\n(define-fun-rec len ((m L)) Int (ite ((_ is nil) m) 0 (+ 1 (len (tl m)))))\n(assert (= (hd (cons 1 l)) (len l)))\n(assert (fp.isNaN (fp.add RNE f f)))\n(assert (xor (fp.isZero f) true false))\n(check-sat)",
+        "(set-logic ALL)\n(declare-const |p| Bool)\n(declare-const q Bool)\n(declare-const n Int)\n(declare-const v (_ BitVec 4))\n(assert (and (and p q) (or q)))\n(assert (= (* n 0) n))\n(assert (not (< n 3)))\n(assert (not false))\n(assert (not (and p q)))\n(assert (= p false))\n(assert (xor p q))\n(assert (= (bvcomp v #x1) #b1))\n(assert (= ((_ zero_extend 4) #x3) (concat v v)))\n(assert (= v ((_ extract 3 0) ((_ zero_extend 4) v))))\n(assert (= ((_ extract 1 0) #xa) ((_ extract 1 0) ((_ extract 2 0) v))))\n(assert (= (seq.nth (seq.unit n) 0) n))\n(assert (= n 5))\n(assert (! p :named nm))",
+    ];
+
+    #[test]
+    fn every_candidate_parses_and_is_well_sorted() {
+        let mut fired = BTreeSet::new();
+        for input in SWEEP_INPUTS {
+            let tree = Tree::parse(input).expect("parses");
+            assert!(
+                model::smtlib::infer_sorts(&tree).is_ok(),
+                "sweep input must be well-sorted:\n{input}"
+            );
+            let (problems, names) = testutil::sweep(input);
+            assert!(problems.is_empty(), "{}", problems.join("\n"));
+            fired.extend(names);
+        }
+        let silent: Vec<_> = registry()
+            .iter()
+            .map(|m| m.name())
+            .filter(|n| !fired.contains(n))
+            .collect();
+        assert!(silent.is_empty(), "mutators that never fired: {silent:?}");
     }
 }

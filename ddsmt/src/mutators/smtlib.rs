@@ -60,7 +60,7 @@ fn global_uses(tree: &Tree, name: &str, after: usize, avoid: &HashSet<String>) -
     let mut out = Vec::new();
     for &root in tree.roots().iter().skip(after + 1) {
         util::walk_symbols(tree, root, &mut |s, bound| {
-            if tree.symbol(s) == Some(name)
+            if util::name(tree, s) == Some(name)
                 && !bound.iter().any(|b| b == name || avoid.contains(b))
                 && !util::bound_names(tree, s)
                     .iter()
@@ -90,12 +90,14 @@ impl EliminateVariables {
         let before = util::root_index(tree, root).unwrap_or(0);
         let globals: HashSet<String> = util::global_constants(tree, before)
             .into_iter()
-            .map(|(n, _)| n)
+            .map(|(n, _)| util::unquote(&n).to_string())
             .collect();
         let bound: HashSet<String> = util::bound_names(tree, id).into_iter().collect();
         let mut out = Vec::new();
         for (var, term) in [(*a, *b), (*b, *a)] {
-            let Some(x) = tree.symbol(var) else { continue };
+            let Some(x) = util::name(tree, var) else {
+                continue;
+            };
             if !globals.contains(x) || bound.contains(x) {
                 continue;
             }
@@ -135,10 +137,7 @@ impl Mutator for EliminateVariables {
                     .map(|u| edit(u, node(term)))
                     .collect();
                 (!edits.is_empty()).then(|| {
-                    util::mutation(
-                        format!("eliminate {x} = {}", short(tree, term)),
-                        edits,
-                    )
+                    util::mutation(format!("eliminate {x} = {}", short(tree, term)), edits)
                 })
             })
             .collect()
@@ -157,13 +156,13 @@ fn definitions(tree: &Tree) -> HashMap<String, Definition> {
     for (i, &root) in tree.roots().iter().enumerate() {
         let ch = tree.children(root);
         if tree.head(root) == Some("define-fun") && ch.len() == 5 {
-            let Some(name) = tree.symbol(ch[1]) else {
+            let Some(name) = util::name(tree, ch[1]) else {
                 continue;
             };
             let params = tree
                 .children(ch[2])
                 .iter()
-                .filter_map(|&p| tree.children(p).first().and_then(|&n| tree.symbol(n)))
+                .filter_map(|&p| tree.children(p).first().and_then(|&n| util::name(tree, n)))
                 .map(String::from)
                 .collect();
             out.entry(name.to_string()).or_insert(Definition {
@@ -182,7 +181,7 @@ pub struct InlineFunctions;
 impl InlineFunctions {
     fn inline(cx: &Cx, id: NodeId) -> Option<Sx> {
         let tree = cx.tree;
-        let (name, args): (&str, &[NodeId]) = if let Some(s) = tree.symbol(id) {
+        let (name, args): (&str, &[NodeId]) = if let Some(s) = util::name(tree, id) {
             // A nullary function used as a constant (not as a head or a binder name).
             if tree.parent(id).is_none() || !util::is_term(cx, id) {
                 return None;
@@ -225,7 +224,7 @@ impl Mutator for InlineFunctions {
     smtlib_mutator!("inline-functions", "inline defined function");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         let tree = cx.tree;
-        let name = tree.symbol(id).or_else(|| util::head(tree, id));
+        let name = util::name(tree, id).or_else(|| util::head(tree, id));
         name.is_some_and(|n| definitions(tree).contains_key(n)) && Self::inline(cx, id).is_some()
     }
     fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
@@ -245,6 +244,7 @@ impl Mutator for IntroduceFreshVariables {
             && util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
             && cx.tree.parent(id).is_some()
+            && !util::drops_used_name(cx.tree, id, None)
     }
     fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
@@ -276,7 +276,7 @@ fn let_bindings(tree: &Tree, id: NodeId) -> Option<Vec<(String, NodeId, NodeId)>
     Some(
         vars.into_iter()
             .zip(tree.children(bindings).iter().copied())
-            .filter_map(|((n, t), b)| tree.symbol(n).map(|s| (s.to_string(), t, b)))
+            .filter_map(|((n, t), b)| util::name(tree, n).map(|s| (s.to_string(), t, b)))
             .collect(),
     )
 }
@@ -410,7 +410,10 @@ impl RemoveRecursiveFunction {
             .iter()
             .filter_map(|&p| tree.children(p).get(1).map(|&s| node(s)))
             .collect();
-        app("declare-fun", vec![node(name), Sx::List(sorts), node(result)])
+        app(
+            "declare-fun",
+            vec![node(name), Sx::List(sorts), node(result)],
+        )
     }
 }
 
@@ -489,9 +492,8 @@ impl SimplifyLogic {
         let Some((qf, parts)) = tree.symbol(logic_node).and_then(logic_components) else {
             return Vec::new();
         };
-        let name = |qf: bool, parts: &[&str]| {
-            format!("{}{}", if qf { "QF_" } else { "" }, parts.concat())
-        };
+        let name =
+            |qf: bool, parts: &[&str]| format!("{}{}", if qf { "QF_" } else { "" }, parts.concat());
         let mut out = Vec::new();
         if parts.len() > 1 {
             for i in 0..parts.len() {
@@ -754,7 +756,9 @@ mod tests {
             &EliminateVariables,
             &input,
             "(= x (+ y 1))",
-            &[&with("(assert (= (+ y 1) (+ y 1)))\n(assert (> (+ y 1) 2))")],
+            &[&with(
+                "(assert (= (+ y 1) (+ y 1)))\n(assert (> (+ y 1) 2))",
+            )],
         );
         // Both sides are variables: either can go.
         let input = with("(assert (= x y))\n(assert (> x y))");
@@ -777,22 +781,28 @@ mod tests {
 
     #[test]
     fn inline_functions() {
-        let input = with("(define-fun f ((a Int) (b Int)) Int (+ a (* 2 b)))\n(assert (> (f x 3) y))");
+        let input =
+            with("(define-fun f ((a Int) (b Int)) Int (+ a (* 2 b)))\n(assert (> (f x 3) y))");
         check(
             &InlineFunctions,
             &input,
             "(f x 3)",
-            &[&with("(define-fun f ((a Int) (b Int)) Int (+ a (* 2 b)))\n(assert (> (+ x (* 2 3)) y))")],
+            &[&with(
+                "(define-fun f ((a Int) (b Int)) Int (+ a (* 2 b)))\n(assert (> (+ x (* 2 3)) y))",
+            )],
         );
         let input = with("(define-fun c () Int (+ x 1))\n(assert (> c y))");
         check(
             &InlineFunctions,
             &input,
-            "c",
-            &[&with("(define-fun c () Int (+ x 1))\n(assert (> (+ x 1) y))")],
+            "c @ (> c y)",
+            &[&with(
+                "(define-fun c () Int (+ x 1))\n(assert (> (+ x 1) y))",
+            )],
         );
         // The body mentions global `y`, which a quantifier rebinds at the call site.
-        let input = with("(define-fun g ((a Int)) Int (+ a y))\n(assert (forall ((y Int)) (> (g x) y)))");
+        let input =
+            with("(define-fun g ((a Int)) Int (+ a y))\n(assert (forall ((y Int)) (> (g x) y)))");
         check(&InlineFunctions, &input, "(g x)", &[]);
     }
 
@@ -804,7 +814,12 @@ mod tests {
             "(+ x y)",
             &[&with("(declare-const _x0 Int)\n(assert (> _x0 0))")],
         );
-        check(&IntroduceFreshVariables, &with("(assert (> x 0))"), "x", &[]);
+        check(
+            &IntroduceFreshVariables,
+            &with("(assert (> x 0))"),
+            "x @ (> x 0)",
+            &[],
+        );
     }
 
     #[test]
@@ -882,7 +897,12 @@ mod tests {
                 "(set-logic QF_AUFLIA)",
             ],
         );
-        check(&SimplifyLogic, "(set-logic LIA)", "(set-logic LIA)", &["(set-logic QF_LIA)"]);
+        check(
+            &SimplifyLogic,
+            "(set-logic LIA)",
+            "(set-logic LIA)",
+            &["(set-logic QF_LIA)"],
+        );
         check(&SimplifyLogic, "(set-logic ALL)", "(set-logic ALL)", &[]);
     }
 

@@ -25,15 +25,18 @@ macro_rules! sound_mutator {
 /// Associative operators, whose nested applications may be flattened and whose
 /// one-argument applications mean the argument.
 const ASSOCIATIVE: &[&str] = &[
-    "and", "or", "xor", "+", "*", "bvadd", "bvmul", "bvand", "bvor", "bvxor", "concat",
-    "str.++", "re.++", "re.union", "re.inter",
+    "and", "or", "xor", "+", "*", "bvadd", "bvmul", "bvand", "bvor", "bvxor", "concat", "str.++",
+    "re.++", "re.union", "re.inter",
 ];
 
 /// `(and a)` -> `a`, `(+ a)` -> `a`.
 pub struct OneArgument;
 
 impl Mutator for OneArgument {
-    sound_mutator!("sound-one-argument", "replace one-argument and/or/+/... by the argument");
+    sound_mutator!(
+        "sound-one-argument",
+        "replace one-argument and/or/+/... by the argument"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::head(cx.tree, id).is_some_and(|op| ASSOCIATIVE.contains(&op))
             && util::args(cx.tree, id).len() == 1
@@ -120,7 +123,10 @@ fn is_neutral(cx: &Cx, op: &str, arg: NodeId, pos: usize) -> bool {
 pub struct NeutralElements;
 
 impl Mutator for NeutralElements {
-    sound_mutator!("sound-neutral-elements", "remove neutral elements (+ 0, * 1, and true...)");
+    sound_mutator!(
+        "sound-neutral-elements",
+        "remove neutral elements (+ 0, * 1, and true...)"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         let Some(op) = util::head(cx.tree, id) else {
             return false;
@@ -137,7 +143,9 @@ impl Mutator for NeutralElements {
         let kept: Vec<NodeId> = args
             .iter()
             .enumerate()
-            .filter(|&(i, &a)| !(is_neutral(cx, op, a, i) && util::sort(cx, a) == util::sort(cx, id)))
+            .filter(|&(i, &a)| {
+                !(is_neutral(cx, op, a, i) && util::sort(cx, a) == util::sort(cx, id))
+            })
             .map(|(_, &a)| a)
             .collect();
         let sx = match kept.as_slice() {
@@ -177,11 +185,15 @@ impl AbsorbingElements {
             .iter()
             .copied()
             .find(|&a| is_absorbing(cx, op, a) && util::sort(cx, a) == Some(sort))
+            .filter(|&a| !util::drops_used_name(cx.tree, id, Some(a)))
     }
 }
 
 impl Mutator for AbsorbingElements {
-    sound_mutator!("sound-absorbing-elements", "evaluate absorbing elements (* 0, and false...)");
+    sound_mutator!(
+        "sound-absorbing-elements",
+        "evaluate absorbing elements (* 0, and false...)"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::absorbing(cx, id).is_some()
     }
@@ -210,7 +222,10 @@ impl DoubleNegation {
 }
 
 impl Mutator for DoubleNegation {
-    sound_mutator!("sound-double-negation", "eliminate double negation (not, unary -)");
+    sound_mutator!(
+        "sound-double-negation",
+        "eliminate double negation (not, unary -)"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::inner(cx, id).is_some()
     }
@@ -414,7 +429,12 @@ mod tests {
             &[&with("(assert (= x 2))")],
         );
         // `(- 0 x)` is `-x`, not `x`.
-        check(&NeutralElements, &with("(assert (= (- 0 x) 2))"), "(- 0 x)", &[]);
+        check(
+            &NeutralElements,
+            &with("(assert (= (- 0 x) 2))"),
+            "(- 0 x)",
+            &[],
+        );
     }
 
     #[test]

@@ -93,11 +93,7 @@ impl Mutator for IndexNotFound {
         util::is_app(cx.tree, id, "str.indexof")
     }
     fn mutations(&self, _cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        vec![replace(
-            "str.indexof to -1",
-            id,
-            app("-", vec![atom("1")]),
-        )]
+        vec![replace("str.indexof to -1", id, app("-", vec![atom("1")]))]
     }
 }
 
@@ -267,7 +263,10 @@ mod tests {
             &StringConstants,
             &with("(assert (= s \"\"\"\\u{41}\"))"),
             "\"\"\"\\u{41}\"",
-            &[&with("(assert (= s \"\"\"\"))"), &with("(assert (= s \"\\u{41}\"))")],
+            &[
+                &with("(assert (= s \"\"\"\"))"),
+                &with("(assert (= s \"\\u{41}\"))"),
+            ],
         );
         check(&StringConstants, &with("(assert (= s \"\"))"), "\"\"", &[]);
     }

@@ -75,6 +75,11 @@ pub fn nodes(ids: &[NodeId]) -> Vec<Sx> {
 
 // ---------------------------------------------------------------- reading terms
 
+/// The name of a symbol node without `|...|` quotes (`|x|` and `x` are the same symbol).
+pub fn name(tree: &Tree, id: NodeId) -> Option<&str> {
+    tree.symbol(id).map(unquote)
+}
+
 /// The text of an atom node.
 pub fn text(tree: &Tree, id: NodeId) -> Option<&str> {
     tree.atom(id).map(Atom::text)
@@ -133,9 +138,33 @@ pub fn sort<'a>(cx: &'a Cx, id: NodeId) -> Option<&'a Sort> {
     cx.sorts.get(id)
 }
 
-/// Whether `id` is a term whose sort is known.
+/// Whether `id` is a term whose sort is known (not a function head, not the name a binder
+/// or a parameter list introduces).
 pub fn is_term(cx: &Cx, id: NodeId) -> bool {
-    cx.sorts.get(id).is_some()
+    let tree = cx.tree;
+    if cx.sorts.get(id).is_none() {
+        return false;
+    }
+    let Some(parent) = tree.parent(id) else {
+        return false;
+    };
+    if child_index(tree, id) != Some(0) {
+        return true;
+    }
+    if cx.sorts.get(parent).is_some() {
+        return false;
+    }
+    // `(x t)` in a binder's list or a definition's parameter list.
+    let declaring = tree
+        .parent(parent)
+        .and_then(|list| tree.parent(list))
+        .is_some_and(|b| {
+            matches!(
+                tree.head(b),
+                Some("let" | "forall" | "exists" | "lambda" | "define-fun" | "define-fun-rec")
+            )
+        });
+    !declaring
 }
 
 /// The number of nodes of the subtree at `id`.
@@ -282,7 +311,7 @@ pub fn bv_style(tree: &Tree, id: NodeId) -> BvStyle {
 /// multiple of 4).
 pub fn bv_literal(value: &BigUint, width: u32, style: BvStyle) -> String {
     match style {
-        BvStyle::Hex if width % 4 == 0 => {
+        BvStyle::Hex if width.is_multiple_of(4) => {
             format!(
                 "#x{:0>w$}",
                 value.to_str_radix(16),
@@ -366,7 +395,7 @@ pub fn read_sort(tree: &Tree, id: NodeId) -> Option<Sort> {
 // ---------------------------------------------------------------- symbols and scopes
 
 /// The global constants (`declare-const`, nullary `declare-fun`) declared before root index
-/// `before`, with their sorts.
+/// `before`, with their sorts (names as written, possibly quoted).
 pub fn global_constants(tree: &Tree, before: usize) -> Vec<(String, Sort)> {
     let mut out = Vec::new();
     for &root in tree.roots().iter().take(before) {
@@ -420,7 +449,7 @@ pub fn bound_names(tree: &Tree, id: NodeId) -> Vec<String> {
 /// The names `parent` binds for its child at position `pos`.
 fn names_bound_for_child(tree: &Tree, parent: NodeId, pos: usize) -> Vec<String> {
     let ch = tree.children(parent);
-    let sym = |n: NodeId| tree.symbol(n).map(str::to_string);
+    let sym = |n: NodeId| name(tree, n).map(str::to_string);
     let params = |list: NodeId| -> Vec<String> {
         tree.children(list)
             .iter()
@@ -506,7 +535,10 @@ fn walk_rec(
                 }
             }
             let n = bound.len();
-            bound.extend(vars.iter().filter_map(|&(v, _)| tree.symbol(v).map(String::from)));
+            bound.extend(
+                vars.iter()
+                    .filter_map(|&(v, _)| name(tree, v).map(String::from)),
+            );
             walk_rec(tree, ch[2], bound, visit);
             bound.truncate(n);
         }
@@ -519,9 +551,9 @@ fn walk_rec(
                         bound.extend(
                             args(tree, *pattern)
                                 .iter()
-                                .filter_map(|&v| tree.symbol(v).map(String::from)),
+                                .filter_map(|&v| name(tree, v).map(String::from)),
                         );
-                    } else if let Some(s) = tree.symbol(*pattern) {
+                    } else if let Some(s) = name(tree, *pattern) {
                         bound.push(s.to_string());
                     }
                     walk_rec(tree, *body, bound, visit);
@@ -552,7 +584,7 @@ fn walk_rec(
 pub fn free_symbols(tree: &Tree, id: NodeId) -> HashSet<String> {
     let mut out = HashSet::new();
     walk_symbols(tree, id, &mut |s, bound| {
-        let name = tree.symbol(s).unwrap_or_default();
+        let name = name(tree, s).unwrap_or_default();
         if !bound.iter().any(|b| b == name) {
             out.insert(name.to_string());
         }
@@ -593,7 +625,7 @@ pub fn substitute(tree: &Tree, id: NodeId, map: &HashMap<String, Sx>) -> Option<
     let mut edits: HashMap<NodeId, Sx> = HashMap::new();
     let mut captured = false;
     walk_symbols(tree, id, &mut |s, bound| {
-        let name = tree.symbol(s).unwrap_or_default();
+        let name = name(tree, s).unwrap_or_default();
         if bound.iter().any(|b| b == name) {
             return;
         }
@@ -726,12 +758,15 @@ pub fn declared_names(tree: &Tree) -> Vec<String> {
         let ch = tree.children(root);
         match tree.head(root) {
             Some(
-                "declare-const" | "declare-fun" | "define-fun" | "define-fun-rec"
-                | "declare-sort" | "define-sort" | "define-const",
-            ) => add(ch.get(1).and_then(|&n| tree.symbol(n)), &mut out),
+                "declare-const" | "declare-fun" | "define-fun" | "define-fun-rec" | "declare-sort"
+                | "define-sort" | "define-const",
+            ) => add(ch.get(1).and_then(|&n| name(tree, n)), &mut out),
             Some("define-funs-rec") if ch.len() == 3 => {
                 for &d in tree.children(ch[1]) {
-                    add(tree.children(d).first().and_then(|&n| tree.symbol(n)), &mut out);
+                    add(
+                        tree.children(d).first().and_then(|&n| name(tree, n)),
+                        &mut out,
+                    );
                 }
             }
             Some("declare-datatype" | "declare-datatypes") => {
@@ -749,4 +784,31 @@ pub fn declared_names(tree: &Tree) -> Vec<String> {
         }
     }
     out
+}
+
+/// The `:named` names inside the subtree at `id`, with their name nodes.
+pub fn named_in(tree: &Tree, id: NodeId) -> Vec<(String, NodeId)> {
+    let mut out = Vec::new();
+    for n in tree.preorder(id) {
+        if text(tree, n) == Some(":named") {
+            let next = tree
+                .parent(n)
+                .zip(child_index(tree, n))
+                .and_then(|(p, i)| tree.children(p).get(i + 1).copied());
+            if let Some(name) = next.and_then(|v| tree.symbol(v).map(|s| (s, v))) {
+                out.push((unquote(name.0).to_string(), name.1));
+            }
+        }
+    }
+    out
+}
+
+/// Whether replacing the subtree at `id` (by its descendant `kept`, or by something new)
+/// removes a `:named` name that is used elsewhere, which would leave that use undeclared.
+pub fn drops_used_name(tree: &Tree, id: NodeId, kept: Option<NodeId>) -> bool {
+    let kept_nodes: HashSet<NodeId> = kept.map(|k| tree.preorder(k).collect()).unwrap_or_default();
+    named_in(tree, id)
+        .into_iter()
+        .filter(|(_, node)| !kept_nodes.contains(node))
+        .any(|(name, node)| symbol_nodes(tree, &name).iter().any(|&s| s != node))
 }
