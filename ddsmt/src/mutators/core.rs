@@ -102,10 +102,17 @@ fn removal_keeps_declarations(tree: &Tree, removed: &HashSet<NodeId>) -> bool {
     if declared.is_empty() {
         return true;
     }
+    // Scan the remaining commands without allocating: this runs for every declaration.
     tree.roots()
         .iter()
         .filter(|r| !removed.contains(r))
-        .all(|&r| root_uses(tree, r).is_disjoint(&declared))
+        .all(|&r| {
+            let own = root_declares(tree, r);
+            tree.preorder(r).all(|id| {
+                util::name(tree, id)
+                    .is_none_or(|s| !declared.contains(s) || own.iter().any(|o| o == s))
+            })
+        })
 }
 
 /// Erases a node: a command, an argument of an n-ary operator, an unused binding, an element

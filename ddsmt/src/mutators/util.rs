@@ -605,12 +605,24 @@ pub fn all_symbols(tree: &Tree) -> HashSet<String> {
     out
 }
 
-/// A name of the form `{prefix}{n}` not used anywhere in the tree nor in `taken`.
+/// A name of the form `{prefix}{n}` not used anywhere in the tree nor in `taken`. Scans the
+/// symbols once without allocating, since it runs for many nodes of large inputs.
 pub fn fresh_name(tree: &Tree, prefix: &str, taken: &HashSet<String>) -> String {
-    let used = all_symbols(tree);
+    let mut used: HashSet<u64> = HashSet::new();
+    for &root in tree.roots() {
+        for id in tree.preorder(root) {
+            if let Some(n) = name(tree, id)
+                .and_then(|s| s.strip_prefix(prefix))
+                .and_then(|rest| rest.parse::<u64>().ok())
+            {
+                used.insert(n);
+            }
+        }
+    }
     (0..)
+        .filter(|n| !used.contains(n))
         .map(|n| format!("{prefix}{n}"))
-        .find(|n| !used.contains(n) && !taken.contains(n))
+        .find(|n| !taken.contains(n))
         .unwrap_or_default()
 }
 
