@@ -71,6 +71,7 @@ fn prints_every_syntax_element() {
         ("+ - <= ~!@$%^&*_-+=<>.?/", "+\n-\n<=\n~!@$%^&*_-+=<>.?/\n"),
         ("\"\"\"\"", "\"\"\"\"\n"),
         ("\r\n(a)\r\n", "(a)\n"),
+        ("\u{FEFF}(a)", "(a)\n"),
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -137,6 +138,7 @@ fn errors_are_located_and_say_what_was_expected() {
         ("(f 12ab)", "1:6: unexpected 'a' in a numeral; expected whitespace or a parenthesis after it"),
         ("(f : x)", "1:4: expected a keyword name after ':'"),
         ("(f [x])", "1:4: unexpected character '['; expected '(', ')', a symbol, a keyword, a literal or a comment"),
+        ("\u{FEFF}(a", "1:1: unbalanced parentheses: expected ')' before the end of input to close this '(' (1 still open)"),
         ("(é)", "1:2: unexpected character 'é'; expected '(', ')', a symbol, a keyword, a literal or a comment"),
         ("\"multi\nline\" (", "2:7: unbalanced parentheses: expected ')' before the end of input to close this '(' (1 still open)"),
     ];

@@ -98,13 +98,15 @@ pub struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Lexer<'a> {
+        // A UTF-8 byte order mark is not part of the text; columns start after it.
+        let start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
         Lexer {
             src,
             bytes: src.as_bytes(),
-            at: 0,
+            at: start,
             line: 1,
-            line_start: 0,
-            col_mark: 0,
+            line_start: start,
+            col_mark: start,
             col_at_mark: 1,
         }
     }
