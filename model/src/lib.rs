@@ -19,7 +19,10 @@ pub mod sort;
 pub mod state;
 pub mod trace;
 
-pub use call::{AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId};
+pub use call::{
+    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    TermId,
+};
 pub use sort::{Sort, Theory};
 pub use state::{State, Violation};
 pub use trace::Trace;

@@ -4,9 +4,33 @@
 
 /// Logics accepted by `new_solver logic`.
 pub const LOGICS: &[&str] = &[
-    "QF_BV", "QF_ABV", "QF_UFBV", "QF_AUFBV", "QF_LIA", "QF_LRA", "QF_NIA", "QF_NRA", "QF_UF",
-    "QF_UFLIA", "QF_UFLRA", "QF_UFNIA", "QF_AX", "QF_ALIA", "QF_AUFLIA", "QF_FP", "QF_BVFP",
-    "QF_S", "QF_SLIA", "LIA", "LRA", "NIA", "NRA", "UF", "UFLIA", "AUFLIA", "ALL",
+    "QF_BV",
+    "QF_ABV",
+    "QF_UFBV",
+    "QF_AUFBV",
+    "QF_LIA",
+    "QF_LRA",
+    "QF_NIA",
+    "QF_NRA",
+    "QF_UF",
+    "QF_UFLIA",
+    "QF_UFLRA",
+    "QF_UFNIA",
+    "QF_AX",
+    "QF_ALIA",
+    "QF_AUFLIA",
+    "QF_FP",
+    "QF_BVFP",
+    "QF_S",
+    "QF_SLIA",
+    "LIA",
+    "LRA",
+    "NIA",
+    "NRA",
+    "UF",
+    "UFLIA",
+    "AUFLIA",
+    "ALL",
 ];
 
 /// Tactics accepted by `new_solver tactic` (each has a solver form).

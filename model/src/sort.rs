@@ -146,7 +146,10 @@ mod tests {
     #[test]
     fn display_is_smtlib() {
         let s = Sort::array(Sort::BitVec(8), Sort::seq(Sort::FloatingPoint(8, 24)));
-        assert_eq!(s.to_string(), "(Array (_ BitVec 8) (Seq (_ FloatingPoint 8 24)))");
+        assert_eq!(
+            s.to_string(),
+            "(Array (_ BitVec 8) (Seq (_ FloatingPoint 8 24)))"
+        );
         assert_eq!(Sort::uninterpreted("U").to_string(), "U");
         assert_eq!(
             Sort::Named("List".into(), vec![Sort::Int]).to_string(),
