@@ -17,7 +17,11 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
     while let Some(c) = it.next() {
         let mut pick = |n: usize| it.next().unwrap_or(0) as usize % n.max(1);
         let terms: Vec<(TermId, Sort)> = {
-            let mut v: Vec<_> = state.terms.iter().map(|(id, t)| (*id, t.sort.clone())).collect();
+            let mut v: Vec<_> = state
+                .terms
+                .iter()
+                .map(|(id, t)| (*id, t.sort.clone()))
+                .collect();
             v.sort_by_key(|(id, _)| *id);
             v
         };
@@ -31,9 +35,20 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
             v.sort();
             v
         };
-        let bools: Vec<TermId> = terms.iter().filter(|(_, s)| *s == Sort::Bool).map(|(t, _)| *t).collect();
+        let bools: Vec<TermId> = terms
+            .iter()
+            .filter(|(_, s)| *s == Sort::Bool)
+            .map(|(t, _)| *t)
+            .collect();
         let call = match c % 16 {
-            0 => [Call::SortBool, Call::SortInt, Call::SortReal, Call::SortRm, Call::SortString][pick(5)].clone(),
+            0 => [
+                Call::SortBool,
+                Call::SortInt,
+                Call::SortReal,
+                Call::SortRm,
+                Call::SortString,
+            ][pick(5)]
+            .clone(),
             1 => Call::SortBv(1 + pick(64) as u32),
             2 if !sorts.is_empty() => Call::Const {
                 sort: sorts[pick(sorts.len())],
@@ -48,7 +63,11 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
                 let n = op.arity.min() + pick(2);
                 let args: Vec<TermId> = (0..n).map(|_| terms[pick(terms.len())].0).collect();
                 let indices: Vec<u32> = (0..op.indices).map(|_| pick(9) as u32).collect();
-                Call::Op { op: Op(op), indices, args }
+                Call::Op {
+                    op: Op(op),
+                    indices,
+                    args,
+                }
             }
             6 if !sorts.is_empty() => Call::SortSeq(sorts[pick(sorts.len())]),
             7 if !sorts.is_empty() => Call::Fun {
@@ -76,24 +95,35 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
                 Call::Translate(solvers[0]),
                 Call::ToSmt2(solvers[0]),
                 Call::FromString(solvers[0], "(assert (= 1 1))\n".into()),
-                Call::SetParam { solver: solvers[0], key: "smt.relevancy".into(), value: "0".into() },
+                Call::SetParam {
+                    solver: solvers[0],
+                    key: "smt.relevancy".into(),
+                    value: "0".into(),
+                },
             ][pick(6)]
             .clone(),
             14 if !terms.is_empty() => Call::Simplify(terms[pick(terms.len())].0),
             15 if !terms.is_empty() => Call::Release(AnyId::Term(terms[pick(terms.len())].0)),
-            _ => Call::SetGlobal { key: "model.completion".into(), value: "true".into() },
+            _ => Call::SetGlobal {
+                key: "model.completion".into(),
+                value: "true".into(),
+            },
         };
         if state.check(&call).is_err() {
             continue;
         }
         let ret = match call.ret_kind() {
             RetKind::None => None,
-            RetKind::Sat => Some(Ret::Sat([SatResult::Sat, SatResult::Unsat, SatResult::Unknown][pick(3)])),
+            RetKind::Sat => Some(Ret::Sat(
+                [SatResult::Sat, SatResult::Unsat, SatResult::Unknown][pick(3)],
+            )),
             RetKind::Core => Some(Ret::Core(bools.iter().take(pick(3)).copied().collect())),
             RetKind::Value => Some(Ret::Value("#x0f".into())),
             kind => state.fresh(kind).map(Ret::Id),
         };
-        state.apply(&call, ret.as_ref()).expect("a checked call applies");
+        state
+            .apply(&call, ret.as_ref())
+            .expect("a checked call applies");
         entries.push(Entry { call, ret });
     }
     entries
@@ -119,7 +149,9 @@ proptest! {
 
 #[test]
 fn the_walk_produces_long_varied_traces() {
-    let choices: Vec<u32> = (0..2000u32).map(|i| i.wrapping_mul(2654435761) >> 7).collect();
+    let choices: Vec<u32> = (0..2000u32)
+        .map(|i| i.wrapping_mul(2654435761) >> 7)
+        .collect();
     let entries = walk(&choices);
     assert!(entries.len() > 300, "{}", entries.len());
     let kinds: std::collections::HashSet<&str> = entries.iter().map(|e| e.call.name()).collect();
@@ -148,7 +180,8 @@ fn errors_name_line_and_column() {
     assert_eq!((e.kind, e.line, e.column), (ErrorKind::Header, 1, 10));
     let e = read_error("; comment only\n");
     assert_eq!(e.kind, ErrorKind::Header);
-    let e = read_error("z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"x\"\nreturn t1\nassert t1 z1\n");
+    let e =
+        read_error("z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"x\"\nreturn t1\nassert t1 z1\n");
     assert_eq!((e.kind, e.line, e.column), (ErrorKind::Argument, 6, 8));
     let e = trace::parse(b"Z3TRACE\0\x01\0\0\0\xff\xff").expect_err("garbage");
     assert_eq!((e.kind, e.line), (ErrorKind::Binary, 1));
@@ -157,9 +190,12 @@ fn errors_name_line_and_column() {
 
 #[test]
 fn comments_and_blank_lines_keep_line_numbers() {
-    let t = trace::parse(b"; a\nz3-trace 1\n\nsort_int ; the sort\nreturn s1\n\n; c\npush_not\n").expect_err("bad");
+    let t = trace::parse(b"; a\nz3-trace 1\n\nsort_int ; the sort\nreturn s1\n\n; c\npush_not\n")
+        .expect_err("bad");
     assert_eq!(t.line, 8);
-    let ok = trace::parse(b"; a\nz3-trace 1\n\nsort_int ; the sort\nreturn s1\nnew_solver\nreturn z1\npush z1\n")
-        .expect("valid");
+    let ok = trace::parse(
+        b"; a\nz3-trace 1\n\nsort_int ; the sort\nreturn s1\nnew_solver\nreturn z1\npush z1\n",
+    )
+    .expect("valid");
     assert_eq!(ok.lines, vec![4, 6, 8]);
 }

@@ -74,7 +74,11 @@ fn main() -> ExitCode {
     };
     if let Some(out) = &cli.convert {
         let was_binary = raw.starts_with(model::trace::binary::MAGIC);
-        let to = cli.to.unwrap_or(if was_binary { Format::Text } else { Format::Binary });
+        let to = cli.to.unwrap_or(if was_binary {
+            Format::Text
+        } else {
+            Format::Binary
+        });
         let bytes = match to {
             Format::Text => model::trace::text::write(&trace.entries).into_bytes(),
             Format::Binary => model::trace::binary::write(&trace.entries),

@@ -44,7 +44,8 @@ pub struct ReplayOptions {
 /// Reads a trace file (either format); errors are `(exit, message)`.
 pub fn read_trace(path: &Path) -> Result<Trace, (Exit, String)> {
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| (Exit::Usage, format!("{name}: cannot read: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| (Exit::Usage, format!("{name}: cannot read: {e}")))?;
     trace::parse(&bytes).map_err(|e| (Exit::Malformed, format!("{name}:{e}")))
 }
 

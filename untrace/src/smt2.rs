@@ -58,7 +58,11 @@ fn real_literal(value: &str) -> Option<String> {
     } else {
         format!("(/ {num}.0 {den}.0)")
     };
-    Some(if negative { format!("(- {body})") } else { body })
+    Some(if negative {
+        format!("(- {body})")
+    } else {
+        body
+    })
 }
 
 /// The SMT-LIB literal of a `lit` value.
@@ -182,7 +186,11 @@ struct Writer {
 
 impl Writer {
     fn none(&mut self, line: u32, call: &Call, why: &str) {
-        let _ = writeln!(self.out, "; no SMT-LIB form: line {line}: {} ({why})", format_call(call));
+        let _ = writeln!(
+            self.out,
+            "; no SMT-LIB form: line {line}: {} ({why})",
+            format_call(call)
+        );
     }
 
     fn name(&self, t: TermId) -> Option<String> {
@@ -236,7 +244,10 @@ impl Writer {
             }
             Call::Op { op, indices, args } => {
                 let names = self.names(args).ok_or(MISSING)?;
-                let sorts: Vec<Sort> = args.iter().filter_map(|t| sort_of(&self.state, t)).collect();
+                let sorts: Vec<Sort> = args
+                    .iter()
+                    .filter_map(|t| sort_of(&self.state, t))
+                    .collect();
                 let refs: Vec<&Sort> = sorts.iter().collect();
                 operation(op.name(), indices, &names, &refs).ok_or("no SMT-LIB operation")?
             }
@@ -263,9 +274,14 @@ impl Writer {
         };
         match call {
             Call::SortUninterpreted(name) => self.declare_sort(&Sort::uninterpreted(name.clone())),
-            Call::Fun { name, domain, range } => match (symbol(name), ret) {
+            Call::Fun {
+                name,
+                domain,
+                range,
+            } => match (symbol(name), ret) {
                 (Some(s), Some(Ret::Id(AnyId::Func(f)))) => {
-                    let domain: Vec<Sort> = domain.iter().map(|d| self.state.sorts[d].clone()).collect();
+                    let domain: Vec<Sort> =
+                        domain.iter().map(|d| self.state.sorts[d].clone()).collect();
                     let range = self.state.sorts[range].clone();
                     for sort in domain.iter().chain([&range]) {
                         self.declare_sort(sort);
@@ -331,7 +347,11 @@ impl Writer {
                 }
                 None => self.none(line, call, "the term has no SMT-LIB form"),
             },
-            Call::AssertAndTrack { solver, term, tracker } if self.is_main(*solver) => {
+            Call::AssertAndTrack {
+                solver,
+                term,
+                tracker,
+            } if self.is_main(*solver) => {
                 match (self.name(*term), self.name(*tracker)) {
                     (Some(t), Some(p)) => {
                         // Z3 asserts `p => t` and assumes `p` at each check.
@@ -342,7 +362,8 @@ impl Writer {
                 }
             }
             Call::CheckSat(z) | Call::CheckSatAssuming(z, _) if self.is_main(*z) => {
-                let mut assumed: Vec<String> = self.trackers.iter().map(|(_, p)| p.clone()).collect();
+                let mut assumed: Vec<String> =
+                    self.trackers.iter().map(|(_, p)| p.clone()).collect();
                 if let Call::CheckSatAssuming(_, ts) = call {
                     match self.names(ts) {
                         Some(names) => assumed.extend(names),
@@ -361,7 +382,11 @@ impl Writer {
             Call::GetUnsatCore(z) if self.is_main(*z) => self.out.push_str("(get-unsat-core)\n"),
             Call::GetModel(z) if self.is_main(*z) => self.out.push_str("(get-model)\n"),
             Call::ModelEval { model, term, .. }
-                if self.state.models.get(model).is_some_and(|z| Some(*z) == self.main) =>
+                if self
+                    .state
+                    .models
+                    .get(model)
+                    .is_some_and(|z| Some(*z) == self.main) =>
             {
                 match self.name(*term) {
                     Some(t) => {
@@ -408,9 +433,18 @@ mod tests {
         assert_eq!(symbol("1x").as_deref(), Some("|1x|"));
         assert_eq!(symbol("a|b"), None);
         assert_eq!(literal(&Sort::Int, "-3").as_deref(), Some("(- 3)"));
-        assert_eq!(literal(&Sort::Real, "-3/4").as_deref(), Some("(- (/ 3.0 4.0))"));
-        assert_eq!(literal(&Sort::BitVec(8), "255").as_deref(), Some("(_ bv255 8)"));
-        assert_eq!(literal(&Sort::String, "a\"b").as_deref(), Some("\"a\"\"b\""));
+        assert_eq!(
+            literal(&Sort::Real, "-3/4").as_deref(),
+            Some("(- (/ 3.0 4.0))")
+        );
+        assert_eq!(
+            literal(&Sort::BitVec(8), "255").as_deref(),
+            Some("(_ bv255 8)")
+        );
+        assert_eq!(
+            literal(&Sort::String, "a\"b").as_deref(),
+            Some("\"a\"\"b\"")
+        );
         assert_eq!(
             literal(&Sort::FloatingPoint(8, 24), "-inf").as_deref(),
             Some("(_ -oo 8 24)")

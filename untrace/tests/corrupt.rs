@@ -98,7 +98,10 @@ fn untrace(path: &Path) -> (Option<i32>, String) {
         .env_remove("UNTRACE_FAIL_ON")
         .output()
         .expect("untrace runs");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Replays `path`, expecting exit 3 and one line naming the file and `line` (any line when
@@ -129,7 +132,11 @@ fn good_traces() -> Vec<(String, String)> {
     files
         .into_iter()
         .map(|p| {
-            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("t").to_string();
+            let stem = p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("t")
+                .to_string();
             (stem, std::fs::read_to_string(&p).expect("readable"))
         })
         .collect()
@@ -162,7 +169,11 @@ fn header_and_encoding_corruptions_exit_3() {
         ("misspelt_header", b"z3trace 1\n", 1),
         ("empty", b"", 1),
         ("only_comments", b"; nothing here\n", 1),
-        ("invalid_utf8", b"z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"\xff\xfe\"\n", 4),
+        (
+            "invalid_utf8",
+            b"z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"\xff\xfe\"\n",
+            4,
+        ),
     ];
     for (name, bytes, line) in cases {
         let path = dir.path().join(format!("{name}.trace"));
@@ -225,7 +236,10 @@ fn binary_garbage_exits_3() {
             b[8] = 9;
             b
         }),
-        ("truncated_binary".into(), binary[..binary.len() - 3].to_vec()),
+        (
+            "truncated_binary".into(),
+            binary[..binary.len() - 3].to_vec(),
+        ),
         ("garbage_after_magic".into(), {
             let mut b = binary[..12].to_vec();
             b.extend((0..200u32).map(|i| (i * 97 % 251) as u8));
@@ -236,19 +250,28 @@ fn binary_garbage_exits_3() {
             b.extend([0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
             b
         }),
-        ("pure_garbage".into(), (0..64u32).map(|i| (i * 131 % 256) as u8 | 0x80).collect()),
+        (
+            "pure_garbage".into(),
+            (0..64u32).map(|i| (i * 131 % 256) as u8 | 0x80).collect(),
+        ),
     ];
     // A binary trace whose entries decode but do not make sense: a check before any solver.
     let bogus = vec![model::Entry {
         call: model::Call::CheckSat(model::SolverId(1)),
         ret: Some(model::Ret::Sat(model::SatResult::Sat)),
     }];
-    cases.push(("undefined_solver_binary".into(), model::trace::binary::write(&bogus)));
+    cases.push((
+        "undefined_solver_binary".into(),
+        model::trace::binary::write(&bogus),
+    ));
     let wrong_ret = vec![model::Entry {
         call: model::Call::SortBool,
         ret: Some(model::Ret::Sat(model::SatResult::Sat)),
     }];
-    cases.push(("wrong_return_binary".into(), model::trace::binary::write(&wrong_ret)));
+    cases.push((
+        "wrong_return_binary".into(),
+        model::trace::binary::write(&wrong_ret),
+    ));
     for (name, bytes) in cases {
         let path = dir.path().join(format!("{name}.bin"));
         std::fs::write(&path, bytes).expect("written");

@@ -107,7 +107,10 @@ fn traces_cover_every_call_sort_and_operation() {
         "Seq",
         "uninterpreted",
     ] {
-        assert!(sorts.contains(sort), "no trace builds a term of sort {sort}");
+        assert!(
+            sorts.contains(sort),
+            "no trace builds a term of sort {sort}"
+        );
     }
 }
 
@@ -118,14 +121,29 @@ fn binary_conversion_replays_and_converts_back() {
         let bin = dir.path().join("t.bin");
         let text = dir.path().join("t.trace");
         let out = untrace(&[file.as_os_str(), "--convert".as_ref(), bin.as_os_str()]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let bytes = std::fs::read(&bin).expect("written");
         assert!(bytes.starts_with(model::trace::binary::MAGIC));
         let out = untrace(&[bin.as_os_str()]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let out = untrace(&[bin.as_os_str(), "--convert".as_ref(), text.as_os_str()]);
         assert_eq!(out.status.code(), Some(0));
-        assert_eq!(parse(&text).entries, parse(&file).entries, "{}", file.display());
+        assert_eq!(
+            parse(&text).entries,
+            parse(&file).entries,
+            "{}",
+            file.display()
+        );
     }
 }
 
@@ -165,7 +183,8 @@ fn write_trace(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
-const TWO_BOOLS: &str = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\nnew_solver\nreturn z1\n";
+const TWO_BOOLS: &str =
+    "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\nnew_solver\nreturn z1\n";
 
 #[test]
 fn a_different_answer_is_a_mismatch_with_exit_1() {
@@ -181,7 +200,12 @@ fn a_different_answer_is_a_mismatch_with_exit_1() {
     assert!(err.contains("m.trace:12: replay mismatch"), "{err}");
     // Without checks the same trace replays.
     let out = untrace(&[path.as_os_str(), "--no-check".as_ref()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -193,14 +217,24 @@ fn a_different_value_or_core_size_is_a_mismatch() {
         &format!("{TWO_BOOLS}assert z1 t1\ncheck_sat z1\nreturn sat\nget_model z1\nreturn m1\nmodel_eval m1 t2 true\nreturn \"true\"\n"),
     );
     let out = untrace(&[value.as_os_str()]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let core = write_trace(
         dir.path(),
         "c.trace",
         &format!("{TWO_BOOLS}assert z1 t2\ncheck_sat_assuming z1 t1\nreturn unsat\nget_unsat_core z1\nreturn t1 t1\n"),
     );
     let out = untrace(&[core.as_os_str()]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("c.trace:13:"));
 }
 
@@ -210,13 +244,18 @@ fn a_bad_parameter_is_a_z3_error_with_exit_4() {
     let path = write_trace(
         dir.path(),
         "p.trace",
-        &format!("{TWO_BOOLS}set_param z1 \"no_such_parameter\" \"true\"\ncheck_sat z1\nreturn sat\n"),
+        &format!(
+            "{TWO_BOOLS}set_param z1 \"no_such_parameter\" \"true\"\ncheck_sat z1\nreturn sat\n"
+        ),
     );
     let out = untrace(&[path.as_os_str()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
     // Z3 reports the bad parameter at the next check, as the contract says.
-    assert!(err.contains("p.trace:11: z3 error: Exception: unknown parameter"), "{err}");
+    assert!(
+        err.contains("p.trace:11: z3 error: Exception: unknown parameter"),
+        "{err}"
+    );
     assert!(err.len() < 400, "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -225,7 +264,11 @@ fn a_bad_parameter_is_a_z3_error_with_exit_4() {
 #[test]
 fn a_parse_error_in_from_string_is_a_z3_error() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = write_trace(dir.path(), "f.trace", "new_solver\nreturn z1\nfrom_string z1 \"(assert (> y\"\n");
+    let path = write_trace(
+        dir.path(),
+        "f.trace",
+        "new_solver\nreturn z1\nfrom_string z1 \"(assert (> y\"\n",
+    );
     let out = untrace(&[path.as_os_str()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
@@ -240,7 +283,10 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = untrace(&["--help".as_ref()]);
     let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("Exit codes") && help.contains("4  Z3 API error"), "{help}");
+    assert!(
+        help.contains("Exit codes") && help.contains("4  Z3 API error"),
+        "{help}"
+    );
 }
 
 #[test]
@@ -252,8 +298,18 @@ fn stop_after_skips_later_lines() {
         &format!("{TWO_BOOLS}assert z1 t1\nassert z1 t2\ncheck_sat z1\nreturn sat\n"),
     );
     let out = untrace(&[path.as_os_str(), "--stop-after".as_ref(), "11".as_ref()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = untrace(&[path.as_os_str(), "-v".as_ref(), "--stop-after".as_ref(), "12".as_ref()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = untrace(&[
+        path.as_os_str(),
+        "-v".as_ref(),
+        "--stop-after".as_ref(),
+        "12".as_ref(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("check_sat z1"));
 }

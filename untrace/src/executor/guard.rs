@@ -57,7 +57,10 @@ pub fn z3_error(ctx: Z3_context) -> Option<String> {
         message = head.to_string();
     }
     if message.len() > 300 {
-        let cut = (0..=300).rev().find(|i| message.is_char_boundary(*i)).unwrap_or(0);
+        let cut = (0..=300)
+            .rev()
+            .find(|i| message.is_char_boundary(*i))
+            .unwrap_or(0);
         message = format!("{}...", &message[..cut]);
     }
     Some(format!("{code:?}: {message}"))

@@ -369,9 +369,9 @@ impl Executor {
                 let e = self.z3_sort(*e)?;
                 Outcome::Sort(self.main(|| z3::Sort::seq(e))?)
             }
-            Call::SortUninterpreted(name) => Outcome::Sort(
-                self.main(|| z3::Sort::uninterpreted(Symbol::String(name.clone())))?,
-            ),
+            Call::SortUninterpreted(name) => {
+                Outcome::Sort(self.main(|| z3::Sort::uninterpreted(Symbol::String(name.clone())))?)
+            }
             Call::Const { sort, name } => {
                 let s = self.z3_sort(*sort)?;
                 Outcome::Term(self.main(|| Dynamic::new_const(name.as_str(), s))?)
@@ -543,9 +543,10 @@ impl Executor {
                 completion,
             } => {
                 let t = self.z3_term(*term)?;
-                let slot = self.models.get(model).ok_or_else(|| {
-                    ExecError::Malformed(format!("model {model} is not defined"))
-                })?;
+                let slot = self
+                    .models
+                    .get(model)
+                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
                 let value = guard::guarded(&slot.ctx, || {
                     let local = if slot.foreign {
                         t.translate(&slot.ctx)
@@ -555,9 +556,11 @@ impl Executor {
                     slot.model.eval(&local, *completion).map(|v| v.to_string())
                 })
                 .map_err(z3err)?;
-                Outcome::Value(value.ok_or_else(|| {
-                    z3err(format!("model_eval: {model} cannot evaluate {term}"))
-                })?)
+                Outcome::Value(
+                    value.ok_or_else(|| {
+                        z3err(format!("model_eval: {model} cannot evaluate {term}"))
+                    })?,
+                )
             }
             Call::Translate(z) => {
                 let slot = self.slot(*z)?;
@@ -654,7 +657,9 @@ fn local_bool(slot: &SolverSlot, t: &Dynamic) -> Bool {
     } else {
         t.clone()
     };
-    local.as_bool().expect("Bool checked by the reference state")
+    local
+        .as_bool()
+        .expect("Bool checked by the reference state")
 }
 
 fn sat(r: z3::SatResult) -> SatResult {

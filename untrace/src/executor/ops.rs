@@ -92,11 +92,7 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         ),
         "-" => arith(a, |v| Int::sub(&v).into(), |v| Real::sub(&v).into()),
         "*" => arith(a, |v| Int::mul(&v).into(), |v| Real::mul(&v).into()),
-        "^" => arith(
-            a,
-            |v| d(&v[0].power(&v[1])),
-            |v| v[0].power(&v[1]).into(),
-        ),
+        "^" => arith(a, |v| d(&v[0].power(&v[1])), |v| v[0].power(&v[1]).into()),
         "<" => arith(a, |v| v[0].lt(&v[1]).into(), |v| v[0].lt(&v[1]).into()),
         "<=" => arith(a, |v| v[0].le(&v[1]).into(), |v| v[0].le(&v[1]).into()),
         ">" => arith(a, |v| v[0].gt(&v[1]).into(), |v| v[0].gt(&v[1]).into()),
@@ -186,7 +182,9 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
             .fma_with_rounding_mode(fp(a[2]), fp(a[3]), &rm(a[0]))
             .into(),
         "fp.sqrt" => fp(a[1]).sqrt_with_rounding_mode(&rm(a[0])).into(),
-        "fp.roundToIntegral" => fp(a[1]).round_to_integral_with_rounding_mode(&rm(a[0])).into(),
+        "fp.roundToIntegral" => fp(a[1])
+            .round_to_integral_with_rounding_mode(&rm(a[0]))
+            .into(),
         "fp.rem" => fp(a[0]).rem(fp(a[1])).into(),
         "fp.min" => fp(a[0]).min(fp(a[1])).into(),
         "fp.max" => fp(a[0]).max(fp(a[1])).into(),
@@ -202,8 +200,12 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         "fp.isSubnormal" => fp(a[0]).is_subnormal().into(),
         "fp.isNegative" => fp(a[0]).is_negative().into(),
         "fp.isPositive" => fp(a[0]).is_positive().into(),
-        "fp.to_ubv" => fp(a[1]).to_ubv_with_rounding_mode(&rm(a[0]), indices[0]).into(),
-        "fp.to_sbv" => fp(a[1]).to_sbv_with_rounding_mode(&rm(a[0]), indices[0]).into(),
+        "fp.to_ubv" => fp(a[1])
+            .to_ubv_with_rounding_mode(&rm(a[0]), indices[0])
+            .into(),
+        "fp.to_sbv" => fp(a[1])
+            .to_sbv_with_rounding_mode(&rm(a[0]), indices[0])
+            .into(),
         "fp.to_real" => fp(a[0]).to_real().into(),
         "fp.to_ieee_bv" => fp(a[0]).to_ieee_bv().into(),
         "to_fp" | "to_fp_unsigned" => {

@@ -102,7 +102,11 @@ pub fn real_parts(value: &str) -> Option<(String, String)> {
     let trimmed = digits.trim_start_matches('0');
     let numerator = format!(
         "{}{}",
-        if negative && !trimmed.is_empty() { "-" } else { "" },
+        if negative && !trimmed.is_empty() {
+            "-"
+        } else {
+            ""
+        },
         if trimmed.is_empty() { "0" } else { trimmed }
     );
     // 1.25/3 = 125 / (3 * 100): append the fraction's zeros to the denominator.
@@ -110,7 +114,10 @@ pub fn real_parts(value: &str) -> Option<(String, String)> {
     if den_trimmed.is_empty() {
         return None;
     }
-    Some((numerator, format!("{den_trimmed}{}", "0".repeat(frac.len()))))
+    Some((
+        numerator,
+        format!("{den_trimmed}{}", "0".repeat(frac.len())),
+    ))
 }
 
 #[cfg(test)]
