@@ -1,13 +1,8 @@
 //! Reading and writing traces as ddtrace needs them: [`Format`] (text or binary, kept from the
-//! input), [`read`] (which also accepts a trace cut short by a crash) and [`render`].
-//!
-//! A recorder writes and flushes each call line before the call runs, so a crash inside a call
-//! that creates an object leaves that call as the last line without its `return` line. The
-//! strict parser of `model` rejects such a trace; [`read`] keeps the call with `ret: None`,
-//! because that last call is usually the failure being minimized.
+//! input), [`read`] and [`render`].
 
-use model::trace::{binary, text, ErrorKind, ReadError};
-use model::{Entry, Trace};
+use model::trace::{binary, text, ReadError};
+use model::Entry;
 
 /// The on-disk format of a trace; the output keeps the input's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,52 +36,17 @@ pub fn line_count(entries: &[Entry]) -> usize {
     1 + entries.len() + entries.iter().filter(|e| e.ret.is_some()).count()
 }
 
-/// Parses a trace in either format; a text trace may end with an object-creating call
-/// without its `return` line (see the module documentation).
+/// Parses a trace in either format (a text trace may end with an object-creating call
+/// without its `return` line: what a crash inside that call leaves).
 pub fn read(bytes: &[u8]) -> Result<(Vec<Entry>, Format), ReadError> {
     let format = Format::detect(bytes);
-    match model::trace::parse(bytes) {
-        Ok(trace) => Ok((trace.entries, format)),
-        Err(err) if format == Format::Text && err.kind == ErrorKind::Return => {
-            read_cut_short(bytes, &err)
-                .ok_or(err)
-                .map(|t| (t.entries, format))
-        }
-        Err(err) => Err(err),
-    }
-}
-
-/// Retries a text trace whose error is a missing `return` line on its last line: a
-/// placeholder `return` line is added so that the call parses, then its result is dropped.
-fn read_cut_short(bytes: &[u8], err: &ReadError) -> Option<Trace> {
-    let source = std::str::from_utf8(bytes).ok()?;
-    let last_line = source
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim_start();
-            !l.is_empty() && !l.starts_with(';')
-        })
-        .map(|(i, _)| i as u32 + 1)
-        .last()?;
-    if err.line != last_line {
-        return None;
-    }
-    // The placeholder must have the kind of id the call creates; only one of them parses.
-    ["s0", "t0", "f0", "z0", "m0"].iter().find_map(|id| {
-        let mut patched = source.trim_end().to_string();
-        patched.push_str("\nreturn ");
-        patched.push_str(id);
-        patched.push('\n');
-        let mut trace = text::parse(&patched).ok()?;
-        trace.entries.last_mut()?.ret = None;
-        Some(trace)
-    })
+    model::trace::parse(bytes).map(|trace| (trace.entries, format))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use model::trace::ErrorKind;
 
     const TRACE: &str =
         "z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"x\"\nreturn t1\nbvadd t1 t1\n";

@@ -174,7 +174,7 @@ fn errors_name_line_and_column() {
     assert_eq!((e.kind, e.line, e.column), (ErrorKind::BadString, 4, 10));
     let e = read_error("z3-trace 1\nreturn t1\n");
     assert_eq!((e.kind, e.line), (ErrorKind::Return, 2));
-    let e = read_error("z3-trace 1\nsort_bool\n");
+    let e = read_error("z3-trace 1\nsort_bool\nsort_int\nreturn s1\n");
     assert_eq!((e.kind, e.line), (ErrorKind::Return, 2));
     let e = read_error("z3-trace 7\n");
     assert_eq!((e.kind, e.line, e.column), (ErrorKind::Header, 1, 10));
@@ -186,6 +186,14 @@ fn errors_name_line_and_column() {
     let e = trace::parse(b"Z3TRACE\0\x01\0\0\0\xff\xff").expect_err("garbage");
     assert_eq!((e.kind, e.line), (ErrorKind::Binary, 1));
     assert!(!e.message.contains('\n'), "{}", e.message);
+}
+
+#[test]
+fn a_trace_cut_short_by_a_crash_keeps_its_last_call() {
+    let trace = trace::parse(b"z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"x\"\n").unwrap();
+    assert_eq!(trace.entries.len(), 2);
+    assert_eq!(trace.entries[1].ret, None);
+    assert_eq!(trace.lines, vec![2, 4]);
 }
 
 #[test]

@@ -187,6 +187,27 @@ const TWO_BOOLS: &str =
     "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\nnew_solver\nreturn z1\n";
 
 #[test]
+fn a_trace_cut_short_inside_an_object_creating_call_replays_to_that_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // What a recorder leaves when Z3 crashes inside the last call: no `return` line.
+    let path = write_trace(dir.path(), "cut.trace", &format!("{TWO_BOOLS}and t1 t2\n"));
+    let out = untrace(&[path.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The last call does run: a failure injected there reproduces.
+    let out = Command::new(env!("CARGO_BIN_EXE_untrace"))
+        .arg(&path)
+        .env("UNTRACE_FAIL_ON", "and t1 t2")
+        .output()
+        .expect("untrace runs");
+    assert_eq!(out.status.code(), None, "aborted by a signal");
+}
+
+#[test]
 fn a_different_answer_is_a_mismatch_with_exit_1() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = write_trace(

@@ -830,13 +830,17 @@ pub fn parse(text: &str) -> Result<Trace, ReadError> {
         ));
     }
     if let Some((call, call_line)) = pending {
-        finish_without_return(&mut trace, call, call_line)?;
+        // A recorder writes and flushes each call line before the call runs, so a crash inside
+        // an object-creating call leaves that call last, without its `return` line. Such a
+        // trace must replay (the last call is the failure), so it is accepted here and only here.
+        trace.entries.push(Entry { call, ret: None });
+        trace.lines.push(call_line);
     }
     Ok(trace)
 }
 
-/// A call without a `return` line: fine when it creates nothing, an error when it creates an
-/// object (the trace would not say which id later lines use for it).
+/// A call without a `return` line before another call: fine when it creates nothing, an error
+/// when it creates an object (the trace would not say which id later lines use for it).
 fn finish_without_return(trace: &mut Trace, call: Call, line: u32) -> Result<(), ReadError> {
     match call.ret_kind() {
         RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model => {

@@ -252,10 +252,10 @@ impl Executor {
             _ => (None, true),
         };
         let ret = if is_object {
-            if replaying {
-                recorded.cloned()
-            } else {
-                self.state.fresh(call.ret_kind()).map(Ret::Id)
+            match recorded {
+                Some(r) if replaying => Some(r.clone()),
+                // Recording, or the last call of a trace cut short by a crash.
+                _ => self.state.fresh(call.ret_kind()).map(Ret::Id),
             }
         } else {
             actual.clone()
