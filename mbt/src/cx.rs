@@ -157,6 +157,7 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     "timeout",
     "resource limit",
     "max. resource",
+    "max. steps",
     "rlimit",
     "out of memory",
     "tactic failed",

@@ -111,7 +111,6 @@ pub const KNOWN_RANGES: &[(&str, Range)] = &[
     ("arith.propagation_mode", Range::Uint(0, 2)),
     ("dack", Range::Uint(0, 2)),
     ("random_seed", Range::Uint(0, 1000)),
-    ("arith.random_initial_value", Range::Uint(0, 1)),
     ("string_solver", Range::Symbols(&["seq", "z3str3", "auto"])),
     (
         "phase",
@@ -131,7 +130,6 @@ pub const KNOWN_RANGES: &[(&str, Range)] = &[
         "gc",
         Range::Symbols(&["dyn_psm", "psm", "glue", "glue_psm"]),
     ),
-    ("cardinality.solver", Range::Uint(0, 1)),
     (
         "pb.solver",
         Range::Symbols(&[
@@ -300,7 +298,8 @@ pub fn draw_value(kind: ParamKind, range: Option<Range>, rng: &mut impl Rng) -> 
             SMALL[rng.random_range(0..SMALL.len())].to_string()
         }
         (ParamKind::Double, None) => {
-            const DOUBLES: &[&str] = &["0.0", "0.1", "0.5", "1.0", "1.5", "2.0", "10.0"];
+            // Several doubles are fractions Z3 checks to lie in [0, 1].
+            const DOUBLES: &[&str] = &["0.0", "0.1", "0.5", "0.9", "1.0"];
             DOUBLES[rng.random_range(0..DOUBLES.len())].to_string()
         }
         _ => "true".to_string(),
