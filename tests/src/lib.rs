@@ -57,7 +57,6 @@ pub fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
 
 /// Whether an external program is on PATH (for tests that need a solver binary).
 pub fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }

@@ -1,0 +1,254 @@
+//! The whole flow across tools: fuzz -> trace -> replay -> minimize, and trace -> SMT-LIB ->
+//! solver -> model check / reduce.
+
+use e2e::{bin, on_path, repo_root};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(bin(name));
+    cmd.args(args)
+        .env_remove("UNTRACE_FAIL_ON")
+        .env_remove("MBT_INJECT");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn traces_of(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "trace"));
+    files.sort();
+    files
+}
+
+fn call_lines(trace: &Path) -> usize {
+    std::fs::read_to_string(trace)
+        .expect("trace readable")
+        .lines()
+        .filter(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
+        .count()
+        - 1 // the header
+}
+
+/// A short campaign whose every kept trace replays with `untrace` with every result matching.
+#[test]
+fn fuzzed_traces_replay_with_untrace() {
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = run(
+        "mbt",
+        &[
+            "--seed".as_ref(),
+            "11".as_ref(),
+            "--rounds".as_ref(),
+            "12".as_ref(),
+            "--jobs".as_ref(),
+            "2".as_ref(),
+            "--keep-all".as_ref(),
+            "-q".as_ref(),
+            "--out".as_ref(),
+            out_dir.path().as_os_str(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "mbt: {}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.path().join("summary.json")).expect("summary"),
+    )
+    .expect("summary.json is JSON");
+    assert_eq!(summary["rounds"], 12, "{summary}");
+    let failed_seeds: Vec<String> = summary["failed_seeds"]
+        .as_array()
+        .map(|seeds| seeds.iter().map(|s| s.to_string()).collect())
+        .unwrap_or_default();
+    let traces = traces_of(&out_dir.path().join("traces"));
+    assert_eq!(traces.len(), 12, "one kept trace per round");
+    let mut replayed = 0;
+    for trace in &traces {
+        let seed = trace
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .replace("seed-", "");
+        // Failed rounds are mbt's own tests' business; every clean round must replay.
+        if failed_seeds.contains(&seed) {
+            continue;
+        }
+        let out = run("untrace", &[trace.as_os_str()], &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            trace.display(),
+            stderr(&out)
+        );
+        replayed += 1;
+    }
+    assert!(replayed >= 8, "{replayed} clean rounds replayed");
+}
+
+/// A failure in replay (injected with the test-only `UNTRACE_FAIL_ON`) is minimized by
+/// `ddtrace` to a few calls that still fail the same way.
+#[test]
+fn ddtrace_minimizes_a_fuzzed_trace_that_crashes_untrace() {
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = run(
+        "mbt",
+        &[
+            "--seed".as_ref(),
+            "5".as_ref(),
+            "--rounds".as_ref(),
+            "6".as_ref(),
+            "--jobs".as_ref(),
+            "1".as_ref(),
+            "--theories".as_ref(),
+            "bv".as_ref(),
+            "--keep-all".as_ref(),
+            "-q".as_ref(),
+            "--out".as_ref(),
+            out_dir.path().as_os_str(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "mbt: {}", stderr(&out));
+    // The longest trace with a bvmul: the failure we pretend Z3 has.
+    let pattern = "bvmul ";
+    let trace = traces_of(&out_dir.path().join("traces"))
+        .into_iter()
+        .filter(|t| std::fs::read_to_string(t).unwrap().contains(pattern))
+        .max_by_key(|t| call_lines(t))
+        .expect("some round builds a bvmul");
+    let before = call_lines(&trace);
+    let crash = run(
+        "untrace",
+        &[trace.as_os_str()],
+        &[("UNTRACE_FAIL_ON", pattern)],
+    );
+    assert_eq!(
+        crash.status.code(),
+        None,
+        "untrace aborts: {}",
+        stderr(&crash)
+    );
+
+    let min = out_dir.path().join("min.trace");
+    let out = run(
+        "ddtrace",
+        &[
+            "-j".as_ref(),
+            "2".as_ref(),
+            trace.as_os_str(),
+            min.as_os_str(),
+        ],
+        &[("UNTRACE_FAIL_ON", pattern)],
+    );
+    assert!(out.status.success(), "ddtrace: {}", stderr(&out));
+    let after = call_lines(&min);
+    assert!(after < before, "{after} calls left of {before}");
+    assert!(
+        after <= 6,
+        "a bvmul needs a sort, a constant and the bvmul: {after} calls"
+    );
+    let text = std::fs::read_to_string(&min).unwrap();
+    assert!(text.contains(pattern), "{text}");
+    // The minimized trace still fails the same way, and replays cleanly without the failure.
+    let again = run(
+        "untrace",
+        &[min.as_os_str()],
+        &[("UNTRACE_FAIL_ON", pattern)],
+    );
+    assert_eq!(again.status.code(), None, "{}", stderr(&again));
+    let clean = run("untrace", &[min.as_os_str()], &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+}
+
+/// A trace exported as SMT-LIB gives the recorded answers with the z3 binary, and
+/// `checkmodel` accepts z3's model of it.
+#[test]
+fn exported_smtlib_gives_recorded_answers_and_valid_models() {
+    if !on_path("z3") {
+        eprintln!("skipped: the z3 binary is not installed (.ci/install-deps installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = repo_root().join("traces/bv_ops.trace");
+    let smt2 = dir.path().join("bv_ops.smt2");
+    let out = run(
+        "untrace",
+        &["--smt2".as_ref(), smt2.as_os_str(), trace.as_os_str()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let script = std::fs::read_to_string(&smt2).expect("script written");
+    assert!(script.contains("(check-sat"), "{script}");
+    // Ask for a model after the first check-sat and check it independently.
+    let first_check = script.find("(check-sat)").expect("a plain check-sat");
+    let problem = format!("{}(check-sat)\n(get-model)\n", &script[..first_check]);
+    let problem_path = dir.path().join("problem.smt2");
+    std::fs::write(&problem_path, &problem).unwrap();
+    let z3 = Command::new("z3")
+        .arg(&problem_path)
+        .output()
+        .expect("z3 runs");
+    let response = String::from_utf8_lossy(&z3.stdout).into_owned();
+    let response_path = dir.path().join("response.txt");
+    std::fs::write(&response_path, &response).unwrap();
+    let out = run(
+        "checkmodel",
+        &[problem_path.as_os_str(), response_path.as_os_str()],
+        &[],
+    );
+    if response.starts_with("sat") {
+        assert_eq!(out.status.code(), Some(0), "{response}\n{}", stderr(&out));
+    } else {
+        assert!(response.starts_with("unsat"), "{response}");
+    }
+}
+
+/// `ddsmt` reduces an SMT-LIB script exported from a trace while z3 keeps its answer.
+#[test]
+fn ddsmt_reduces_an_exported_script_keeping_z3s_answer() {
+    if !on_path("z3") {
+        eprintln!("skipped: the z3 binary is not installed (.ci/install-deps installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = repo_root().join("traces/arith_int.trace");
+    let smt2 = dir.path().join("in.smt2");
+    let out = run(
+        "untrace",
+        &["--smt2".as_ref(), smt2.as_os_str(), trace.as_os_str()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let golden = Command::new("z3").arg(&smt2).output().expect("z3 runs");
+    let reduced = dir.path().join("out.smt2");
+    let out = run(
+        "ddsmt",
+        &[
+            "-q".as_ref(),
+            "-j".as_ref(),
+            "2".as_ref(),
+            smt2.as_os_str(),
+            reduced.as_os_str(),
+            "z3".as_ref(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "ddsmt: {}", stderr(&out));
+    let before = std::fs::metadata(&smt2).unwrap().len();
+    let after = std::fs::metadata(&reduced).unwrap().len();
+    assert!(after < before, "{after} bytes of {before}");
+    let again = Command::new("z3").arg(&reduced).output().expect("z3 runs");
+    assert_eq!(again.stdout, golden.stdout, "same answers");
+    assert_eq!(again.status.code(), golden.status.code());
+}
