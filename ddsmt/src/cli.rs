@@ -111,6 +111,13 @@ pub fn command(mutators: &[Box<dyn Mutator>]) -> Command {
                 .help("minimization strategy"),
         )
         .arg(flag("disable-all", "disable all mutators (enable some with --MUTATOR or --GROUP)"))
+        .arg(
+            Arg::new("replace-by-variable-mode")
+                .long("replace-by-variable-mode")
+                .value_parser(["inc", "dec"])
+                .default_value("inc")
+                .help("replace-by-variable uses variables with larger (inc) or smaller (dec) names"),
+        )
         .next_help_heading("checker arguments")
         .arg(flag("unchecked", "assume every change is okay without checking"))
         .arg(

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ddsmt::cli::{self, Options};
 use ddsmt::engine::error::{EXIT_OK, EXIT_USAGE};
 use ddsmt::engine::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
-use ddsmt::mutators::{detect_groups, registry};
+use ddsmt::mutators::{detect_groups, registry, registry_with, MutatorConfig, VariableMode};
 use ddsmt::strategies::{self, Session};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::smtlib::{PrintOptions, Tree};
@@ -37,6 +37,17 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
+    // The flags come from the default registry; the mode only changes how one mutator works.
+    let mode = match matches
+        .get_one::<String>("replace-by-variable-mode")
+        .map(String::as_str)
+    {
+        Some("dec") => VariableMode::Dec,
+        _ => VariableMode::Inc,
+    };
+    let registry = registry_with(&MutatorConfig {
+        replace_by_variable_mode: mode,
+    });
     match run(&options, &matches, &registry) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
