@@ -4,7 +4,7 @@
 
 use super::util::{self, app, delete, node, replace};
 use super::{Cx, Group, Mutation, Mutator};
-use model::smtlib::{NodeId, Tree};
+use model::smtlib::{Atom, NodeId, Tree};
 use model::Sort;
 use std::collections::HashSet;
 
@@ -135,7 +135,10 @@ impl EraseNode {
                 && !util::drops_used_name(tree, id, None);
         }
         let Some(grand) = tree.parent(parent) else {
-            return false;
+            // `(push 1)` -> `(push)`: solvers read a missing count as one scope, as ddSMT 2 uses.
+            return matches!(tree.head(parent), Some("push" | "pop"))
+                && util::child_index(tree, id) == Some(1)
+                && tree.atom(id) == Some(&Atom::Numeral("1".into()));
         };
         let siblings = tree.children(parent).len();
         match tree.head(grand) {
@@ -591,6 +594,18 @@ mod tests {
             "b @ (and b (< x y))",
             &[],
         );
+    }
+
+    #[test]
+    fn erase_node_drops_a_scope_count_of_one() {
+        let input = "(push 1)\n(assert true)\n(pop 1)";
+        check(
+            &EraseNode,
+            input,
+            "1 @ (push 1)",
+            &["(push)\n(assert true)\n(pop 1)"],
+        );
+        check(&EraseNode, "(push 2)\n(pop 2)", "2 @ (push 2)", &[]);
     }
 
     #[test]

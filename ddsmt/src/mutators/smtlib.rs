@@ -510,9 +510,7 @@ impl SimplifyLogic {
                 out.push(name(qf, &changed));
             }
         }
-        if !qf {
-            out.push(name(true, &parts));
-        }
+        // No `QF_` is added: it makes the input longer, and a reducer only shrinks.
         out.into_iter().map(|l| (logic_node, l)).collect()
     }
 }
@@ -897,11 +895,12 @@ mod tests {
                 "(set-logic QF_AUFLIA)",
             ],
         );
+        check(&SimplifyLogic, "(set-logic LIA)", "(set-logic LIA)", &[]);
         check(
             &SimplifyLogic,
-            "(set-logic LIA)",
-            "(set-logic LIA)",
-            &["(set-logic QF_LIA)"],
+            "(set-logic AUFLIA)",
+            "(set-logic AUFLIA)",
+            &["(set-logic UFLIA)", "(set-logic ALIA)", "(set-logic AUF)"],
         );
         check(&SimplifyLogic, "(set-logic ALL)", "(set-logic ALL)", &[]);
     }
