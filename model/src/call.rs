@@ -2,8 +2,9 @@
 //!
 //! A [`Call`] is one Z3 API call with its arguments; objects it creates get ids chosen by the
 //! recorder (`s` sorts, `t` terms, `f` function declarations, `z` solvers, `m` models). The
-//! [`Ret`] is what the call returned, recorded so that a replay can compare. An [`Entry`] is a
-//! call with its result, the unit that minimizers move around.
+//! [`Ret`] is what the call returned, recorded so that a replay can compare (or the error Z3
+//! refused it with, [`Ret::Error`]; [`normalize_error`] is how messages are compared). An
+//! [`Entry`] is a call with its result, the unit that minimizers move around.
 
 use crate::ops::OpSpec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -258,6 +259,49 @@ pub enum Ret {
     Core(Vec<TermId>),
     /// A value as SMT-LIB prints it (`#x0f`, `(- 3)`, `true`).
     Value(String),
+    /// Z3 refused the call with this error message (its error code name, `: `, Z3's text,
+    /// on one line). A replay must see the same error; an errored call has no effect on the
+    /// reference state. Appended last so that the binary variant numbers of older results
+    /// stay the same.
+    Error(String),
+}
+
+impl Ret {
+    /// The error message of a refused call, if this is one.
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            Ret::Error(message) => Some(message),
+            _ => None,
+        }
+    }
+}
+
+/// The form in which error messages are compared: whitespace runs collapsed, and memory
+/// addresses (`0x55d0c3a1`), which differ between runs, blanked. Recorded messages are
+/// stored as Z3 gave them; a replay compares both sides in this form.
+pub fn normalize_error(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for (i, word) in message.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let mut rest = word;
+        while let Some(at) = rest.find("0x") {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let hex = after
+                .find(|c: char| !c.is_ascii_hexdigit())
+                .unwrap_or(after.len());
+            if hex == 0 {
+                out.push_str("0x");
+            } else {
+                out.push_str("0x_");
+            }
+            rest = &after[hex..];
+        }
+        out.push_str(rest);
+    }
+    out
 }
 
 /// What kind of result a call records, if any.
@@ -457,5 +501,26 @@ impl Call {
             Call::ModelEval { model, term, .. } => vec![A::Model(*model), A::Term(*term)],
             Call::Release(id) => vec![*id],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_compare_without_whitespace_and_addresses() {
+        assert_eq!(
+            normalize_error("Exception:  unknown\n parameter 'x' "),
+            "Exception: unknown parameter 'x'"
+        );
+        assert_eq!(
+            normalize_error("bad ast 0x55d0c3a1 at (0xff,0x1)"),
+            "bad ast 0x_ at (0x_,0x_)"
+        );
+        assert_eq!(normalize_error("0x"), "0x");
+        assert_ne!(normalize_error("width 8"), normalize_error("width 9"));
+        assert_eq!(Ret::Error("e".into()).error(), Some("e"));
+        assert_eq!(Ret::Value("e".into()).error(), None);
     }
 }

@@ -321,9 +321,14 @@ impl State {
     }
 
     /// Checks `call`, then records its effect. `ret` is the recorded result; calls that
-    /// create objects need it (the id to bind).
+    /// create objects need it (the id to bind). A call recorded as refused by Z3
+    /// (`Ret::Error`) has no effect.
     pub fn apply(&mut self, call: &Call, ret: Option<&Ret>) -> Result<(), Violation> {
         self.check(call)?;
+        if let Some(Ret::Error(_)) = ret {
+            // Z3 refused the call: it created nothing and changed nothing.
+            return Ok(());
+        }
         let new_id = match (call.ret_kind(), ret) {
             (
                 RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model,

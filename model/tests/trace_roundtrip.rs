@@ -112,7 +112,19 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
         if state.check(&call).is_err() {
             continue;
         }
+        // About one call in eight is recorded as refused by Z3, whatever it returns.
+        let refused = pick(8) == 0;
         let ret = match call.ret_kind() {
+            _ if refused => Some(Ret::Error(
+                [
+                    "Exception: unknown parameter 'x'",
+                    "",
+                    "q\"uote \\ back\nline\ttab",
+                    "error",
+                    "ü",
+                ][pick(5)]
+                .to_string(),
+            )),
             RetKind::None => None,
             RetKind::Sat => Some(Ret::Sat(
                 [SatResult::Sat, SatResult::Unsat, SatResult::Unknown][pick(3)],
@@ -156,6 +168,16 @@ fn the_walk_produces_long_varied_traces() {
     assert!(entries.len() > 300, "{}", entries.len());
     let kinds: std::collections::HashSet<&str> = entries.iter().map(|e| e.call.name()).collect();
     assert!(kinds.len() > 20, "{kinds:?}");
+    let refused = |e: &&Entry| matches!(e.ret, Some(Ret::Error(_)));
+    assert!(entries.iter().filter(refused).count() > 10);
+    assert!(entries
+        .iter()
+        .filter(refused)
+        .any(|e| e.call.ret_kind() == RetKind::None));
+    assert!(entries.iter().filter(refused).any(|e| !matches!(
+        e.call.ret_kind(),
+        RetKind::None | RetKind::Sat | RetKind::Core | RetKind::Value
+    )));
 }
 
 fn read_error(text: &str) -> trace::ReadError {
@@ -186,6 +208,53 @@ fn errors_name_line_and_column() {
     let e = trace::parse(b"Z3TRACE\0\x01\0\0\0\xff\xff").expect_err("garbage");
     assert_eq!((e.kind, e.line), (ErrorKind::Binary, 1));
     assert!(!e.message.contains('\n'), "{}", e.message);
+}
+
+#[test]
+fn any_call_may_record_an_error_and_the_error_has_no_effect() {
+    let text = "z3-trace 1\nsort_bool\nreturn error \"Exception: no\"\nsort_int\nreturn s1\n\
+                new_solver\nreturn z1\npush z1\nreturn error \"Exception: \\\"deep\\\"\"\n\
+                check_sat z1\nreturn  error  \"x\" ; spaces and a comment\n";
+    let trace = trace::parse(text.as_bytes()).expect("valid");
+    let rets: Vec<Option<Ret>> = trace.entries.iter().map(|e| e.ret.clone()).collect();
+    assert_eq!(
+        rets,
+        vec![
+            Some(Ret::Error("Exception: no".into())),
+            Some(Ret::Id(AnyId::Sort(model::SortId(1)))),
+            Some(Ret::Id(AnyId::Solver(SolverId(1)))),
+            Some(Ret::Error("Exception: \"deep\"".into())),
+            Some(Ret::Error("x".into())),
+        ]
+    );
+    assert_eq!(
+        text::format_ret(&Ret::Error("a \"b\"".into())),
+        "return error \"a \\\"b\\\"\""
+    );
+    // The reference state: a refused call binds nothing and changes nothing.
+    let mut state = State::new();
+    for entry in &trace.entries {
+        state.apply(&entry.call, entry.ret.as_ref()).expect("valid");
+    }
+    assert_eq!(state.sorts.len(), 1);
+    assert!(state.sorts.contains_key(&model::SortId(1)));
+    assert!(
+        state.check(&Call::Pop(SolverId(1), 1)).is_err(),
+        "push had no effect"
+    );
+    assert!(
+        state.check(&Call::GetModel(SolverId(1))).is_err(),
+        "no sat answer"
+    );
+    // An error needs its quoted message; a quoted `"error"` is a value, not an error.
+    let e = read_error("z3-trace 1\nnew_solver\nreturn z1\npush z1\nreturn error\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Arity, 5));
+    let e = read_error("z3-trace 1\nnew_solver\nreturn z1\npush z1\nreturn error x\n");
+    assert_eq!((e.kind, e.line, e.column), (ErrorKind::Argument, 5, 14));
+    let e = read_error("z3-trace 1\nnew_solver\nreturn z1\npush z1\nreturn error \"a\" b\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Arity, 5));
+    let e = read_error("z3-trace 1\nnew_solver\nreturn z1\npush z1\nreturn \"error\"\n");
+    assert_eq!((e.kind, e.line), (ErrorKind::Return, 5));
 }
 
 #[test]

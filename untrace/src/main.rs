@@ -9,10 +9,10 @@ use untrace::ExecConfig;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  replayed, every recorded result matched (or --convert / --smt2 only: written)
-  1  replay mismatch: a sat answer, unsat-core size or model value differs
+  1  replay mismatch: a sat answer, unsat-core size, model value or recorded Z3 error differs
   2  usage error, unreadable or unwritable file
   3  malformed or unsupported trace (FILE:LINE:COL: message)
-  4  Z3 API error (FILE:LINE: z3 error: message)
+  4  Z3 API error the trace does not record (FILE:LINE: z3 error: message)
 A crash of Z3 itself (segfault, abort) ends untrace with that signal.
 
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line

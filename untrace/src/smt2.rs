@@ -5,7 +5,7 @@
 //! functions are declared once per name and sort, as Z3 identifies them. The script follows
 //! the first solver of the trace. A call without an SMT-LIB form (another solver, translate,
 //! substitute, to_smt2, release, ...) becomes a comment that says so, and so does every term
-//! that depends on one.
+//! that depends on one; so does a call the trace records as refused by Z3 (`return error`).
 
 use model::call::{AnyId, Call, Ret, SolverId, SolverKind, TermId};
 use model::trace::text::format_call;
@@ -266,6 +266,12 @@ impl Writer {
     fn entry(&mut self, call: &Call, ret: Option<&Ret>, line: u32) {
         if self.state.check(call).is_err() {
             self.none(line, call, "not valid here; the replay reports it");
+            return;
+        }
+        if let Some(message) = ret.and_then(Ret::error) {
+            // Z3 refused the call, so it had no effect: the script leaves it out.
+            let why = format!("Z3 refused it: {}", model::call::normalize_error(message));
+            self.none(line, call, &why);
             return;
         }
         let new_term = match (call.ret_kind(), ret) {

@@ -151,6 +151,7 @@ pub fn format_ret(ret: &Ret) -> String {
             line
         }
         Ret::Value(v) => format!("return {}", quote(v)),
+        Ret::Error(message) => format!("return error {}", quote(message)),
     }
 }
 
@@ -719,6 +720,18 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
         next: 1,
         call: "return",
     };
+    // `return error "MESSAGE"` may follow any call: a bare word `error` is no other result
+    // (values are quoted, answers are sat/unsat/unknown, ids have a letter and a number).
+    if line
+        .tokens
+        .get(1)
+        .is_some_and(|t| t.string.is_none() && t.text == "error")
+    {
+        a.next = 2;
+        let message = a.string("an error message")?;
+        a.finish()?;
+        return Ok(Ret::Error(message));
+    }
     let ret = match kind {
         RetKind::None => {
             return Err(error(

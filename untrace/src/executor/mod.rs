@@ -3,7 +3,8 @@
 //!
 //! - [`Executor`]: the z3 objects behind trace ids, the reference state, an optional trace
 //!   recorder. [`Executor::run`] (mbt) picks fresh ids; [`Executor::replay`] (untrace) uses
-//!   the ids of a trace and compares recorded results.
+//!   the ids of a trace and compares recorded results, including recorded Z3 errors
+//!   (`Ret::Error`: the replay must be refused with the same message).
 //! - [`ExecConfig`], [`ExecError`]: configuration and the ways a call can fail.
 //! - `guard`: Z3 errors and crate panics as values; `terms`: sorts and literals; `ops`: the
 //!   operation table mapped to the crate.
@@ -20,8 +21,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::{real_parts, z3_sort};
 
 use model::call::{
-    AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
-    TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId,
+    SolverKind, SortId, TermId,
 };
 use model::trace::text::{format_call, format_ret, header};
 use model::{Sort, State};
@@ -61,8 +62,9 @@ impl Default for ExecConfig {
 pub enum ExecError {
     /// The call is not valid in the reference state / the trace is malformed (exit 3 in untrace).
     Malformed(String),
-    /// The replayed result differs from the recorded one (exit 1).
-    Mismatch { expected: Ret, actual: Ret },
+    /// The replayed result differs from the recorded one (exit 1). `actual` is `None` when
+    /// the trace records an error and Z3 accepted the call without a result to show.
+    Mismatch { expected: Ret, actual: Option<Ret> },
     /// Z3 reported an API error (error code != OK), or the crate would have panicked (exit 4).
     Z3(String),
     /// Writing the recorded trace failed (exit 2 in untrace).
@@ -77,7 +79,10 @@ impl fmt::Display for ExecError {
                 f,
                 "replay mismatch: the trace records `{}`, Z3 answered `{}`",
                 format_ret(expected),
-                format_ret(actual)
+                actual
+                    .as_ref()
+                    .map(format_ret)
+                    .unwrap_or_else(|| "no error".into())
             ),
             ExecError::Z3(m) => write!(f, "z3 error: {m}"),
             ExecError::Io(m) => write!(f, "cannot write the trace: {m}"),
@@ -164,7 +169,9 @@ impl Executor {
 
     /// Record mode (mbt): every call line is written and flushed before the call runs, its
     /// `return` line after, so a crash leaves the trace complete up to the crashing call.
-    /// Writes the header line first.
+    /// A call Z3 refuses gets `return error "MESSAGE"` (the caller still gets the
+    /// [`ExecError::Z3`]), so that a replay expects the same refusal. Writes the header
+    /// line first.
     pub fn record_to(&mut self, mut out: Box<dyn Write>) {
         // An error here shows again at the first call, which reports it.
         let _ = writeln!(out, "{}", header()).and_then(|_| out.flush());
@@ -243,7 +250,15 @@ impl Executor {
                     .map_err(|e| ExecError::Io(e.to_string()))?;
             }
         }
-        let outcome = self.execute(call)?;
+        let recorded_error = recorded.and_then(Ret::error).filter(|_| replaying);
+        let outcome = match self.execute(call) {
+            Ok(outcome) => outcome,
+            Err(ExecError::Z3(message)) => return self.refused(call, message, recorded_error),
+            Err(other) => return Err(other),
+        };
+        if let Some(expected) = recorded_error {
+            return self.accepted_but_error_recorded(call, expected, &outcome);
+        }
         let (actual, is_object) = match &outcome {
             Outcome::Nothing => (None, false),
             Outcome::Sat(r) => (Some(Ret::Sat(*r)), false),
@@ -286,12 +301,66 @@ impl Executor {
                 if differs {
                     return Err(ExecError::Mismatch {
                         expected: expected.clone(),
-                        actual: actual.clone(),
+                        actual: Some(actual.clone()),
                     });
                 }
             }
         }
         Ok(ret)
+    }
+
+    /// Z3 refused `call` with `message`. Recording: the refusal becomes the call's
+    /// `return error` line and the caller still gets the error. Replaying a trace that
+    /// records an error: the same error (compared after [`normalize_error`]) is the expected
+    /// result; another error is a mismatch. Without a recorded error it is a Z3 error as
+    /// before. A refused call changes no state.
+    fn refused(
+        &mut self,
+        call: &Call,
+        message: String,
+        recorded_error: Option<&str>,
+    ) -> Result<Option<Ret>, ExecError> {
+        let Some(expected) = recorded_error else {
+            if let Some(out) = self.recorder.as_mut() {
+                writeln!(out, "{}", format_ret(&Ret::Error(message.clone())))
+                    .and_then(|_| out.flush())
+                    .map_err(|e| ExecError::Io(e.to_string()))?;
+            }
+            return Err(ExecError::Z3(message));
+        };
+        let same = normalize_error(expected) == normalize_error(&message);
+        if self.config.check_results && !same {
+            return Err(ExecError::Mismatch {
+                expected: Ret::Error(expected.to_string()),
+                actual: Some(Ret::Error(message)),
+            });
+        }
+        let ret = Ret::Error(expected.to_string());
+        self.state.apply(call, Some(&ret)).map_err(malformed)?;
+        Ok(Some(ret))
+    }
+
+    /// Replay: the trace records an error but Z3 accepted the call. With result checks that
+    /// is a mismatch; without, the replay goes on as the trace says (the call had no
+    /// effect, and an object it made is dropped unbound).
+    fn accepted_but_error_recorded(
+        &mut self,
+        call: &Call,
+        expected: &str,
+        outcome: &Outcome,
+    ) -> Result<Option<Ret>, ExecError> {
+        let expected = Ret::Error(expected.to_string());
+        if self.config.check_results {
+            let actual = match outcome {
+                Outcome::Sat(r) => Some(Ret::Sat(*r)),
+                Outcome::Core(ids) => Some(Ret::Core(ids.clone())),
+                Outcome::Value(v) => Some(Ret::Value(v.clone())),
+                _ => None,
+            };
+            return Err(ExecError::Mismatch { expected, actual });
+        }
+        self.state.apply(call, Some(&expected)).map_err(malformed)?;
+        Ok(Some(expected))
     }
 
     fn bind(&mut self, id: AnyId, outcome: Outcome) {
@@ -694,7 +763,7 @@ fn set_param(params: &mut Params, key: &str, value: &str, kind: ParamKind) {
 /// A recorded result must be of the kind the call returns.
 fn check_ret_shape(call: &Call, ret: Option<&Ret>) -> Result<(), ExecError> {
     let fits = match (call.ret_kind(), ret) {
-        (_, None) => true,
+        (_, None) | (_, Some(Ret::Error(_))) => true,
         (RetKind::None, Some(_)) => false,
         (RetKind::Sat, Some(r)) => matches!(r, Ret::Sat(_)),
         (RetKind::Core, Some(r)) => matches!(r, Ret::Core(_)),
