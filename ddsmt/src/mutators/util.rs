@@ -5,6 +5,7 @@
 //! Everything here is a plain function over a [`Tree`] (and sometimes the [`Cx`] sort map).
 
 use super::{Cx, Mutation};
+use model::smtlib::theories::is_rounding_mode;
 use model::smtlib::{Atom, Edit, NodeId, Sx, Tree};
 use model::Sort;
 use num_bigint::{BigInt, BigUint};
@@ -197,24 +198,12 @@ pub fn child_index(tree: &Tree, id: NodeId) -> Option<usize> {
 /// `(_ bvN w)`, `(- N)`, a floating-point special value or a rounding mode).
 pub fn is_constant(tree: &Tree, id: NodeId) -> bool {
     match tree.atom(id) {
-        Some(Atom::Symbol(s)) => matches!(
-            s.as_str(),
-            "true"
-                | "false"
-                | "RNE"
-                | "RNA"
-                | "RTP"
-                | "RTN"
-                | "RTZ"
-                | "roundNearestTiesToEven"
-                | "roundNearestTiesToAway"
-                | "roundTowardPositive"
-                | "roundTowardNegative"
-                | "roundTowardZero"
-                | "re.none"
-                | "re.all"
-                | "re.allchar"
-        ),
+        Some(Atom::Symbol(s)) => {
+            matches!(
+                s.as_str(),
+                "true" | "false" | "re.none" | "re.all" | "re.allchar"
+            ) || is_rounding_mode(s)
+        }
         Some(Atom::Keyword(_)) => false,
         Some(_) => true,
         None => {

@@ -16,10 +16,11 @@ use super::builtins::{self, PARTIAL};
 use super::fp::{self, RoundingMode};
 use super::model::{Env, FunDef, Model};
 use super::sorts::parse_sort;
-use super::source::{unquote, Located, Src};
+use super::source::{Located, Src};
 use super::strings::{self, decode_literal};
 use super::value::{parse_bv_literal, parse_decimal, values_equal, ArrayValue, BitVec, Value};
-use crate::smtlib::{Atom, NodeId};
+use crate::smtlib::theories::is_rounding_mode;
+use crate::smtlib::{unquote, Atom, NodeId};
 use crate::sort::Sort;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive};
@@ -1235,19 +1236,5 @@ fn z3_abstract_value(name: &str) -> Option<Sort> {
 }
 
 fn is_floating_point(name: &str) -> bool {
-    name.starts_with("fp")
-        || name.starts_with("to_fp")
-        || matches!(
-            name,
-            "RNE"
-                | "RNA"
-                | "RTP"
-                | "RTN"
-                | "RTZ"
-                | "roundNearestTiesToEven"
-                | "roundNearestTiesToAway"
-                | "roundTowardPositive"
-                | "roundTowardNegative"
-                | "roundTowardZero"
-        )
+    name.starts_with("fp") || name.starts_with("to_fp") || is_rounding_mode(name)
 }

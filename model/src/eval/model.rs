@@ -3,9 +3,9 @@
 //! problem's own definitions and declarations in an [`Env`].
 
 use super::sorts::{parse_sort, SortAliases};
-use super::source::{unquote, Located, Src, TermRef};
+use super::source::{Located, Src, TermRef};
 use super::value::Value;
-use crate::smtlib::NodeId;
+use crate::smtlib::{unquote, NodeId};
 use crate::sort::Sort;
 use std::cell::RefCell;
 use std::collections::HashMap;

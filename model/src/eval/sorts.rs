@@ -1,8 +1,8 @@
 //! Sorts written in SMT-LIB (`(_ BitVec 8)`, `(Array Int Real)`, aliases from `define-sort`)
 //! read into [`Sort`]: [`parse_sort`] with the [`SortAliases`] in scope.
 
-use super::source::{unquote, TermRef};
-use crate::smtlib::{Atom, NodeId, Tree};
+use super::source::TermRef;
+use crate::smtlib::{unquote, Atom, NodeId, Tree};
 use crate::sort::Sort;
 use std::collections::HashMap;
 

@@ -117,14 +117,6 @@ impl fmt::Display for Located {
 
 impl std::error::Error for Located {}
 
-/// The symbol's name without `|` quotes: `|x|` and `x` are the same SMT-LIB symbol.
-pub fn unquote(symbol: &str) -> &str {
-    symbol
-        .strip_prefix('|')
-        .and_then(|s| s.strip_suffix('|'))
-        .unwrap_or(symbol)
-}
-
 /// Reads a file as groups of whole lines that hold only complete top-level S-expressions.
 pub struct StatementReader<R> {
     input: R,
@@ -215,6 +207,7 @@ impl Scanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::smtlib::unquote;
 
     #[test]
     fn groups_keep_file_lines() {

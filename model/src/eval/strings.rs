@@ -1,9 +1,10 @@
 //! The SMT-LIB 2.6 string theory (`Strings`) on code-point strings, with Z3's older names
-//! (`str.to.int`, `int.to.str`, `str.in.re`, `str.to.re`) as aliases, plus string literal
-//! decoding (`""` and `\u{..}` escapes).
+//! (`str.to.int`, `int.to.str`, `str.in.re`, `str.to.re`) as aliases, plus [`decode_literal`]
+//! (string literals through [`crate::smtlib::decode_string`], with an error message).
 
 use super::regex::{self, Regex, MAX_CHAR};
 use super::value::Value;
+use crate::smtlib::decode_string;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use std::rc::Rc;
@@ -264,54 +265,7 @@ fn replace_all(s: &[u32], t: &[u32], u: &[u32]) -> Vec<u32> {
 /// Decodes a string literal as written (with its quotes): `""` is a quote, and `\u{d..}`
 /// (1 to 5 hex digits) or `\udddd` (4 hex digits) is a code point up to 0x2FFFF.
 pub fn decode_literal(text: &str) -> Result<Vec<u32>, String> {
-    let inner = text
-        .strip_prefix('"')
-        .and_then(|t| t.strip_suffix('"'))
-        .ok_or_else(|| format!("string literal {text} lacks its quotes"))?;
-    let chars: Vec<char> = inner.chars().collect();
-    let mut out = Vec::with_capacity(chars.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' && chars.get(i + 1) == Some(&'"') {
-            out.push(u32::from('"'));
-            i += 2;
-            continue;
-        }
-        if c == '\\' && chars.get(i + 1) == Some(&'u') {
-            if let Some((code, used)) = unicode_escape(&chars[i + 2..]) {
-                out.push(code);
-                i += 2 + used;
-                continue;
-            }
-        }
-        out.push(u32::from(c));
-        i += 1;
-    }
-    Ok(out)
-}
-
-/// The code point and the number of characters after `\u` of a valid escape.
-fn unicode_escape(rest: &[char]) -> Option<(u32, usize)> {
-    let hex = |cs: &[char]| -> Option<u32> {
-        let s: String = cs.iter().collect();
-        u32::from_str_radix(&s, 16).ok()
-    };
-    if rest.first() == Some(&'{') {
-        let close = rest.iter().position(|&c| c == '}')?;
-        let digits = &rest[1..close];
-        if digits.is_empty() || digits.len() > 5 || !digits.iter().all(char::is_ascii_hexdigit) {
-            return None;
-        }
-        let code = hex(digits)?;
-        (code <= MAX_CHAR).then_some((code, close + 1))
-    } else {
-        let digits = rest.get(..4)?;
-        if !digits.iter().all(char::is_ascii_hexdigit) {
-            return None;
-        }
-        Some((hex(digits)?, 4))
-    }
+    decode_string(text).ok_or_else(|| format!("string literal {text} lacks its quotes"))
 }
 
 #[cfg(test)]

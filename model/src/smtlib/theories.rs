@@ -372,8 +372,13 @@ const ROUNDING_MODES: [&str; 10] = [
     "roundTowardZero",
 ];
 
+/// Whether `name` is a rounding-mode constant (`RNE`, `roundTowardZero`, ...).
+pub fn is_rounding_mode(name: &str) -> bool {
+    ROUNDING_MODES.contains(&name)
+}
+
 fn floating_point(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
-    if ROUNDING_MODES.contains(&name) {
+    if is_rounding_mode(name) {
         return Some(unindexed(name, idx, || {
             if args.is_empty() {
                 Ok(Sort::RoundingMode)
