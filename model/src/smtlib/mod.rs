@@ -28,4 +28,4 @@ pub use sorts::{
     Constructor, Datatype, FunctionDecl, FunctionKind, Signature, SortDecl, SortError, SortMap,
 };
 pub use symbols::{decode_string, encode_string, quote, unquote};
-pub use tree::{structurally_equal, Atom, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};
+pub use tree::{structurally_equal, Atom, AtomText, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};

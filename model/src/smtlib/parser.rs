@@ -2,7 +2,7 @@
 //! reporting unbalanced parentheses at the offending or unclosed parenthesis.
 
 use super::lexer::{Lexer, ParseError, TokenKind};
-use super::tree::{Atom, NodeId, NodeKind, Pos, Tree};
+use super::tree::{Atom, AtomText, NodeId, Pos, Tree};
 
 impl Tree {
     /// Parses a whole script or solver response. Comments are dropped; every other token is kept.
@@ -15,40 +15,55 @@ impl Tree {
 pub fn parse(text: &str) -> Result<Tree, ParseError> {
     let mut lexer = Lexer::new(text);
     let mut tree = Tree::new();
-    // Real scripts have a node per 3.5 to 6 bytes. Reserving for one per 3 bytes avoids
-    // regrowing (copying) the arena; the unused tail is never touched, so costs no memory.
+    // Real scripts have a node per 3.5 to 6 bytes, about half of them atoms. Reserving for
+    // more avoids regrowing (copying) the arrays; the unused tail is never touched, so it
+    // costs address space only.
     tree.nodes.reserve(text.len() / 3 + 16);
-    // The lists still open, innermost last.
-    let mut open: Vec<NodeId> = Vec::new();
+    tree.atoms.reserve(text.len() / 5 + 16);
+    tree.child_ids.reserve(text.len() / 3 + 16);
+    // The lists still open, innermost last, each with where its children start in `pending`.
+    let mut open: Vec<(NodeId, usize)> = Vec::new();
+    // The children of the open lists so far, outermost list's first. When a list closes,
+    // its children (the tail from its start) move to the tree's flat child array in one copy.
+    let mut pending: Vec<NodeId> = Vec::new();
     while let Some(token) = lexer.next_token()? {
-        let atom = match token.kind {
+        let parent = open.last().map(|&(id, _)| id);
+        let id = match token.kind {
             TokenKind::LParen => {
-                let id = tree.push_node(NodeKind::List, token.pos);
-                attach(&mut tree, &open, id);
-                open.push(id);
+                let id = tree.push_list(parent, token.pos);
+                attach(&mut tree, &mut pending, parent, id);
+                open.push((id, pending.len()));
                 continue;
             }
             TokenKind::RParen => {
-                if open.pop().is_none() {
+                let Some((list, start)) = open.pop() else {
                     return Err(ParseError::new(
                         token.pos,
                         "unbalanced parentheses: unexpected ')' with no open '('",
                     ));
-                }
+                };
+                tree.set_children(list, &pending[start..]);
+                pending.truncate(start);
                 continue;
             }
-            TokenKind::Symbol => Atom::Symbol(token.text.to_string()),
-            TokenKind::Keyword => Atom::Keyword(token.text.to_string()),
-            TokenKind::Numeral => Atom::Numeral(token.text.to_string()),
-            TokenKind::Decimal => Atom::Decimal(token.text.to_string()),
-            TokenKind::Hexadecimal => Atom::Hexadecimal(token.text.to_string()),
-            TokenKind::Binary => Atom::Binary(token.text.to_string()),
-            TokenKind::String => Atom::String(token.text.to_string()),
+            kind => {
+                let text = AtomText::from(token.text);
+                let atom = match kind {
+                    TokenKind::Keyword => Atom::Keyword(text),
+                    TokenKind::Numeral => Atom::Numeral(text),
+                    TokenKind::Decimal => Atom::Decimal(text),
+                    TokenKind::Hexadecimal => Atom::Hexadecimal(text),
+                    TokenKind::Binary => Atom::Binary(text),
+                    TokenKind::String => Atom::String(text),
+                    // Only symbols are left: parentheses were handled above.
+                    _ => Atom::Symbol(text),
+                };
+                tree.push_atom(atom, parent, token.pos)
+            }
         };
-        let id = tree.push_node(NodeKind::Atom(atom), token.pos);
-        attach(&mut tree, &open, id);
+        attach(&mut tree, &mut pending, parent, id);
     }
-    if let Some(&unclosed) = open.last() {
+    if let Some(&(unclosed, _)) = open.last() {
         let pos: Pos = tree.pos(unclosed);
         return Err(ParseError::new(
             pos,
@@ -61,12 +76,10 @@ pub fn parse(text: &str) -> Result<Tree, ParseError> {
     Ok(tree)
 }
 
-fn attach(tree: &mut Tree, open: &[NodeId], id: NodeId) {
-    match open.last() {
-        Some(&parent) => {
-            tree.nodes[id.index()].parent = Some(parent);
-            tree.nodes[parent.index()].children.push(id);
-        }
+/// Records `id` as the next child of `parent`, or as the next root.
+fn attach(tree: &mut Tree, pending: &mut Vec<NodeId>, parent: Option<NodeId>, id: NodeId) {
+    match parent {
+        Some(_) => pending.push(id),
         None => tree.roots.push(id),
     }
 }

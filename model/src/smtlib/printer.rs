@@ -130,7 +130,7 @@ impl Tree {
     }
 
     fn open_plain(&self, id: NodeId, out: &mut String, stack: &mut Vec<(NodeId, usize)>) {
-        match &self.node(id).kind {
+        match self.kind(id) {
             NodeKind::Atom(a) => out.push_str(a.text()),
             NodeKind::List => {
                 out.push('(');
@@ -190,7 +190,7 @@ impl<'a> Emitter<'a> {
                 return;
             }
         }
-        match &self.tree.node(id).kind {
+        match self.tree.kind(id) {
             NodeKind::Atom(a) => sink(Event::Atom(a.text())),
             NodeKind::List => {
                 sink(Event::Open);

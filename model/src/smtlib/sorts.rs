@@ -1003,7 +1003,7 @@ impl<'t> Inference<'t> {
     fn enter(&mut self, id: NodeId, work: &mut Vec<Work>) -> Step {
         let tree = self.tree;
         let kids = tree.children(id);
-        match &tree.node(id).kind {
+        match tree.kind(id) {
             NodeKind::Atom(atom) => return self.atom(id, atom),
             NodeKind::List if kids.is_empty() => return self.fail(id, "expected a term; got ()"),
             NodeKind::List => {}

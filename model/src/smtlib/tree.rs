@@ -30,23 +30,27 @@ impl NodeId {
     }
 }
 
+/// The text of an atom: a small-string type that keeps texts of up to 24 bytes inline, so
+/// parsing allocates nothing per atom. It derefs to `str` and compares with `str`/`String`.
+pub type AtomText = compact_str::CompactString;
+
 /// A leaf token, stored exactly as written in the source.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Atom {
     /// A simple symbol or a quoted symbol including its bars (`|a b|`).
-    Symbol(String),
+    Symbol(AtomText),
     /// `:named`, including the colon.
-    Keyword(String),
+    Keyword(AtomText),
     /// `42`
-    Numeral(String),
+    Numeral(AtomText),
     /// `4.20`
-    Decimal(String),
+    Decimal(AtomText),
     /// `#x0F` as written.
-    Hexadecimal(String),
+    Hexadecimal(AtomText),
     /// `#b0101` as written.
-    Binary(String),
+    Binary(AtomText),
     /// A string literal including its quotes and `""` escapes.
-    String(String),
+    String(AtomText),
 }
 
 impl Atom {
@@ -64,20 +68,60 @@ impl Atom {
     }
 }
 
-/// Whether a node is a leaf or a parenthesized list.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum NodeKind {
-    Atom(Atom),
+/// Whether a node is a leaf (with its atom) or a parenthesized list; see [`Tree::kind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind<'a> {
+    Atom(&'a Atom),
     List,
 }
 
-/// One node of the arena. Atoms have no children.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `Node::data_len` of an atom node; lists store their number of children there.
+const ATOM: u32 = u32::MAX;
+
+/// One node of the arena (24 bytes): its parent, its position, and either its atom (an index
+/// into the tree's atoms) or its children (a range of the tree's flat child-id array).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
-    pub kind: NodeKind,
-    pub children: Vec<NodeId>,
     pub parent: Option<NodeId>,
     pub pos: Pos,
+    /// The atom's index, or the list's first child's index in `Tree::child_ids`.
+    data: u32,
+    /// [`ATOM`] for atoms; the number of children for lists.
+    data_len: u32,
+}
+
+impl Node {
+    pub fn is_list(&self) -> bool {
+        self.data_len != ATOM
+    }
+
+    /// The number of children (0 for atoms).
+    pub fn child_count(&self) -> usize {
+        if self.is_list() {
+            self.data_len as usize
+        } else {
+            0
+        }
+    }
+
+    pub(crate) fn atom_node(atom: u32, parent: Option<NodeId>, pos: Pos) -> Node {
+        Node {
+            parent,
+            pos,
+            data: atom,
+            data_len: ATOM,
+        }
+    }
+
+    /// A list node whose children are not known yet (set by [`Tree::set_children_range`]).
+    pub(crate) fn list_node(parent: Option<NodeId>, pos: Pos) -> Node {
+        Node {
+            parent,
+            pos,
+            data: 0,
+            data_len: 0,
+        }
+    }
 }
 
 /// Replacement material for an edit: new atoms/lists, or a reference to an existing subtree.
@@ -103,9 +147,16 @@ pub struct Edit {
 
 /// An SMT-LIB script (or solver response) as an arena of nodes; `roots` are the top-level
 /// S-expressions in source order.
+///
+/// Memory layout (why parsing is fast): nodes are 24-byte [`Node`]s; atoms live in their own
+/// array; the children of every list are one contiguous range of a single flat id array, so a
+/// tree of a million nodes is a handful of allocations, not a million.
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
     pub(crate) nodes: Vec<Node>,
+    pub(crate) atoms: Vec<Atom>,
+    /// The children of all lists, each list's children contiguous (see `Node::data`).
+    pub(crate) child_ids: Vec<NodeId>,
     pub(crate) roots: Vec<NodeId>,
 }
 
@@ -123,8 +174,24 @@ impl Tree {
         &self.nodes[id.index()]
     }
 
+    /// Whether `id` is an atom (and which) or a list.
+    pub fn kind(&self, id: NodeId) -> NodeKind<'_> {
+        let node = &self.nodes[id.index()];
+        if node.is_list() {
+            NodeKind::List
+        } else {
+            NodeKind::Atom(&self.atoms[node.data as usize])
+        }
+    }
+
     pub fn children(&self, id: NodeId) -> &[NodeId] {
-        &self.nodes[id.index()].children
+        let node = &self.nodes[id.index()];
+        if node.is_list() {
+            let start = node.data as usize;
+            &self.child_ids[start..start + node.data_len as usize]
+        } else {
+            &[]
+        }
     }
 
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
@@ -136,7 +203,7 @@ impl Tree {
     }
 
     pub fn atom(&self, id: NodeId) -> Option<&Atom> {
-        match &self.nodes[id.index()].kind {
+        match self.kind(id) {
             NodeKind::Atom(a) => Some(a),
             NodeKind::List => None,
         }
@@ -152,15 +219,11 @@ impl Tree {
 
     /// The first child's symbol of a list, e.g. `"assert"`, `"bvadd"`, `"_"`.
     pub fn head(&self, id: NodeId) -> Option<&str> {
-        let node = &self.nodes[id.index()];
-        match node.kind {
-            NodeKind::List => node.children.first().and_then(|&c| self.symbol(c)),
-            NodeKind::Atom(_) => None,
-        }
+        self.children(id).first().and_then(|&c| self.symbol(c))
     }
 
     pub fn is_list(&self, id: NodeId) -> bool {
-        matches!(self.nodes[id.index()].kind, NodeKind::List)
+        self.nodes[id.index()].is_list()
     }
 
     /// The number of nodes in the arena.
@@ -187,7 +250,7 @@ impl Tree {
 
     /// The subtree at `id` as an [`Sx`] of atoms and lists.
     pub fn to_sx(&self, id: NodeId) -> Sx {
-        match &self.nodes[id.index()].kind {
+        match self.kind(id) {
             NodeKind::Atom(a) => Sx::Atom(a.text().to_string()),
             NodeKind::List => Sx::List(self.children(id).iter().map(|&c| self.to_sx(c)).collect()),
         }
@@ -195,16 +258,16 @@ impl Tree {
 
     /// Adds a detached atom node (no parent) and returns its id.
     pub fn add_atom(&mut self, atom: Atom, pos: Pos) -> NodeId {
-        self.push_node(NodeKind::Atom(atom), pos)
+        self.push_atom(atom, None, pos)
     }
 
     /// Adds a list node owning `children` (which must be detached) and returns its id.
     pub fn add_list(&mut self, children: Vec<NodeId>, pos: Pos) -> NodeId {
-        let id = self.push_node(NodeKind::List, pos);
+        let id = self.push_list(None, pos);
         for &c in &children {
             self.nodes[c.index()].parent = Some(id);
         }
-        self.nodes[id.index()].children = children;
+        self.set_children(id, &children);
         id
     }
 
@@ -213,26 +276,38 @@ impl Tree {
         self.roots.push(id);
     }
 
-    pub(crate) fn push_node(&mut self, kind: NodeKind, pos: Pos) -> NodeId {
+    pub(crate) fn push_atom(&mut self, atom: Atom, parent: Option<NodeId>, pos: Pos) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
-        self.nodes.push(Node {
-            kind,
-            children: Vec::new(),
-            parent: None,
-            pos,
-        });
+        let index = self.atoms.len() as u32;
+        self.atoms.push(atom);
+        self.nodes.push(Node::atom_node(index, parent, pos));
         id
+    }
+
+    /// Adds a list node without children; [`Tree::set_children`] gives it its children.
+    pub(crate) fn push_list(&mut self, parent: Option<NodeId>, pos: Pos) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node::list_node(parent, pos));
+        id
+    }
+
+    /// Makes `children` the children of list `id` (appended to the flat child-id array).
+    pub(crate) fn set_children(&mut self, id: NodeId, children: &[NodeId]) {
+        let node = &mut self.nodes[id.index()];
+        node.data = self.child_ids.len() as u32;
+        node.data_len = children.len() as u32;
+        self.child_ids.extend_from_slice(children);
     }
 
     /// Structural equality of two subtrees (possibly of different trees), ignoring positions.
     pub fn same_subtree(&self, a: NodeId, other: &Tree, b: NodeId) -> bool {
         let mut stack = vec![(a, b)];
         while let Some((x, y)) = stack.pop() {
-            let (nx, ny) = (self.node(x), other.node(y));
-            if nx.kind != ny.kind || nx.children.len() != ny.children.len() {
+            let (cx, cy) = (self.children(x), other.children(y));
+            if self.kind(x) != other.kind(y) || cx.len() != cy.len() {
                 return false;
             }
-            stack.extend(nx.children.iter().copied().zip(ny.children.iter().copied()));
+            stack.extend(cx.iter().copied().zip(cy.iter().copied()));
         }
         true
     }
