@@ -5,7 +5,7 @@
 //! Everything here is a plain function over a [`Tree`] (and sometimes the [`Cx`] sort map).
 
 use super::{Cx, Mutation};
-use model::smtlib::theories::is_rounding_mode;
+use model::smtlib::theories::{self, is_rounding_mode};
 use model::smtlib::{Atom, Edit, NodeId, Sx, Tree};
 use model::Sort;
 use num_bigint::{BigInt, BigUint};
@@ -344,42 +344,16 @@ pub fn is_arith_value(tree: &Tree, id: NodeId, value: u32) -> bool {
 // ---------------------------------------------------------------- sorts written in the input
 
 /// Reads a sort expression as written (`Int`, `(_ BitVec 8)`, `(Array Int Bool)`, `Float32`,
-/// a declared sort...). Sort aliases from `define-sort` are read as named sorts.
+/// a declared sort...). Other sort names, aliases from `define-sort` among them, are read as
+/// named sorts with their names as written.
 pub fn read_sort(tree: &Tree, id: NodeId) -> Option<Sort> {
-    if let Some(name) = tree.symbol(id) {
-        return Some(match name {
-            "Bool" => Sort::Bool,
-            "Int" => Sort::Int,
-            "Real" => Sort::Real,
-            "String" => Sort::String,
-            "RegLan" => Sort::RegLan,
-            "RoundingMode" => Sort::RoundingMode,
-            "Float16" => Sort::FloatingPoint(5, 11),
-            "Float32" => Sort::FloatingPoint(8, 24),
-            "Float64" => Sort::FloatingPoint(11, 53),
-            "Float128" => Sort::FloatingPoint(15, 113),
-            other => Sort::Named(other.to_string(), Vec::new()),
-        });
-    }
-    if let Some((name, indices)) = indexed(tree, id) {
-        let nums: Vec<u32> = indices.iter().filter_map(|i| i.parse().ok()).collect();
-        return match (name, nums.as_slice()) {
-            ("BitVec", [w]) => Some(Sort::BitVec(*w)),
-            ("FloatingPoint", [e, s]) => Some(Sort::FloatingPoint(*e, *s)),
-            _ => None,
-        };
-    }
-    let name = tree.head(id)?;
-    let params = args(tree, id)
-        .iter()
-        .map(|&a| read_sort(tree, a))
-        .collect::<Option<Vec<_>>>()?;
-    Some(match (name, params.as_slice()) {
-        ("Array", [i, e]) => Sort::array(i.clone(), e.clone()),
-        ("Seq", [e]) => Sort::seq(e.clone()),
-        _ => Sort::Named(name.to_string(), params),
-    })
+    let mut named = |name: &str, params, _depth| Ok::<_, ()>(Sort::Named(name.to_string(), params));
+    theories::read_sort(tree, id, SORT_DEPTH, &mut named).ok()
 }
+
+/// How deep [`read_sort`] reads nested sorts; far beyond real inputs, it only keeps a
+/// malicious input from exhausting the stack.
+const SORT_DEPTH: usize = 500;
 
 // ---------------------------------------------------------------- symbols and scopes
 

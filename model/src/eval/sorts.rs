@@ -2,7 +2,8 @@
 //! read into [`Sort`]: [`parse_sort`] with the [`SortAliases`] in scope.
 
 use super::source::TermRef;
-use crate::smtlib::{unquote, Atom, NodeId, Tree};
+use crate::smtlib::theories::{read_sort, SortReadError};
+use crate::smtlib::{unquote, NodeId, Tree};
 use crate::sort::Sort;
 use std::collections::HashMap;
 
@@ -22,89 +23,44 @@ impl SortAliases {
     }
 }
 
+/// How deep sorts and alias expansions may nest, so that a cyclic `define-sort` ends.
+const MAX_DEPTH: usize = 64;
+
 /// Reads the sort at `node`; unknown sort names are uninterpreted sorts.
 pub fn parse_sort(tree: &Tree, node: NodeId, aliases: &SortAliases) -> Result<Sort, String> {
-    parse_with(tree, node, aliases, &HashMap::new(), 0)
+    parse_with(tree, node, aliases, &HashMap::new(), MAX_DEPTH + 1)
 }
 
-fn numeral(tree: &Tree, node: NodeId) -> Option<u32> {
-    match tree.atom(node) {
-        Some(Atom::Numeral(n)) => n.parse().ok(),
-        _ => None,
-    }
-}
-
+/// Reads the sort at `node` with alias parameters bound to `params`; `depth` is the nesting
+/// (of sorts and of alias expansions) still allowed.
 fn parse_with(
     tree: &Tree,
     node: NodeId,
     aliases: &SortAliases,
     params: &HashMap<String, Sort>,
-    depth: u32,
+    depth: usize,
 ) -> Result<Sort, String> {
-    if depth > 64 {
-        return Err("sort aliases nest too deeply (cyclic define-sort?)".into());
-    }
-    let text = || tree.print_node(node);
-    if let Some(sym) = tree.symbol(node) {
-        let name = unquote(sym);
-        if let Some(s) = params.get(name) {
+    let mut named = |name: &str, args: Vec<Sort>, depth: usize| {
+        let name = unquote(name);
+        if let (Some(s), true) = (params.get(name), args.is_empty()) {
             return Ok(s.clone());
         }
-        return Ok(match name {
-            "Bool" => Sort::Bool,
-            "Int" => Sort::Int,
-            "Real" => Sort::Real,
-            "String" => Sort::String,
-            "RegLan" => Sort::RegLan,
-            "RoundingMode" => Sort::RoundingMode,
-            "Float16" => Sort::FloatingPoint(5, 11),
-            "Float32" => Sort::FloatingPoint(8, 24),
-            "Float64" => Sort::FloatingPoint(11, 53),
-            "Float128" => Sort::FloatingPoint(15, 113),
-            _ => {
-                return apply_alias(name, &[], aliases, depth)
-                    .unwrap_or_else(|| Ok(Sort::uninterpreted(name)))
-            }
-        });
-    }
-    let children = tree.children(node);
-    if children.is_empty() || !tree.is_list(node) {
-        return Err(format!("expected a sort, got {}", text()));
-    }
-    let head = tree.symbol(children[0]).map(unquote);
-    match head {
-        Some("_") => {
-            let name = children.get(1).and_then(|&c| tree.symbol(c));
-            let nums: Option<Vec<u32>> = children[2..].iter().map(|&c| numeral(tree, c)).collect();
-            match (name, nums.as_deref()) {
-                (Some("BitVec"), Some([w])) if *w > 0 => Ok(Sort::BitVec(*w)),
-                (Some("FloatingPoint"), Some([e, s])) if *e > 1 && *s > 1 => {
-                    Ok(Sort::FloatingPoint(*e, *s))
-                }
-                _ => Err(format!("unknown indexed sort {}", text())),
-            }
-        }
-        Some(name) => {
-            let args = children[1..]
-                .iter()
-                .map(|&c| parse_with(tree, c, aliases, params, depth + 1))
-                .collect::<Result<Vec<_>, _>>()?;
-            match (name, args.as_slice()) {
-                ("Array", [i, e]) => Ok(Sort::array(i.clone(), e.clone())),
-                ("Seq", [e]) => Ok(Sort::seq(e.clone())),
-                _ => apply_alias(name, &args, aliases, depth)
-                    .unwrap_or_else(|| Ok(Sort::Named(name.to_string(), args))),
-            }
-        }
-        None => Err(format!("expected a sort, got {}", text())),
-    }
+        apply_alias(name, &args, aliases, depth)
+            .unwrap_or_else(|| Ok(Sort::Named(name.to_string(), args)))
+    };
+    read_sort(tree, node, depth, &mut named).map_err(|e| match e {
+        SortReadError::NotASort(n) => format!("expected a sort, got {}", tree.print_node(n)),
+        SortReadError::UnknownIndexed(n) => format!("unknown indexed sort {}", tree.print_node(n)),
+        SortReadError::TooDeep(_) => "sort aliases nest too deeply (cyclic define-sort?)".into(),
+        SortReadError::Named(message) => message,
+    })
 }
 
 fn apply_alias(
     name: &str,
     args: &[Sort],
     aliases: &SortAliases,
-    depth: u32,
+    depth: usize,
 ) -> Option<Result<Sort, String>> {
     let (params, body) = aliases.map.get(name)?;
     if params.len() != args.len() {
@@ -120,7 +76,7 @@ fn apply_alias(
         body.node,
         aliases,
         &bound,
-        depth + 1,
+        depth - 1,
     ))
 }
 
@@ -155,6 +111,27 @@ mod tests {
         assert_eq!(
             parse_sort(t, r[2], &aliases),
             Ok(Sort::array(Sort::Int, Sort::BitVec(8)))
+        );
+    }
+
+    #[test]
+    fn cyclic_alias_and_bad_sorts_are_errors() {
+        let src = Src::parse("(Wrap A) (_ BitVec 0) 7", "t", 0).unwrap();
+        let r = src.tree.roots().to_vec();
+        let mut aliases = SortAliases::default();
+        aliases.define("A", vec![], TermRef::new(&src, r[0]));
+        let t = &src.tree;
+        assert_eq!(
+            parse_sort(t, r[0], &aliases),
+            Err("sort aliases nest too deeply (cyclic define-sort?)".to_string())
+        );
+        assert_eq!(
+            parse_sort(t, r[1], &aliases),
+            Err("unknown indexed sort (_ BitVec 0)".to_string())
+        );
+        assert_eq!(
+            parse_sort(t, r[2], &aliases),
+            Err("expected a sort, got 7".to_string())
         );
     }
 }

@@ -5,7 +5,13 @@
 //! [`builtin`] answers "what is the sort of `name` with these indices applied to arguments of
 //! these sorts", or `None` when `name` is not a theory symbol. Rules are code, one arm per
 //! operator family, because many are polymorphic (same width, same sort, Int/Real mixing).
+//!
+//! [`read_sort`] reads a sort expression written in a [`Tree`] (`Int`, `(_ BitVec 8)`,
+//! `(Array Int Bool)`, `Float32`, `(List Int)`): the theory sorts here, every other sort name
+//! through the caller, who knows the declared sorts and aliases.
 
+use super::symbols::unquote;
+use super::tree::{Atom, NodeId, Tree};
 use crate::Sort;
 
 /// An index of an indexed identifier: `(_ extract 7 0)` has two numerals, `(_ is cons)` a symbol.
@@ -16,6 +22,95 @@ pub enum Index {
 }
 
 type Rule = Result<Sort, String>;
+
+/// Why [`read_sort`] could not read a sort expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SortReadError<E> {
+    /// The node is neither a symbol nor a list headed by a symbol.
+    NotASort(NodeId),
+    /// `(_ ...)` other than `(_ BitVec W)` (W >= 1) or `(_ FloatingPoint E S)` (E, S >= 2).
+    UnknownIndexed(NodeId),
+    /// The node lies deeper than the depth the caller allowed.
+    TooDeep(NodeId),
+    /// What the caller's `named` said about a sort name.
+    Named(E),
+}
+
+/// The sort a theory sort symbol names (`Int`, `RoundingMode`, `Float32`...), `None` for
+/// other names.
+pub fn theory_sort(name: &str) -> Option<Sort> {
+    Some(match name {
+        "Bool" => Sort::Bool,
+        "Int" => Sort::Int,
+        "Real" => Sort::Real,
+        "String" => Sort::String,
+        "RegLan" => Sort::RegLan,
+        "RoundingMode" => Sort::RoundingMode,
+        "Float16" => Sort::FloatingPoint(5, 11),
+        "Float32" => Sort::FloatingPoint(8, 24),
+        "Float64" => Sort::FloatingPoint(11, 53),
+        "Float128" => Sort::FloatingPoint(15, 113),
+        _ => return None,
+    })
+}
+
+/// Reads the sort expression at `id` of `tree`, at most `depth` nodes deep.
+///
+/// Theory sorts are read here: the symbols of [`theory_sort`] (quoted or not), `(_ BitVec W)`,
+/// `(_ FloatingPoint E S)`, `(Array I E)` and `(Seq E)`. Every other sort name goes to
+/// `named(name, parameters, depth left)`: a symbol with no parameters, or the head of
+/// `(Name s...)` with its parameter sorts already read; `name` is as written (possibly
+/// quoted), and the depth left lets a caller that expands aliases bound their expansion.
+pub fn read_sort<E, F>(
+    tree: &Tree,
+    id: NodeId,
+    depth: usize,
+    named: &mut F,
+) -> Result<Sort, SortReadError<E>>
+where
+    F: FnMut(&str, Vec<Sort>, usize) -> Result<Sort, E>,
+{
+    if depth == 0 {
+        return Err(SortReadError::TooDeep(id));
+    }
+    if let Some(symbol) = tree.symbol(id) {
+        return match theory_sort(unquote(symbol)) {
+            Some(sort) => Ok(sort),
+            None => named(symbol, Vec::new(), depth).map_err(SortReadError::Named),
+        };
+    }
+    let children = tree.children(id);
+    let Some(head) = tree.head(id) else {
+        return Err(SortReadError::NotASort(id));
+    };
+    if head == "_" {
+        let name = children.get(1).and_then(|&c| tree.symbol(c));
+        let nums: Option<Vec<u32>> = children
+            .iter()
+            .skip(2)
+            .map(|&c| match tree.atom(c) {
+                Some(Atom::Numeral(n)) => n.parse().ok(),
+                _ => None,
+            })
+            .collect();
+        return match (name, nums.as_deref()) {
+            (Some("BitVec"), Some(&[w])) if w >= 1 => Ok(Sort::BitVec(w)),
+            (Some("FloatingPoint"), Some(&[e, s])) if e >= 2 && s >= 2 => {
+                Ok(Sort::FloatingPoint(e, s))
+            }
+            _ => Err(SortReadError::UnknownIndexed(id)),
+        };
+    }
+    let params = children[1..]
+        .iter()
+        .map(|&c| read_sort(tree, c, depth - 1, named))
+        .collect::<Result<Vec<_>, _>>()?;
+    match (unquote(head), params.as_slice()) {
+        ("Array", [i, e]) => Ok(Sort::array(i.clone(), e.clone())),
+        ("Seq", [e]) => Ok(Sort::seq(e.clone())),
+        _ => named(head, params, depth).map_err(SortReadError::Named),
+    }
+}
 
 fn list(sorts: &[Sort]) -> String {
     if sorts.is_empty() {
@@ -783,5 +878,57 @@ mod tests {
         for (name, idx, args, expected) in cases {
             check(name, &idx, &args, expected);
         }
+    }
+
+    /// Reads each root of `text` as a sort; other names become `Named` sorts with `!` before
+    /// their name, so that the test sees which names went to the caller.
+    fn read_all(text: &str, depth: usize) -> Vec<Result<Sort, SortReadError<()>>> {
+        let tree = Tree::parse(text).unwrap();
+        let mut named =
+            |name: &str, params, _depth| Ok::<_, ()>(Sort::Named(format!("!{name}"), params));
+        let roots = tree.roots().to_vec();
+        roots
+            .into_iter()
+            .map(|r| read_sort(&tree, r, depth, &mut named))
+            .collect()
+    }
+
+    #[test]
+    fn read_sort_theory_sorts_here_other_names_by_the_caller() {
+        let got = read_all(
+            "Int |Real| Float32 (_ BitVec 8) (_ FloatingPoint 5 11) (Array Int (Seq Bool)) \
+             (List |Int|) U |U V|",
+            10,
+        );
+        let named = |n: &str, p: Vec<Sort>| Ok(Sort::Named(n.to_string(), p));
+        let expected = vec![
+            Ok(Sort::Int),
+            Ok(Sort::Real),
+            Ok(Sort::FloatingPoint(8, 24)),
+            Ok(Sort::BitVec(8)),
+            Ok(Sort::FloatingPoint(5, 11)),
+            Ok(Sort::array(Sort::Int, Sort::seq(Sort::Bool))),
+            named("!List", vec![Sort::Int]),
+            named("!U", vec![]),
+            named("!|U V|", vec![]),
+        ];
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn read_sort_errors_name_the_node() {
+        let tree =
+            Tree::parse("(_ BitVec 0) (_ BitVec x) (_) 5 () (Array (Array Int Int) Int)").unwrap();
+        let r = tree.roots().to_vec();
+        let mut named = |_: &str, _, _| Err("no names here");
+        let mut read = |id, depth| read_sort(&tree, id, depth, &mut named);
+        assert_eq!(read(r[0], 9), Err(SortReadError::UnknownIndexed(r[0])));
+        assert_eq!(read(r[1], 9), Err(SortReadError::UnknownIndexed(r[1])));
+        assert_eq!(read(r[2], 9), Err(SortReadError::UnknownIndexed(r[2])));
+        assert_eq!(read(r[3], 9), Err(SortReadError::NotASort(r[3])));
+        assert_eq!(read(r[4], 9), Err(SortReadError::NotASort(r[4])));
+        assert!(read(r[5], 3).is_ok());
+        let innermost = tree.children(tree.children(r[5])[1])[1];
+        assert_eq!(read(r[5], 2), Err(SortReadError::TooDeep(innermost)));
     }
 }
