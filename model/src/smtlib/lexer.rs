@@ -91,9 +91,11 @@ pub struct Lexer<'a> {
     at: usize,
     line: u32,
     line_start: usize,
-    /// A byte offset on the current line whose column is known, to count columns incrementally.
-    col_mark: usize,
-    col_at_mark: u32,
+    /// UTF-8 continuation bytes between `line_start` and `at`: a column counts characters,
+    /// so it is the byte offset on the line minus these. Non-ASCII bytes only occur inside
+    /// string literals, quoted symbols and comments, so only those lexers count them, and the
+    /// hot path (symbols, numbers, parentheses) computes columns with one subtraction.
+    line_continuations: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -106,38 +108,27 @@ impl<'a> Lexer<'a> {
             at: start,
             line: 1,
             line_start: start,
-            col_mark: start,
-            col_at_mark: 1,
+            line_continuations: 0,
         }
     }
 
-    /// The position of byte offset `off`, which must be on the current line at or after the
-    /// last position asked for.
-    fn pos_of(&mut self, off: usize) -> Pos {
-        if self.col_mark < self.line_start || self.col_mark > off {
-            self.col_mark = self.line_start;
-            self.col_at_mark = 1;
-        }
-        let chars = self.bytes[self.col_mark..off]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count() as u32;
-        self.col_mark = off;
-        self.col_at_mark += chars;
+    /// The position of byte offset `off`, which must be on the current line, at or after
+    /// `self.at` with only ASCII bytes between the two.
+    fn pos_of(&self, off: usize) -> Pos {
         Pos {
             line: self.line,
-            column: self.col_at_mark,
+            column: (off - self.line_start - self.line_continuations + 1) as u32,
         }
     }
 
     fn newline_at(&mut self, off: usize) {
         self.line += 1;
         self.line_start = off + 1;
+        self.line_continuations = 0;
     }
 
-    fn error_at(&mut self, off: usize, message: impl Into<String>) -> ParseError {
-        let pos = self.pos_of(off);
-        ParseError::new(pos, message)
+    fn error_at(&self, off: usize, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.pos_of(off), message)
     }
 
     /// Skips whitespace and `;` comments.
@@ -151,6 +142,8 @@ impl<'a> Lexer<'a> {
                 }
                 b' ' | b'\t' | b'\r' | 0x0C | 0x0B => self.at += 1,
                 b';' => {
+                    // The newline ending the comment resets the column count, so the
+                    // comment's non-ASCII bytes need not be counted.
                     while self.at < b.len() && b[self.at] != b'\n' {
                         self.at += 1;
                     }
@@ -328,7 +321,10 @@ impl<'a> Lexer<'a> {
                     self.newline_at(i);
                     i += 1;
                 }
-                Some(_) => i += 1,
+                Some(&c) => {
+                    self.line_continuations += usize::from(c & 0xC0 == 0x80);
+                    i += 1;
+                }
             }
         }
         Ok(TokenKind::String)
@@ -354,9 +350,58 @@ impl<'a> Lexer<'a> {
                     self.newline_at(i);
                     i += 1;
                 }
-                Some(_) => i += 1,
+                Some(&c) => {
+                    self.line_continuations += usize::from(c & 0xC0 == 0x80);
+                    i += 1;
+                }
             }
         }
         Ok(TokenKind::Symbol)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (line, column) of every token of `src`.
+    fn positions(src: &str) -> Vec<(u32, u32)> {
+        let mut lexer = Lexer::new(src);
+        let mut out = Vec::new();
+        while let Some(t) = lexer.next_token().expect("lexes") {
+            out.push((t.pos.line, t.pos.column));
+        }
+        out
+    }
+
+    #[test]
+    fn columns_count_characters_after_non_ascii_strings_and_quoted_symbols() {
+        // "é" is 2 bytes, "日本" 6 bytes: later columns on the line count characters.
+        assert_eq!(
+            positions("(a \"é\" |日本| b)"),
+            vec![(1, 1), (1, 2), (1, 4), (1, 8), (1, 13), (1, 14)]
+        );
+    }
+
+    #[test]
+    fn columns_restart_inside_multi_line_literals_and_after_comments() {
+        // The string spans lines 1-2; `x` follows it on line 2 after "é" (one character).
+        assert_eq!(
+            positions("(s \"ü\né\" x)\n; ümlaut\ny"),
+            vec![(1, 1), (1, 2), (1, 4), (2, 4), (2, 5), (4, 1)]
+        );
+    }
+
+    #[test]
+    fn byte_order_mark_is_not_a_column() {
+        assert_eq!(positions("\u{FEFF}(a)"), vec![(1, 1), (1, 2), (1, 3)]);
+    }
+
+    #[test]
+    fn error_columns_count_characters() {
+        let mut lexer = Lexer::new("\"é\" 12ab");
+        assert!(lexer.next_token().unwrap().is_some());
+        let e = lexer.next_token().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 7), "{e}");
     }
 }
