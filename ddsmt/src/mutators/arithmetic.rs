@@ -45,15 +45,11 @@ impl NegateRelations {
 }
 
 impl Mutator for NegateRelations {
-    fn name(&self) -> &'static str {
-        "arith-negate-relations"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Arithmetic,
+        "arith-negate-relations",
         "push negation into arithmetic relation"
-    }
-    fn group(&self) -> Group {
-        Group::Arithmetic
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::inner(cx, id).is_some()
     }
@@ -109,15 +105,11 @@ impl SimplifyConstants {
 }
 
 impl Mutator for SimplifyConstants {
-    fn name(&self) -> &'static str {
-        "arith-constants"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Arithmetic,
+        "arith-constants",
         "simplify arithmetic constant"
-    }
-    fn group(&self) -> Group {
-        Group::Arithmetic
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
@@ -133,15 +125,11 @@ impl Mutator for SimplifyConstants {
 pub struct SplitNaryRelations;
 
 impl Mutator for SplitNaryRelations {
-    fn name(&self) -> &'static str {
-        "arith-split-nary-relations"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Arithmetic,
+        "arith-split-nary-relations",
         "split arithmetic n-ary relation"
-    }
-    fn group(&self) -> Group {
-        Group::Arithmetic
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::head(cx.tree, id).is_some_and(|op| RELATIONS.contains(&op) || op == "=")
             && util::args(cx.tree, id).len() > 2
@@ -161,15 +149,11 @@ impl Mutator for SplitNaryRelations {
 pub struct StrengthenRelations;
 
 impl Mutator for StrengthenRelations {
-    fn name(&self) -> &'static str {
-        "arith-strengthen-relations"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Arithmetic,
+        "arith-strengthen-relations",
         "strengthen arithmetic relation"
-    }
-    fn group(&self) -> Group {
-        Group::Arithmetic
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         matches!(relation(cx, id), Some("<=" | ">="))
     }

@@ -19,15 +19,7 @@ fn negated(cx: &Cx, id: NodeId) -> Option<NodeId> {
 pub struct DeMorgan;
 
 impl Mutator for DeMorgan {
-    fn name(&self) -> &'static str {
-        "bool-de-morgan"
-    }
-    fn help(&self) -> &'static str {
-        "push negation inside"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    mutator_info!(Group::Boolean, "bool-de-morgan", "push negation inside");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         negated(cx, id).is_some_and(|x| matches!(util::head(cx.tree, x), Some("and" | "or")))
     }
@@ -52,15 +44,11 @@ impl Mutator for DeMorgan {
 pub struct DoubleNegation;
 
 impl Mutator for DoubleNegation {
-    fn name(&self) -> &'static str {
-        "bool-double-negations"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Boolean,
+        "bool-double-negations",
         "eliminate double negation"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         negated(cx, id).and_then(|x| negated(cx, x)).is_some()
     }
@@ -94,15 +82,11 @@ impl FalseEq {
 }
 
 impl Mutator for FalseEq {
-    fn name(&self) -> &'static str {
-        "bool-false-eq"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Boolean,
+        "bool-false-eq",
         "replace equality with false by negation"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::other(cx, id).is_some()
     }
@@ -117,15 +101,7 @@ impl Mutator for FalseEq {
 pub struct Implications;
 
 impl Mutator for Implications {
-    fn name(&self) -> &'static str {
-        "bool-implications"
-    }
-    fn help(&self) -> &'static str {
-        "eliminate implication"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    mutator_info!(Group::Boolean, "bool-implications", "eliminate implication");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "=>") && util::args(cx.tree, id).len() >= 2
     }
@@ -153,15 +129,11 @@ impl NegateQuantifiers {
 }
 
 impl Mutator for NegateQuantifiers {
-    fn name(&self) -> &'static str {
-        "bool-negate-quants"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Boolean,
+        "bool-negate-quants",
         "push negation inside of quantifier"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::quantifier(cx, id).is_some()
     }
@@ -187,15 +159,7 @@ impl Mutator for NegateQuantifiers {
 pub struct XorBinary;
 
 impl Mutator for XorBinary {
-    fn name(&self) -> &'static str {
-        "bool-xor-binary"
-    }
-    fn help(&self) -> &'static str {
-        "eliminate binary xor"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    mutator_info!(Group::Boolean, "bool-xor-binary", "eliminate binary xor");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "xor") && util::args(cx.tree, id).len() == 2
     }
@@ -212,15 +176,11 @@ impl Mutator for XorBinary {
 pub struct XorConstants;
 
 impl Mutator for XorConstants {
-    fn name(&self) -> &'static str {
-        "bool-xor-constants"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Boolean,
+        "bool-xor-constants",
         "remove constants from xor"
-    }
-    fn group(&self) -> Group {
-        Group::Boolean
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "xor")
             && util::args(cx.tree, id)

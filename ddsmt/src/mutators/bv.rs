@@ -9,21 +9,6 @@ use model::smtlib::{NodeId, Sx};
 use model::Sort;
 use num_bigint::BigUint;
 
-/// Declares a bit-vector mutator's name, help text and group.
-macro_rules! bv_mutator {
-    ($name:literal, $help:literal) => {
-        fn name(&self) -> &'static str {
-            $name
-        }
-        fn help(&self) -> &'static str {
-            $help
-        }
-        fn group(&self) -> Group {
-            Group::Bv
-        }
-    };
-}
-
 fn width(cx: &Cx, id: NodeId) -> Option<u32> {
     util::sort(cx, id).and_then(Sort::bv_width)
 }
@@ -53,7 +38,7 @@ impl NormConstants {
 }
 
 impl Mutator for NormConstants {
-    bv_mutator!("bv-norm-constants", "normalize bit-vector const");
+    mutator_info!(Group::Bv, "bv-norm-constants", "normalize bit-vector const");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::shortest(cx, id).is_some()
     }
@@ -85,7 +70,7 @@ impl ZeroConcat {
 }
 
 impl Mutator for ZeroConcat {
-    bv_mutator!("bv-zero-concat", "replace concat by zero_extend");
+    mutator_info!(Group::Bv, "bv-zero-concat", "replace concat by zero_extend");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -112,7 +97,11 @@ impl DoubleNegation {
 }
 
 impl Mutator for DoubleNegation {
-    bv_mutator!("bv-double-negation", "eliminate double bit-vector negation");
+    mutator_info!(
+        Group::Bv,
+        "bv-double-negation",
+        "eliminate double bit-vector negation"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::inner(cx, id).is_some()
     }
@@ -158,7 +147,7 @@ impl ElimBvcomp {
 }
 
 impl Mutator for ElimBvcomp {
-    bv_mutator!("bv-elim-bvcomp", "eliminate bvcomp by equality");
+    mutator_info!(Group::Bv, "bv-elim-bvcomp", "eliminate bvcomp by equality");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -192,7 +181,7 @@ impl EvalExtend {
 }
 
 impl Mutator for EvalExtend {
-    bv_mutator!("bv-eval-extend", "evaluate bit-vector extend");
+    mutator_info!(Group::Bv, "bv-eval-extend", "evaluate bit-vector extend");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -222,7 +211,8 @@ impl ExtractConstants {
 }
 
 impl Mutator for ExtractConstants {
-    bv_mutator!(
+    mutator_info!(
+        Group::Bv,
         "bv-extract-constants",
         "evaluate bit-vector extract on constant"
     );
@@ -267,7 +257,8 @@ impl ExtractZeroExtend {
 }
 
 impl Mutator for ExtractZeroExtend {
-    bv_mutator!(
+    mutator_info!(
+        Group::Bv,
         "bv-extract-zeroextend",
         "simplify bit-vector extract on zero_extend"
     );
@@ -310,7 +301,11 @@ impl MergeReducedBw {
 }
 
 impl Mutator for MergeReducedBw {
-    bv_mutator!("bv-merge-reduced-bw", "merge previous bit-width reductions");
+    mutator_info!(
+        Group::Bv,
+        "bv-merge-reduced-bw",
+        "merge previous bit-width reductions"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -352,7 +347,11 @@ impl IteToBvcomp {
 }
 
 impl Mutator for IteToBvcomp {
-    bv_mutator!("bv-ite-to-bvcomp", "eliminate ite with bv1 / bv0 cases");
+    mutator_info!(
+        Group::Bv,
+        "bv-ite-to-bvcomp",
+        "eliminate ite with bv1 / bv0 cases"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -382,7 +381,7 @@ impl ReflexiveNand {
 }
 
 impl Mutator for ReflexiveNand {
-    bv_mutator!("bv-reflexive-nand", "replace bvnand by bvnot");
+    mutator_info!(Group::Bv, "bv-reflexive-nand", "replace bvnand by bvnot");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -416,7 +415,11 @@ impl SimpConstants {
 }
 
 impl Mutator for SimpConstants {
-    bv_mutator!("bv-simp-constants", "simplify bit-vector constant");
+    mutator_info!(
+        Group::Bv,
+        "bv-simp-constants",
+        "simplify bit-vector constant"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         bv_const(cx.tree, id).is_some_and(|(v, _)| v != BigUint::ZERO)
     }
@@ -486,7 +489,7 @@ impl BvToBool {
 }
 
 impl Mutator for BvToBool {
-    bv_mutator!("bv-to-bool", "transform bit-vector to boolean");
+    mutator_info!(Group::Bv, "bv-to-bool", "transform bit-vector to boolean");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -535,7 +538,8 @@ impl ZeroExtendPred {
 }
 
 impl Mutator for ZeroExtendPred {
-    bv_mutator!(
+    mutator_info!(
+        Group::Bv,
         "bv-zeroextend-pred",
         "eliminate zero_extend when both operands of a predicate are zero extended"
     );
@@ -570,7 +574,11 @@ impl ReduceBitwidth {
 }
 
 impl Mutator for ReduceBitwidth {
-    bv_mutator!("bv-reduce-bitwidth", "reduce bit-width of variable");
+    mutator_info!(
+        Group::Bv,
+        "bv-reduce-bitwidth",
+        "reduce bit-width of variable"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::declaration(cx, id).is_some()
     }

@@ -163,15 +163,7 @@ impl EraseNode {
 }
 
 impl Mutator for EraseNode {
-    fn name(&self) -> &'static str {
-        "erase-node"
-    }
-    fn help(&self) -> &'static str {
-        "erase node"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "erase-node", "erase node");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::erasable(cx, id)
     }
@@ -231,15 +223,7 @@ impl SubstituteChildren {
 }
 
 impl Mutator for SubstituteChildren {
-    fn name(&self) -> &'static str {
-        "substitute-children"
-    }
-    fn help(&self) -> &'static str {
-        "replace by a child"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "substitute-children", "replace by a child");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
@@ -261,15 +245,7 @@ impl Mutator for SubstituteChildren {
 pub struct Constants;
 
 impl Mutator for Constants {
-    fn name(&self) -> &'static str {
-        "constants"
-    }
-    fn help(&self) -> &'static str {
-        "substitute by a constant"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "constants", "substitute by a constant");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
@@ -319,15 +295,7 @@ impl MergeChildren {
 }
 
 impl Mutator for MergeChildren {
-    fn name(&self) -> &'static str {
-        "merge-children"
-    }
-    fn help(&self) -> &'static str {
-        "merge with child"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "merge-children", "merge with child");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::mergeable(cx, id).is_empty()
     }
@@ -451,15 +419,11 @@ impl ReplaceByVariable {
 }
 
 impl Mutator for ReplaceByVariable {
-    fn name(&self) -> &'static str {
-        "replace-by-variable"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Core,
+        "replace-by-variable",
         "substitute by existing variable"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
@@ -479,15 +443,7 @@ impl Mutator for ReplaceByVariable {
 pub struct BinaryReduction;
 
 impl Mutator for BinaryReduction {
-    fn name(&self) -> &'static str {
-        "binary-reduction"
-    }
-    fn help(&self) -> &'static str {
-        "binary reduction"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "binary-reduction", "binary reduction");
     fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
         false
     }
@@ -539,15 +495,7 @@ impl SortChildren {
 }
 
 impl Mutator for SortChildren {
-    fn name(&self) -> &'static str {
-        "sort-children"
-    }
-    fn help(&self) -> &'static str {
-        "sort children"
-    }
-    fn group(&self) -> Group {
-        Group::Core
-    }
+    mutator_info!(Group::Core, "sort-children", "sort children");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::sorted(cx, id).is_some()
     }

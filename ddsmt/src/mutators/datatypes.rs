@@ -173,15 +173,11 @@ impl RmConstructor {
 }
 
 impl Mutator for RmConstructor {
-    fn name(&self) -> &'static str {
-        "dt-rm-constructor"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Datatypes,
+        "dt-rm-constructor",
         "remove datatype constructor"
-    }
-    fn group(&self) -> Group {
-        Group::Datatypes
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         cx.tree.parent(id).is_some() && Self::removable(cx, id)
     }
@@ -233,15 +229,7 @@ impl RmDatatype {
 }
 
 impl Mutator for RmDatatype {
-    fn name(&self) -> &'static str {
-        "dt-rm-datatype"
-    }
-    fn help(&self) -> &'static str {
-        "remove datatype"
-    }
-    fn group(&self) -> Group {
-        Group::Datatypes
-    }
+    mutator_info!(Group::Datatypes, "dt-rm-datatype", "remove datatype");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         matches!(
             cx.tree.head(id),
@@ -275,15 +263,11 @@ impl RmIdentity {
 }
 
 impl Mutator for RmIdentity {
-    fn name(&self) -> &'static str {
-        "dt-rm-identity"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Datatypes,
+        "dt-rm-identity",
         "remove datatype identity"
-    }
-    fn group(&self) -> Group {
-        Group::Datatypes
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::args(cx.tree, id).len() == 1 && Self::selected(cx, id).is_some()
     }

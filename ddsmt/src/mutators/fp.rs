@@ -23,15 +23,11 @@ impl ShortSort {
 }
 
 impl Mutator for ShortSort {
-    fn name(&self) -> &'static str {
-        "fp-short-sort"
-    }
-    fn help(&self) -> &'static str {
+    mutator_info!(
+        Group::Fp,
+        "fp-short-sort",
         "replace long FP sort name with short name"
-    }
-    fn group(&self) -> Group {
-        Group::Fp
-    }
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::short_name(cx, id).is_some()
     }

@@ -6,6 +6,22 @@
 //! mutator in the order the hierarchical strategy tries them; [`detect_groups`] says which
 //! theory [`Group`]s an input uses so that the others can be switched off.
 
+/// The `name`, `help` and `group` of a [`Mutator`] impl, which every mutator spells the same
+/// way: `mutator_info!(Group::Bv, "bv-norm-constants", "normalize bit-vector const");`.
+macro_rules! mutator_info {
+    ($group:expr, $name:literal, $help:literal) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+        fn help(&self) -> &'static str {
+            $help
+        }
+        fn group(&self) -> $crate::mutators::Group {
+            $group
+        }
+    };
+}
+
 pub mod arithmetic;
 pub mod boolean;
 pub mod bv;

@@ -9,25 +9,12 @@ use super::{Cx, Group, Mutation, Mutator};
 use model::smtlib::{NodeId, Sx, Tree};
 use std::collections::{HashMap, HashSet};
 
-macro_rules! smtlib_mutator {
-    ($name:literal, $help:literal) => {
-        fn name(&self) -> &'static str {
-            $name
-        }
-        fn help(&self) -> &'static str {
-            $help
-        }
-        fn group(&self) -> Group {
-            Group::Smtlib
-        }
-    };
-}
-
 /// `(check-sat-assuming (...))` -> `(check-sat)`.
 pub struct CheckSatAssuming;
 
 impl Mutator for CheckSatAssuming {
-    smtlib_mutator!(
+    mutator_info!(
+        Group::Smtlib,
         "check-sat-assuming",
         "substitute check-sat-assuming by check-sat"
     );
@@ -112,7 +99,11 @@ impl EliminateVariables {
 }
 
 impl Mutator for EliminateVariables {
-    smtlib_mutator!("eliminate-variables", "eliminate variable from equality");
+    mutator_info!(
+        Group::Smtlib,
+        "eliminate-variables",
+        "eliminate variable from equality"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
@@ -221,7 +212,7 @@ impl InlineFunctions {
 }
 
 impl Mutator for InlineFunctions {
-    smtlib_mutator!("inline-functions", "inline defined function");
+    mutator_info!(Group::Smtlib, "inline-functions", "inline defined function");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         let tree = cx.tree;
         let name = util::name(tree, id).or_else(|| util::head(tree, id));
@@ -238,7 +229,11 @@ impl Mutator for InlineFunctions {
 pub struct IntroduceFreshVariables;
 
 impl Mutator for IntroduceFreshVariables {
-    smtlib_mutator!("introduce-fresh-variables", "introduce fresh variable");
+    mutator_info!(
+        Group::Smtlib,
+        "introduce-fresh-variables",
+        "introduce fresh variable"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         cx.tree.is_list(id)
             && util::is_term(cx, id)
@@ -297,7 +292,7 @@ impl LetElimination {
 }
 
 impl Mutator for LetElimination {
-    smtlib_mutator!("let-elimination", "eliminate let binder");
+    mutator_info!(Group::Smtlib, "let-elimination", "eliminate let binder");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::eliminate(cx, id).is_some()
     }
@@ -355,7 +350,11 @@ impl LetSubstitution {
 }
 
 impl Mutator for LetSubstitution {
-    smtlib_mutator!("let-substitution", "substitute variable into let body");
+    mutator_info!(
+        Group::Smtlib,
+        "let-substitution",
+        "substitute variable into let body"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         cx.tree.head(id) == Some("let")
     }
@@ -385,7 +384,7 @@ impl RemoveAnnotation {
 }
 
 impl Mutator for RemoveAnnotation {
-    smtlib_mutator!("remove-annotation", "remove annotation");
+    mutator_info!(Group::Smtlib, "remove-annotation", "remove annotation");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::removable(cx, id)
     }
@@ -418,7 +417,11 @@ impl RemoveRecursiveFunction {
 }
 
 impl Mutator for RemoveRecursiveFunction {
-    smtlib_mutator!("remove-recursive-function", "remove recursive function");
+    mutator_info!(
+        Group::Smtlib,
+        "remove-recursive-function",
+        "remove recursive function"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         let tree = cx.tree;
         tree.parent(id).is_none()
@@ -516,7 +519,7 @@ impl SimplifyLogic {
 }
 
 impl Mutator for SimplifyLogic {
-    smtlib_mutator!("simplify-logic", "simplify logic");
+    mutator_info!(Group::Smtlib, "simplify-logic", "simplify logic");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
@@ -532,7 +535,11 @@ impl Mutator for SimplifyLogic {
 pub struct SimplifyQuotedSymbols;
 
 impl Mutator for SimplifyQuotedSymbols {
-    smtlib_mutator!("simplify-quoted-symbols", "simplify quoted symbol");
+    mutator_info!(
+        Group::Smtlib,
+        "simplify-quoted-symbols",
+        "simplify quoted symbol"
+    );
     fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
         false
     }
@@ -613,7 +620,11 @@ impl SimplifySymbolNames {
 }
 
 impl Mutator for SimplifySymbolNames {
-    smtlib_mutator!("simplify-symbol-names", "simplify symbol name");
+    mutator_info!(
+        Group::Smtlib,
+        "simplify-symbol-names",
+        "simplify symbol name"
+    );
     fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
         false
     }
@@ -691,7 +702,11 @@ impl EliminatePushPop {
 }
 
 impl Mutator for EliminatePushPop {
-    smtlib_mutator!("eliminate-push-pop", "eliminate push/pop scope");
+    mutator_info!(
+        Group::Smtlib,
+        "eliminate-push-pop",
+        "eliminate push/pop scope"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         cx.tree.parent(id).is_none() && cx.tree.head(id) == Some("push")
     }

@@ -8,20 +8,6 @@ use super::{Cx, Group, Mutation, Mutator};
 use model::smtlib::NodeId;
 use num_bigint::BigUint;
 
-macro_rules! sound_mutator {
-    ($name:literal, $help:literal) => {
-        fn name(&self) -> &'static str {
-            $name
-        }
-        fn help(&self) -> &'static str {
-            $help
-        }
-        fn group(&self) -> Group {
-            Group::Sound
-        }
-    };
-}
-
 /// Associative operators, whose nested applications may be flattened and whose
 /// one-argument applications mean the argument.
 const ASSOCIATIVE: &[&str] = &[
@@ -33,7 +19,8 @@ const ASSOCIATIVE: &[&str] = &[
 pub struct OneArgument;
 
 impl Mutator for OneArgument {
-    sound_mutator!(
+    mutator_info!(
+        Group::Sound,
         "sound-one-argument",
         "replace one-argument and/or/+/... by the argument"
     );
@@ -66,7 +53,11 @@ impl Flatten {
 }
 
 impl Mutator for Flatten {
-    sound_mutator!("sound-flatten", "flatten nested associative operators");
+    mutator_info!(
+        Group::Sound,
+        "sound-flatten",
+        "flatten nested associative operators"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         let Some(op) = util::head(cx.tree, id).filter(|op| ASSOCIATIVE.contains(op)) else {
             return false;
@@ -123,7 +114,8 @@ fn is_neutral(cx: &Cx, op: &str, arg: NodeId, pos: usize) -> bool {
 pub struct NeutralElements;
 
 impl Mutator for NeutralElements {
-    sound_mutator!(
+    mutator_info!(
+        Group::Sound,
         "sound-neutral-elements",
         "remove neutral elements (+ 0, * 1, and true...)"
     );
@@ -190,7 +182,8 @@ impl AbsorbingElements {
 }
 
 impl Mutator for AbsorbingElements {
-    sound_mutator!(
+    mutator_info!(
+        Group::Sound,
         "sound-absorbing-elements",
         "evaluate absorbing elements (* 0, and false...)"
     );
@@ -222,7 +215,8 @@ impl DoubleNegation {
 }
 
 impl Mutator for DoubleNegation {
-    sound_mutator!(
+    mutator_info!(
+        Group::Sound,
         "sound-double-negation",
         "eliminate double negation (not, unary -)"
     );
@@ -272,7 +266,11 @@ impl NegatedComparisons {
 }
 
 impl Mutator for NegatedComparisons {
-    sound_mutator!("sound-negated-comparisons", "push negation into comparison");
+    mutator_info!(
+        Group::Sound,
+        "sound-negated-comparisons",
+        "push negation into comparison"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::rewrite(cx, id).is_some()
     }
@@ -293,7 +291,11 @@ impl Mutator for NegatedComparisons {
 pub struct NotConstants;
 
 impl Mutator for NotConstants {
-    sound_mutator!("sound-not-constants", "evaluate negated Boolean constant");
+    mutator_info!(
+        Group::Sound,
+        "sound-not-constants",
+        "evaluate negated Boolean constant"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "not")
             && matches!(
@@ -335,7 +337,11 @@ impl UnusedBindings {
 }
 
 impl Mutator for UnusedBindings {
-    sound_mutator!("sound-unused-bindings", "remove unused bound variables");
+    mutator_info!(
+        Group::Sound,
+        "sound-unused-bindings",
+        "remove unused bound variables"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::unused(cx, id).is_some()
     }

@@ -6,20 +6,6 @@ use super::{Cx, Group, Mutation, Mutator};
 use model::smtlib::{Atom, NodeId};
 use std::collections::{HashMap, HashSet};
 
-macro_rules! strings_mutator {
-    ($name:literal, $help:literal) => {
-        fn name(&self) -> &'static str {
-            $name
-        }
-        fn help(&self) -> &'static str {
-            $help
-        }
-        fn group(&self) -> Group {
-            Group::Strings
-        }
-    };
-}
-
 /// `(seq.nth (seq.unit x) 0)` -> `x`.
 pub struct SeqNthUnit;
 
@@ -40,7 +26,7 @@ impl SeqNthUnit {
 }
 
 impl Mutator for SeqNthUnit {
-    strings_mutator!("seq-nth-unit", "remove nth of unit seq");
+    mutator_info!(Group::Strings, "seq-nth-unit", "remove nth of unit seq");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         Self::element(cx, id).is_some()
     }
@@ -55,7 +41,11 @@ impl Mutator for SeqNthUnit {
 pub struct ContainsToConcat;
 
 impl Mutator for ContainsToConcat {
-    strings_mutator!("str-contains-to-concat", "eliminate str.contains by ++");
+    mutator_info!(
+        Group::Strings,
+        "str-contains-to-concat",
+        "eliminate str.contains by ++"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "str.contains") && util::args(cx.tree, id).len() == 2
     }
@@ -88,7 +78,11 @@ impl Mutator for ContainsToConcat {
 pub struct IndexNotFound;
 
 impl Mutator for IndexNotFound {
-    strings_mutator!("str-index-not-found", "eliminate str.indexof");
+    mutator_info!(
+        Group::Strings,
+        "str-index-not-found",
+        "eliminate str.indexof"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "str.indexof")
     }
@@ -101,7 +95,11 @@ impl Mutator for IndexNotFound {
 pub struct ReplaceAll;
 
 impl Mutator for ReplaceAll {
-    strings_mutator!("str-replace-all", "eliminate str.replace_all");
+    mutator_info!(
+        Group::Strings,
+        "str-replace-all",
+        "eliminate str.replace_all"
+    );
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         matches!(
             util::head(cx.tree, id),
@@ -174,7 +172,7 @@ impl StringConstants {
 }
 
 impl Mutator for StringConstants {
-    strings_mutator!("str-constants", "simplify string constant");
+    mutator_info!(Group::Strings, "str-constants", "simplify string constant");
     fn filter(&self, cx: &Cx, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
