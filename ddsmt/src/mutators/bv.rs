@@ -13,11 +13,6 @@ fn width(cx: &Cx, id: NodeId) -> Option<u32> {
     util::sort(cx, id).and_then(Sort::bv_width)
 }
 
-/// The one mutation a rewrite proposes, if it applies.
-fn single(m: Option<Mutation>) -> Vec<Mutation> {
-    m.into_iter().collect()
-}
-
 /// Writes a bit-vector literal in its shortest notation.
 pub struct NormConstants;
 
@@ -35,16 +30,15 @@ impl NormConstants {
         .filter(|t| t.len() < current.len())
         .min_by_key(|t| t.len())
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        Self::shortest(cx, id).map(|t| replace(format!("normalize to {t}"), id, atom(t)))
+    }
 }
 
 impl Mutator for NormConstants {
     mutator_info!(Group::Bv, "bv-norm-constants", "normalize bit-vector const");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::shortest(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::shortest(cx, id).map(|t| replace(format!("normalize to {t}"), id, atom(t))))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(concat #b000 x)` -> `((_ zero_extend 3) x)`.
@@ -71,28 +65,16 @@ impl ZeroConcat {
 
 impl Mutator for ZeroConcat {
     mutator_info!(Group::Bv, "bv-zero-concat", "replace concat by zero_extend");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(bvnot (bvnot x))` -> `x`, `(bvneg (bvneg x))` -> `x`.
 pub struct DoubleNegation;
 
 impl DoubleNegation {
-    fn inner(cx: &Cx, id: NodeId) -> Option<NodeId> {
-        let tree = cx.tree;
-        let op = util::head(tree, id).filter(|&op| op == "bvnot" || op == "bvneg")?;
-        let [x] = util::args(tree, id) else {
-            return None;
-        };
-        match util::args(tree, *x) {
-            [y] if util::is_app(tree, *x, op) => Some(*y),
-            _ => None,
-        }
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let y = util::double_application(cx.tree, id, ["bvnot", "bvneg"])?;
+        Some(replace("eliminate double negation", id, node(y)))
     }
 }
 
@@ -102,12 +84,7 @@ impl Mutator for DoubleNegation {
         "bv-double-negation",
         "eliminate double bit-vector negation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::inner(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::inner(cx, id).map(|y| replace("eliminate double negation", id, node(y))))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(= (bvcomp a b) #b1)` -> `(= a b)`, `(= (bvcomp a b) #b0)` -> `(distinct a b)`.
@@ -148,12 +125,7 @@ impl ElimBvcomp {
 
 impl Mutator for ElimBvcomp {
     mutator_info!(Group::Bv, "bv-elim-bvcomp", "eliminate bvcomp by equality");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `((_ zero_extend 4) #b1010)` -> `#b00001010` (also `sign_extend`).
@@ -182,12 +154,7 @@ impl EvalExtend {
 
 impl Mutator for EvalExtend {
     mutator_info!(Group::Bv, "bv-eval-extend", "evaluate bit-vector extend");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `((_ extract 2 1) #b0110)` -> `#b11`.
@@ -216,12 +183,7 @@ impl Mutator for ExtractConstants {
         "bv-extract-constants",
         "evaluate bit-vector extract on constant"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `((_ extract i j) ((_ zero_extend k) x))`: only bits of `x` -> extract from `x`; only
@@ -262,12 +224,7 @@ impl Mutator for ExtractZeroExtend {
         "bv-extract-zeroextend",
         "simplify bit-vector extract on zero_extend"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// Merges nested width changes that bit-width reduction leaves behind:
@@ -306,12 +263,7 @@ impl Mutator for MergeReducedBw {
         "bv-merge-reduced-bw",
         "merge previous bit-width reductions"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(ite (= a b) #b1 #b0)` -> `(bvcomp a b)`; swapped cases give `(bvnot (bvcomp a b))`.
@@ -352,12 +304,7 @@ impl Mutator for IteToBvcomp {
         "bv-ite-to-bvcomp",
         "eliminate ite with bv1 / bv0 cases"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(bvnand x x)` -> `(bvnot x)` (also `bvnor`).
@@ -382,12 +329,7 @@ impl ReflexiveNand {
 
 impl Mutator for ReflexiveNand {
     mutator_info!(Group::Bv, "bv-reflexive-nand", "replace bvnand by bvnot");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// Replaces a non-zero bit-vector literal by a smaller value: half of it, and the value
@@ -490,12 +432,7 @@ impl BvToBool {
 
 impl Mutator for BvToBool {
     mutator_info!(Group::Bv, "bv-to-bool", "transform bit-vector to boolean");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(bvult ((_ zero_extend k) a) ((_ zero_extend k) b))` -> `(bvult a b)`; the same for
@@ -543,12 +480,7 @@ impl Mutator for ZeroExtendPred {
         "bv-zeroextend-pred",
         "eliminate zero_extend when both operands of a predicate are zero extended"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        single(Self::rewrite(cx, id))
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// Reduces the width of a declared bit-vector constant: `(declare-const x (_ BitVec 8))`

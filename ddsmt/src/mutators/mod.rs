@@ -22,6 +22,23 @@ macro_rules! mutator_info {
     };
 }
 
+/// The `filter` and `mutations` of a mutator that proposes at most one rewrite at a node,
+/// `$rewrite(cx, id) -> Option<Mutation>`: it applies where the rewrite exists.
+macro_rules! single_rewrite {
+    ($rewrite:path) => {
+        fn filter(&self, cx: &$crate::mutators::Cx, id: model::smtlib::NodeId) -> bool {
+            $rewrite(cx, id).is_some()
+        }
+        fn mutations(
+            &self,
+            cx: &$crate::mutators::Cx,
+            id: model::smtlib::NodeId,
+        ) -> Vec<$crate::mutators::Mutation> {
+            $rewrite(cx, id).into_iter().collect()
+        }
+    };
+}
+
 pub mod arithmetic;
 pub mod boolean;
 pub mod bv;

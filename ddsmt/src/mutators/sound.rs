@@ -201,16 +201,9 @@ impl Mutator for AbsorbingElements {
 pub struct DoubleNegation;
 
 impl DoubleNegation {
-    fn inner(cx: &Cx, id: NodeId) -> Option<NodeId> {
-        let tree = cx.tree;
-        let op = util::head(tree, id).filter(|&op| op == "not" || op == "-")?;
-        let [x] = util::args(tree, id) else {
-            return None;
-        };
-        match util::args(tree, *x) {
-            [y] if util::is_app(tree, *x, op) => Some(*y),
-            _ => None,
-        }
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let y = util::double_application(cx.tree, id, ["not", "-"])?;
+        Some(replace("double negation", id, node(y)))
     }
 }
 
@@ -220,14 +213,7 @@ impl Mutator for DoubleNegation {
         "sound-double-negation",
         "eliminate double negation (not, unary -)"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::inner(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::inner(cx, id)
-            .map(|y| vec![replace("double negation", id, node(y))])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(not (< a b))` -> `(>= a b)`, `(not (= a b))` -> `(distinct a b)`, `(not (bvult a b))` ->

@@ -107,6 +107,19 @@ pub fn is_app(tree: &Tree, id: NodeId, op: &str) -> bool {
     head(tree, id) == Some(op)
 }
 
+/// The `y` of `(op (op y))` with `op` one of `ops`: a double negation such as
+/// `(not (not y))`.
+pub fn double_application(tree: &Tree, id: NodeId, ops: [&str; 2]) -> Option<NodeId> {
+    let op = head(tree, id).filter(|op| ops.contains(op))?;
+    let [x] = args(tree, id) else {
+        return None;
+    };
+    match args(tree, *x) {
+        [y] if is_app(tree, *x, op) => Some(*y),
+        _ => None,
+    }
+}
+
 /// An indexed identifier `(_ name i j ...)`: its name and indices as written.
 pub fn indexed(tree: &Tree, id: NodeId) -> Option<(&str, Vec<&str>)> {
     if tree.head(id) != Some("_") {
