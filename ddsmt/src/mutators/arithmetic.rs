@@ -42,6 +42,15 @@ impl NegateRelations {
         };
         Some((*x, negated))
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let (x, op) = Self::inner(cx, id)?;
+        Some(replace(
+            format!("negate relation to {op}"),
+            id,
+            app(op, nodes(util::args(cx.tree, x))),
+        ))
+    }
 }
 
 impl Mutator for NegateRelations {
@@ -50,20 +59,7 @@ impl Mutator for NegateRelations {
         "arith-negate-relations",
         "push negation into arithmetic relation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::inner(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::inner(cx, id)
-            .map(|(x, op)| {
-                vec![replace(
-                    format!("negate relation to {op}"),
-                    id,
-                    app(op, nodes(util::args(cx.tree, x))),
-                )]
-            })
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// Replaces a numeral or decimal by a simpler one: fewer digits, half the value.

@@ -79,6 +79,11 @@ impl FalseEq {
             _ => None,
         }
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let x = Self::other(cx, id)?;
+        Some(replace("equality with false to negation", id, not(node(x))))
+    }
 }
 
 impl Mutator for FalseEq {
@@ -87,14 +92,7 @@ impl Mutator for FalseEq {
         "bool-false-eq",
         "replace equality with false by negation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::other(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::other(cx, id)
-            .map(|x| vec![replace("equality with false to negation", id, not(node(x)))])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(=> a b c)` -> `(or (not a) (not b) c)`.

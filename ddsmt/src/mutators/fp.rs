@@ -20,6 +20,11 @@ impl ShortSort {
             _ => None,
         }
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let n = Self::short_name(cx, id)?;
+        Some(replace(format!("sort {n}"), id, atom(n)))
+    }
 }
 
 impl Mutator for ShortSort {
@@ -28,14 +33,7 @@ impl Mutator for ShortSort {
         "fp-short-sort",
         "replace long FP sort name with short name"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::short_name(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::short_name(cx, id)
-            .map(|n| vec![replace(format!("sort {n}"), id, atom(n))])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 #[cfg(test)]

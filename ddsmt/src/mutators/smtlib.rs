@@ -289,18 +289,16 @@ impl LetElimination {
             .collect();
         util::substitute(tree, tree.children(id)[2], &map)
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let sx = Self::eliminate(cx, id)?;
+        Some(replace("eliminate let", id, sx))
+    }
 }
 
 impl Mutator for LetElimination {
     mutator_info!(Group::Smtlib, "let-elimination", "eliminate let binder");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::eliminate(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::eliminate(cx, id)
-            .map(|sx| vec![replace("eliminate let", id, sx)])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// Substitutes one let-bound variable into the body and drops its binding.

@@ -179,6 +179,11 @@ impl AbsorbingElements {
             .find(|&a| is_absorbing(cx, op, a) && util::sort(cx, a) == Some(sort))
             .filter(|&a| !util::drops_used_name(cx.tree, id, Some(a)))
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let a = Self::absorbing(cx, id)?;
+        Some(replace("absorbing element", id, node(a)))
+    }
 }
 
 impl Mutator for AbsorbingElements {
@@ -187,14 +192,7 @@ impl Mutator for AbsorbingElements {
         "sound-absorbing-elements",
         "evaluate absorbing elements (* 0, and false...)"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::absorbing(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::absorbing(cx, id)
-            .map(|a| vec![replace("absorbing element", id, node(a))])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(not (not a))` -> `a`, `(- (- x))` -> `x`.
@@ -221,7 +219,8 @@ impl Mutator for DoubleNegation {
 pub struct NegatedComparisons;
 
 impl NegatedComparisons {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<(&'static str, NodeId)> {
+    /// The negated operator and the comparison under `not`.
+    fn negated(cx: &Cx, id: NodeId) -> Option<(&'static str, NodeId)> {
         let tree = cx.tree;
         let [x] = util::args(tree, id) else {
             return None;
@@ -249,6 +248,15 @@ impl NegatedComparisons {
         };
         Some((negated, *x))
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let (op, x) = Self::negated(cx, id)?;
+        Some(replace(
+            format!("negated comparison to {op}"),
+            id,
+            app(op, nodes(util::args(cx.tree, x))),
+        ))
+    }
 }
 
 impl Mutator for NegatedComparisons {
@@ -257,20 +265,7 @@ impl Mutator for NegatedComparisons {
         "sound-negated-comparisons",
         "push negation into comparison"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::rewrite(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::rewrite(cx, id)
-            .map(|(op, x)| {
-                vec![replace(
-                    format!("negated comparison to {op}"),
-                    id,
-                    app(op, nodes(util::args(cx.tree, x))),
-                )]
-            })
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(not true)` -> `false`, `(not false)` -> `true`.

@@ -23,18 +23,16 @@ impl SeqNthUnit {
             _ => None,
         }
     }
+
+    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+        let x = Self::element(cx, id)?;
+        Some(replace("nth of unit", id, node(x)))
+    }
 }
 
 impl Mutator for SeqNthUnit {
     mutator_info!(Group::Strings, "seq-nth-unit", "remove nth of unit seq");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
-        Self::element(cx, id).is_some()
-    }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
-        Self::element(cx, id)
-            .map(|x| vec![replace("nth of unit", id, node(x))])
-            .unwrap_or_default()
-    }
+    single_rewrite!(Self::rewrite);
 }
 
 /// `(str.contains a b)` -> `(= a (str.++ s0 b s1))` with fresh string constants.
