@@ -210,3 +210,24 @@ fn an_unrecorded_error_is_still_a_z3_error() {
         "{err}"
     );
 }
+
+#[test]
+fn an_error_inside_assert_is_not_lost() {
+    // Z3 builds the solver at the first assert and rejects the ill-typed parameter there;
+    // the error code is reset when the asserted temporary is released, so only the error
+    // handler sees it. Lost, the assert silently did nothing and the model of b1 was false.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = write_trace(
+        dir.path(),
+        "card.trace",
+        "new_solver\nreturn z1\nset_param z1 \"cardinality.solver\" \"0\"\nsort_bool\n\
+         return s1\nconst s1 \"b1\"\nreturn t1\nassert z1 t1\ncheck_sat z1\nreturn sat\n",
+    );
+    let out = untrace(&[path.as_os_str()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("card.trace:9: z3 error: Exception: Parameter cardinality.solver was given argument of type unsigned int, expected bool"),
+        "{err}"
+    );
+}

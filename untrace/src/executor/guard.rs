@@ -4,20 +4,43 @@
 //! unwraps and panics, and some calls (an unknown solver parameter, a parse error in
 //! `from_string`) fail silently and only set the context's error code. [`guarded`] runs a
 //! closure under `catch_unwind` with a panic hook that stays quiet while a guard is active,
-//! then reads `Z3_get_error_code`; either failure becomes a one-line message.
+//! and with an error handler that keeps the first error Z3 reports (later API calls, even a
+//! `dec_ref`, reset the error code), then falls back to `Z3_get_error_code`; either failure
+//! becomes a one-line message.
 //! [`in_context`] runs crate code with another context as the thread-local one (the crate
 //! builds every object in the thread-local context), restoring it even when the code panics.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ffi::CStr;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 use z3::Context;
-use z3_sys::{ErrorCode, Z3_context, Z3_get_error_code, Z3_get_error_msg, Z3_set_error};
+use z3_sys::{
+    ErrorCode, Z3_context, Z3_get_error_code, Z3_get_error_msg, Z3_set_error, Z3_set_error_handler,
+};
 
 thread_local! {
     /// How many guards are active on this thread; the panic hook is silent while > 0.
     static ACTIVE: Cell<u32> = const { Cell::new(0) };
+    /// The first Z3 error reported to [`record_error`] while the innermost guard runs.
+    static FIRST_ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Z3's error handler while a guard runs: keeps the first error with its message. Needed
+/// because the error code alone is not enough: most API functions reset it on entry
+/// (`RESET_ERROR_CODE`), so the `Z3_dec_ref` of a temporary dropped after a failing call
+/// (e.g. the asserted term of `Solver::assert`) would erase the failure before the guard
+/// reads it, and the executor would go on as if Z3 had accepted the call.
+unsafe extern "C" fn record_error(ctx: Z3_context, code: ErrorCode) {
+    // Z3 calls this from C; nothing may unwind out of it.
+    let _ = panic::catch_unwind(|| {
+        let message = describe(ctx, code);
+        FIRST_ERROR.with(|first| {
+            if let Ok(mut first) = first.try_borrow_mut() {
+                first.get_or_insert(message);
+            }
+        });
+    });
 }
 
 static HOOK: Once = Once::new();
@@ -42,6 +65,11 @@ pub fn z3_error(ctx: Z3_context) -> Option<String> {
     if code == ErrorCode::Ok {
         return None;
     }
+    Some(describe(ctx, code))
+}
+
+/// `CODE: message` on one line for an error `code` of `ctx`.
+fn describe(ctx: Z3_context, code: ErrorCode) -> String {
     // SAFETY: Z3 returns a NUL-terminated string owned by the context (or NULL).
     let message = unsafe {
         let text = Z3_get_error_msg(ctx, code);
@@ -63,7 +91,7 @@ pub fn z3_error(ctx: Z3_context) -> Option<String> {
             .unwrap_or(0);
         message = format!("{}...", &message[..cut]);
     }
-    Some(format!("{code:?}: {message}"))
+    format!("{code:?}: {message}")
 }
 
 /// Collapses whitespace runs (newlines included) so that a message stays on one line.
@@ -77,16 +105,24 @@ pub fn guarded<R>(ctx: &Context, f: impl FnOnce() -> R) -> Result<R, String> {
     install_quiet_hook();
     let raw = ctx.get_z3_context();
     // SAFETY: resetting the error code of a live context; with the code OK no handler runs.
-    unsafe { Z3_set_error(raw, ErrorCode::Ok) };
+    // The handler only records (see `record_error`); Z3 goes on as without one.
+    unsafe {
+        Z3_set_error(raw, ErrorCode::Ok);
+        Z3_set_error_handler(raw, Some(record_error));
+    }
+    // A guard inside a guard keeps the outer one's first error for later.
+    let outer = FIRST_ERROR.with(|first| first.borrow_mut().take());
     ACTIVE.with(|a| a.set(a.get() + 1));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     ACTIVE.with(|a| a.set(a.get() - 1));
+    let first = FIRST_ERROR.with(|first| std::mem::replace(&mut *first.borrow_mut(), outer));
+    let error = first.or_else(|| z3_error(raw));
     match result {
-        Ok(value) => match z3_error(raw) {
+        Ok(value) => match error {
             None => Ok(value),
             Some(message) => Err(message),
         },
-        Err(payload) => Err(z3_error(raw).unwrap_or_else(|| {
+        Err(payload) => Err(error.unwrap_or_else(|| {
             let text = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
