@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
 # Benchmark of the mbt fuzzer: rounds per second, with the average number of calls and of
-# check-sat calls per round, every oracle and isolation on (BtorMBT: 45 rounds/s on Boolector).
-# Usage: bench/mbt.sh [ROUNDS] [JOBS]   (defaults: 2000 rounds, all cores)
+# check-sat calls per round, every oracle and isolation on, compared with BtorMBT's 45 rounds/s
+# on Boolector. Also prints the CPU time per round (user + system of mbt and every round's
+# child), which is robust against load from other processes, unlike wall time.
+# Usage: bench/mbt.sh [ROUNDS] [JOBS] [SEED]   (defaults: 2000 rounds, all cores, seed 1)
+# MBT=path/to/mbt uses that binary instead of building one (to compare builds on the same
+# seed range).
 set -euo pipefail
 rounds=${1:-2000}
 jobs=${2:-$(nproc)}
+seed=${3:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
-cargo build --release -p mbt --manifest-path "$root/Cargo.toml" >&2
+if [ -z "${MBT:-}" ]; then
+    cargo build --release -p mbt --manifest-path "$root/Cargo.toml" >&2
+    MBT=$target/release/mbt
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$target/release/mbt" --seed 1 --rounds "$rounds" --jobs "$jobs" --out "$out" -q > "$out/report.txt"
-python3 - "$out/summary.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-print(f"rounds            {s['rounds']}")
-print(f"seconds           {s['seconds']:.1f}")
-print(f"rounds/s          {s['rounds_per_second']:.1f}")
+python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" <<'PY'
+import json, resource, subprocess, sys
+mbt, rounds, jobs, seed, out = sys.argv[1:]
+with open(f"{out}/report.txt", "w") as report:
+    subprocess.run([mbt, "--seed", seed, "--rounds", rounds, "--jobs", jobs, "--out", out, "-q"],
+                   stdout=report, stderr=subprocess.DEVNULL, check=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+s = json.load(open(f"{out}/summary.json"))
+n = max(s["rounds"], 1)
+print(f"rounds            {s['rounds']} (seeds {seed}..{int(seed) + s['rounds'] - 1}, {jobs} jobs)")
+print(f"seconds (wall)    {s['seconds']:.1f}")
+print(f"rounds/s          {s['rounds_per_second']:.1f}  ({s['rounds_per_second'] / 45:.2f}x BtorMBT's 45 rounds/s)")
+print(f"CPU per round     {1000 * cpu / n:.1f} ms  (user {usage.ru_utime:.1f} s, system {usage.ru_stime:.1f} s)")
+print(f"CPU-bound rate    {n / cpu:.1f} rounds/s per core")
 print(f"calls/round       {s['calls_per_round']:.1f}")
 print(f"check-sat/round   {s['checks_per_round']:.2f}")
 print(f"unique failures   {s['failures']} ({s['failed_rounds']} failed rounds)")

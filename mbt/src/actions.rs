@@ -510,6 +510,12 @@ impl Action for StartShadow {
             return Ok(false);
         };
         cx.shadow = cx.run(Call::Translate(main))?.solver();
+        // `translate` does not carry the resource limit over: without it the clone may search
+        // on where the main solver gave up with unknown, until the round times out.
+        if let Some(shadow) = cx.shadow {
+            let limit = rlimit_call(cx, shadow);
+            cx.run(limit)?;
+        }
         Ok(cx.shadow.is_some())
     }
 }
@@ -663,18 +669,24 @@ impl Action for EvalModel {
                 }
             }
         }
-        if let Some(check) = cx.config.independent.clone() {
-            if let Some(failure) = check.check_model(cx, m, &must_hold) {
-                return Err(failure);
-            }
+        let independent = if cx.config.independent {
+            crate::indep::ModelCheck::new(cx, m)
+        } else {
+            None
+        };
+        if let Some(check) = &independent {
+            check.must_hold(cx, &must_hold)?;
         }
         for t in cx.pool.all() {
             let completion = cx.rng.random_bool(0.5);
-            cx.run(Call::ModelEval {
+            let reply = cx.run(Call::ModelEval {
                 model: m,
                 term: t,
                 completion,
             })?;
+            if let (Some(check), Some(Ret::Value(v))) = (&independent, reply.ret()) {
+                check.compare(cx, t, v)?;
+            }
         }
         cx.run(Call::Release(AnyId::Model(m)))?;
         Ok(true)
@@ -948,7 +960,7 @@ mod tests {
             }])),
             rlimit: 1000,
             inject: None,
-            independent: None,
+            independent: true,
         }
     }
 

@@ -139,6 +139,7 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
         bar.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
         bar
     };
+    isolate::warm_up();
     let start = Instant::now();
     let mut summary = Summary {
         seed: cfg.seed,

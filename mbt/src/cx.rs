@@ -13,20 +13,15 @@ use crate::options::OptionModel;
 use crate::pool::Pool;
 use crate::stats::Stats;
 use crate::sut::{Sut, SutError};
+use crate::term_text::TermTexts;
 use model::trace::text;
-use model::{AnyId, Call, ModelId, Ret, SatResult, SolverId, Sort, SortId, TermId, Theory};
+use model::{
+    AnyId, Call, ModelId, Ret, RetKind, SatResult, SolverId, Sort, SortId, TermId, Theory,
+};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
-
-/// Hook for an independent model check (the lead's `model::eval` evaluator): given the round
-/// and a model of the main solver, it returns a finding when an assertion is not true under
-/// the model by its own evaluation. `None` in [`RoundConfig`] means only Z3's `model_eval` is
-/// used.
-pub trait IndependentCheck: Send + Sync {
-    fn check_model(&self, cx: &Cx<'_>, model: ModelId, assertions: &[TermId]) -> Option<Failure>;
-}
 
 /// What a round may do; the same for every round of a campaign.
 #[derive(Clone)]
@@ -38,7 +33,9 @@ pub struct RoundConfig {
     /// unknown the same way on every run instead of timing out.
     pub rlimit: u64,
     pub inject: Option<Inject>,
-    pub independent: Option<Arc<dyn IndependentCheck>>,
+    /// Evaluate assertions and model values with the independent evaluator
+    /// ([`crate::indep`]) as well as with Z3's `model_eval`.
+    pub independent: bool,
 }
 
 impl RoundConfig {
@@ -202,6 +199,8 @@ pub struct Cx<'s> {
     pub budget: Budget,
     pub stats: Stats,
     pub n_calls: u64,
+    /// The SMT-LIB text of every term built, for the independent model check.
+    pub texts: TermTexts,
     names: u32,
 }
 
@@ -247,6 +246,7 @@ impl<'s> Cx<'s> {
             budget: Budget::default(),
             stats: Stats::default(),
             n_calls: 0,
+            texts: TermTexts::default(),
             names: 0,
         }
     }
@@ -279,9 +279,21 @@ impl<'s> Cx<'s> {
             ));
         }
         self.stats.call_tried(name);
+        // Term and function calls are kept for their SMT-LIB text (independent check).
+        let builds = matches!(call.ret_kind(), RetKind::Term | RetKind::Func);
+        let kept = (builds && self.config.independent).then(|| call.clone());
         match self.sut.run(call) {
             Ok(ret) => {
                 self.stats.call_ok(name);
+                match (&kept, &ret) {
+                    (Some(call), Some(Ret::Id(AnyId::Term(t)))) => {
+                        self.texts.record(call, *t, self.sut.state())
+                    }
+                    (Some(Call::Fun { name, .. }), Some(Ret::Id(AnyId::Func(f)))) => {
+                        self.texts.record_func(*f, name)
+                    }
+                    _ => {}
+                }
                 Ok(Reply::Done(ret))
             }
             Err(SutError::Malformed(m)) => Err(located(

@@ -27,6 +27,8 @@ pub enum FailureKind {
     Dump,
     /// Another option configuration answered sat where the round's answered unsat, or back.
     Config,
+    /// Z3's `model_eval` and the independent evaluator give a term different values.
+    EvalDisagreement,
     /// The fuzzer generated a call the reference state rejects: a bug in mbt.
     Internal,
 }
@@ -45,6 +47,7 @@ impl FailureKind {
             FailureKind::Shadow => "shadow",
             FailureKind::Dump => "dump",
             FailureKind::Config => "config",
+            FailureKind::EvalDisagreement => "eval-disagreement",
             FailureKind::Internal => "internal",
         }
     }

@@ -61,6 +61,9 @@ struct RunArgs {
     /// Do not fuzz solver and global parameters (solver kinds are still chosen at random).
     #[arg(long)]
     no_option_fuzzing: bool,
+    /// Do not check models with the independent evaluator (only with Z3's model_eval).
+    #[arg(long)]
+    no_independent_check: bool,
     /// Time limit per round in seconds.
     #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
     timeout: f64,
@@ -113,6 +116,9 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
     if args.no_option_fuzzing {
         round_flags.push("--no-option-fuzzing".into());
     }
+    if args.no_independent_check {
+        round_flags.push("--no-independent-check".into());
+    }
     if args.rlimit != 400_000 {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
@@ -157,7 +163,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
             options: Arc::new(options),
             rlimit: args.rlimit,
             inject,
-            independent: None,
+            independent: !args.no_independent_check,
         },
         round_flags,
         quiet: args.quiet,

@@ -63,7 +63,7 @@ mod tests {
             options: Arc::new(OptionModel::default()),
             rlimit: 1000,
             inject: None,
-            independent: None,
+            independent: true,
         }
     }
 

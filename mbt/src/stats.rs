@@ -27,6 +27,9 @@ pub struct Stats {
     pub unknown: u64,
     /// Checks on a solver that had been checked before in the round.
     pub incremental_checks: u64,
+    /// The independent model check: terms checked, agreements, and terms skipped by reason.
+    #[serde(default)]
+    pub independent: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -62,6 +65,9 @@ impl Stats {
         self.unsat += other.unsat;
         self.unknown += other.unknown;
         self.incremental_checks += other.incremental_checks;
+        for (k, n) in &other.independent {
+            *self.independent.entry(k.clone()).or_default() += n;
+        }
     }
 
     /// The final statistics table.
@@ -91,6 +97,12 @@ impl Stats {
             self.unknown,
             100.0 * self.incremental_checks as f64 / checks.max(1) as f64
         );
+        if !self.independent.is_empty() {
+            let _ = writeln!(out, "independent model check");
+            for (k, n) in &self.independent {
+                let _ = writeln!(out, "  {k:<40} {n:>12}");
+            }
+        }
         out
     }
 }

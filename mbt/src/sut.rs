@@ -6,7 +6,7 @@
 //! the generator and the state machine are tested without Z3.
 
 use model::trace::text;
-use model::{AnyId, Call, Ret, SatResult, SolverId, State};
+use model::{AnyId, Call, ModelId, Ret, SatResult, SolverId, State};
 use std::io::Write;
 
 /// Why a call did not return normally.
@@ -28,6 +28,8 @@ pub trait Sut {
     fn state(&self) -> &State;
     /// The SMT-LIB text of a solver's assertions, for the dump oracle.
     fn assertions_smt2(&self, solver: SolverId) -> Option<String>;
+    /// Z3's text of a model (its `define-fun`s), for the independent model check.
+    fn model_smtlib(&self, model: ModelId) -> Option<String>;
 }
 
 /// Runs calls against the reference state only; every check answers `answer`, every model
@@ -102,6 +104,11 @@ impl Sut for DrySut {
     fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
         self.state.solvers.contains_key(&solver).then(String::new)
     }
+
+    /// No solver, no model text: the independent check skips dry rounds.
+    fn model_smtlib(&self, _model: ModelId) -> Option<String> {
+        None
+    }
 }
 
 impl Sut for untrace::Executor {
@@ -121,5 +128,15 @@ impl Sut for untrace::Executor {
 
     fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
         self.assertions_smtlib(solver)
+    }
+
+    fn model_smtlib(&self, model: ModelId) -> Option<String> {
+        let model = untrace::Executor::model(self, model)?;
+        // The binding panics where Z3 returns null; such a model has no text to check.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::z3_model::model_text(model)
+        }))
+        .ok()
+        .flatten()
     }
 }
