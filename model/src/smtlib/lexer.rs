@@ -132,6 +132,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Skips whitespace and `;` comments.
+    #[inline]
     fn skip_trivia(&mut self) {
         let b = self.bytes;
         while self.at < b.len() {
@@ -154,56 +155,66 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token, `Ok(None)` at the end of the input.
+    ///
+    /// Inlined into the parser's loop: parentheses, simple symbols and numerals (nearly all
+    /// tokens) take the short path here; the rarer tokens and errors go to [`Lexer::lex_rare`].
+    #[inline]
     pub fn next_token(&mut self) -> Result<Option<Token<'a>>, ParseError> {
         self.skip_trivia();
-        let b = self.bytes;
         let start = self.at;
-        if start >= b.len() {
+        let Some(&c) = self.bytes.get(start) else {
             return Ok(None);
-        }
-        let c = b[start];
+        };
         // Taken before lexing: strings and quoted symbols may span lines.
         let pos = self.pos_of(start);
         let kind = match c {
             b'(' => {
-                self.at += 1;
+                self.at = start + 1;
                 TokenKind::LParen
             }
             b')' => {
-                self.at += 1;
+                self.at = start + 1;
                 TokenKind::RParen
             }
             b'0'..=b'9' => self.lex_number(start)?,
-            b'#' => self.lex_hash(start)?,
-            b'"' => self.lex_string(start, pos)?,
-            b'|' => self.lex_quoted(start, pos)?,
-            b':' => {
-                let end = self.scan_symbol_chars(start + 1);
-                if end == start + 1 {
-                    return Err(self.error_at(start, "expected a keyword name after ':'"));
-                }
-                self.at = end;
-                TokenKind::Keyword
-            }
             _ if is_symbol_char(c) => {
-                self.at = self.scan_symbol_chars(start);
+                self.at = self.scan_symbol_chars(start + 1);
                 TokenKind::Symbol
             }
-            _ => {
-                let ch = self.src[start..].chars().next().unwrap_or('?');
-                return Err(self.error_at(
-                    start,
-                    format!(
-                        "unexpected character {ch:?}; expected '(', ')', a symbol, a keyword, a literal or a comment"
-                    ),
-                ));
-            }
+            _ => self.lex_rare(start, pos)?,
         };
         Ok(Some(Token {
             kind,
             text: &self.src[start..self.at],
             pos,
         }))
+    }
+
+    /// Literals that start with `#`, `"`, `|` or `:`, and the error for any other character.
+    #[inline(never)]
+    fn lex_rare(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
+        match self.bytes[start] {
+            b'#' => self.lex_hash(start),
+            b'"' => self.lex_string(start, pos),
+            b'|' => self.lex_quoted(start, pos),
+            b':' => {
+                let end = self.scan_symbol_chars(start + 1);
+                if end == start + 1 {
+                    return Err(self.error_at(start, "expected a keyword name after ':'"));
+                }
+                self.at = end;
+                Ok(TokenKind::Keyword)
+            }
+            _ => {
+                let ch = self.src[start..].chars().next().unwrap_or('?');
+                Err(self.error_at(
+                    start,
+                    format!(
+                        "unexpected character {ch:?}; expected '(', ')', a symbol, a keyword, a literal or a comment"
+                    ),
+                ))
+            }
+        }
     }
 
     fn scan_symbol_chars(&self, mut i: usize) -> usize {
