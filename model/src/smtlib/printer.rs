@@ -109,32 +109,42 @@ impl Tree {
         layout_flat(&events, None)
     }
 
-    /// The fast path of [`Tree::print`]: no edits, no layout decisions.
+    /// The fast path of [`Tree::print`]: no edits, no layout decisions. The stack holds the
+    /// not yet printed children of each open list, so each node is looked up once.
     fn write_plain(&self, id: NodeId, out: &mut String) {
-        let mut stack: Vec<(NodeId, usize)> = Vec::new();
-        self.open_plain(id, out, &mut stack);
-        while let Some(top) = stack.last_mut() {
-            let (list, next) = *top;
-            let children = self.children(list);
-            if next < children.len() {
-                top.1 += 1;
-                if next > 0 {
-                    out.push(' ');
-                }
-                self.open_plain(children[next], out, &mut stack);
-            } else {
-                out.push(')');
-                stack.pop();
+        let mut stack: Vec<&[NodeId]> = Vec::new();
+        // Whether the next node needs a separating space: after an atom or a `)`, not after `(`.
+        let mut need_space = false;
+        let mut next = id;
+        loop {
+            if need_space {
+                out.push(' ');
             }
-        }
-    }
-
-    fn open_plain(&self, id: NodeId, out: &mut String, stack: &mut Vec<(NodeId, usize)>) {
-        match self.kind(id) {
-            NodeKind::Atom(a) => out.push_str(a.text()),
-            NodeKind::List => {
-                out.push('(');
-                stack.push((id, 0));
+            match self.kind(next) {
+                NodeKind::Atom(a) => {
+                    out.push_str(a.text());
+                    need_space = true;
+                }
+                NodeKind::List => {
+                    out.push('(');
+                    stack.push(self.children(next));
+                    need_space = false;
+                }
+            }
+            // The next node to print: the next child of the innermost list that has one,
+            // closing the finished lists on the way.
+            loop {
+                let Some(rest) = stack.last_mut() else {
+                    return;
+                };
+                if let Some((&child, tail)) = rest.split_first() {
+                    *rest = tail;
+                    next = child;
+                    break;
+                }
+                out.push(')');
+                need_space = true;
+                stack.pop();
             }
         }
     }
