@@ -8,6 +8,7 @@
 use crate::cx::RoundConfig;
 use crate::failure::Failure;
 use crate::isolate::{self, Limits, Worker};
+use crate::minimize;
 use crate::round::RoundReport;
 use crate::stats::{Count, Stats};
 use anyhow::Context as _;
@@ -33,6 +34,8 @@ pub struct CampaignConfig {
     /// The flags that select the round configuration, for the reproduce command.
     pub round_flags: Vec<String>,
     pub quiet: bool,
+    /// Minimize every unique failure with ddtrace after the rounds ([`crate::minimize`]).
+    pub minimize: bool,
 }
 
 impl CampaignConfig {
@@ -60,6 +63,15 @@ pub struct FailureEntry {
     pub rerun: String,
     /// Replays the saved trace.
     pub untrace: String,
+    /// `--minimize`: the minimized trace beside the original, relative to the output folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimized: Option<String>,
+    /// `--minimize`: the `untrace` command that reproduces the failure with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimized_untrace: Option<String>,
+    /// `--minimize`: the line counts, or why the failure was not minimized.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimize_note: Option<String>,
 }
 
 /// `summary.json`.
@@ -192,6 +204,9 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
     }
     bar.finish_and_clear();
     summary.seconds = start.elapsed().as_secs_f64();
+    if cfg.minimize {
+        minimize_all(cfg, &mut summary)?;
+    }
     summary.finish();
     summary.write(&cfg.out)?;
     Ok(summary)
@@ -242,6 +257,9 @@ fn finish_round(
         options: report.options,
         rerun,
         untrace: format!("untrace --no-check failures/{id}/{}", isolate::TRACE),
+        minimized: None,
+        minimized_untrace: None,
+        minimize_note: None,
     };
     fs::write(
         dir.join("failure.json"),
@@ -249,5 +267,44 @@ fn finish_round(
     )?;
     by_signature.insert(signature, summary.failure_list.len());
     summary.failure_list.push(entry);
+    Ok(())
+}
+
+/// `--minimize`: minimizes every unique failure a replay reproduces and records the result in
+/// its `failure.json`.
+fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<()> {
+    for entry in &mut summary.failure_list {
+        let dir = cfg.out.join("failures").join(&entry.id);
+        if !cfg.quiet {
+            eprintln!("mbt: minimizing {} ...", entry.id);
+        }
+        match minimize::minimize_failure(
+            &dir,
+            entry.failure.kind,
+            cfg.limits.memout_mb,
+            cfg.round.inject.is_some(),
+        ) {
+            minimize::Outcome::Done {
+                lines_before,
+                lines_after,
+                replays,
+                ..
+            } => {
+                let path = format!("failures/{}/{}", entry.id, minimize::MINIMIZED);
+                entry.minimized_untrace = Some(minimize::reproduce_command(&path));
+                entry.minimized = Some(path);
+                entry.minimize_note = Some(format!(
+                    "{lines_before} lines minimized to {lines_after} with {replays} replays"
+                ));
+            }
+            minimize::Outcome::Skipped(why) => {
+                entry.minimize_note = Some(format!("not minimized: {why}"))
+            }
+        }
+        fs::write(
+            dir.join("failure.json"),
+            serde_json::to_string_pretty(entry)?,
+        )?;
+    }
     Ok(())
 }

@@ -24,6 +24,7 @@ pub mod inject;
 pub mod isolate;
 pub mod machine;
 pub mod merge;
+pub mod minimize;
 pub mod options;
 pub mod pool;
 pub mod round;

@@ -33,7 +33,12 @@ enum Command {
         dirs: Vec<PathBuf>,
     },
     /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
-    Replay { trace: PathBuf },
+    Replay {
+        trace: PathBuf,
+        /// Do not compare recorded results (as `untrace --no-check`).
+        #[arg(long)]
+        no_check: bool,
+    },
     /// List the solver parameters the option model reads from Z3 and whether it fuzzes them.
     Params,
 }
@@ -79,6 +84,10 @@ struct RunArgs {
     /// Keep the trace of every round under OUT/traces/.
     #[arg(long)]
     keep_all: bool,
+    /// Minimize every unique failure that an untrace replay reproduces with ddtrace, after the
+    /// rounds, into failures/ID/trace.min.trace.
+    #[arg(long)]
+    minimize: bool,
     /// No status line.
     #[arg(long, short)]
     quiet: bool,
@@ -167,6 +176,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         },
         round_flags,
         quiet: args.quiet,
+        minimize: args.minimize,
     };
     eprintln!(
         "mbt: seed {seed}, {jobs} jobs, output in {}",
@@ -183,9 +193,10 @@ fn main() -> ExitCode {
         Some(Command::Merge { out, dirs }) => {
             mbt::merge::merge(&out, &dirs).map(|s| print!("{}", s.report()))
         }
-        Some(Command::Replay { trace }) => {
-            let outcome =
-                untrace::replay::replay_file(&trace, &untrace::replay::ReplayOptions::default());
+        Some(Command::Replay { trace, no_check }) => {
+            let mut options = untrace::replay::ReplayOptions::default();
+            options.config.check_results = !no_check;
+            let outcome = untrace::replay::replay_file(&trace, &options);
             if !outcome.message.is_empty() {
                 eprintln!("mbt replay: {}", outcome.message);
             }
