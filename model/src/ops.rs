@@ -495,9 +495,10 @@ fn checked_width(width: u64) -> Result<Sort, String> {
     }
 }
 
-/// Checks a floating-point format as Z3 accepts it: exponent 2..=30 bits, significand >= 2.
+/// Checks a floating-point format as Z3 accepts it: exponent 2..=30 bits, significand (with
+/// the hidden bit) >= 3; Z3 4.8.12 refuses `(_ FloatingPoint 8 2)` with an InvalidArg error.
 pub fn fp_format(e: u32, s: u32) -> Result<Sort, String> {
-    if (2..=30).contains(&e) && (2..=MAX_BV_WIDTH).contains(&s) {
+    if (2..=30).contains(&e) && (3..=MAX_BV_WIDTH).contains(&s) {
         Ok(Sort::FloatingPoint(e, s))
     } else {
         Err(format!("floating-point format ({e}, {s}) is not supported"))
@@ -577,6 +578,7 @@ mod tests {
             Ok(Sort::FloatingPoint(11, 53)),
         );
         check("fp.to_ieee_bv", &[], &[f32s], Ok(Sort::BitVec(32)));
+        assert!(fp_format(8, 2).is_err() && fp_format(2, 3).is_ok());
         check(
             "seq.nth",
             &[],
