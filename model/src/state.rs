@@ -239,10 +239,16 @@ impl State {
                     violation(format!("unknown tactic `{tactic}`"))
                 }
             }
+            Call::Translate(solver) => match self.solver(*solver)?.depth {
+                0 => Ok(()),
+                // Z3: "translation of contexts is only supported at base level".
+                depth => violation(format!(
+                    "translate of solver {solver} at scope depth {depth}: only at base level"
+                )),
+            },
             Call::SetParam { solver, .. }
             | Call::Push(solver)
             | Call::CheckSat(solver)
-            | Call::Translate(solver)
             | Call::Reset(solver)
             | Call::ToSmt2(solver)
             | Call::FromString(solver, _)

@@ -92,7 +92,13 @@ fn walk(choices: &[u32]) -> Vec<Entry> {
             13 if !solvers.is_empty() => [
                 Call::GetModel(solvers[0]),
                 Call::GetUnsatCore(solvers[0]),
-                Call::Translate(solvers[0]),
+                // Z3 translates only at base level: pick a solver without open scopes.
+                Call::Translate(
+                    *solvers
+                        .iter()
+                        .find(|z| state.solvers[z].depth == 0)
+                        .unwrap_or(&solvers[0]),
+                ),
                 Call::ToSmt2(solvers[0]),
                 Call::FromString(solvers[0], "(assert (= 1 1))\n".into()),
                 Call::SetParam {
