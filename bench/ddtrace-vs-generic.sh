@@ -2,27 +2,27 @@
 # ddtrace against a generic line-based delta debugger (picire, line granularity) on failing
 # traces, both with the same untrace-based check: "untrace aborts (SIGABRT) on the trace".
 #
-# Input traces: mbt has no minimizable real failures yet, so the failures are synthetic:
-# valid traces from ddtrace's `synthetic` example, made to fail by untrace's test-only
-# UNTRACE_FAIL_ON=PATTERN (abort before the first call whose line contains PATTERN).
+# Input traces: rounds of the fuzzer (`mbt --seed S --rounds 1 --keep-all`), each made to fail
+# by untrace's test-only UNTRACE_FAIL_ON=PATTERN (abort before the first call whose line
+# contains PATTERN), so that every reducer chases the same, known failure. (The real failures
+# in traces/regress/ are already minimal.)
 #
 # Prints per trace: input lines; ddtrace lines, replays, seconds; picire lines, replays,
 # seconds. Replays = untrace runs (ddtrace counts candidates it replayed; candidates the
 # reference state rejects are never replayed). Both run one check at a time (-j 1).
 # Goal (issue 6): ddtrace at most half the lines of the generic reducer, with no more replays.
 #
-# Usage: bench/ddtrace-vs-generic.sh [N_TRACES (default 10)] [STEPS per trace (default 150)]
+# Usage: bench/ddtrace-vs-generic.sh [N_TRACES (default 10)]
 # Environment: CARGO_TARGET_DIR (default: target), PROFILE (release|debug, default release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n_traces=${1:-10}
-steps=${2:-150}
 profile=${PROFILE:-release}
 target=${CARGO_TARGET_DIR:-target}
 flag=$([ "$profile" = release ] && echo --release || true)
 
 command -v picire >/dev/null || python3 -m pip install --quiet picire
-cargo build -q $flag -p untrace -p ddtrace --bins --examples
+cargo build -q $flag -p untrace -p ddtrace -p mbt --bins
 bin="$target/$profile"
 untrace=$(realpath "$bin/untrace")
 
@@ -52,7 +52,9 @@ while [ "$done_n" -lt "$n_traces" ]; do
     [ "$seed" -gt $((n_traces * 5)) ] && break
     pattern=${patterns[$(( (seed - 1) % ${#patterns[@]} ))]}
     input="$work/s$seed.trace"
-    "$bin/examples/synthetic" "$seed" "$steps" "$input"
+    "$bin/mbt" --seed "$seed" --rounds 1 --jobs 1 --keep-all -q --theories core,arith,bv,array,uf \
+        --out "$work/mbt$seed" >/dev/null 2>&1 || true
+    cp "$work/mbt$seed/traces/seed-$seed.trace" "$input" 2>/dev/null || continue
     export UNTRACE_FAIL_ON="$pattern"
     # Only traces that fail (contain the pattern) are failures to minimize.
     code=0; replay "$input" || code=$?
