@@ -576,7 +576,7 @@ impl<'a> Evaluator<'a> {
             "mod" => ["mod", "mod0"],
             _ => ["/", "/0"],
         };
-        self.extend_partial(src, node, name, &names, vec![a, b])
+        self.extend_partial(src, node, name, &names, vec![a, b], None)
     }
 
     /// Applies the model's definition of a partial operation (the first of `names` the model
@@ -589,12 +589,19 @@ impl<'a> Evaluator<'a> {
         name: &str,
         names: &[&str],
         args: Vec<Value>,
+        result: Option<Sort>,
     ) -> Eval {
         if !self.in_extension {
+            // Only a definition of the application's own signature: a model may define one
+            // name for several (`fp.to_ubv` of different widths or formats).
             let def = names
                 .iter()
                 .filter_map(|n| self.model.funs.get(*n))
-                .find(|d| d.params.len() == args.len())
+                .find(|d| {
+                    d.params.len() == args.len()
+                        && d.params.iter().zip(&args).all(|((_, s), a)| *s == a.sort())
+                        && result.as_ref().is_none_or(|r| *r == d.result)
+                })
                 .cloned();
             if let Some(def) = def {
                 self.in_extension = true;
@@ -625,7 +632,15 @@ impl<'a> Evaluator<'a> {
         };
         match fp::apply(name, idx, &args) {
             Some(Ok(Some(v))) => Ok(Some(v)),
-            Some(Ok(None)) => self.extend_partial(src, node, name, &[name], args),
+            Some(Ok(None)) => {
+                let result = match (name, idx, args.first()) {
+                    ("fp.to_ubv" | "fp.to_sbv", [w], _) => u32::try_from(w).ok().map(Sort::BitVec),
+                    ("fp.to_real", _, _) => Some(Sort::Real),
+                    ("fp.min" | "fp.max", _, Some(a)) => Some(a.sort()),
+                    _ => None,
+                };
+                self.extend_partial(src, node, name, &[name], args, result)
+            }
             Some(Err(m)) => Err(src.at(node, m)),
             None => self.unsupported(src, node, name),
         }
@@ -686,7 +701,7 @@ impl<'a> Evaluator<'a> {
         if *constructor == owner {
             return Ok(fields.get(index).cloned());
         }
-        self.extend_partial(src, node, name, &[name], vec![arg])
+        self.extend_partial(src, node, name, &[name], vec![arg], None)
     }
 
     /// `(match t ((pattern body) ..))`: the first case whose pattern fits the value.
@@ -1237,4 +1252,33 @@ fn z3_abstract_value(name: &str) -> Option<Sort> {
 
 fn is_floating_point(name: &str) -> bool {
     name.starts_with("fp") || name.starts_with("to_fp") || is_rounding_mode(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::{evaluate_str, BitVec, EvalError, Model, Value};
+    use num_bigint::BigUint;
+
+    /// Regression (found by mbt's independent check): a model that defines the unspecified
+    /// results of `fp.to_ubv` for another width must not give a value of that width.
+    #[test]
+    fn a_partial_extension_applies_only_to_its_own_signature() {
+        let model = Model::parse(
+            "((define-fun fp.to_ubv ((r RoundingMode) (x (_ FloatingPoint 2 4))) (_ BitVec 16) #x0007))",
+        )
+        .unwrap();
+        let v = evaluate_str("((_ fp.to_ubv 6) RNE (_ NaN 2 4))", &model);
+        assert!(matches!(v, Err(EvalError::Open(_))), "{v:?}");
+        let v = evaluate_str("((_ fp.to_ubv 16) RNE (_ NaN 2 4))", &model);
+        assert_eq!(
+            v,
+            Ok(Value::BitVec(BitVec {
+                width: 16,
+                bits: BigUint::from(7u32)
+            }))
+        );
+        // Another format's argument does not take it either.
+        let v = evaluate_str("((_ fp.to_ubv 16) RNE (_ NaN 3 5))", &model);
+        assert!(matches!(v, Err(EvalError::Open(_))), "{v:?}");
+    }
 }
