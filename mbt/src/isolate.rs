@@ -37,12 +37,13 @@ pub struct Worker {
 
 /// Prepares the parent before its first fork, so that no child pays for it again: creates the
 /// `z3` crate's thread-local context (every round's executor uses it; creating it is about a
-/// sixth of a round's CPU time). The context is left untouched, so every child starts from
-/// the same fresh context it would have created itself, and a replay with `untrace` (which
-/// creates its own fresh context) sees the same one. Z3 starts no threads here, so the parent
-/// stays single-threaded.
+/// sixth of a round's CPU time) and reads the solver parameter kinds the executor needs (about
+/// a quarter). Both are exactly what the first executor of a process does, so every child
+/// starts from the state it would have reached itself, and a replay with `untrace` reaches the
+/// same one. Z3 starts no threads here, so the parent stays single-threaded.
 pub fn warm_up() {
-    let _ = z3::Context::thread_local();
+    let context = z3::Context::thread_local();
+    let _ = untrace::executor::solver_param_kinds(&context);
 }
 
 /// Forks a child that runs round `seed` in `dir`.

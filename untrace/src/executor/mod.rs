@@ -29,6 +29,7 @@ use model::{Sort, State};
 use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
+use std::rc::Rc;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{Context, FuncDecl, Model, Params, Solver, Symbol, Tactic, Translate};
 use z3_sys::ParamKind;
@@ -135,7 +136,7 @@ pub struct Executor {
     models: HashMap<ModelId, ModelSlot>,
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
-    param_kinds: HashMap<String, ParamKind>,
+    param_kinds: Rc<HashMap<String, ParamKind>>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -153,17 +154,19 @@ impl Executor {
                 .ok()
                 .filter(|p| !p.is_empty());
         }
+        let main = Context::thread_local();
+        let param_kinds = solver_param_kinds(&main);
         Executor {
             config,
             state: State::new(),
-            main: Context::thread_local(),
+            main,
             sorts: HashMap::new(),
             terms: HashMap::new(),
             funcs: HashMap::new(),
             solvers: HashMap::new(),
             models: HashMap::new(),
             recorder: None,
-            param_kinds: HashMap::new(),
+            param_kinds,
         }
     }
 
@@ -512,7 +515,7 @@ impl Executor {
                 })
             }
             Call::SetParam { solver, key, value } => {
-                let kind = self.param_kind(key)?;
+                let kind = self.param_kind(key);
                 let slot = self.slot(*solver)?;
                 guard::in_context(&slot.ctx, || {
                     let mut params = Params::new();
@@ -677,40 +680,14 @@ impl Executor {
         ids.iter().map(|t| self.z3_term(*t)).collect()
     }
 
-    /// The kind of a solver parameter from Z3's own descriptions (cached). Module-prefixed
-    /// names (`smt.relevancy`) are looked up without the module too.
-    fn param_kind(&mut self, key: &str) -> Result<ParamKind, ExecError> {
-        if let Some(kind) = self.param_kinds.get(key) {
-            return Ok(*kind);
-        }
-        let raw = self.main.get_z3_context();
-        let kind = self.main(|| {
-            // SAFETY: a scratch solver and its descriptions, reference-counted and released.
-            unsafe {
-                let solver = z3_sys::Z3_mk_solver(raw).expect("Z3_mk_solver");
-                z3_sys::Z3_solver_inc_ref(raw, solver);
-                let descrs = z3_sys::Z3_solver_get_param_descrs(raw, solver)
-                    .expect("Z3_solver_get_param_descrs");
-                z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
-                let mut names = vec![key];
-                if let Some((_, rest)) = key.split_once('.') {
-                    names.push(rest);
-                }
-                let mut kind = ParamKind::Invalid;
-                for name in names {
-                    let symbol = Symbol::String(name.to_string()).as_z3_symbol();
-                    kind = z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol);
-                    if kind != ParamKind::Invalid {
-                        break;
-                    }
-                }
-                z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
-                z3_sys::Z3_solver_dec_ref(raw, solver);
-                kind
-            }
-        })?;
-        self.param_kinds.insert(key.to_string(), kind);
-        Ok(kind)
+    /// The kind of a solver parameter from Z3's own descriptions. Module-prefixed names
+    /// (`smt.relevancy`) are looked up without the module too.
+    fn param_kind(&self, key: &str) -> ParamKind {
+        let bare = key.split_once('.').map(|(_, rest)| rest);
+        std::iter::once(key)
+            .chain(bare)
+            .find_map(|name| self.param_kinds.get(name).copied())
+            .unwrap_or(ParamKind::Invalid)
     }
 }
 
@@ -779,4 +756,50 @@ fn check_ret_shape(call: &Call, ret: Option<&Ret>) -> Result<(), ExecError> {
             ret.map(format_ret).unwrap_or_default()
         )))
     }
+}
+
+thread_local! {
+    static PARAM_KINDS: std::cell::OnceCell<Rc<HashMap<String, ParamKind>>> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// The kind of every solver parameter, read once per thread from a scratch solver's parameter
+/// descriptions. Reading them per `set_param` cost a quarter of a fuzzing round. The first
+/// executor of a thread reads them (a fuzzer reads them before it forks its rounds), so a
+/// recorded round and its replay create the same Z3 objects in the same order.
+pub fn solver_param_kinds(main: &Context) -> Rc<HashMap<String, ParamKind>> {
+    PARAM_KINDS.with(|cell| {
+        cell.get_or_init(|| {
+            let raw = main.get_z3_context();
+            let mut kinds = HashMap::new();
+            // SAFETY: a scratch solver and its descriptions, reference-counted and released;
+            // symbol strings are copied before the next Z3 call.
+            unsafe {
+                let Some(solver) = z3_sys::Z3_mk_solver(raw) else {
+                    return Rc::new(kinds);
+                };
+                z3_sys::Z3_solver_inc_ref(raw, solver);
+                if let Some(descrs) = z3_sys::Z3_solver_get_param_descrs(raw, solver) {
+                    z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
+                    for i in 0..z3_sys::Z3_param_descrs_size(raw, descrs) {
+                        let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
+                            continue;
+                        };
+                        let name = z3_sys::Z3_get_symbol_string(raw, symbol);
+                        if name.is_null() {
+                            continue;
+                        }
+                        let name = std::ffi::CStr::from_ptr(name)
+                            .to_string_lossy()
+                            .into_owned();
+                        kinds.insert(name, z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol));
+                    }
+                    z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
+                }
+                z3_sys::Z3_solver_dec_ref(raw, solver);
+            }
+            Rc::new(kinds)
+        })
+        .clone()
+    })
 }
