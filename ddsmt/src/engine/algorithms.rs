@@ -21,7 +21,8 @@ pub fn ddmin(
     mut build: impl FnMut(&[bool]) -> Option<Vec<u8>>,
 ) -> Vec<bool> {
     let mut keep = vec![true; n];
-    let mut chunk = n.div_ceil(2).max(1);
+    // The first try removes every unit at once: one check, and often all that is needed.
+    let mut chunk = n.max(1);
     loop {
         let mut progress = false;
         let mut pos = 0; // position in the list of kept units

@@ -161,7 +161,8 @@ fn wait_with_limits(
             });
         }
         std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(5));
+        // At most 1 ms late: a solver check often takes only a few tens of milliseconds.
+        nap = (nap * 2).min(Duration::from_millis(1));
     }
 }
 

@@ -173,6 +173,26 @@ impl Mutator for EraseNode {
             vec![delete(id)],
         )]
     }
+    /// Every declaration that nothing uses, erased at once: once the terms are reduced, most
+    /// declarations are unused, and one check removes them all.
+    fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
+        let tree = cx.tree;
+        let erasable: HashSet<NodeId> = tree
+            .roots()
+            .iter()
+            .copied()
+            .filter(|&r| !root_declares(tree, r).is_empty() && Self::erasable(cx, r))
+            .collect();
+        if erasable.len() < 2 || !removal_keeps_declarations(tree, &erasable) {
+            return Vec::new();
+        }
+        let mut edits: Vec<_> = erasable.into_iter().collect();
+        edits.sort();
+        vec![util::mutation(
+            format!("erase {} commands", edits.len()),
+            edits.into_iter().map(delete).collect(),
+        )]
+    }
 }
 
 /// A short description of a node for mutation descriptions.
@@ -542,6 +562,17 @@ mod tests {
             "b @ (and b (< x y))",
             &[],
         );
+    }
+
+    #[test]
+    fn erase_node_erases_every_unused_declaration_at_once() {
+        check_global(
+            &EraseNode,
+            "(declare-const a Int)\n(define-fun b () Int 1)\n(declare-const c Int)\n(assert (> c 0))\n(check-sat)",
+            &["(declare-const c Int)\n(assert (> c 0))\n(check-sat)"],
+        );
+        // One unused declaration is left to the node-by-node pass.
+        check_global(&EraseNode, "(declare-const a Int)\n(check-sat)", &[]);
     }
 
     #[test]

@@ -14,10 +14,25 @@ pub fn commands(s: &mut Session) -> bool {
     commands_where(s, |_, _| true)
 }
 
-/// ddmin over the top-level commands that are not declarations or definitions (as ddSMT's
-/// first round does: removing a declaration before the terms using it are gone mostly fails).
+/// ddmin over the top-level commands that are not declarations or definitions, one command
+/// kind at a time (every `assert`, then every `check-sat`, ...), as ddSMT's first round does:
+/// dropping all commands of a kind at once is the cheapest large step, and removing a
+/// declaration before the terms using it are gone mostly fails. Returns whether anything was
+/// removed.
 pub fn non_declarations(s: &mut Session) -> bool {
-    commands_where(s, |tree, root| !is_declaration(tree, root))
+    let Some(cur) = s.current() else { return false };
+    let mut kinds: Vec<String> = Vec::new();
+    for &root in cur.tree.roots() {
+        let head = cur.tree.head(root).unwrap_or_default();
+        if !is_declaration(&cur.tree, root) && !kinds.iter().any(|k| k == head) {
+            kinds.push(head.to_string());
+        }
+    }
+    let mut progress = false;
+    for kind in &kinds {
+        progress |= commands_where(s, |tree, root| tree.head(root) == Some(kind.as_str()));
+    }
+    progress
 }
 
 /// Whether top-level command `root` declares or defines a symbol or sort.
