@@ -1,5 +1,5 @@
-//! A campaign: many rounds in forked children ([`crate::isolate`]), `--jobs` at a time, from
-//! a single-threaded parent. Failures are deduplicated by signature and each unique one is
+//! A campaign: many rounds in forked worker processes ([`crate::isolate`]), `--jobs` workers
+//! at a time, each running a batch of consecutive rounds, from a single-threaded parent. Failures are deduplicated by signature and each unique one is
 //! saved once under `OUT/failures/<kind>-<hash>/` with its trace, seed, options and the
 //! commands that reproduce it; `--keep-all` keeps every trace under `OUT/traces/`. A live
 //! status line shows progress; the end prints the statistics table and writes
@@ -7,9 +7,8 @@
 
 use crate::cx::RoundConfig;
 use crate::failure::Failure;
-use crate::isolate::{self, Limits, Worker};
+use crate::isolate::{self, Finished, Limits, Worker};
 use crate::minimize;
-use crate::round::RoundReport;
 use crate::stats::{Count, Stats};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
@@ -165,11 +164,20 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
         let more = |next: u64| {
             cfg.time.is_none_or(|t| start.elapsed() < t) && cfg.rounds.is_none_or(|n| next < n)
         };
-        while more(next) && running.len() < cfg.jobs.max(1) {
-            let seed = cfg.round_seed(next);
-            let dir = scratch.path().join(format!("r{seed}"));
-            running.push(isolate::spawn(&cfg.round, seed, &dir, cfg.limits)?);
+        // Idle workers take the next rounds; workers that may not are told to exit.
+        for worker in &mut running {
+            if worker.can_take() && more(next) {
+                worker.start(cfg.round_seed(next))?;
+                next += 1;
+            } else if worker.is_idle() {
+                worker.retire();
+            }
+        }
+        while more(next) && running.iter().filter(|w| w.is_active()).count() < cfg.jobs.max(1) {
+            let mut worker = isolate::spawn(&cfg.round, cfg.limits, scratch.path())?;
+            worker.start(cfg.round_seed(next))?;
             next += 1;
+            running.push(worker);
         }
         if running.is_empty() {
             break;
@@ -177,14 +185,15 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
         let mut progressed = false;
         let mut i = 0;
         while i < running.len() {
-            match running[i].poll(cfg.limits.timeout) {
-                Some(report) => {
-                    let worker = running.swap_remove(i);
-                    finish_round(cfg, &mut summary, &mut by_signature, &worker, report)?;
-                    let _ = fs::remove_dir_all(&worker.dir);
-                    progressed = true;
-                }
-                None => i += 1,
+            if let Some(finished) = running[i].poll(cfg.limits.timeout) {
+                finish_round(cfg, &mut summary, &mut by_signature, &finished)?;
+                let _ = fs::remove_dir_all(&finished.dir);
+                progressed = true;
+            }
+            if running[i].exited() {
+                running.swap_remove(i);
+            } else {
+                i += 1;
             }
         }
         if progressed {
@@ -217,12 +226,12 @@ fn finish_round(
     cfg: &CampaignConfig,
     summary: &mut Summary,
     by_signature: &mut BTreeMap<String, usize>,
-    worker: &Worker,
-    report: RoundReport,
+    finished: &Finished,
 ) -> anyhow::Result<()> {
+    let report = finished.report.clone();
     summary.rounds += 1;
     summary.stats.merge(&report.stats);
-    let trace = worker.dir.join(isolate::TRACE);
+    let trace = finished.dir.join(isolate::TRACE);
     if cfg.keep_all {
         let dir = cfg.out.join("traces");
         fs::create_dir_all(&dir)?;
@@ -242,7 +251,10 @@ fn finish_round(
     let dir = cfg.out.join("failures").join(&id);
     fs::create_dir_all(&dir)?;
     fs::copy(&trace, dir.join(isolate::TRACE))?;
-    let _ = fs::copy(worker.dir.join(isolate::OUTPUT), dir.join(isolate::OUTPUT));
+    let _ = fs::copy(
+        finished.dir.join(isolate::OUTPUT),
+        dir.join(isolate::OUTPUT),
+    );
     let mut rerun = format!("mbt --seed {} --rounds 1 --jobs 1", report.seed);
     for flag in &cfg.round_flags {
         rerun.push(' ');

@@ -1,8 +1,14 @@
-//! Isolation: every round runs in a forked child process with a memory limit (`setrlimit`)
-//! and a CPU limit, its stdout/stderr captured in the round's folder, its trace written there
-//! as it goes and its report written at the end. The parent ([`Worker::poll`]) kills a child
-//! past its time limit and turns the way a child ended into a [`RoundReport`] with a
-//! [`Failure`] when it did not end well. The parent must stay single-threaded to fork safely.
+//! Isolation: rounds run in forked worker processes ([`Worker`]) with a memory limit
+//! (`setrlimit`) and a CPU limit. A worker runs a batch of consecutive rounds (at most
+//! [`BATCH_ROUNDS`], none started after [`BATCH_TIME`]): the parent sends each round's seed
+//! over a pipe, the worker runs the round in its folder (stdout/stderr captured there, trace
+//! written as it goes, report at the end) and answers on another pipe. Every round starts from
+//! the Z3 state a fresh process has: global parameters reset, and a fresh context prepared as
+//! a replay's is (the first round uses the one the parent prepared). The parent
+//! ([`Worker::poll`]) applies the time limit to the round in progress, kills the worker past
+//! it, and turns a worker's death into a [`Finished`] round with a [`Failure`] for the round
+//! in progress; the next round gets a new worker. A worker also ends after any failed round.
+//! The parent must stay single-threaded to fork safely.
 
 use crate::cx::RoundConfig;
 use crate::failure::{Failure, FailureKind};
@@ -25,14 +31,41 @@ pub const TRACE: &str = "round.trace";
 pub const REPORT: &str = "report.json";
 pub const OUTPUT: &str = "output.txt";
 
-/// A running child.
+/// At most this many rounds run in one worker process, and a worker takes no new round once
+/// it is this old: a fork and exit per round cost about a third of a round's CPU, while a
+/// bounded batch keeps the effect of any state a round leaves behind small.
+pub const BATCH_ROUNDS: u32 = 16;
+pub const BATCH_TIME: Duration = Duration::from_secs(1);
+
+/// A round a worker runs now.
+#[derive(Debug)]
+struct Current {
+    seed: u64,
+    dir: PathBuf,
+    started: Instant,
+}
+
+/// A running worker child: it reads round seeds from `cmd` (8 bytes each, end of file: exit),
+/// runs each round in its folder and answers with one byte on `done` once the round's report
+/// is written.
 #[derive(Debug)]
 pub struct Worker {
     pub pid: libc::pid_t,
-    pub seed: u64,
-    pub dir: PathBuf,
-    started: Instant,
+    root: PathBuf,
+    cmd: Option<fs::File>,
+    done: fs::File,
+    current: Option<Current>,
+    rounds: u32,
+    born: Instant,
     killed: bool,
+    exited: bool,
+}
+
+/// A finished round: its folder (trace, output) and report.
+#[derive(Debug)]
+pub struct Finished {
+    pub dir: PathBuf,
+    pub report: RoundReport,
 }
 
 /// Prepares the parent before its first fork, so that no child pays for it again: creates the
@@ -46,11 +79,23 @@ pub fn warm_up() {
     let _ = untrace::executor::solver_param_kinds(&context);
 }
 
-/// Forks a child that runs round `seed` in `dir`.
-pub fn spawn(config: &RoundConfig, seed: u64, dir: &Path, limits: Limits) -> io::Result<Worker> {
-    fs::create_dir_all(dir)?;
-    let trace = fs::File::create(dir.join(TRACE))?;
-    let output = fs::File::create(dir.join(OUTPUT))?;
+fn pipe() -> io::Result<(fs::File, fs::File)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: creates two new descriptors, owned by the returned files.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors nobody else owns.
+    Ok(unsafe { (fs::File::from_raw_fd(fds[0]), fs::File::from_raw_fd(fds[1])) })
+}
+
+/// Forks a worker child for rounds of `config`; give it rounds with [`Worker::start`].
+/// Round `seed` runs in the folder `root/r<SEED>`.
+pub fn spawn(config: &RoundConfig, limits: Limits, root: &Path) -> io::Result<Worker> {
+    use std::os::fd::AsRawFd;
+    let (cmd_read, cmd_write) = pipe()?;
+    let (done_read, done_write) = pipe()?;
     // SAFETY: the parent is single-threaded (no progress-bar thread, no Z3 threads), so the
     // child may allocate and run arbitrary code.
     let pid = unsafe { libc::fork() };
@@ -58,98 +103,284 @@ pub fn spawn(config: &RoundConfig, seed: u64, dir: &Path, limits: Limits) -> io:
         return Err(io::Error::last_os_error());
     }
     if pid == 0 {
-        child(config, seed, dir, limits, trace, output);
+        // Other workers' pipe ends, inherited from the parent, would keep their pipes open.
+        close_other_fds(&[cmd_read.as_raw_fd(), done_write.as_raw_fd()]);
+        std::mem::forget((cmd_write, done_read));
+        child(config, limits, root, cmd_read, done_write);
     }
+    // SAFETY: the parent's read end of `done` never blocks, so polling never waits.
+    unsafe { libc::fcntl(done_read.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
     Ok(Worker {
         pid,
-        seed,
-        dir: dir.to_path_buf(),
-        started: Instant::now(),
+        root: root.to_path_buf(),
+        cmd: Some(cmd_write),
+        done: done_read,
+        current: None,
+        rounds: 0,
+        born: Instant::now(),
         killed: false,
+        exited: false,
     })
 }
 
-/// The child: limits, redirected output, the round, its report; never returns.
+/// Closes every descriptor from 3 up except `keep` (the files of [`spawn`] that own some of
+/// them are leaked in the child, never dropped).
+fn close_other_fds(keep: &[i32]) {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: reads this process's own limit.
+    let max = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } {
+        0 => lim.rlim_cur.min(1 << 20) as i32,
+        _ => 1024,
+    };
+    let mut bounds = keep.to_vec();
+    bounds.push(max);
+    bounds.sort_unstable();
+    let mut from = 3;
+    for fd in bounds {
+        if fd > from {
+            // SAFETY: closes descriptors this process does not use.
+            if unsafe { libc::syscall(libc::SYS_close_range, from as u32, (fd - 1) as u32, 0) } != 0
+            {
+                for other in from..fd {
+                    // SAFETY: as above, one at a time where close_range is missing.
+                    unsafe { libc::close(other) };
+                }
+            }
+        }
+        from = from.max(fd + 1);
+    }
+}
+
+/// The child: the memory limit, then rounds until the parent closes `cmd` or a round fails;
+/// never returns.
 fn child(
     config: &RoundConfig,
-    seed: u64,
-    dir: &Path,
     limits: Limits,
-    trace: fs::File,
-    output: fs::File,
+    root: &Path,
+    mut cmd: fs::File,
+    mut done: fs::File,
 ) -> ! {
-    use std::os::fd::AsRawFd;
-    // SAFETY: plain system calls on this process's own limits and file descriptors.
-    unsafe {
-        if limits.memout_mb > 0 {
-            let bytes = limits.memout_mb << 20;
-            let lim = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &lim);
-        }
-        // A CPU limit as a backstop should the parent die; the parent's wall clock is tighter.
-        let cpu = limits.timeout.as_secs() + 2;
+    use std::io::{Read, Write};
+    if limits.memout_mb > 0 {
+        let bytes = limits.memout_mb << 20;
         let lim = libc::rlimit {
-            rlim_cur: cpu,
-            rlim_max: cpu + 1,
+            rlim_cur: bytes,
+            rlim_max: bytes,
         };
-        libc::setrlimit(libc::RLIMIT_CPU, &lim);
-        libc::dup2(output.as_raw_fd(), 1);
-        libc::dup2(output.as_raw_fd(), 2);
+        // SAFETY: a plain system call on this process's own limits.
+        unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
     }
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        // Buffered: the executor flushes after every line (one write per line, no fsync).
-        run_recorded_round(config, seed, Box::new(io::BufWriter::new(trace)))
-    }));
-    let report = result.unwrap_or_else(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic with a non-string payload".into());
-        RoundReport {
-            seed,
-            failure: Some(Failure::new(FailureKind::Panic, message)),
-            ..RoundReport::default()
+    // Freed memory stays in the heap for the next round of the batch instead of going back to
+    // the kernel, which would fault it in again (page faults were a tenth of a round).
+    // SAFETY: allocator tuning of this single-threaded process, before its rounds.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+    }
+    let mut buf = [0u8; 8];
+    let mut rounds = 0u32;
+    let code = loop {
+        if cmd.read_exact(&mut buf).is_err() {
+            break 0;
         }
-    });
-    let code = match serde_json::to_vec(&report) {
-        Ok(json) if fs::write(dir.join(REPORT), &json).is_ok() => 0,
-        _ => 3,
+        let seed = u64::from_le_bytes(buf);
+        let fresh = rounds > 0;
+        rounds += 1;
+        let report = match child_round(config, seed, &round_dir(root, seed), limits, fresh) {
+            Ok(report) => report,
+            Err(_) => break 3,
+        };
+        if done.write_all(&[1]).is_err() {
+            break 0;
+        }
+        // A failed round may leave Z3 in any state: the next round gets a fresh process.
+        if report.failure.is_some() {
+            break 0;
+        }
     };
     // SAFETY: ends the child without running the parent's exit handlers twice.
     unsafe { libc::_exit(code) }
 }
 
+/// Runs one round in a worker: a CPU limit as a backstop should the parent die (the parent's
+/// wall clock is tighter), output redirected to the round's folder, Z3's global parameters
+/// reset (a round may set them), the round, its report.
+fn child_round(
+    config: &RoundConfig,
+    seed: u64,
+    dir: &Path,
+    limits: Limits,
+    fresh: bool,
+) -> io::Result<RoundReport> {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let _ = io::stdout().flush();
+    let trace = fs::File::create(dir.join(TRACE))?;
+    let output = fs::File::create(dir.join(OUTPUT))?;
+    // SAFETY: plain system calls on this process's own limits, output streams and file
+    // descriptors; Z3's global parameters are process state no Z3 object refers to.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        let used = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) as u64 + 1;
+        let cpu = used + limits.timeout.as_secs() + 2;
+        let lim = libc::rlimit {
+            rlim_cur: cpu,
+            rlim_max: cpu + 1,
+        };
+        libc::setrlimit(libc::RLIMIT_CPU, &lim);
+        libc::fflush(std::ptr::null_mut());
+        libc::dup2(output.as_raw_fd(), 1);
+        libc::dup2(output.as_raw_fd(), 2);
+        z3_sys::Z3_global_param_reset_all();
+    }
+    // The first round of a worker uses the context the parent prepared (see `warm_up`); every
+    // later one a fresh context prepared the same way: a context that earlier rounds used
+    // answers differently (measured: traces of the same seed differed), and a round must be
+    // a function of its seed.
+    let context = if fresh {
+        let context = untrace::executor::fresh_context().map_err(io::Error::other)?;
+        // The Z3 calls a replay's first executor makes in its context (a scratch solver's
+        // parameter descriptions, which create terms), so that the round starts from the
+        // state a replay starts from.
+        let _ = untrace::executor::read_solver_param_kinds(&context);
+        context
+    } else {
+        z3::Context::thread_local()
+    };
+    let report = z3::with_z3_context(&context, || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Buffered: the executor flushes after every line (one write per line, no fsync).
+            run_recorded_round(config, seed, Box::new(io::BufWriter::new(trace)))
+        }));
+        result.unwrap_or_else(|payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic with a non-string payload".into());
+            RoundReport {
+                seed,
+                failure: Some(Failure::new(FailureKind::Panic, message)),
+                ..RoundReport::default()
+            }
+        })
+    });
+    drop(context);
+    let _ = io::stdout().flush();
+    // SAFETY: flushes C's output streams into this round's output file.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
+    let json = serde_json::to_vec(&report).map_err(io::Error::other)?;
+    fs::write(dir.join(REPORT), json)?;
+    Ok(report)
+}
+
 impl Worker {
-    /// Checks on the child: `Some(report)` once it ended (killing it first when it ran past
-    /// `timeout`), `None` while it runs.
-    pub fn poll(&mut self, timeout: Duration) -> Option<RoundReport> {
+    /// Whether the worker may take another round (it is idle, alive, and its batch not full).
+    pub fn can_take(&self) -> bool {
+        self.current.is_none()
+            && self.cmd.is_some()
+            && !self.exited
+            && self.rounds < BATCH_ROUNDS
+            && self.born.elapsed() < BATCH_TIME
+    }
+
+    /// Starts round `seed` in the worker (its folder is created here).
+    pub fn start(&mut self, seed: u64) -> io::Result<()> {
+        use std::io::Write;
+        let dir = round_dir(&self.root, seed);
+        fs::create_dir_all(&dir)?;
+        self.current = Some(Current {
+            seed,
+            dir,
+            started: Instant::now(),
+        });
+        self.rounds += 1;
+        if let Some(cmd) = &mut self.cmd {
+            // A worker that died meanwhile shows at the next poll, with this round in progress.
+            let _ = cmd.write_all(&seed.to_le_bytes());
+        }
+        Ok(())
+    }
+
+    /// Whether the worker waits for a round and may still be given one or retired.
+    pub fn is_idle(&self) -> bool {
+        self.current.is_none() && self.cmd.is_some() && !self.exited
+    }
+
+    /// Whether the worker counts as one of the running jobs (not exiting).
+    pub fn is_active(&self) -> bool {
+        !self.exited && (self.cmd.is_some() || self.current.is_some())
+    }
+
+    /// Lets the worker exit once its current round is done.
+    pub fn retire(&mut self) {
+        self.cmd = None;
+    }
+
+    /// Whether the worker process ended and was reaped.
+    pub fn exited(&self) -> bool {
+        self.exited
+    }
+
+    /// Checks on the worker: the round it finished, or the failure of the round in progress if
+    /// it died (killing it first when the round ran past `timeout`); `None` otherwise.
+    pub fn poll(&mut self, timeout: Duration) -> Option<Finished> {
+        if self.read_done() {
+            let finished = self.current.take().map(finished_from_report);
+            if finished
+                .as_ref()
+                .is_some_and(|f| f.report.failure.is_some())
+            {
+                // The worker exits after a failed round (see `child`).
+                self.retire();
+            }
+            return finished;
+        }
         let mut status = 0;
         // SAFETY: waits for our own child without blocking.
         let r = unsafe { libc::waitpid(self.pid, &mut status, libc::WNOHANG) };
         if r == 0 {
-            if !self.killed && self.started.elapsed() > timeout {
-                // SAFETY: our own child, by its id.
-                unsafe { libc::kill(self.pid, libc::SIGKILL) };
-                self.killed = true;
+            if let Some(c) = &self.current {
+                if !self.killed && c.started.elapsed() > timeout {
+                    // SAFETY: our own child, by its id.
+                    unsafe { libc::kill(self.pid, libc::SIGKILL) };
+                    self.killed = true;
+                }
             }
             return None;
         }
-        let mut report = self.collect(r, status);
+        self.exited = true;
+        // The round may have finished just before the worker ended.
+        if self.read_done() {
+            return self.current.take().map(finished_from_report);
+        }
+        let current = self.current.take()?;
+        let mut report = self.collect(&current, r, status);
         if let Some(f) = &mut report.failure {
             if f.last_call.is_none() {
-                f.last_call = last_call(&self.dir.join(TRACE));
+                f.last_call = last_call(&current.dir.join(TRACE));
             }
         }
-        Some(report)
+        Some(Finished {
+            dir: current.dir,
+            report,
+        })
     }
 
-    fn collect(&self, r: libc::pid_t, status: i32) -> RoundReport {
+    /// Reads one "round done" byte, if there is one.
+    fn read_done(&mut self) -> bool {
+        use std::io::Read;
+        let mut byte = [0u8; 1];
+        matches!(self.done.read(&mut byte), Ok(1))
+    }
+
+    fn collect(&self, current: &Current, r: libc::pid_t, status: i32) -> RoundReport {
         let failed = |failure: Failure| RoundReport {
-            seed: self.seed,
+            seed: current.seed,
             failure: Some(failure),
             ..RoundReport::default()
         };
@@ -159,7 +390,7 @@ impl Worker {
                 format!("waitpid failed: {}", io::Error::last_os_error()),
             ));
         }
-        let output = fs::read_to_string(self.dir.join(OUTPUT)).unwrap_or_default();
+        let output = fs::read_to_string(current.dir.join(OUTPUT)).unwrap_or_default();
         if libc::WIFSIGNALED(status) {
             let sig = libc::WTERMSIG(status);
             if self.killed {
@@ -171,16 +402,34 @@ impl Worker {
             return failed(classify_signal(sig, &output));
         }
         let code = libc::WEXITSTATUS(status);
-        match fs::read(self.dir.join(REPORT))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<RoundReport>(&b).ok())
-        {
-            Some(report) if code == 0 => report,
-            _ => failed(Failure::new(
+        failed(Failure::new(
+            FailureKind::Crash,
+            format!("the round exited with code {code}: {}", last_line(&output)),
+        ))
+    }
+}
+
+/// The folder of round `seed` under `root`.
+pub fn round_dir(root: &Path, seed: u64) -> PathBuf {
+    root.join(format!("r{seed}"))
+}
+
+/// A round the worker reported done: its report from its folder.
+fn finished_from_report(current: Current) -> Finished {
+    let report = fs::read(current.dir.join(REPORT))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<RoundReport>(&b).ok())
+        .unwrap_or_else(|| RoundReport {
+            seed: current.seed,
+            failure: Some(Failure::new(
                 FailureKind::Crash,
-                format!("the round exited with code {code}: {}", last_line(&output)),
+                "the round's report is missing or unreadable",
             )),
-        }
+            ..RoundReport::default()
+        });
+    Finished {
+        dir: current.dir,
+        report,
     }
 }
 

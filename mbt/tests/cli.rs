@@ -178,6 +178,72 @@ fn injected_allocation_is_a_memout() {
     check_injected(&summary, &out, "Memout");
 }
 
+/// A worker runs several rounds in a row (`--jobs 1`: seeds 8..13 in one worker): a round in
+/// the middle of the batch that dies is the one marked failed, its trace complete up to the
+/// injected call, and the rounds after it (in a new worker) run as without the injection.
+fn check_injected_mid_batch(kind: &str, failure_kind: &str, extra: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let run_rounds = |out: &Path, inject: bool| -> Value {
+        let mut cmd = mbt();
+        if inject {
+            cmd.env("MBT_INJECT", format!("{kind}@25:11"));
+        }
+        cmd.args([
+            "--seed",
+            "8",
+            "--rounds",
+            "6",
+            "--jobs",
+            "1",
+            "--keep-all",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(out)
+        .args(extra);
+        run(&mut cmd);
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+    };
+    let (with, without) = (tmp.path().join("with"), tmp.path().join("without"));
+    let (summary, clean) = (run_rounds(&with, true), run_rounds(&without, false));
+    assert_eq!(summary["rounds"], 6);
+    let seeds = |s: &Value| -> Vec<u64> {
+        let v = s["failed_seeds"].as_array().unwrap();
+        v.iter().map(|x| x.as_u64().unwrap()).collect()
+    };
+    let mut expected = seeds(&clean);
+    expected.retain(|&s| s != 11);
+    expected.push(11);
+    expected.sort_unstable();
+    assert_eq!(seeds(&summary), expected);
+    let entry = summary["failure_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["seed"] == 11)
+        .unwrap_or_else(|| panic!("no failure for the injected round: {summary}"));
+    assert_eq!(entry["failure"]["kind"], failure_kind);
+    assert_eq!(call_lines(&with.join("traces/seed-11.trace")), 24);
+    for seed in [8, 9, 10, 12, 13] {
+        let name = format!("traces/seed-{seed}.trace");
+        assert_eq!(
+            fs::read(with.join(&name)).unwrap(),
+            fs::read(without.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn injected_abort_in_the_middle_of_a_batch_fails_only_its_round() {
+    check_injected_mid_batch("abort", "Crash", &[]);
+}
+
+#[test]
+fn injected_loop_in_the_middle_of_a_batch_fails_only_its_round() {
+    check_injected_mid_batch("loop", "Timeout", &["--timeout", "0.5"]);
+}
+
 #[test]
 fn shards_split_the_seed_space_and_merge() {
     let tmp = tempfile::tempdir().unwrap();

@@ -769,37 +769,42 @@ thread_local! {
 /// recorded round and its replay create the same Z3 objects in the same order.
 pub fn solver_param_kinds(main: &Context) -> Rc<HashMap<String, ParamKind>> {
     PARAM_KINDS.with(|cell| {
-        cell.get_or_init(|| {
-            let raw = main.get_z3_context();
-            let mut kinds = HashMap::new();
-            // SAFETY: a scratch solver and its descriptions, reference-counted and released;
-            // symbol strings are copied before the next Z3 call.
-            unsafe {
-                let Some(solver) = z3_sys::Z3_mk_solver(raw) else {
-                    return Rc::new(kinds);
-                };
-                z3_sys::Z3_solver_inc_ref(raw, solver);
-                if let Some(descrs) = z3_sys::Z3_solver_get_param_descrs(raw, solver) {
-                    z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
-                    for i in 0..z3_sys::Z3_param_descrs_size(raw, descrs) {
-                        let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
-                            continue;
-                        };
-                        let name = z3_sys::Z3_get_symbol_string(raw, symbol);
-                        if name.is_null() {
-                            continue;
-                        }
-                        let name = std::ffi::CStr::from_ptr(name)
-                            .to_string_lossy()
-                            .into_owned();
-                        kinds.insert(name, z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol));
-                    }
-                    z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
-                }
-                z3_sys::Z3_solver_dec_ref(raw, solver);
-            }
-            Rc::new(kinds)
-        })
-        .clone()
+        cell.get_or_init(|| Rc::new(read_solver_param_kinds(main)))
+            .clone()
     })
+}
+
+/// Reads every solver parameter's kind from a scratch solver of `main`, uncached: the Z3
+/// calls the first executor of a thread makes. A fuzzer that runs a round in a fresh context
+/// makes them there too, so that the round's context is in the state a replay's is.
+pub fn read_solver_param_kinds(main: &Context) -> HashMap<String, ParamKind> {
+    let raw = main.get_z3_context();
+    let mut kinds = HashMap::new();
+    // SAFETY: a scratch solver and its descriptions, reference-counted and released;
+    // symbol strings are copied before the next Z3 call.
+    unsafe {
+        let Some(solver) = z3_sys::Z3_mk_solver(raw) else {
+            return kinds;
+        };
+        z3_sys::Z3_solver_inc_ref(raw, solver);
+        if let Some(descrs) = z3_sys::Z3_solver_get_param_descrs(raw, solver) {
+            z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
+            for i in 0..z3_sys::Z3_param_descrs_size(raw, descrs) {
+                let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
+                    continue;
+                };
+                let name = z3_sys::Z3_get_symbol_string(raw, symbol);
+                if name.is_null() {
+                    continue;
+                }
+                let name = std::ffi::CStr::from_ptr(name)
+                    .to_string_lossy()
+                    .into_owned();
+                kinds.insert(name, z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol));
+            }
+            z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
+        }
+        z3_sys::Z3_solver_dec_ref(raw, solver);
+    }
+    kinds
 }
