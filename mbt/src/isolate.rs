@@ -71,12 +71,11 @@ pub struct Finished {
 /// Prepares the parent before its first fork, so that no child pays for it again: creates the
 /// `z3` crate's thread-local context (every round's executor uses it; creating it is about a
 /// sixth of a round's CPU time) and reads the solver parameter kinds the executor needs (about
-/// a quarter). Both are exactly what the first executor of a process does, so every child
-/// starts from the state it would have reached itself, and a replay with `untrace` reaches the
-/// same one. Z3 starts no threads here, so the parent stays single-threaded.
+/// a quarter; in a scratch context of their own, so the round's context stays as fresh as a
+/// replay's). Z3 starts no threads here, so the parent stays single-threaded.
 pub fn warm_up() {
-    let context = z3::Context::thread_local();
-    let _ = untrace::executor::solver_param_kinds(&context);
+    let _ = z3::Context::thread_local();
+    let _ = untrace::executor::solver_param_kinds();
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {
@@ -242,12 +241,7 @@ fn child_round(
     // answers differently (measured: traces of the same seed differed), and a round must be
     // a function of its seed.
     let context = if fresh {
-        let context = untrace::executor::fresh_context().map_err(io::Error::other)?;
-        // The Z3 calls a replay's first executor makes in its context (a scratch solver's
-        // parameter descriptions, which create terms), so that the round starts from the
-        // state a replay starts from.
-        let _ = untrace::executor::read_solver_param_kinds(&context);
-        context
+        untrace::executor::fresh_context().map_err(io::Error::other)?
     } else {
         z3::Context::thread_local()
     };

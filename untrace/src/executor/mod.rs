@@ -155,7 +155,7 @@ impl Executor {
                 .filter(|p| !p.is_empty());
         }
         let main = Context::thread_local();
-        let param_kinds = solver_param_kinds(&main);
+        let param_kinds = solver_param_kinds();
         Executor {
             config,
             state: State::new(),
@@ -763,22 +763,26 @@ thread_local! {
         const { std::cell::OnceCell::new() };
 }
 
-/// The kind of every solver parameter, read once per thread from a scratch solver's parameter
-/// descriptions. Reading them per `set_param` cost a quarter of a fuzzing round. The first
-/// executor of a thread reads them (a fuzzer reads them before it forks its rounds), so a
-/// recorded round and its replay create the same Z3 objects in the same order.
-pub fn solver_param_kinds(main: &Context) -> Rc<HashMap<String, ParamKind>> {
+/// The kind of every solver parameter, read once per thread from the parameter descriptions
+/// of a solver in a scratch context of its own. Reading them per `set_param` cost a quarter of
+/// a fuzzing round, and reading them in the executor's own context would change that
+/// context's state (the descriptions create terms), so a round would need the same reads as
+/// its replay. A fuzzer reads them once before it forks its rounds.
+pub fn solver_param_kinds() -> Rc<HashMap<String, ParamKind>> {
     PARAM_KINDS.with(|cell| {
-        cell.get_or_init(|| Rc::new(read_solver_param_kinds(main)))
-            .clone()
+        cell.get_or_init(|| {
+            let kinds = guard::fresh_context()
+                .map(|scratch| read_solver_param_kinds(&scratch))
+                .unwrap_or_default();
+            Rc::new(kinds)
+        })
+        .clone()
     })
 }
 
-/// Reads every solver parameter's kind from a scratch solver of `main`, uncached: the Z3
-/// calls the first executor of a thread makes. A fuzzer that runs a round in a fresh context
-/// makes them there too, so that the round's context is in the state a replay's is.
-pub fn read_solver_param_kinds(main: &Context) -> HashMap<String, ParamKind> {
-    let raw = main.get_z3_context();
+/// Reads every solver parameter's kind from a scratch solver of `context`, uncached.
+fn read_solver_param_kinds(context: &Context) -> HashMap<String, ParamKind> {
+    let raw = context.get_z3_context();
     let mut kinds = HashMap::new();
     // SAFETY: a scratch solver and its descriptions, reference-counted and released;
     // symbol strings are copied before the next Z3 call.
