@@ -599,7 +599,12 @@ impl<'a> Evaluator<'a> {
                 .filter_map(|n| self.model.funs.get(*n))
                 .find(|d| {
                     d.params.len() == args.len()
-                        && d.params.iter().zip(&args).all(|((_, s), a)| *s == a.sort())
+                        && d.params.iter().zip(&args).all(|((_, s), a)| {
+                            // Mixed arithmetic: an Int argument fills a Real parameter
+                            // (`(/ 3 0)` divides Reals).
+                            let sort = a.sort();
+                            *s == sort || (*s == Sort::Real && sort == Sort::Int)
+                        })
                         && result.as_ref().is_none_or(|r| *r == d.result)
                 })
                 .cloned();
