@@ -8,7 +8,8 @@
 //! operation only Z3 knows, a literal without syntax) makes every term above it
 //! inexpressible; the check skips those and counts them.
 
-use model::{Call, FuncId, Sort, State, TermId};
+use model::call_text::{literal, operation, symbol, Dialect};
+use model::{Call, FuncId, State, TermId};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -29,145 +30,6 @@ pub struct TermTexts {
 /// The let-bound name of a term.
 fn var(t: TermId) -> String {
     format!("_t{}", t.0)
-}
-
-/// A symbol as SMT-LIB writes it: quoted unless simple; `None` when it cannot be written.
-pub fn symbol(name: &str) -> Option<String> {
-    let simple = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c));
-    if simple {
-        Some(name.to_string())
-    } else if name.contains(['|', '\\']) {
-        None
-    } else {
-        Some(format!("|{name}|"))
-    }
-}
-
-/// An exact decimal as an SMT-LIB Real term: `n.0`, `(/ n.0 d.0)`, negated with `-`.
-fn real(value: &str) -> Option<String> {
-    let (num, den) = untrace::executor::real_parts(value)?;
-    let (negative, num) = match num.strip_prefix('-') {
-        Some(n) => (true, n.to_string()),
-        None => (false, num),
-    };
-    let body = if den == "1" {
-        format!("{num}.0")
-    } else {
-        format!("(/ {num}.0 {den}.0)")
-    };
-    Some(if negative {
-        format!("(- {body})")
-    } else {
-        body
-    })
-}
-
-/// The SMT-LIB term of a `lit` call's value, as the executor builds it.
-fn literal(sort: &Sort, value: &str) -> Option<String> {
-    Some(match sort {
-        Sort::Bool | Sort::RoundingMode => value.to_string(),
-        Sort::Int => match value.strip_prefix('-') {
-            Some(n) => format!("(- {n})"),
-            None => value.to_string(),
-        },
-        Sort::Real => real(value)?,
-        Sort::BitVec(w) => format!("(_ bv{value} {w})"),
-        Sort::FloatingPoint(e, s) => match value {
-            "nan" => format!("(_ NaN {e} {s})"),
-            "+inf" => format!("(_ +oo {e} {s})"),
-            "-inf" => format!("(_ -oo {e} {s})"),
-            "+zero" => format!("(_ +zero {e} {s})"),
-            "-zero" => format!("(_ -zero {e} {s})"),
-            // The executor goes through Z3_mk_fpa_numeral_double: the double nearest the
-            // decimal, then rounded to the format.
-            text => {
-                let v: f64 = text.parse().ok()?;
-                let exact = real(&format!("{v:?}"))?;
-                format!("((_ to_fp {e} {s}) RNE ((_ to_fp 11 53) RNE {exact}))")
-            }
-        },
-        Sort::String => {
-            let mut out = String::from("\"");
-            for c in value.chars() {
-                match c {
-                    '"' => out.push_str("\"\""),
-                    ' '..='~' if c != '\\' => out.push(c),
-                    c => {
-                        let _ = write!(out, "\\u{{{:x}}}", c as u32);
-                    }
-                }
-            }
-            out.push('"');
-            out
-        }
-        _ => return None,
-    })
-}
-
-/// The SMT-LIB expression of an operation of the table, or `None` for the operations only Z3
-/// knows (`bvredand`, `ext_rotate_left`, the multiplication overflow predicates, ...), which
-/// the check leaves to Z3.
-fn operation(name: &str, indices: &[u32], args: &[String], first: Option<&Sort>) -> Option<String> {
-    let a = args;
-    let w = first.and_then(Sort::bv_width).unwrap_or(1);
-    let app = |head: &str| {
-        if a.is_empty() {
-            head.to_string()
-        } else {
-            format!("({head} {})", a.join(" "))
-        }
-    };
-    let widen = |how: &str, x: &str| format!("((_ {how} 1) {x})");
-    // Bits w and w-1 of the (w+1)-bit result of `op` on the sign-extended arguments: #b01 is
-    // a signed overflow, #b10 an underflow.
-    let signed = |op: &str, bad: &str| {
-        format!(
-            "(not (= ((_ extract {w} {}) ({op} {} {})) {bad}))",
-            w - 1,
-            widen("sign_extend", &a[0]),
-            widen("sign_extend", &a[1])
-        )
-    };
-    let min = format!("(concat #b1 (_ bv0 {}))", w - 1);
-    let min = if w == 1 { "#b1".to_string() } else { min };
-    Some(match name {
-        "iff" => app("="),
-        "bvadd_no_overflow_u" => format!(
-            "(= ((_ extract {w} {w}) (bvadd {} {})) #b0)",
-            widen("zero_extend", &a[0]),
-            widen("zero_extend", &a[1])
-        ),
-        "bvadd_no_overflow_s" => signed("bvadd", "#b01"),
-        "bvadd_no_underflow" => signed("bvadd", "#b10"),
-        "bvsub_no_overflow" => signed("bvsub", "#b01"),
-        "bvsub_no_underflow_s" => signed("bvsub", "#b10"),
-        "bvsub_no_underflow_u" => format!("(bvule {} {})", a[1], a[0]),
-        "bvsdiv_no_overflow" => format!(
-            "(not (and (= {} {min}) (= {} (bvnot (_ bv0 {w})))))",
-            a[0], a[1]
-        ),
-        "bvneg_no_overflow" => format!("(not (= {} {min}))", a[0]),
-        "bvmul_no_overflow_u"
-        | "bvmul_no_overflow_s"
-        | "bvmul_no_underflow"
-        | "bvredand"
-        | "bvredor"
-        | "ext_rotate_left"
-        | "ext_rotate_right"
-        | "rem"
-        | "^" => return None,
-        // The evaluator has no sequences.
-        _ if name.starts_with("seq.") => return None,
-        _ if indices.is_empty() => app(name),
-        _ => {
-            let idx: Vec<String> = indices.iter().map(u32::to_string).collect();
-            app(&format!("(_ {name} {})", idx.join(" ")))
-        }
-    })
 }
 
 impl TermTexts {
@@ -207,7 +69,7 @@ impl TermTexts {
                     .first()
                     .and_then(|a| state.terms.get(a))
                     .map(|i| &i.sort);
-                match operation(op.name(), indices, &names, first) {
+                match operation(op.name(), indices, &names, first, Dialect::Standard) {
                     Some(expr) => Node::Expr {
                         expr,
                         args: args.clone(),
@@ -278,43 +140,5 @@ impl TermTexts {
         out.push_str(&var(t));
         out.push_str(&")".repeat(order.len()));
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn literals_have_smtlib_forms() {
-        assert_eq!(literal(&Sort::Int, "-3").as_deref(), Some("(- 3)"));
-        assert_eq!(
-            literal(&Sort::Real, "-7/2").as_deref(),
-            Some("(- (/ 7.0 2.0))")
-        );
-        assert_eq!(
-            literal(&Sort::BitVec(8), "255").as_deref(),
-            Some("(_ bv255 8)")
-        );
-        assert_eq!(
-            literal(&Sort::String, "a\"b").as_deref(),
-            Some("\"a\"\"b\"")
-        );
-        assert_eq!(
-            literal(&Sort::FloatingPoint(3, 5), "-inf").as_deref(),
-            Some("(_ -oo 3 5)")
-        );
-    }
-
-    #[test]
-    fn overflow_predicates_are_standard_bit_vector_formulas() {
-        let args = ["x".to_string(), "y".to_string()];
-        let s = operation("bvneg_no_overflow", &[], &args[..1], Some(&Sort::BitVec(4)));
-        assert_eq!(s.as_deref(), Some("(not (= x (concat #b1 (_ bv0 3))))"));
-        let s = operation("bvsub_no_underflow_u", &[], &args, Some(&Sort::BitVec(4)));
-        assert_eq!(s.as_deref(), Some("(bvule y x)"));
-        assert_eq!(operation("bvredor", &[], &args[..1], None), None);
-        let s = operation("extract", &[3, 1], &args[..1], Some(&Sort::BitVec(4)));
-        assert_eq!(s.as_deref(), Some("((_ extract 3 1) x)"));
     }
 }

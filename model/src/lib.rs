@@ -3,6 +3,7 @@
 //! - [`sort`]: the one `Sort` type used by traces, SMT-LIB and the evaluator.
 //! - [`ops`]: the operation table (names, indices, arity, sort rules).
 //! - [`call`]: API calls and recorded results, the vocabulary of a trace.
+//! - [`call_text`]: the SMT-LIB text of what calls build (symbols, literals, operations).
 //! - [`state`]: the reference state with preconditions, so any tool can validate a call
 //!   sequence without Z3.
 //! - [`trace`]: the text and binary trace formats.
@@ -11,6 +12,7 @@
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
 
 pub mod call;
+pub mod call_text;
 pub mod eval;
 pub mod ops;
 pub mod options;

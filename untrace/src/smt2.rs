@@ -8,147 +8,12 @@
 //! that depends on one; so does a call the trace records as refused by Z3 (`return error`).
 
 use model::call::{AnyId, Call, Ret, SolverId, SolverKind, TermId};
+use model::call_text::{literal, operation, symbol, Dialect};
 use model::trace::text::format_call;
 use model::trace::Trace;
 use model::{Sort, State};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-
-/// Quotes a symbol when it is not a simple SMT-LIB symbol; `None` if it cannot be written.
-fn symbol(name: &str) -> Option<String> {
-    let simple = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c));
-    if simple {
-        Some(name.to_string())
-    } else if name.contains(['|', '\\']) {
-        None
-    } else {
-        Some(format!("|{name}|"))
-    }
-}
-
-/// An SMT-LIB string literal: `"` doubles, non-printable characters become `\u{..}`.
-fn string_literal(value: &str) -> String {
-    let mut out = String::from("\"");
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\"\""),
-            '\\' => out.push_str("\\u{5c}"),
-            ' '..='~' => out.push(c),
-            c => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn real_literal(value: &str) -> Option<String> {
-    let (num, den) = crate::executor::real_parts(value)?;
-    let (negative, num) = match num.strip_prefix('-') {
-        Some(n) => (true, n.to_string()),
-        None => (false, num),
-    };
-    let body = if den == "1" {
-        format!("{num}.0")
-    } else {
-        format!("(/ {num}.0 {den}.0)")
-    };
-    Some(if negative {
-        format!("(- {body})")
-    } else {
-        body
-    })
-}
-
-/// The SMT-LIB literal of a `lit` value.
-fn literal(sort: &Sort, value: &str) -> Option<String> {
-    Some(match sort {
-        Sort::Bool => value.to_string(),
-        Sort::Int => match value.strip_prefix('-') {
-            Some(n) => format!("(- {n})"),
-            None => value.to_string(),
-        },
-        Sort::Real => real_literal(value)?,
-        Sort::BitVec(w) => format!("(_ bv{value} {w})"),
-        Sort::FloatingPoint(e, s) => match value {
-            "nan" => format!("(_ NaN {e} {s})"),
-            "+inf" => format!("(_ +oo {e} {s})"),
-            "-inf" => format!("(_ -oo {e} {s})"),
-            "+zero" => format!("(_ +zero {e} {s})"),
-            "-zero" => format!("(_ -zero {e} {s})"),
-            // The double first (exact from its shortest decimal), then its format, as
-            // Z3_mk_fpa_numeral_double does.
-            text => {
-                let v: f64 = text.parse().ok()?;
-                let decimal = real_literal(&format!("{v:?}").replace("e", "E"))
-                    .or_else(|| real_literal(&format!("{v:?}")))?;
-                format!("((_ to_fp {e} {s}) RNE ((_ to_fp 11 53) RNE {decimal}))")
-            }
-        },
-        Sort::RoundingMode => value.to_string(),
-        Sort::String => string_literal(value),
-        Sort::Seq(_) => format!("(as seq.empty {sort})"),
-        _ => return None,
-    })
-}
-
-/// The SMT-LIB form of an operation application, or `None`.
-fn operation(name: &str, indices: &[u32], args: &[String], sorts: &[&Sort]) -> Option<String> {
-    let a = args;
-    let w = sorts.first().and_then(|s| s.bv_width()).unwrap_or(1);
-    let app = |head: &str, xs: &[String]| {
-        if xs.is_empty() {
-            head.to_string()
-        } else {
-            format!("({head} {})", xs.join(" "))
-        }
-    };
-    let sext = |k: u32, x: &str| format!("((_ sign_extend {k}) {x})");
-    let zext = |k: u32, x: &str| format!("((_ zero_extend {k}) {x})");
-    // Bits (w, w-1) of a (w+1)-bit signed result: #b01 is an overflow, #b10 an underflow.
-    let top2 = |op: &str, bad: &str| {
-        format!(
-            "(not (= ((_ extract {w} {}) ({op} {} {})) {bad}))",
-            w - 1,
-            sext(1, &a[0]),
-            sext(1, &a[1])
-        )
-    };
-    let min = format!("((_ rotate_right 1) (_ bv1 {w}))");
-    Some(match name {
-        "iff" => app("=", a),
-        "bvadd_no_overflow_u" => format!(
-            "(= ((_ extract {w} {w}) (bvadd {} {})) #b0)",
-            zext(1, &a[0]),
-            zext(1, &a[1])
-        ),
-        "bvadd_no_overflow_s" => top2("bvadd", "#b01"),
-        "bvadd_no_underflow" => top2("bvadd", "#b10"),
-        "bvsub_no_overflow" => top2("bvsub", "#b01"),
-        "bvsub_no_underflow_u" => format!("(bvule {} {})", a[1], a[0]),
-        "bvsub_no_underflow_s" => top2("bvsub", "#b10"),
-        "bvsdiv_no_overflow" => format!(
-            "(not (and (= {} {min}) (= {} (bvnot (_ bv0 {w})))))",
-            a[0], a[1]
-        ),
-        "bvneg_no_overflow" => format!("(not (= {} {min}))", a[0]),
-        // Z3's own names: its signed "no overflow" also fails on an underflow, which no
-        // standard bit-vector formula would reproduce.
-        "bvmul_no_overflow_u" => app("bvumul_noovfl", a),
-        "bvmul_no_overflow_s" => app("bvsmul_noovfl", a),
-        "bvmul_no_underflow" => app("bvsmul_noudfl", a),
-        _ if indices.is_empty() => app(name, a),
-        _ => {
-            let idx: Vec<String> = indices.iter().map(u32::to_string).collect();
-            app(&format!("(_ {name} {})", idx.join(" ")), a)
-        }
-    })
-}
 
 /// Writes `trace` (read from `file`) as an SMT-LIB script.
 pub fn write_script(file: &str, trace: &Trace) -> String {
@@ -244,12 +109,9 @@ impl Writer {
             }
             Call::Op { op, indices, args } => {
                 let names = self.names(args).ok_or(MISSING)?;
-                let sorts: Vec<Sort> = args
-                    .iter()
-                    .filter_map(|t| sort_of(&self.state, t))
-                    .collect();
-                let refs: Vec<&Sort> = sorts.iter().collect();
-                operation(op.name(), indices, &names, &refs).ok_or("no SMT-LIB operation")?
+                let first = args.first().and_then(|t| sort_of(&self.state, t));
+                operation(op.name(), indices, &names, first.as_ref(), Dialect::Z3)
+                    .ok_or("no SMT-LIB operation")?
             }
             Call::ConstArray { index, value } => {
                 let v = self.name(*value).ok_or(MISSING)?;
@@ -425,50 +287,5 @@ impl Writer {
         }
         // Keeps the state in step; an invalid call was reported above.
         let _ = self.state.apply(call, ret);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn symbols_and_literals() {
-        assert_eq!(symbol("x").as_deref(), Some("x"));
-        assert_eq!(symbol("a b").as_deref(), Some("|a b|"));
-        assert_eq!(symbol("1x").as_deref(), Some("|1x|"));
-        assert_eq!(symbol("a|b"), None);
-        assert_eq!(literal(&Sort::Int, "-3").as_deref(), Some("(- 3)"));
-        assert_eq!(
-            literal(&Sort::Real, "-3/4").as_deref(),
-            Some("(- (/ 3.0 4.0))")
-        );
-        assert_eq!(
-            literal(&Sort::BitVec(8), "255").as_deref(),
-            Some("(_ bv255 8)")
-        );
-        assert_eq!(
-            literal(&Sort::String, "a\"b").as_deref(),
-            Some("\"a\"\"b\"")
-        );
-        assert_eq!(
-            literal(&Sort::FloatingPoint(8, 24), "-inf").as_deref(),
-            Some("(_ -oo 8 24)")
-        );
-    }
-
-    #[test]
-    fn overflow_predicates_have_bit_vector_forms() {
-        let args = ["a".to_string(), "b".to_string()];
-        let bv8 = Sort::BitVec(8);
-        let sorts = [&bv8, &bv8];
-        assert_eq!(
-            operation("bvadd_no_overflow_u", &[], &args, &sorts).as_deref(),
-            Some("(= ((_ extract 8 8) (bvadd ((_ zero_extend 1) a) ((_ zero_extend 1) b))) #b0)")
-        );
-        assert_eq!(
-            operation("extract", &[7, 4], &args[..1], &sorts[..1]).as_deref(),
-            Some("((_ extract 7 4) a)")
-        );
     }
 }

@@ -18,7 +18,7 @@ mod ops;
 mod terms;
 
 pub use guard::{fresh_context, one_line};
-pub use terms::{real_parts, z3_sort};
+pub use terms::z3_sort;
 
 use model::call::{
     normalize_error, AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId,

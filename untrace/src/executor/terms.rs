@@ -3,6 +3,7 @@
 //! [`z3_sort`] maps a model sort to a `z3::Sort`; [`literal`] builds the Z3 value a `lit`
 //! call names. Both run inside a guard (see `guard`), so a rejected call becomes an error.
 
+use model::call_text::real_parts;
 use model::Sort;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, RoundingMode, Seq, BV};
 use z3::{Context, Symbol};
@@ -83,56 +84,4 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
         Sort::Seq(element) if value.is_empty() => Seq::empty(&z3_sort(element)?).into(),
         _ => return Err(bad()),
     })
-}
-
-/// Splits a Real literal (`-3`, `-3/4`, `1.25`) into a numerator and denominator in
-/// decimal, as `Real::from_rational_str` wants them.
-pub fn real_parts(value: &str) -> Option<(String, String)> {
-    let (num, den) = value.split_once('/').unwrap_or((value, "1"));
-    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-    let negative = int.starts_with('-');
-    let digits = format!("{}{frac}", int.trim_start_matches('-'));
-    if digits.is_empty()
-        || !digits.bytes().all(|b| b.is_ascii_digit())
-        || den.is_empty()
-        || !den.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let trimmed = digits.trim_start_matches('0');
-    let numerator = format!(
-        "{}{}",
-        if negative && !trimmed.is_empty() {
-            "-"
-        } else {
-            ""
-        },
-        if trimmed.is_empty() { "0" } else { trimmed }
-    );
-    // 1.25/3 = 125 / (3 * 100): append the fraction's zeros to the denominator.
-    let den_trimmed = den.trim_start_matches('0');
-    if den_trimmed.is_empty() {
-        return None;
-    }
-    Some((
-        numerator,
-        format!("{den_trimmed}{}", "0".repeat(frac.len())),
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::real_parts;
-
-    #[test]
-    fn real_literals_split_into_decimal_fractions() {
-        let p = |s: &str| real_parts(s).map(|(a, b)| format!("{a}/{b}"));
-        assert_eq!(p("3").as_deref(), Some("3/1"));
-        assert_eq!(p("-3/4").as_deref(), Some("-3/4"));
-        assert_eq!(p("1.25").as_deref(), Some("125/100"));
-        assert_eq!(p("-0.5/3").as_deref(), Some("-5/30"));
-        assert_eq!(p("-0").as_deref(), Some("0/1"));
-        assert_eq!(p("1/0"), None);
-        assert_eq!(p("x"), None);
-    }
 }
