@@ -171,23 +171,32 @@ fn ddtrace_minimizes_a_fuzzed_trace_that_crashes_untrace() {
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
 }
 
-/// A trace exported as SMT-LIB gives the recorded answers with the z3 binary, and
-/// `checkmodel` accepts z3's model of it.
-#[test]
-fn exported_smtlib_gives_recorded_answers_and_valid_models() {
+/// `traces/NAME.trace` written as an SMT-LIB script by `untrace --smt2` into a private
+/// directory; `None` (the test is skipped) when the z3 binary that runs it is missing.
+fn export_smt2(name: &str) -> Option<(tempfile::TempDir, PathBuf)> {
     if !on_path("z3") {
         eprintln!("skipped: the z3 binary is not installed (.ci/install-deps installs it)");
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let trace = repo_root().join("traces/bv_ops.trace");
-    let smt2 = dir.path().join("bv_ops.smt2");
+    let trace = repo_root().join(format!("traces/{name}.trace"));
+    let smt2 = dir.path().join(format!("{name}.smt2"));
     let out = run(
         "untrace",
         &["--smt2".as_ref(), smt2.as_os_str(), trace.as_os_str()],
         &[],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    Some((dir, smt2))
+}
+
+/// A trace exported as SMT-LIB gives the recorded answers with the z3 binary, and
+/// `checkmodel` accepts z3's model of it.
+#[test]
+fn exported_smtlib_gives_recorded_answers_and_valid_models() {
+    let Some((dir, smt2)) = export_smt2("bv_ops") else {
+        return;
+    };
     let script = std::fs::read_to_string(&smt2).expect("script written");
     assert!(script.contains("(check-sat"), "{script}");
     // Ask for a model after the first check-sat and check it independently.
@@ -217,19 +226,9 @@ fn exported_smtlib_gives_recorded_answers_and_valid_models() {
 /// `ddsmt` reduces an SMT-LIB script exported from a trace while z3 keeps its answer.
 #[test]
 fn ddsmt_reduces_an_exported_script_keeping_z3s_answer() {
-    if !on_path("z3") {
-        eprintln!("skipped: the z3 binary is not installed (.ci/install-deps installs it)");
+    let Some((dir, smt2)) = export_smt2("arith_int") else {
         return;
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let trace = repo_root().join("traces/arith_int.trace");
-    let smt2 = dir.path().join("in.smt2");
-    let out = run(
-        "untrace",
-        &["--smt2".as_ref(), smt2.as_os_str(), trace.as_os_str()],
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
     let golden = Command::new("z3").arg(&smt2).output().expect("z3 runs");
     let reduced = dir.path().join("out.smt2");
     let out = run(
