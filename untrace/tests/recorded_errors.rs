@@ -3,28 +3,12 @@
 //! mismatch (exit 1) while an unrecorded one stays a Z3 error (exit 4).
 
 use model::call::{AnyId, Call, Ret, SatResult, SolverId, SolverKind, SortId, TermId};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{stderr, untrace, write_trace};
+use std::path::Path;
 use untrace::replay::{replay_file, Exit, ReplayOptions};
 use untrace::{ExecConfig, ExecError, Executor};
-
-fn untrace(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_untrace"))
-        .args(args)
-        .env_remove("UNTRACE_FAIL_ON")
-        .output()
-        .expect("untrace runs")
-}
-
-fn write_trace(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("z3-trace 1\n{body}")).expect("written");
-    path
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 const UNKNOWN_PARAM: &str = "Exception: unknown parameter 'no_such_parameter'";
 

@@ -2,12 +2,15 @@
 //! call kind, sort and operation, they survive conversion to binary and back, and their
 //! SMT-LIB form gives Z3's command line the recorded answers. Also the other exit codes.
 
+mod common;
+
+use common::{stderr, untrace, write_trace};
 use model::call::Call;
 use model::trace::{self, Trace};
 use model::Sort;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn traces_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces")
@@ -21,14 +24,6 @@ fn trace_files() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn untrace(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_untrace"))
-        .args(args)
-        .env_remove("UNTRACE_FAIL_ON")
-        .output()
-        .expect("untrace runs")
 }
 
 fn parse(path: &Path) -> Trace {
@@ -46,7 +41,7 @@ fn every_trace_replays_with_exit_0() {
             Some(0),
             "{}: {}",
             file.display(),
-            String::from_utf8_lossy(&out.stderr)
+            stderr(&out)
         );
     }
 }
@@ -121,21 +116,11 @@ fn binary_conversion_replays_and_converts_back() {
         let bin = dir.path().join("t.bin");
         let text = dir.path().join("t.trace");
         let out = untrace(&[file.as_os_str(), "--convert".as_ref(), bin.as_os_str()]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let bytes = std::fs::read(&bin).expect("written");
         assert!(bytes.starts_with(model::trace::binary::MAGIC));
         let out = untrace(&[bin.as_os_str()]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let out = untrace(&[bin.as_os_str(), "--convert".as_ref(), text.as_os_str()]);
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(
@@ -177,12 +162,6 @@ fn smt2_scripts_give_the_recorded_answers() {
     }
 }
 
-fn write_trace(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("z3-trace 1\n{body}")).expect("written");
-    path
-}
-
 const TWO_BOOLS: &str =
     "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\nnew_solver\nreturn z1\n";
 
@@ -192,12 +171,7 @@ fn a_trace_cut_short_inside_an_object_creating_call_replays_to_that_call() {
     // What a recorder leaves when Z3 crashes inside the last call: no `return` line.
     let path = write_trace(dir.path(), "cut.trace", &format!("{TWO_BOOLS}and t1 t2\n"));
     let out = untrace(&[path.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The last call does run: a failure injected there reproduces.
     let out = Command::new(env!("CARGO_BIN_EXE_untrace"))
         .arg(&path)
@@ -217,16 +191,11 @@ fn a_different_answer_is_a_mismatch_with_exit_1() {
     );
     let out = untrace(&[path.as_os_str()]);
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("m.trace:12: replay mismatch"), "{err}");
     // Without checks the same trace replays.
     let out = untrace(&[path.as_os_str(), "--no-check".as_ref()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]
@@ -238,25 +207,15 @@ fn a_different_value_or_core_size_is_a_mismatch() {
         &format!("{TWO_BOOLS}assert z1 t1\ncheck_sat z1\nreturn sat\nget_model z1\nreturn m1\nmodel_eval m1 t2 true\nreturn \"true\"\n"),
     );
     let out = untrace(&[value.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let core = write_trace(
         dir.path(),
         "c.trace",
         &format!("{TWO_BOOLS}assert z1 t2\ncheck_sat_assuming z1 t1\nreturn unsat\nget_unsat_core z1\nreturn t1 t1\n"),
     );
     let out = untrace(&[core.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("c.trace:13:"));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("c.trace:13:"));
 }
 
 #[test]
@@ -270,7 +229,7 @@ fn a_bad_parameter_is_a_z3_error_with_exit_4() {
         ),
     );
     let out = untrace(&[path.as_os_str()]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert_eq!(out.status.code(), Some(4), "{err}");
     // Z3 reports the bad parameter at the next check, as the contract says.
     assert!(
@@ -291,7 +250,7 @@ fn a_parse_error_in_from_string_is_a_z3_error() {
         "new_solver\nreturn z1\nfrom_string z1 \"(assert (> y\"\n",
     );
     let out = untrace(&[path.as_os_str()]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("f.trace:4: z3 error:"), "{err}");
 }
@@ -319,12 +278,7 @@ fn stop_after_skips_later_lines() {
         &format!("{TWO_BOOLS}assert z1 t1\nassert z1 t2\ncheck_sat z1\nreturn sat\n"),
     );
     let out = untrace(&[path.as_os_str(), "--stop-after".as_ref(), "11".as_ref()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = untrace(&[
         path.as_os_str(),
         "-v".as_ref(),
@@ -332,7 +286,7 @@ fn stop_after_skips_later_lines() {
         "12".as_ref(),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("check_sat z1"));
+    assert!(stderr(&out).contains("check_sat z1"));
 }
 
 #[test]
@@ -345,5 +299,5 @@ fn fail_on_aborts_at_the_matching_call() {
         .expect("untrace runs");
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(out.status.signal(), Some(6), "{:?}", out.status);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("xor t1 t2"));
+    assert!(stderr(&out).contains("xor t1 t2"));
 }
