@@ -503,7 +503,11 @@ impl Action for StartShadow {
         "start_shadow"
     }
     fn applies(&self, cx: &Cx<'_>) -> bool {
-        in_main(cx) && cx.solver.is_some() && cx.shadow.is_none() && depth(cx) == 0
+        in_main(cx)
+            && cx.solver.is_some()
+            && cx.shadow.is_none()
+            && depth(cx) == 0
+            && !beyond_limit(cx)
     }
     fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
         let Some(main) = cx.solver else {
@@ -619,6 +623,13 @@ impl Action for CheckSatAssuming {
 }
 
 // ---- Query Model ------------------------------------------------------------------------
+
+/// The last check answered unknown: the formula is beyond the resource limit, so every later
+/// check of it (incremental steps, a shadow clone, a dump) would spend the whole limit again
+/// for another unknown, which no oracle can use. Such a round concludes instead.
+fn beyond_limit(cx: &Cx<'_>) -> bool {
+    cx.last_answer == Some(SatResult::Unknown)
+}
 
 fn last_check_is_current(cx: &Cx<'_>, answer: SatResult) -> bool {
     cx.solver
@@ -830,6 +841,10 @@ impl Action for DumpRoundTrip {
         let original = cx.solver_call(Call::CheckSat)?.sat();
         cx.last_assumptions.clear();
         cx.count_answer(original);
+        if beyond_limit(cx) {
+            // Nothing to compare the dump's answer with.
+            return Ok(false);
+        }
         cx.run(Call::ToSmt2(z))?;
         let Some(text) = cx.sut.assertions_smt2(z) else {
             return Ok(false);
@@ -878,7 +893,7 @@ impl Action for IncrementalStep {
         "incremental_step"
     }
     fn applies(&self, cx: &Cx<'_>) -> bool {
-        cx.solver.is_some() && cx.budget.incremental_left > 0
+        cx.solver.is_some() && cx.budget.incremental_left > 0 && !beyond_limit(cx)
     }
     fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
         cx.budget.incremental_left -= 1;
@@ -1217,6 +1232,23 @@ mod tests {
             assert_eq!(calls_named(&cx, name), 1, "{name}");
         }
         assert_eq!(cx.sut.state().solvers.len(), 1);
+    }
+
+    #[test]
+    fn an_unknown_answer_ends_the_solving_of_a_round() {
+        let mut sut = DrySut::new(SatResult::Unknown);
+        let mut cx = ready(&mut sut);
+        Assert.run(&mut cx).unwrap();
+        cx.budget.incremental_left = 1;
+        assert!(StartShadow.applies(&cx) && IncrementalStep.applies(&cx));
+        // The dump's own check answers unknown: no fresh solver, nothing parsed.
+        assert!(!DumpRoundTrip.run(&mut cx).unwrap());
+        assert_eq!(calls_named(&cx, "check_sat"), 1);
+        assert_eq!(calls_named(&cx, "from_string"), 0);
+        assert!(!StartShadow.applies(&cx) && !IncrementalStep.applies(&cx));
+        // A definite answer makes the formula worth going on with again.
+        cx.count_answer(Some(SatResult::Sat));
+        assert!(StartShadow.applies(&cx) && IncrementalStep.applies(&cx));
     }
 
     #[test]

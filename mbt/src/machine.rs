@@ -90,8 +90,9 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &StopShadow, 1, Main),
     t(Main, &EndMain, 4, Sat),
     t(Main, &EndMain, 1, DumpFormula),
-    // Dump Formula: then continue or conclude with equal probability.
-    t(DumpFormula, &DumpRoundTrip, 1, Main),
+    // Dump Formula: then conclude, or go on as after a check (unless the check answered
+    // unknown, see `IncrementalStep`).
+    t(DumpFormula, &DumpRoundTrip, 2, ResetIncremental),
     t(DumpFormula, &DumpRoundTrip, 1, Delete),
     // Sat.
     t(Sat, &CheckSat, 3, QueryModel),

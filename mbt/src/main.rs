@@ -10,6 +10,11 @@ use mbt::options::{read_param_descrs, OptionModel};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Z3's resource limit per check. A check that reaches it answers unknown, which no oracle can
+/// use; at 400,000 such checks were a fifth of all CPU time, at 100,000 they cost a quarter
+/// of that while 98% of the definite answers stay definite (measured on seeds 1..500).
+const DEFAULT_RLIMIT: u64 = 100_000;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,7 +81,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 2048, value_name = "MIB")]
     memout: u64,
     /// Z3 resource limit per check (deterministic, unlike a time limit).
-    #[arg(long, default_value_t = 400_000)]
+    #[arg(long, default_value_t = DEFAULT_RLIMIT)]
     rlimit: u64,
     /// Run shard K of N (0-based): the seed space is split so shards never repeat rounds.
     #[arg(long, value_name = "K/N")]
@@ -128,7 +133,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
     if args.no_independent_check {
         round_flags.push("--no-independent-check".into());
     }
-    if args.rlimit != 400_000 {
+    if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
     let inject = Inject::from_env().map_err(anyhow::Error::msg)?;
