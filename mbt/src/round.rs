@@ -49,7 +49,7 @@ pub fn run_recorded_round(config: &RoundConfig, seed: u64, out: Box<dyn Write>) 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::options::OptionModel;
     use crate::sut::DrySut;
