@@ -120,29 +120,13 @@ impl Analysis {
 /// taken after `next_sort` (which is advanced); `None` for sorts no call makes.
 pub fn build_sort(sort: &Sort, next_sort: &mut u32) -> Option<(Vec<Entry>, SortId)> {
     let mut out = Vec::new();
-    let call = match sort {
-        Sort::Bool => Call::SortBool,
-        Sort::Int => Call::SortInt,
-        Sort::Real => Call::SortReal,
-        Sort::BitVec(w) => Call::SortBv(*w),
-        Sort::FloatingPoint(e, s) => Call::SortFp(*e, *s),
-        Sort::RoundingMode => Call::SortRm,
-        Sort::String => Call::SortString,
-        Sort::Named(name, params) if params.is_empty() => Call::SortUninterpreted(name.clone()),
-        Sort::Array(i, e) => {
-            let (mut before, i) = build_sort(i, next_sort)?;
-            out.append(&mut before);
-            let (mut before, e) = build_sort(e, next_sort)?;
-            out.append(&mut before);
-            Call::SortArray(i, e)
-        }
-        Sort::Seq(e) => {
-            let (mut before, e) = build_sort(e, next_sort)?;
-            out.append(&mut before);
-            Call::SortSeq(e)
-        }
-        Sort::RegLan | Sort::Named(..) => return None,
-    };
+    // A component no call makes ends the construction at once (`Err`).
+    let call = Call::make_sort(sort, |component| {
+        let (mut before, id) = build_sort(component, next_sort).ok_or(())?;
+        out.append(&mut before);
+        Ok::<_, ()>(Some(id))
+    })
+    .ok()??;
     *next_sort += 1;
     let id = SortId(*next_sort);
     out.push(Entry {

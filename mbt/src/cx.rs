@@ -388,28 +388,8 @@ impl<'s> Cx<'s> {
                 return Ok(Some(*id));
             }
         }
-        let call = match sort {
-            Sort::Bool => Call::SortBool,
-            Sort::Int => Call::SortInt,
-            Sort::Real => Call::SortReal,
-            Sort::BitVec(w) => Call::SortBv(*w),
-            Sort::FloatingPoint(e, s) => Call::SortFp(*e, *s),
-            Sort::RoundingMode => Call::SortRm,
-            Sort::String => Call::SortString,
-            Sort::Array(i, e) => {
-                let (Some(i), Some(e)) = (self.sort_id(i)?, self.sort_id(e)?) else {
-                    return Ok(None);
-                };
-                Call::SortArray(i, e)
-            }
-            Sort::Seq(e) => {
-                let Some(e) = self.sort_id(e)? else {
-                    return Ok(None);
-                };
-                Call::SortSeq(e)
-            }
-            Sort::Named(name, params) if params.is_empty() => Call::SortUninterpreted(name.clone()),
-            Sort::Named(..) | Sort::RegLan => return Ok(None),
+        let Some(call) = Call::make_sort(sort, |component| self.sort_id(component))? else {
+            return Ok(None);
         };
         let id = self.run(call)?.sort();
         if let Some(id) = id {

@@ -7,6 +7,7 @@
 //! [`Entry`] is a call with its result, the unit that minimizers move around.
 
 use crate::ops::OpSpec;
+use crate::Sort;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -326,6 +327,38 @@ pub struct Entry {
 }
 
 impl Call {
+    /// The call that makes `sort`, `None` for sorts no call makes. `component` gives the ids
+    /// of the component sorts (array index, then element; sequence element), finding or
+    /// making them; it may stop the whole construction with an error.
+    pub fn make_sort<E>(
+        sort: &Sort,
+        mut component: impl FnMut(&Sort) -> Result<Option<SortId>, E>,
+    ) -> Result<Option<Call>, E> {
+        Ok(Some(match sort {
+            Sort::Bool => Call::SortBool,
+            Sort::Int => Call::SortInt,
+            Sort::Real => Call::SortReal,
+            Sort::BitVec(w) => Call::SortBv(*w),
+            Sort::FloatingPoint(e, s) => Call::SortFp(*e, *s),
+            Sort::RoundingMode => Call::SortRm,
+            Sort::String => Call::SortString,
+            Sort::Array(i, e) => {
+                let (Some(i), Some(e)) = (component(i)?, component(e)?) else {
+                    return Ok(None);
+                };
+                Call::SortArray(i, e)
+            }
+            Sort::Seq(e) => {
+                let Some(e) = component(e)? else {
+                    return Ok(None);
+                };
+                Call::SortSeq(e)
+            }
+            Sort::Named(name, params) if params.is_empty() => Call::SortUninterpreted(name.clone()),
+            Sort::Named(..) | Sort::RegLan => return Ok(None),
+        }))
+    }
+
     /// The trace name of the call, its first word on a line.
     pub fn name(&self) -> &'static str {
         match self {
@@ -507,6 +540,30 @@ impl Call {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn make_sort_asks_for_components_in_argument_order() {
+        let mut asked = Vec::new();
+        let array = Sort::array(Sort::BitVec(4), Sort::Bool);
+        let made = Call::make_sort(&array, |s: &Sort| {
+            asked.push(s.clone());
+            Ok::<_, ()>(Some(SortId(asked.len() as u32)))
+        });
+        assert_eq!(made, Ok(Some(Call::SortArray(SortId(1), SortId(2)))));
+        assert_eq!(asked, [Sort::BitVec(4), Sort::Bool]);
+        let unused = |_: &Sort| Ok::<_, ()>(Some(SortId(9)));
+        assert_eq!(
+            Call::make_sort(&Sort::uninterpreted("U"), unused),
+            Ok(Some(Call::SortUninterpreted("U".into())))
+        );
+        assert_eq!(Call::make_sort(&Sort::RegLan, unused), Ok(None));
+        let none = |_: &Sort| Ok::<_, ()>(None);
+        assert_eq!(
+            Call::make_sort(&Sort::Seq(Box::new(Sort::Int)), none),
+            Ok(None)
+        );
+        assert_eq!(Call::make_sort(&array, |_| Err("stop")), Err("stop"));
+    }
 
     #[test]
     fn error_messages_compare_without_whitespace_and_addresses() {
