@@ -310,22 +310,43 @@ impl<'a> Lexer<'a> {
 
     /// A string literal; `""` inside is an escaped quote. Newlines are allowed inside.
     fn lex_string(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
+        self.lex_delimited(start, pos, b'"', "string literal")?;
+        Ok(TokenKind::String)
+    }
+
+    /// A quoted symbol `|...|`; it may span lines but cannot contain `|`.
+    fn lex_quoted(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
+        self.lex_delimited(start, pos, b'|', "quoted symbol")?;
+        Ok(TokenKind::Symbol)
+    }
+
+    /// Skips from the opening `close` at `start` past the closing one, counting the lines and
+    /// multi-byte characters inside. A doubled `"` is an escaped quote, not the end (`|`
+    /// cannot occur in a quoted symbol, so the check never fires for it).
+    fn lex_delimited(
+        &mut self,
+        start: usize,
+        pos: Pos,
+        close: u8,
+        what: &str,
+    ) -> Result<(), ParseError> {
         let b = self.bytes;
         let mut i = start + 1;
         loop {
             match b.get(i) {
                 None => {
+                    let close = close as char;
                     return Err(ParseError::new(
                         pos,
-                        "unterminated string literal: expected a closing '\"'",
-                    ))
+                        format!("unterminated {what}: expected a closing '{close}'"),
+                    ));
                 }
-                Some(b'"') => {
-                    if b.get(i + 1) == Some(&b'"') {
+                Some(&c) if c == close => {
+                    if c == b'"' && b.get(i + 1) == Some(&b'"') {
                         i += 2;
                     } else {
                         self.at = i + 1;
-                        break;
+                        return Ok(());
                     }
                 }
                 Some(b'\n') => {
@@ -338,36 +359,6 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        Ok(TokenKind::String)
-    }
-
-    /// A quoted symbol `|...|`; it may span lines but cannot contain `|`.
-    fn lex_quoted(&mut self, start: usize, pos: Pos) -> Result<TokenKind, ParseError> {
-        let b = self.bytes;
-        let mut i = start + 1;
-        loop {
-            match b.get(i) {
-                None => {
-                    return Err(ParseError::new(
-                        pos,
-                        "unterminated quoted symbol: expected a closing '|'",
-                    ))
-                }
-                Some(b'|') => {
-                    self.at = i + 1;
-                    break;
-                }
-                Some(b'\n') => {
-                    self.newline_at(i);
-                    i += 1;
-                }
-                Some(&c) => {
-                    self.line_continuations += usize::from(c & 0xC0 == 0x80);
-                    i += 1;
-                }
-            }
-        }
-        Ok(TokenKind::Symbol)
     }
 }
 
