@@ -464,12 +464,7 @@ pub struct BinaryReduction;
 
 impl Mutator for BinaryReduction {
     mutator_info!(Group::Core, "binary-reduction", "binary reduction");
-    fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
-        false
-    }
-    fn mutations(&self, _cx: &Cx, _id: NodeId) -> Vec<Mutation> {
-        Vec::new()
-    }
+    global_only!();
     fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
         let tree = cx.tree;
         let removable: Vec<NodeId> = tree

@@ -39,6 +39,23 @@ macro_rules! single_rewrite {
     };
 }
 
+/// The `filter` and `mutations` of a mutator that works on the whole input only (through
+/// `global_mutations`): it applies at no single node.
+macro_rules! global_only {
+    () => {
+        fn filter(&self, _cx: &$crate::mutators::Cx, _id: model::smtlib::NodeId) -> bool {
+            false
+        }
+        fn mutations(
+            &self,
+            _cx: &$crate::mutators::Cx,
+            _id: model::smtlib::NodeId,
+        ) -> Vec<$crate::mutators::Mutation> {
+            Vec::new()
+        }
+    };
+}
+
 pub mod arithmetic;
 pub mod boolean;
 pub mod bv;

@@ -538,12 +538,7 @@ impl Mutator for SimplifyQuotedSymbols {
         "simplify-quoted-symbols",
         "simplify quoted symbol"
     );
-    fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
-        false
-    }
-    fn mutations(&self, _cx: &Cx, _id: NodeId) -> Vec<Mutation> {
-        Vec::new()
-    }
+    global_only!();
     fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
         let tree = cx.tree;
         let mut by_name: Vec<(String, Vec<NodeId>)> = Vec::new();
@@ -623,12 +618,7 @@ impl Mutator for SimplifySymbolNames {
         "simplify-symbol-names",
         "simplify symbol name"
     );
-    fn filter(&self, _cx: &Cx, _id: NodeId) -> bool {
-        false
-    }
-    fn mutations(&self, _cx: &Cx, _id: NodeId) -> Vec<Mutation> {
-        Vec::new()
-    }
+    global_only!();
     fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
         let tree = cx.tree;
         let used: HashSet<String> = util::all_symbols(tree)
