@@ -28,12 +28,7 @@ pub struct NegateRelations;
 
 impl NegateRelations {
     fn inner(cx: &Cx, id: NodeId) -> Option<(NodeId, &'static str)> {
-        let [x] = util::args(cx.tree, id) else {
-            return None;
-        };
-        if !util::is_app(cx.tree, id, "not") {
-            return None;
-        }
+        let [x] = util::app_args(cx.tree, id, "not")?;
         let negated = match relation(cx, *x)? {
             "<" => ">=",
             "<=" => ">",

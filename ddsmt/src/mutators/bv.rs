@@ -46,12 +46,7 @@ pub struct ZeroConcat;
 
 impl ZeroConcat {
     fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
-        let [zero, x] = util::args(cx.tree, id) else {
-            return None;
-        };
-        if !util::is_app(cx.tree, id, "concat") {
-            return None;
-        }
+        let [zero, x] = util::app_args(cx.tree, id, "concat")?;
         let (value, w) = bv_const(cx.tree, *zero)?;
         (value == BigUint::ZERO).then(|| {
             replace(
@@ -93,12 +88,7 @@ pub struct ElimBvcomp;
 impl ElimBvcomp {
     fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
-        let [a, b] = util::args(tree, id) else {
-            return None;
-        };
-        if !util::is_app(tree, id, "=") {
-            return None;
-        }
+        let [a, b] = util::app_args(tree, id, "=")?;
         let (comp, bit) = if util::is_app(tree, *a, "bvcomp") {
             (*a, *b)
         } else {
@@ -272,15 +262,8 @@ pub struct IteToBvcomp;
 impl IteToBvcomp {
     fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
-        let [c, t, e] = util::args(tree, id) else {
-            return None;
-        };
-        if !util::is_app(tree, id, "ite") || !util::is_app(tree, *c, "=") {
-            return None;
-        }
-        let [a, b] = util::args(tree, *c) else {
-            return None;
-        };
+        let [c, t, e] = util::app_args(tree, id, "ite")?;
+        let [a, b] = util::app_args(tree, *c, "=")?;
         width(cx, *a)?;
         let (tv, 1) = bv_const(tree, *t)? else {
             return None;
@@ -399,12 +382,7 @@ impl BvToBool {
 
     fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
-        let [a, b] = util::args(tree, id) else {
-            return None;
-        };
-        if !util::is_app(tree, id, "=") {
-            return None;
-        }
+        let [a, b] = util::app_args(tree, id, "=")?;
         let (term, bit) = if bv_const(tree, *b).is_some() {
             (*a, *b)
         } else {

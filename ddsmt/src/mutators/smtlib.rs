@@ -67,12 +67,9 @@ pub struct EliminateVariables;
 impl EliminateVariables {
     fn candidates(cx: &Cx, id: NodeId) -> Vec<(String, NodeId)> {
         let tree = cx.tree;
-        let [a, b] = util::args(tree, id) else {
+        let Some([a, b]) = util::app_args(tree, id, "=") else {
             return Vec::new();
         };
-        if !util::is_app(tree, id, "=") {
-            return Vec::new();
-        }
         let root = util::root_of(tree, id);
         let before = util::root_index(tree, root).unwrap_or(0);
         let globals: HashSet<String> = util::global_constants(tree, before)

@@ -222,10 +222,8 @@ impl NegatedComparisons {
     /// The negated operator and the comparison under `not`.
     fn negated(cx: &Cx, id: NodeId) -> Option<(&'static str, NodeId)> {
         let tree = cx.tree;
-        let [x] = util::args(tree, id) else {
-            return None;
-        };
-        if !util::is_app(tree, id, "not") || util::args(tree, *x).len() != 2 {
+        let [x] = util::app_args(tree, id, "not")?;
+        if util::args(tree, *x).len() != 2 {
             return None;
         }
         let arith = util::sort(cx, util::args(tree, *x)[0]).is_some_and(|s| s.is_arith());

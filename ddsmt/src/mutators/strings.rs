@@ -12,16 +12,12 @@ pub struct SeqNthUnit;
 impl SeqNthUnit {
     fn element(cx: &Cx, id: NodeId) -> Option<NodeId> {
         let tree = cx.tree;
-        let [seq, index] = util::args(tree, id) else {
-            return None;
-        };
-        if !util::is_app(tree, id, "seq.nth") || util::text(tree, *index) != Some("0") {
+        let [seq, index] = util::app_args(tree, id, "seq.nth")?;
+        if util::text(tree, *index) != Some("0") {
             return None;
         }
-        match util::args(tree, *seq) {
-            [x] if util::is_app(tree, *seq, "seq.unit") => Some(*x),
-            _ => None,
-        }
+        let [x] = util::app_args(tree, *seq, "seq.unit")?;
+        Some(*x)
     }
 
     fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {

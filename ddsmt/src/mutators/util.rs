@@ -102,6 +102,19 @@ pub fn args(tree: &Tree, id: NodeId) -> &[NodeId] {
     }
 }
 
+/// The arguments of `id` if it is an application of `op` to exactly `N` arguments.
+pub fn app_args<'t, const N: usize>(
+    tree: &'t Tree,
+    id: NodeId,
+    op: &str,
+) -> Option<&'t [NodeId; N]> {
+    if is_app(tree, id, op) {
+        args(tree, id).try_into().ok()
+    } else {
+        None
+    }
+}
+
 /// Whether `id` is an application of `op` (a plain head symbol).
 pub fn is_app(tree: &Tree, id: NodeId, op: &str) -> bool {
     head(tree, id) == Some(op)
