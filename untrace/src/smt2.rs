@@ -271,15 +271,8 @@ impl Writer {
             Call::FromString(z, text) if self.is_main(*z) => {
                 let _ = writeln!(self.out, "; from_string:\n{text}");
             }
-            Call::SortBool
-            | Call::SortInt
-            | Call::SortReal
-            | Call::SortBv(_)
-            | Call::SortFp(..)
-            | Call::SortRm
-            | Call::SortString
-            | Call::SortArray(..)
-            | Call::SortSeq(_) => {}
+            // Built-in sorts need no declaration (uninterpreted ones are declared above).
+            _ if call.ret_kind() == model::RetKind::Sort => {}
             Call::Release(_) => self.none(line, call, "handles are not SMT-LIB"),
             Call::Translate(_) => self.none(line, call, "solver clone"),
             Call::ToSmt2(_) => self.none(line, call, "Z3 API only"),
