@@ -121,10 +121,7 @@ pub fn terms(s: &mut Session) -> bool {
             }
             let Some(cur) = s.current() else { break };
             let mutator = s.mutators[mi];
-            let cx = crate::mutators::Cx {
-                tree: &cur.tree,
-                sorts: &cur.sorts,
-            };
+            let cx = cur.cx();
             let units: Vec<Vec<Edit>> = level(&cur.tree, depth)
                 .into_iter()
                 .filter(|&n| mutator.filter(&cx, n))

@@ -14,7 +14,7 @@ use model::smtlib::NodeId;
 use super::ddmin::is_declaration;
 use super::{Current, Session};
 use crate::engine::Candidate;
-use crate::mutators::{Cx, Mutation};
+use crate::mutators::Mutation;
 
 /// Run passes to the fixpoint.
 pub fn run(s: &mut Session) {
@@ -53,10 +53,7 @@ fn try_proposals(s: &mut Session, cur: &Current, proposals: &Proposals) -> bool 
 fn global(s: &mut Session) {
     while !s.reducer.stopped() {
         let Some(cur) = s.current() else { return };
-        let cx = Cx {
-            tree: &cur.tree,
-            sorts: &cur.sorts,
-        };
+        let cx = cur.cx();
         let proposals: Proposals = s
             .mutators
             .iter()
@@ -80,10 +77,7 @@ fn nodes(s: &mut Session, declarations: bool) {
     let mut i = 0;
     while i < order.len() && !s.reducer.stopped() {
         let node = order[i];
-        let cx = Cx {
-            tree: &cur.tree,
-            sorts: &cur.sorts,
-        };
+        let cx = cur.cx();
         let proposals: Proposals = s
             .mutators
             .iter()

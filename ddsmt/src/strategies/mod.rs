@@ -33,6 +33,16 @@ pub struct Current {
     pub sorts: SortMap,
 }
 
+impl Current {
+    /// What mutators look at.
+    pub fn cx(&self) -> crate::mutators::Cx<'_> {
+        crate::mutators::Cx {
+            tree: &self.tree,
+            sorts: &self.sorts,
+        }
+    }
+}
+
 /// What a strategy works with.
 pub struct Session<'r, 't, 'm> {
     pub reducer: &'r mut Reducer<'t>,
