@@ -14,15 +14,7 @@ use model::{Call, Entry, Ret, SatResult};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 fn only(f: impl FnOnce(&mut Passes)) -> Passes {
-    let mut p = Passes {
-        remove: false,
-        results: false,
-        args: false,
-        subst_existing: false,
-        subst_fresh: false,
-        numbers: false,
-        renumber: false,
-    };
+    let mut p = Passes::NONE;
     f(&mut p);
     p
 }

@@ -49,16 +49,22 @@ impl Default for Passes {
 }
 
 impl Passes {
+    /// No pass at all: the start for a selection of passes.
+    pub const NONE: Passes = Passes {
+        remove: false,
+        results: false,
+        args: false,
+        subst_existing: false,
+        subst_fresh: false,
+        numbers: false,
+        renumber: false,
+    };
+
     /// Only removal of calls: the baseline of ddMBT's first phase.
     pub fn remove_only() -> Passes {
         Passes {
             remove: true,
-            results: false,
-            args: false,
-            subst_existing: false,
-            subst_fresh: false,
-            numbers: false,
-            renumber: false,
+            ..Passes::NONE
         }
     }
 
