@@ -22,6 +22,15 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// An mbt campaign with `args` that keeps every trace under `out/traces`.
+fn keep_all_campaign(out: &Path, args: &[&str]) {
+    let mut all: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    all.extend(["--keep-all", "-q", "--out"].map(OsStr::new));
+    all.push(out.as_os_str());
+    let done = run("mbt", &all, &[]);
+    assert!(done.status.success(), "mbt: {}", stderr(&done));
+}
+
 fn traces_of(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -44,23 +53,10 @@ fn call_lines(trace: &Path) -> usize {
 #[test]
 fn fuzzed_traces_replay_with_untrace() {
     let out_dir = tempfile::tempdir().expect("temp dir");
-    let out = run(
-        "mbt",
-        &[
-            "--seed".as_ref(),
-            "11".as_ref(),
-            "--rounds".as_ref(),
-            "12".as_ref(),
-            "--jobs".as_ref(),
-            "2".as_ref(),
-            "--keep-all".as_ref(),
-            "-q".as_ref(),
-            "--out".as_ref(),
-            out_dir.path().as_os_str(),
-        ],
-        &[],
+    keep_all_campaign(
+        out_dir.path(),
+        &["--seed", "11", "--rounds", "12", "--jobs", "2"],
     );
-    assert!(out.status.success(), "mbt: {}", stderr(&out));
     let summary: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out_dir.path().join("summary.json")).expect("summary"),
     )
@@ -101,25 +97,19 @@ fn fuzzed_traces_replay_with_untrace() {
 #[test]
 fn ddtrace_minimizes_a_fuzzed_trace_that_crashes_untrace() {
     let out_dir = tempfile::tempdir().expect("temp dir");
-    let out = run(
-        "mbt",
+    keep_all_campaign(
+        out_dir.path(),
         &[
-            "--seed".as_ref(),
-            "5".as_ref(),
-            "--rounds".as_ref(),
-            "6".as_ref(),
-            "--jobs".as_ref(),
-            "1".as_ref(),
-            "--theories".as_ref(),
-            "bv".as_ref(),
-            "--keep-all".as_ref(),
-            "-q".as_ref(),
-            "--out".as_ref(),
-            out_dir.path().as_os_str(),
+            "--seed",
+            "5",
+            "--rounds",
+            "6",
+            "--jobs",
+            "1",
+            "--theories",
+            "bv",
         ],
-        &[],
     );
-    assert!(out.status.success(), "mbt: {}", stderr(&out));
     // The longest trace with a bvmul: the failure we pretend Z3 has.
     let pattern = "bvmul ";
     let trace = traces_of(&out_dir.path().join("traces"))
