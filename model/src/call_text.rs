@@ -163,6 +163,8 @@ pub fn operation(
     } else {
         format!("(concat #b1 (_ bv0 {}))", w - 1)
     };
+    // The 2w-bit product of the arguments extended by `how`.
+    let product = |how: &str| format!("(bvmul {} {})", wide(how, &a[0]), wide(how, &a[1]));
     let z3_only = |z3_name: &str| match dialect {
         Dialect::Z3 => Some(app(z3_name)),
         Dialect::Standard => None,
@@ -188,36 +190,25 @@ pub fn operation(
         // Z3 4.8.12 gets the signed one wrong (traces/regress/bvsmul-noovfl-negative-operands),
         // which the independent check reports; the Z3 dialect keeps Z3's names so that a
         // replay's SMT-LIB does what the API did.
-        "bvmul_no_overflow_u" | "bvmul_no_overflow_s" | "bvmul_no_underflow"
-            if dialect == Dialect::Z3 =>
-        {
-            let z3_name = match name {
-                "bvmul_no_overflow_u" => "bvumul_noovfl",
-                "bvmul_no_overflow_s" => "bvsmul_noovfl",
-                _ => "bvsmul_noudfl",
-            };
-            app(z3_name)
-        }
+        "bvmul_no_overflow_u" if dialect == Dialect::Z3 => app("bvumul_noovfl"),
+        "bvmul_no_overflow_s" if dialect == Dialect::Z3 => app("bvsmul_noovfl"),
+        "bvmul_no_underflow" if dialect == Dialect::Z3 => app("bvsmul_noudfl"),
         "bvmul_no_overflow_u" => format!(
-            "(= ((_ extract {} {w}) (bvmul {} {})) (_ bv0 {w}))",
+            "(= ((_ extract {} {w}) {}) (_ bv0 {w}))",
             2 * w - 1,
-            wide("zero_extend", &a[0]),
-            wide("zero_extend", &a[1])
+            product("zero_extend")
         ),
-        "bvmul_no_overflow_s" | "bvmul_no_underflow" => {
-            let product = format!(
-                "(bvmul {} {})",
-                wide("sign_extend", &a[0]),
-                wide("sign_extend", &a[1])
-            );
-            // The most and the least w-bit signed values, sign-extended to 2w bits.
-            let max = wide("sign_extend", &format!("(bvnot {min})"));
-            if name == "bvmul_no_overflow_s" {
-                format!("(bvsle {product} {max})")
-            } else {
-                format!("(bvsge {product} {})", wide("sign_extend", &min))
-            }
-        }
+        // Against the most and the least w-bit signed values, sign-extended to 2w bits.
+        "bvmul_no_overflow_s" => format!(
+            "(bvsle {} {})",
+            product("sign_extend"),
+            wide("sign_extend", &format!("(bvnot {min})"))
+        ),
+        "bvmul_no_underflow" => format!(
+            "(bvsge {} {})",
+            product("sign_extend"),
+            wide("sign_extend", &min)
+        ),
         "bvredand" | "bvredor" | "ext_rotate_left" | "ext_rotate_right" | "rem" | "^" => {
             z3_only(name)?
         }
