@@ -58,9 +58,12 @@ pub fn reproduce_command(path: &str) -> String {
 /// What minimizing one failure gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// Written to `path` (lines before, lines after, replays).
+    /// Written to `path` (lines before, lines after, replays). `signature` is the finding's
+    /// signature after minimization (by root cause: findings whose signatures agree here are
+    /// one bug, even where the campaign's first signatures differed).
     Done {
         path: PathBuf,
+        signature: Option<String>,
         lines_before: usize,
         lines_after: usize,
         replays: u64,
@@ -158,6 +161,7 @@ pub fn minimize_failure(dir: &Path, kind: FailureKind, memout_mb: u64, injected:
             let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
             Outcome::Done {
                 path: out,
+                signature: None,
                 lines_before: lines(&bytes),
                 lines_after: after,
                 replays: m.replays,
