@@ -13,11 +13,8 @@ use crate::options::OptionModel;
 use crate::pool::Pool;
 use crate::stats::Stats;
 use crate::sut::{Sut, SutError};
-use crate::term_text::TermTexts;
 use model::trace::text;
-use model::{
-    AnyId, Call, ModelId, Ret, RetKind, SatResult, SolverId, Sort, SortId, TermId, Theory,
-};
+use model::{AnyId, Call, Check, ModelId, Ret, SatResult, SolverId, Sort, SortId, TermId, Theory};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -202,8 +199,6 @@ pub struct Cx<'s> {
     pub budget: Budget,
     pub stats: Stats,
     pub n_calls: u64,
-    /// The SMT-LIB text of every term built, for the independent model check.
-    pub texts: TermTexts,
     names: u32,
 }
 
@@ -249,7 +244,6 @@ impl<'s> Cx<'s> {
             budget: Budget::default(),
             stats: Stats::default(),
             n_calls: 0,
-            texts: TermTexts::default(),
             names: 0,
         }
     }
@@ -270,11 +264,7 @@ impl<'s> Cx<'s> {
         }
         let line = text::format_call(&call);
         let name = call.name();
-        let located = |kind, message: String| Failure {
-            kind,
-            message,
-            last_call: Some(name.to_string()),
-        };
+        let located = |kind, message: String| Failure::new(kind, message).at_call(name);
         if let Err(v) = self.sut.state().check(&call) {
             return Err(located(
                 FailureKind::Internal,
@@ -282,23 +272,12 @@ impl<'s> Cx<'s> {
             ));
         }
         self.stats.call_tried(name);
-        // Term and function calls are kept for their SMT-LIB text (independent check).
-        let builds = matches!(call.ret_kind(), RetKind::Term | RetKind::Func);
-        let kept = (builds && self.config.independent).then(|| call.clone());
         match self.sut.run(call) {
             Ok(ret) => {
                 self.stats.call_ok(name);
-                match (&kept, &ret) {
-                    (Some(call), Some(Ret::Id(AnyId::Term(t)))) => {
-                        self.texts.record(call, *t, self.sut.state())
-                    }
-                    (Some(Call::Fun { name, .. }), Some(Ret::Id(AnyId::Func(f)))) => {
-                        self.texts.record_func(*f, name)
-                    }
-                    _ => {}
-                }
                 Ok(Reply::Done(ret))
             }
+            Err(SutError::Oracle(failure)) => Err(failure),
             Err(SutError::Malformed(m)) => Err(located(
                 FailureKind::Internal,
                 format!("the executor rejected `{line}`: {m}"),
@@ -312,14 +291,14 @@ impl<'s> Cx<'s> {
                 if EXPECTED_ERRORS.iter().any(|p| lower.contains(p)) {
                     Ok(Reply::Refused(m))
                 } else {
-                    Err(located(FailureKind::Z3Error, format!("`{line}`: {m}")))
+                    Err(Failure::z3_error(name, &line, &m))
                 }
             }
         }
     }
 
-    /// Runs a solver call on the main solver and mirrors it on the shadow clone; two definite
-    /// answers that differ are a finding.
+    /// Runs a solver call on the main solver and mirrors it on the shadow clone; after a
+    /// check of both, `check_shadow` compares their answers.
     pub fn solver_call(&mut self, build: impl Fn(SolverId) -> Call) -> Result<Reply, Failure> {
         let Some(main) = self.solver else {
             return Ok(Reply::Refused("no solver".into()));
@@ -330,18 +309,11 @@ impl<'s> Cx<'s> {
                 let call = build(shadow);
                 if self.sut.state().check(&call).is_ok() {
                     let mirrored = self.run(call)?;
-                    if let (Some(a), Some(b)) = (reply.sat(), mirrored.sat()) {
-                        if a != b && a != SatResult::Unknown && b != SatResult::Unknown {
-                            return Err(Failure {
-                                kind: FailureKind::Shadow,
-                                message: format!(
-                                    "the shadow clone {shadow} answered {} where {main} answered {}",
-                                    b.name(),
-                                    a.name()
-                                ),
-                                last_call: Some(build(shadow).name().to_string()),
-                            });
-                        }
+                    if reply.sat().is_some() && mirrored.sat().is_some() {
+                        self.run(Call::Check(Check::Shadow {
+                            original: main,
+                            clone: shadow,
+                        }))?;
                     }
                 }
             }

@@ -28,9 +28,11 @@ pub fn run_round(sut: &mut dyn Sut, config: &RoundConfig, seed: u64) -> RoundRep
     let rng = ChaCha8Rng::seed_from_u64(seed);
     let mut cx = Cx::new(sut, config.clone(), seed, rng);
     let failure = machine::drive(&mut cx).err();
+    let mut stats = std::mem::take(&mut cx.stats);
+    stats.independent = cx.sut.counters();
     RoundReport {
         seed,
-        stats: std::mem::take(&mut cx.stats),
+        stats,
         failure,
         options: std::mem::take(&mut cx.options_set),
         n_calls: cx.n_calls,
@@ -43,6 +45,8 @@ pub fn run_recorded_round(config: &RoundConfig, seed: u64, out: Box<dyn Write>) 
         check_results: false,
         verbose: false,
         fail_on: None,
+        run_checks: true,
+        term_texts: config.independent,
     });
     executor.record_to(out);
     run_round(&mut executor, config, seed)
@@ -137,7 +141,9 @@ pub(crate) mod tests {
                 op.name
             );
         }
-        for name in model::Call::ACTION_NAMES {
+        // `from_string` is what `check_dump` calls inside the executor; every check is a line.
+        let names = model::Call::ACTION_NAMES.iter().chain(model::Check::NAMES);
+        for name in names.filter(|n| **n != "from_string") {
             assert!(
                 stats.calls.get(*name).is_some_and(|c| c.ok > 0),
                 "never called {name}"

@@ -6,7 +6,9 @@
 //! the generator and the state machine are tested without Z3.
 
 use model::trace::text;
-use model::{AnyId, Call, ModelId, Ret, SatResult, SolverId, State};
+use crate::failure::Failure;
+use model::{AnyId, Call, Check, Ret, SatResult, SolverId, State};
+use std::collections::BTreeMap;
 use std::io::Write;
 
 /// Why a call did not return normally.
@@ -18,6 +20,8 @@ pub enum SutError {
     Z3(String),
     /// Writing the trace failed.
     Io(String),
+    /// An oracle check does not hold: a finding.
+    Oracle(Failure),
 }
 
 /// Something that runs API calls and keeps the reference state.
@@ -26,14 +30,13 @@ pub trait Sut {
     fn run(&mut self, call: Call) -> Result<Option<Ret>, SutError>;
     /// The reference state after every call run so far.
     fn state(&self) -> &State;
-    /// The SMT-LIB text of a solver's assertions, for the dump oracle.
-    fn assertions_smt2(&self, solver: SolverId) -> Option<String>;
-    /// Z3's text of a model (its `define-fun`s), for the independent model check.
-    fn model_smtlib(&self, model: ModelId) -> Option<String>;
+    /// What the independent checks did (terms checked, agreements, skips by reason).
+    fn counters(&self) -> BTreeMap<String, u64>;
 }
 
 /// Runs calls against the reference state only; every check answers `answer`, every model
-/// evaluation answers `eval_answer`, and an unsat core is the whole assumption set.
+/// evaluation answers `eval_answer` (a `check_model` fails unless it is `true`), an unsat
+/// core is the whole assumption set, and every other oracle check holds.
 pub struct DrySut {
     state: State,
     pub answer: SatResult,
@@ -82,6 +85,12 @@ impl Sut for DrySut {
                 self.last_assumptions.get(z).cloned().unwrap_or_default(),
             )),
             Call::ModelEval { .. } => Some(Ret::Value(self.eval_answer.clone())),
+            Call::Check(check @ Check::Model { .. }) if self.eval_answer != "true" => {
+                return Err(SutError::Oracle(
+                    Failure::new(check.kind(), "the dry model falsifies an assertion")
+                        .at_call(check.name()),
+                ));
+            }
             _ => self.state.fresh(call.ret_kind()).map(Ret::Id),
         };
         self.state
@@ -101,13 +110,9 @@ impl Sut for DrySut {
         &self.state
     }
 
-    fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
-        self.state.solvers.contains_key(&solver).then(String::new)
-    }
-
     /// No solver, no model text: the independent check skips dry rounds.
-    fn model_smtlib(&self, _model: ModelId) -> Option<String> {
-        None
+    fn counters(&self) -> BTreeMap<String, u64> {
+        BTreeMap::new()
     }
 }
 
@@ -117,6 +122,7 @@ impl Sut for untrace::Executor {
             untrace::ExecError::Malformed(m) => SutError::Malformed(m),
             untrace::ExecError::Z3(m) => SutError::Z3(m),
             untrace::ExecError::Io(m) => SutError::Io(m),
+            untrace::ExecError::Oracle(f) => SutError::Oracle(f),
             // Record mode never compares results.
             other @ untrace::ExecError::Mismatch { .. } => SutError::Malformed(other.to_string()),
         })
@@ -126,17 +132,7 @@ impl Sut for untrace::Executor {
         untrace::Executor::state(self)
     }
 
-    fn assertions_smt2(&self, solver: SolverId) -> Option<String> {
-        self.assertions_smtlib(solver)
-    }
-
-    fn model_smtlib(&self, model: ModelId) -> Option<String> {
-        let model = untrace::Executor::model(self, model)?;
-        // The binding panics where Z3 returns null; such a model has no text to check.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::z3_model::model_text(model)
-        }))
-        .ok()
-        .flatten()
+    fn counters(&self) -> BTreeMap<String, u64> {
+        untrace::Executor::counters(self).clone()
     }
 }

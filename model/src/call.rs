@@ -229,6 +229,100 @@ pub enum Call {
     Release(AnyId),
     /// Drop a solver.
     Delete(SolverId),
+    /// An oracle check: replays run it exactly as the fuzzer did; a check that does not hold
+    /// is a finding. Appended last so that older binary traces keep their variant numbers.
+    Check(Check),
+}
+
+/// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
+/// objects it judges; the executor verifies the check's premise itself (the term is asserted
+/// to the solver the model came from, both solvers hold the same formula, ...), so that a
+/// minimizer that removes the premise makes the check hold vacuously instead of failing
+/// for a reason that is no bug.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Check {
+    /// `check_model mM tT`: Z3's `model_eval` of T (with completion) is `true` when T is an
+    /// assertion or assumption of the check whose model M is.
+    Model { model: ModelId, term: TermId },
+    /// `check_indep mM tT`: the independent evaluator (`model::eval`, on the SMT-LIB text of
+    /// the calls that built T) does not find T false under M's values; same premise.
+    Independent { model: ModelId, term: TermId },
+    /// `check_eval mM tT true|false`: Z3's `model_eval` of T (with that completion flag) and
+    /// the independent evaluator give the same value, where both give one.
+    Eval {
+        model: ModelId,
+        term: TermId,
+        completion: bool,
+    },
+    /// `check_shadow zA zB`: B, a translated copy of A given the same calls, answered its last
+    /// check as A did, where both hold the same formula and both answers are definite.
+    Shadow { original: SolverId, clone: SolverId },
+    /// `check_config zA zB`: B, a solver of another configuration given A's assertions and
+    /// last assumptions, answered as A did (both definite).
+    Config { original: SolverId, other: SolverId },
+    /// `check_dump zA`: A's assertions dumped by Z3 (`to_smt2`) and parsed into a fresh solver
+    /// answer as A's last check did (a dump of tracked assertions is weaker: only "A sat, the
+    /// dump unsat" is a contradiction then).
+    Dump(SolverId),
+    /// `check_core zZ`: Z's last check, of assumptions that all lie in the unsat core Z gave
+    /// before, is not sat.
+    Core(SolverId),
+}
+
+impl Check {
+    /// The trace names of every check.
+    pub const NAMES: &'static [&'static str] = &[
+        "check_model",
+        "check_indep",
+        "check_eval",
+        "check_shadow",
+        "check_config",
+        "check_dump",
+        "check_core",
+    ];
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Check::Model { .. } => "check_model",
+            Check::Independent { .. } => "check_indep",
+            Check::Eval { .. } => "check_eval",
+            Check::Shadow { .. } => "check_shadow",
+            Check::Config { .. } => "check_config",
+            Check::Dump(_) => "check_dump",
+            Check::Core(_) => "check_core",
+        }
+    }
+
+    /// The kind of finding a failed check is.
+    pub fn kind(&self) -> crate::finding::FailureKind {
+        use crate::finding::FailureKind as K;
+        match self {
+            Check::Model { .. } | Check::Independent { .. } => K::Model,
+            Check::Eval { .. } => K::EvalDisagreement,
+            Check::Shadow { .. } => K::Shadow,
+            Check::Config { .. } => K::Config,
+            Check::Dump(_) => K::Dump,
+            Check::Core(_) => K::Core,
+        }
+    }
+
+    /// Every object id the check reads.
+    pub fn uses(&self) -> Vec<AnyId> {
+        match self {
+            Check::Model { model, term }
+            | Check::Independent { model, term }
+            | Check::Eval { model, term, .. } => vec![AnyId::Model(*model), AnyId::Term(*term)],
+            Check::Shadow {
+                original: a,
+                clone: b,
+            }
+            | Check::Config {
+                original: a,
+                other: b,
+            } => vec![AnyId::Solver(*a), AnyId::Solver(*b)],
+            Check::Dump(z) | Check::Core(z) => vec![AnyId::Solver(*z)],
+        }
+    }
 }
 
 /// The answer of a satisfiability check.
@@ -398,6 +492,7 @@ impl Call {
             Call::FromString(..) => "from_string",
             Call::Release(_) => "release",
             Call::Delete(_) => "delete",
+            Call::Check(check) => check.name(),
         }
     }
 
@@ -476,7 +571,8 @@ impl Call {
             | Call::ToSmt2(_)
             | Call::FromString(..)
             | Call::Release(_)
-            | Call::Delete(_) => RetKind::None,
+            | Call::Delete(_)
+            | Call::Check(_) => RetKind::None,
         }
     }
 
@@ -533,6 +629,7 @@ impl Call {
                 .collect(),
             Call::ModelEval { model, term, .. } => vec![A::Model(*model), A::Term(*term)],
             Call::Release(id) => vec![*id],
+            Call::Check(check) => check.uses(),
         }
     }
 }

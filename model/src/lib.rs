@@ -7,6 +7,7 @@
 //! - [`state`]: the reference state with preconditions, so any tool can validate a call
 //!   sequence without Z3.
 //! - [`trace`]: the text and binary trace formats.
+//! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
 //!
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
@@ -14,6 +15,7 @@
 pub mod call;
 pub mod call_text;
 pub mod eval;
+pub mod finding;
 pub mod ops;
 pub mod options;
 pub mod smtlib;
@@ -22,7 +24,7 @@ pub mod state;
 pub mod trace;
 
 pub use call::{
-    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
     TermId,
 };
 pub use sort::{Sort, Theory};

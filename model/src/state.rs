@@ -5,6 +5,7 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
+    Check,
     AnyId, Call, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId,
 };
 use crate::ops::{fp_format, MAX_BV_WIDTH};
@@ -323,6 +324,19 @@ impl State {
                     violation(format!("release of {id}, which is not defined"))
                 }
             }
+            Call::Check(check) => {
+                for id in check.uses() {
+                    if !self.is_alive(id) {
+                        return violation(format!("`{}` of {id}, which is not defined", check.name()));
+                    }
+                }
+                match check {
+                    Check::Model { term, .. } | Check::Independent { term, .. } => {
+                        self.bool_term(*term, "checked assertion")
+                    }
+                    _ => Ok(()),
+                }
+            }
         }
     }
 
@@ -471,6 +485,7 @@ impl State {
                 AnyId::Model(m) => drop(self.models.remove(m)),
             },
             Call::Delete(solver) => drop(self.solvers.remove(solver)),
+            Call::Check(_) => {}
         }
         Ok(())
     }

@@ -4,16 +4,24 @@ use clap::{Parser, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use untrace::replay::{read_trace, replay_trace, Exit, ReplayOptions};
+use std::time::Duration;
+use untrace::supervise::{replay_isolated, Limits};
 use untrace::ExecConfig;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  replayed, every recorded result matched (or --convert / --smt2 only: written)
+  0  replayed, every recorded result matched and every check held (or --convert: written)
   1  replay mismatch: a sat answer, unsat-core size, model value or recorded Z3 error differs
   2  usage error, unreadable or unwritable file
   3  malformed or unsupported trace (FILE:LINE:COL: message)
-  4  Z3 API error the trace does not record (FILE:LINE: z3 error: message)
-A crash of Z3 itself (segfault, abort) ends untrace with that signal.
+  4  Z3 error on a call the API model says is valid (the trace records none)
+  5  an oracle check failed (a check_* line: model, core, shadow, dump, config, eval)
+  6  Z3 crashed: fatal signal, Z3's fatal exit (assertion violation), stack overflow, panic
+  7  timeout: the replay ran past --timeout
+  8  memout: the replay ran out of --memout, or Z3 ran out of memory
+For codes 4-8 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
+deduplication key (mbt and ddtrace compare it). The replay runs in a child process, so a
+crash is reported, not suffered.
 
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
 contains PATTERN (a synthetic crash for the minimizer's tests).";
@@ -30,9 +38,23 @@ enum Format {
 struct Cli {
     /// The trace file (text `z3-trace 1` or binary `Z3TRACE`).
     trace: PathBuf,
-    /// Do not compare recorded results (for traces of nondeterministic runs).
+    /// Do not compare recorded results (for traces of nondeterministic runs); oracle checks
+    /// still run.
     #[arg(long)]
     no_check: bool,
+    /// Skip the oracle checks (the `check_*` lines).
+    #[arg(long)]
+    no_oracles: bool,
+    /// Time limit of the replay in seconds (exit 7 past it).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    timeout: Option<f64>,
+    /// Memory limit of the replay in MiB (exit 8 when it runs out).
+    #[arg(long, value_name = "MIB")]
+    memout: Option<u64>,
+    /// Replay in this process instead of a child (a crash then ends untrace itself; for
+    /// debuggers).
+    #[arg(long)]
+    in_process: bool,
     /// Stop after the call on line N (entry N of a binary trace).
     #[arg(long, value_name = "N")]
     stop_after: Option<u32>,
@@ -50,6 +72,13 @@ struct Cli {
     /// The format --convert writes.
     #[arg(long, value_enum, requires = "convert")]
     to: Option<Format>,
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
 }
 
 fn fail(exit: Exit, message: &str) -> ExitCode {
@@ -99,13 +128,22 @@ fn main() -> ExitCode {
             check_results: !cli.no_check,
             verbose: cli.verbose,
             fail_on: None,
+            run_checks: !cli.no_oracles,
+            term_texts: false,
         },
         stop_after: cli.stop_after,
     };
-    let outcome = replay_trace(&name, &trace, &options);
-    if outcome.exit == Exit::Ok {
-        ExitCode::SUCCESS
+    let outcome = if cli.in_process {
+        untrace::crash::install();
+        let outcome = replay_trace(&name, &trace, &options);
+        untrace::supervise::report(&outcome);
+        outcome
     } else {
-        fail(outcome.exit, &outcome.message)
-    }
+        let limits = Limits {
+            timeout: cli.timeout.map(Duration::from_secs_f64),
+            memout_mb: cli.memout,
+        };
+        replay_isolated(&name, &trace, &options, limits)
+    };
+    ExitCode::from(outcome.exit as u8)
 }

@@ -1,17 +1,21 @@
 //! Reading a trace file and replaying it: the work of the `untrace` binary as a library.
 //!
 //! [`replay_file`] reads a text or binary trace, runs every entry through the [`Executor`]
-//! and answers an [`Outcome`] with the documented exit code and a one-line message that
-//! names `FILE:LINE`. [`Exit`] lists the exit codes.
+//! and answers an [`Outcome`] with the documented exit code, a one-line message that names
+//! `FILE:LINE`, and the [`Failure`] a finding is (its signature is what tools compare).
+//! [`Exit`] lists the exit codes; [`crate::supervise`] runs a replay in a child process so
+//! that crashes, timeouts and memory exhaustion get exit codes and signatures too.
 
 use crate::executor::{ExecConfig, ExecError, Executor};
+use model::finding::{Failure, FailureKind};
 use model::trace::{self, Trace};
+use model::{Call, Check};
 use std::path::Path;
 
 /// The exit codes of `untrace` (documented in `--help` and untrace/README.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
-    /// Replayed, and every recorded result matched.
+    /// Replayed, every recorded result matched and every check held.
     Ok = 0,
     /// A replayed result differs from the recorded one.
     Mismatch = 1,
@@ -19,8 +23,46 @@ pub enum Exit {
     Usage = 2,
     /// Malformed or unsupported trace.
     Malformed = 3,
-    /// Z3 reported an API error.
+    /// Z3 refused a call the API model says is valid.
     Z3 = 4,
+    /// An oracle check (`check_*` line) failed.
+    Oracle = 5,
+    /// Z3 crashed: a fatal signal, Z3's own fatal exit (assertion violation), a stack
+    /// overflow or a panic.
+    Crash = 6,
+    /// The replay ran past `--timeout`.
+    Timeout = 7,
+    /// The replay ran out of `--memout` (or Z3 reported running out of memory).
+    Memout = 8,
+}
+
+impl Exit {
+    /// The exit code of a finding of `kind`.
+    pub fn of(kind: FailureKind) -> Exit {
+        match kind {
+            FailureKind::Z3Error => Exit::Z3,
+            FailureKind::Timeout => Exit::Timeout,
+            FailureKind::Memout => Exit::Memout,
+            kind if kind.is_oracle() => Exit::Oracle,
+            _ => Exit::Crash,
+        }
+    }
+
+    pub fn from_code(code: i32) -> Option<Exit> {
+        [
+            Exit::Ok,
+            Exit::Mismatch,
+            Exit::Usage,
+            Exit::Malformed,
+            Exit::Z3,
+            Exit::Oracle,
+            Exit::Crash,
+            Exit::Timeout,
+            Exit::Memout,
+        ]
+        .into_iter()
+        .find(|e| *e as i32 == code)
+    }
 }
 
 /// How a replay ended.
@@ -31,6 +73,20 @@ pub struct Outcome {
     pub message: String,
     /// Entries executed.
     pub executed: usize,
+    /// The finding, for the exits that are findings (Z3 error, oracle, crash, timeout,
+    /// memout).
+    pub failure: Option<Failure>,
+}
+
+impl Outcome {
+    fn plain(exit: Exit, message: String, executed: usize) -> Outcome {
+        Outcome {
+            exit,
+            message,
+            executed,
+            failure: None,
+        }
+    }
 }
 
 /// Options of a replay.
@@ -49,44 +105,77 @@ pub fn read_trace(path: &Path) -> Result<Trace, (Exit, String)> {
     trace::parse(&bytes).map_err(|e| (Exit::Malformed, format!("{name}:{e}")))
 }
 
+/// Whether any entry is a check that evaluates terms independently (and so needs their
+/// SMT-LIB text).
+fn needs_term_texts(trace: &Trace) -> bool {
+    trace.entries.iter().any(|e| {
+        matches!(
+            e.call,
+            Call::Check(Check::Independent { .. } | Check::Eval { .. })
+        )
+    })
+}
+
 /// Replays a parsed trace; `name` is the file name used in messages.
 pub fn replay_trace(name: &str, trace: &Trace, options: &ReplayOptions) -> Outcome {
-    let mut executor = Executor::new(options.config.clone());
+    replay_trace_with(name, trace, options, &mut |_| {})
+}
+
+/// [`replay_trace`], telling `on_entry` the index of every entry before it runs.
+pub fn replay_trace_with(
+    name: &str,
+    trace: &Trace,
+    options: &ReplayOptions,
+    on_entry: &mut dyn FnMut(usize),
+) -> Outcome {
+    let mut config = options.config.clone();
+    config.term_texts |= config.run_checks && needs_term_texts(trace);
+    let mut executor = Executor::new(config);
     let mut executed = 0;
-    for (entry, &line) in trace.entries.iter().zip(&trace.lines) {
+    for (i, (entry, &line)) in trace.entries.iter().zip(&trace.lines).enumerate() {
         if options.stop_after.is_some_and(|n| line > n) {
             break;
         }
+        on_entry(i);
         if let Err(error) = executor.replay(entry) {
-            let exit = match error {
-                ExecError::Malformed(_) => Exit::Malformed,
-                ExecError::Mismatch { .. } => Exit::Mismatch,
-                ExecError::Z3(_) => Exit::Z3,
-                ExecError::Io(_) => Exit::Usage,
+            let at = format!("{name}:{line}");
+            let failure = match &error {
+                ExecError::Z3(m) if m.to_lowercase().contains("out of memory") => Some(
+                    Failure::new(FailureKind::Memout, format!("Z3: {m}"))
+                        .at_call(entry.call.name())
+                        .with_cause(format!("in {}", entry.call.name())),
+                ),
+                ExecError::Z3(m) => Some(Failure::z3_error(
+                    entry.call.name(),
+                    &model::trace::text::format_call(&entry.call),
+                    m,
+                )),
+                ExecError::Oracle(f) => Some(f.clone()),
+                _ => None,
+            };
+            let exit = match (&error, &failure) {
+                (_, Some(f)) => Exit::of(f.kind),
+                (ExecError::Malformed(_), _) => Exit::Malformed,
+                (ExecError::Mismatch { .. }, _) => Exit::Mismatch,
+                (ExecError::Io(_), _) => Exit::Usage,
+                _ => Exit::Z3,
             };
             return Outcome {
                 exit,
-                message: format!("{name}:{line}: {error}"),
+                message: format!("{at}: {error}"),
                 executed,
+                failure,
             };
         }
         executed += 1;
     }
-    Outcome {
-        exit: Exit::Ok,
-        message: String::new(),
-        executed,
-    }
+    Outcome::plain(Exit::Ok, String::new(), executed)
 }
 
 /// Reads and replays a trace file.
 pub fn replay_file(path: &Path, options: &ReplayOptions) -> Outcome {
     match read_trace(path) {
         Ok(trace) => replay_trace(&path.display().to_string(), &trace, options),
-        Err((exit, message)) => Outcome {
-            exit,
-            message,
-            executed: 0,
-        },
+        Err((exit, message)) => Outcome::plain(exit, message, 0),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
     TermId,
 };
 use std::fmt::Write as _;
@@ -134,6 +134,33 @@ pub fn format_call(call: &Call) -> String {
             word(&quote(text))
         }
         Call::Release(id) => word(id),
+        Call::Check(check) => match check {
+            Check::Model { model, term } | Check::Independent { model, term } => {
+                word(model);
+                word(term)
+            }
+            Check::Eval {
+                model,
+                term,
+                completion,
+            } => {
+                word(model);
+                word(term);
+                word(completion)
+            }
+            Check::Shadow {
+                original: a,
+                clone: b,
+            }
+            | Check::Config {
+                original: a,
+                other: b,
+            } => {
+                word(a);
+                word(b)
+            }
+            Check::Dump(z) | Check::Core(z) => word(z),
+        },
     }
     line
 }
@@ -669,6 +696,50 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         "delete" => {
             a.call = "delete";
             Call::Delete(a.solver()?)
+        }
+        "check_model" | "check_indep" => {
+            a.call = if name == "check_model" {
+                "check_model"
+            } else {
+                "check_indep"
+            };
+            let model = ModelId(a.id(ModelId::PREFIX, "a model id")?);
+            let term = a.term()?;
+            Call::Check(if name == "check_model" {
+                Check::Model { model, term }
+            } else {
+                Check::Independent { model, term }
+            })
+        }
+        "check_eval" => {
+            a.call = "check_eval";
+            Call::Check(Check::Eval {
+                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
+                term: a.term()?,
+                completion: a.bool("the model-completion flag")?,
+            })
+        }
+        "check_shadow" => {
+            a.call = "check_shadow";
+            Call::Check(Check::Shadow {
+                original: a.solver()?,
+                clone: a.solver()?,
+            })
+        }
+        "check_config" => {
+            a.call = "check_config";
+            Call::Check(Check::Config {
+                original: a.solver()?,
+                other: a.solver()?,
+            })
+        }
+        "check_dump" => {
+            a.call = "check_dump";
+            Call::Check(Check::Dump(a.solver()?))
+        }
+        "check_core" => {
+            a.call = "check_core";
+            Call::Check(Check::Core(a.solver()?))
         }
         "return" => {
             return Err(error(

@@ -13,10 +13,14 @@
 //! fresh context; terms asserted to it, assumptions and model evaluations are translated on
 //! the fly into that solver's context.
 
+mod checks;
 mod guard;
 mod ops;
+pub mod term_text;
 mod terms;
+pub mod z3_model;
 
+pub use checks::counters;
 pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
@@ -25,6 +29,7 @@ use model::call::{
     SolverKind, SortId, TermId,
 };
 use model::trace::text::{format_call, format_ret, header};
+use model::finding::Failure;
 use model::{Sort, State};
 use std::collections::HashMap;
 use std::fmt;
@@ -46,6 +51,11 @@ pub struct ExecConfig {
     /// variable `UNTRACE_FAIL_ON` is read instead. Used by ddtrace's tests to get a
     /// reproducible "crash" without a real Z3 bug.
     pub fail_on: Option<String>,
+    /// Run the oracle checks (`check_*` lines); off, they are skipped (`untrace --no-oracles`).
+    pub run_checks: bool,
+    /// Keep the SMT-LIB text of every term built, which `check_indep` and `check_eval` need.
+    /// A replay turns it on when the trace has such checks.
+    pub term_texts: bool,
 }
 
 impl Default for ExecConfig {
@@ -54,6 +64,8 @@ impl Default for ExecConfig {
             check_results: true,
             verbose: false,
             fail_on: None,
+            run_checks: true,
+            term_texts: false,
         }
     }
 }
@@ -70,6 +82,8 @@ pub enum ExecError {
     Z3(String),
     /// Writing the recorded trace failed (exit 2 in untrace).
     Io(String),
+    /// An oracle check (`check_*` line) does not hold: a finding (exit 5 in untrace).
+    Oracle(Failure),
 }
 
 impl fmt::Display for ExecError {
@@ -87,6 +101,9 @@ impl fmt::Display for ExecError {
             ),
             ExecError::Z3(m) => write!(f, "z3 error: {m}"),
             ExecError::Io(m) => write!(f, "cannot write the trace: {m}"),
+            ExecError::Oracle(failure) => {
+                write!(f, "{} check failed: {}", failure.kind.name(), failure.message)
+            }
         }
     }
 }
@@ -103,12 +120,32 @@ struct SolverSlot {
     trackers: Vec<(TermId, Dynamic)>,
     /// The assumptions of the last check, in the solver's context.
     assumptions: Vec<(TermId, Dynamic)>,
+    /// What the oracle checks need to know about the solver's formula.
+    formula: checks::Formula,
+}
+
+impl SolverSlot {
+    fn new(solver: Solver, ctx: Context, foreign: bool) -> SolverSlot {
+        SolverSlot {
+            solver,
+            ctx,
+            foreign,
+            trackers: Vec::new(),
+            assumptions: Vec::new(),
+            formula: checks::Formula::default(),
+        }
+    }
 }
 
 struct ModelSlot {
     model: Model,
     ctx: Context,
     foreign: bool,
+    /// The assertions and assumptions of the check this model satisfies (`check_model`'s
+    /// premise).
+    premises: Vec<TermId>,
+    /// The model's values as the independent evaluator reads them, once asked for.
+    values: Option<Option<model::eval::Model>>,
 }
 
 /// What a call produced.
@@ -137,6 +174,10 @@ pub struct Executor {
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
     param_kinds: Rc<HashMap<String, ParamKind>>,
+    /// The SMT-LIB text of the terms built (with [`ExecConfig::term_texts`]).
+    texts: Option<term_text::TermTexts>,
+    /// What the independent checks did: terms checked, agreements, skips by reason.
+    counts: std::collections::BTreeMap<String, u64>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -156,7 +197,10 @@ impl Executor {
         }
         let main = Context::thread_local();
         let param_kinds = solver_param_kinds();
+        let texts = config.term_texts.then(term_text::TermTexts::default);
         Executor {
+            texts,
+            counts: Default::default(),
             config,
             state: State::new(),
             main,
@@ -254,6 +298,7 @@ impl Executor {
             }
         }
         let recorded_error = recorded.and_then(Ret::error).filter(|_| replaying);
+        crate::crash::set_current_call(call.name());
         let outcome = match self.execute(call) {
             Ok(outcome) => outcome,
             Err(ExecError::Z3(message)) => return self.refused(call, message, recorded_error),
@@ -286,6 +331,17 @@ impl Executor {
             ret.as_ref()
         };
         self.state.apply(call, for_state).map_err(malformed)?;
+        if let (Some(texts), Some(Ret::Id(id))) = (self.texts.as_mut(), &ret) {
+            match id {
+                AnyId::Term(t) => texts.record(call, *t, &self.state),
+                AnyId::Func(f) => {
+                    if let Call::Fun { name, .. } = call {
+                        texts.record_func(*f, name)
+                    }
+                }
+                _ => {}
+            }
+        }
         if let (Some(Ret::Id(id)), true) = (&ret, is_object) {
             self.bind(*id, outcome);
         }
@@ -506,13 +562,11 @@ impl Executor {
                         .ok_or_else(|| format!("Z3 has no solver for logic `{logic}`")),
                     SolverKind::Tactic(tactic) => Ok(Tactic::new(tactic).solver()),
                 })?;
-                Outcome::Solver(SolverSlot {
-                    solver: solver.map_err(z3err)?,
-                    ctx: self.main.clone(),
-                    foreign: false,
-                    trackers: Vec::new(),
-                    assumptions: Vec::new(),
-                })
+                Outcome::Solver(SolverSlot::new(
+                    solver.map_err(z3err)?,
+                    self.main.clone(),
+                    false,
+                ))
             }
             Call::SetParam { solver, key, value } => {
                 let kind = self.param_kind(key);
@@ -523,6 +577,10 @@ impl Executor {
                     slot.solver.set_params(&params);
                 })
                 .map_err(z3err)?;
+                self.slot_mut(*solver)?
+                    .formula
+                    .params
+                    .push((key.clone(), value.clone()));
                 Outcome::Nothing
             }
             Call::SetGlobal { key, value } => {
@@ -532,17 +590,20 @@ impl Executor {
             Call::Push(z) => {
                 let slot = self.slot(*z)?;
                 solver_call(slot, || slot.solver.push())?;
+                self.slot_mut(*z)?.formula.push();
                 Outcome::Nothing
             }
             Call::Pop(z, n) => {
                 let slot = self.slot(*z)?;
                 solver_call(slot, || slot.solver.pop(*n))?;
+                self.slot_mut(*z)?.formula.pop(*n);
                 Outcome::Nothing
             }
-            Call::Assert(z, t) => {
-                let t = self.z3_term(*t)?;
+            Call::Assert(z, id) => {
+                let t = self.z3_term(*id)?;
                 let slot = self.slot(*z)?;
                 solver_call(slot, || slot.solver.assert(local_bool(slot, t)))?;
+                self.slot_mut(*z)?.formula.assert(*id);
                 Outcome::Nothing
             }
             Call::AssertAndTrack {
@@ -557,15 +618,17 @@ impl Executor {
                     slot.solver.assert_and_track(local_bool(slot, t), &p);
                     Dynamic::from_ast(&p)
                 })?;
-                self.slot_mut(*solver)?
-                    .trackers
-                    .push((*tracker, tracker_local));
+                let slot = self.slot_mut(*solver)?;
+                slot.trackers.push((*tracker, tracker_local));
+                slot.formula.assert(*term);
                 Outcome::Nothing
             }
             Call::CheckSat(z) => {
                 let slot = self.slot(*z)?;
                 let answer = solver_call(slot, || slot.solver.check())?;
-                self.slot_mut(*z)?.assumptions.clear();
+                let slot = self.slot_mut(*z)?;
+                slot.assumptions.clear();
+                slot.formula.checked(sat(answer), None);
                 Outcome::Sat(sat(answer))
             }
             Call::CheckSatAssuming(z, ts) => {
@@ -575,11 +638,13 @@ impl Executor {
                     let local: Vec<Bool> = terms.iter().map(|t| local_bool(slot, t)).collect();
                     (slot.solver.check_assumptions(&local), local)
                 })?;
-                self.slot_mut(*z)?.assumptions = ts
+                let slot = self.slot_mut(*z)?;
+                slot.assumptions = ts
                     .iter()
                     .zip(local)
                     .map(|(id, b)| (*id, Dynamic::from_ast(&b)))
                     .collect();
+                slot.formula.checked(sat(answer), Some(ts.clone()));
                 Outcome::Sat(sat(answer))
             }
             Call::GetUnsatCore(z) => {
@@ -596,7 +661,8 @@ impl Executor {
                             .find(|(_, d)| d.get_z3_ast() == c.get_z3_ast())
                             .map(|(id, _)| *id)
                     })
-                    .collect();
+                    .collect::<Vec<TermId>>();
+                self.slot_mut(*z)?.formula.core = Some(ids.clone());
                 Outcome::Core(ids)
             }
             Call::GetModel(z) => {
@@ -607,6 +673,12 @@ impl Executor {
                     model,
                     ctx: slot.ctx.clone(),
                     foreign: slot.foreign,
+                    premises: slot
+                        .formula
+                        .assertions()
+                        .chain(slot.assumptions.iter().map(|(id, _)| *id))
+                        .collect(),
+                    values: None,
                 })
             }
             Call::ModelEval {
@@ -614,25 +686,7 @@ impl Executor {
                 term,
                 completion,
             } => {
-                let t = self.z3_term(*term)?;
-                let slot = self
-                    .models
-                    .get(model)
-                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
-                let value = guard::guarded(&slot.ctx, || {
-                    let local = if slot.foreign {
-                        t.translate(&slot.ctx)
-                    } else {
-                        t.clone()
-                    };
-                    slot.model.eval(&local, *completion).map(|v| v.to_string())
-                })
-                .map_err(z3err)?;
-                Outcome::Value(
-                    value.ok_or_else(|| {
-                        z3err(format!("model_eval: {model} cannot evaluate {term}"))
-                    })?,
-                )
+                Outcome::Value(self.model_eval(*model, *term, *completion)?)
             }
             Call::Translate(z) => {
                 let slot = self.slot(*z)?;
@@ -646,13 +700,11 @@ impl Executor {
                         .collect();
                     (solver, trackers)
                 })?;
-                Outcome::Solver(SolverSlot {
-                    solver,
-                    ctx,
-                    foreign: true,
-                    trackers,
-                    assumptions: Vec::new(),
-                })
+                let formula = slot.formula.translated();
+                let mut copy = SolverSlot::new(solver, ctx, true);
+                copy.trackers = trackers;
+                copy.formula = formula;
+                Outcome::Solver(copy)
             }
             Call::Reset(z) => {
                 let slot = self.slot(*z)?;
@@ -660,6 +712,7 @@ impl Executor {
                 let slot = self.slot_mut(*z)?;
                 slot.trackers.clear();
                 slot.assumptions.clear();
+                slot.formula.reset();
                 Outcome::Nothing
             }
             Call::ToSmt2(z) => {
@@ -670,10 +723,41 @@ impl Executor {
             Call::FromString(z, text) => {
                 let slot = self.slot(*z)?;
                 solver_call(slot, || slot.solver.from_string(text.as_str()))?;
+                self.slot_mut(*z)?.formula.parsed();
                 Outcome::Nothing
             }
             Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
+            Call::Check(check) => {
+                if self.config.run_checks {
+                    self.run_check(check)?;
+                }
+                Outcome::Nothing
+            }
         })
+    }
+
+    /// Z3's value of `term` under `model` (`Model::eval`), as Z3 prints it.
+    fn model_eval(
+        &self,
+        model: ModelId,
+        term: TermId,
+        completion: bool,
+    ) -> Result<String, ExecError> {
+        let t = self.z3_term(term)?;
+        let slot = self
+            .models
+            .get(&model)
+            .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
+        let value = guard::guarded(&slot.ctx, || {
+            let local = if slot.foreign {
+                t.translate(&slot.ctx)
+            } else {
+                t.clone()
+            };
+            slot.model.eval(&local, completion).map(|v| v.to_string())
+        })
+        .map_err(z3err)?;
+        value.ok_or_else(|| z3err(format!("model_eval: {model} cannot evaluate {term}")))
     }
 
     fn arg_terms(&self, ids: &[TermId]) -> Result<Vec<&Dynamic>, ExecError> {

@@ -1,5 +1,6 @@
 //! The SMT-LIB text of the terms a round built, from the round's own calls ([`TermTexts`]),
-//! so that the independent model check ([`crate::indep`]) never trusts Z3's printer.
+//! so that the independent model check (`check_indep`, `check_eval`) never trusts Z3's
+//! printer.
 //!
 //! Every term-building call is recorded as one [`Node`]: its expression with the arguments
 //! named `_tN` by term id. [`TermTexts::text`] writes a term as nested `let`s over the
@@ -16,7 +17,12 @@ use std::fmt::Write as _;
 /// One recorded term: its expression over `_tN` argument names, or why it has none.
 #[derive(Clone, Debug)]
 pub enum Node {
-    Expr { expr: String, args: Vec<TermId> },
+    Expr {
+        /// The call that built the term (an operation's name, `const`, `apply`, ...).
+        head: &'static str,
+        expr: String,
+        args: Vec<TermId>,
+    },
     Inexpressible(&'static str),
 }
 
@@ -37,24 +43,28 @@ impl TermTexts {
     /// after the call (only argument sorts and sort ids are read).
     pub fn record(&mut self, call: &Call, t: TermId, state: &State) {
         let sort = |id| state.sorts.get(id).cloned();
+        let head = call.name();
         let node = match call {
             Call::Const { sort: s, name } => match (symbol(name), sort(s)) {
                 (Some(name), Some(_)) => Node::Expr {
+                    head,
                     expr: name,
                     args: vec![],
                 },
                 _ => Node::Inexpressible("a constant name without SMT-LIB form"),
             },
             Call::Lit { sort: s, value } => match sort(s).and_then(|s| literal(&s, value)) {
-                Some(expr) => Node::Expr { expr, args: vec![] },
+                Some(expr) => Node::Expr { head, expr, args: vec![] },
                 None => Node::Inexpressible("a literal without SMT-LIB form"),
             },
             Call::Apply { func, args } => match self.funcs.get(func) {
                 Some(f) if args.is_empty() => Node::Expr {
+                    head,
                     expr: f.clone(),
                     args: vec![],
                 },
                 Some(f) => Node::Expr {
+                    head,
                     expr: format!(
                         "({f} {})",
                         args.iter().map(|a| var(*a)).collect::<Vec<_>>().join(" ")
@@ -71,6 +81,7 @@ impl TermTexts {
                     .map(|i| &i.sort);
                 match operation(op.name(), indices, &names, first, Dialect::Standard) {
                     Some(expr) => Node::Expr {
+                    head,
                         expr,
                         args: args.clone(),
                     },
@@ -81,6 +92,7 @@ impl TermTexts {
                 let element = state.terms.get(value).map(|i| i.sort.clone());
                 match (sort(index), element) {
                     (Some(i), Some(e)) => Node::Expr {
+                    head,
                         expr: format!("((as const (Array {i} {e})) {})", var(*value)),
                         args: vec![*value],
                     },
@@ -89,6 +101,7 @@ impl TermTexts {
             }
             // simplify returns an equivalent term: the check evaluates the original.
             Call::Simplify(s) => Node::Expr {
+                    head,
                 expr: var(*s),
                 args: vec![*s],
             },
@@ -101,6 +114,14 @@ impl TermTexts {
     pub fn record_func(&mut self, f: FuncId, name: &str) {
         if let Some(s) = symbol(name) {
             self.funcs.insert(f, s);
+        }
+    }
+
+    /// The call that built `t` and its term arguments, if `t` has an expression.
+    pub fn node(&self, t: TermId) -> Option<(&'static str, &[TermId])> {
+        match self.nodes.get(&t)? {
+            Node::Expr { head, args, .. } => Some((head, args)),
+            Node::Inexpressible(_) => None,
         }
     }
 

@@ -1,0 +1,423 @@
+//! Findings: what went wrong when a trace ran ([`Failure`], of a [`FailureKind`]), and the
+//! [`Failure::signature`] that deduplicates them by root cause.
+//!
+//! A signature is `KIND|CAUSE`, where the cause is what identifies a bug rather than a round:
+//! - a Z3 assertion violation: the `File:` and `Line:` Z3 prints ([`assertion_location`]);
+//! - a signal: the signal and where in libz3 the faulting instruction is (the crash reporter
+//!   of the process prints it, see `untrace::crash`), else the API call that was running;
+//! - a Z3 error: the call and its message with numbers and addresses blanked ([`normalize`]);
+//! - an oracle check: the check and what its executor found out (the operation where Z3's
+//!   evaluation first departs from the independent evaluator, or the solver kinds and answers
+//!   that disagree); a minimizer refines it with the operations left in the minimized trace.
+//!
+//! Lives in `model` because every tool computes or reads signatures: the executor (`untrace`
+//! prints one per failing replay), the fuzzer (dedup, `--known`) and the minimizer.
+
+use serde::{Deserialize, Serialize};
+
+/// What kind of failure a run found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FailureKind {
+    /// The process running Z3 died of a signal (segfault, abort, ...) or Z3 ended it with its
+    /// fatal-error exit (an assertion violation, exit code 114).
+    Crash,
+    StackOverflow,
+    /// A Rust panic in the fuzzer or the executor.
+    Panic,
+    /// Z3 refused a call the API model says is valid.
+    Z3Error,
+    /// A call ran past its time limit although Z3's resource limit was set.
+    Timeout,
+    /// The run ran out of its memory limit.
+    Memout,
+    /// A model under which an assertion or assumption is not true.
+    Model,
+    /// An unsat core that is satisfiable when re-checked.
+    Core,
+    /// A shadow clone answered differently from its original.
+    Shadow,
+    /// Dumping the assertions and parsing them back changed the answer.
+    Dump,
+    /// Another option configuration answered sat where the round's answered unsat, or back.
+    Config,
+    /// Z3's `model_eval` and the independent evaluator give a term different values.
+    EvalDisagreement,
+    /// The fuzzer generated a call the reference state rejects: a bug in mbt.
+    Internal,
+}
+
+impl FailureKind {
+    pub const ALL: [FailureKind; 13] = [
+        FailureKind::Crash,
+        FailureKind::StackOverflow,
+        FailureKind::Panic,
+        FailureKind::Z3Error,
+        FailureKind::Timeout,
+        FailureKind::Memout,
+        FailureKind::Model,
+        FailureKind::Core,
+        FailureKind::Shadow,
+        FailureKind::Dump,
+        FailureKind::Config,
+        FailureKind::EvalDisagreement,
+        FailureKind::Internal,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Crash => "crash",
+            FailureKind::StackOverflow => "stack-overflow",
+            FailureKind::Panic => "panic",
+            FailureKind::Z3Error => "z3-error",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Memout => "memout",
+            FailureKind::Model => "model",
+            FailureKind::Core => "core",
+            FailureKind::Shadow => "shadow",
+            FailureKind::Dump => "dump",
+            FailureKind::Config => "config",
+            FailureKind::EvalDisagreement => "eval-disagreement",
+            FailureKind::Internal => "internal",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FailureKind> {
+        FailureKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether an oracle check (a `check_*` trace line) finds this kind.
+    pub fn is_oracle(self) -> bool {
+        matches!(
+            self,
+            FailureKind::Model
+                | FailureKind::Core
+                | FailureKind::Shadow
+                | FailureKind::Dump
+                | FailureKind::Config
+                | FailureKind::EvalDisagreement
+        )
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// What happened, in one line.
+    pub message: String,
+    /// The name of the last call line of the trace (the call that failed or was running).
+    pub last_call: Option<String>,
+    /// What identifies the root cause (see the module documentation); `None`: the message
+    /// and the last call stand for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+}
+
+impl Failure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+            last_call: None,
+            cause: None,
+        }
+    }
+
+    pub fn with_cause(mut self, cause: impl Into<String>) -> Failure {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    pub fn at_call(mut self, call: impl Into<String>) -> Failure {
+        self.last_call = Some(call.into());
+        self
+    }
+
+    /// Z3 refused `line` (a call named `call`) that the API model says is valid: the cause is
+    /// the call and the message without numbers.
+    pub fn z3_error(call: &str, line: &str, message: &str) -> Failure {
+        Failure::new(FailureKind::Z3Error, format!("`{line}`: {message}"))
+            .at_call(call)
+            .with_cause(format!("{call}: {}", normalize(message)))
+    }
+
+    /// The deduplication key, `KIND|CAUSE`: the cause without ids and numbers where one is
+    /// known, else the normalized message and the last call.
+    pub fn signature(&self) -> String {
+        match &self.cause {
+            Some(cause) => format!("{}|{}", self.kind.name(), cause),
+            None => format!(
+                "{}|{}|{}",
+                self.kind.name(),
+                normalize(&self.message),
+                self.last_call.as_deref().unwrap_or("-")
+            ),
+        }
+    }
+
+    /// A short, stable file-name form of the signature.
+    pub fn signature_hash(&self) -> String {
+        signature_id(&self.signature())
+    }
+}
+
+/// A short, stable file-name form of a signature: its kind and a hash.
+pub fn signature_id(signature: &str) -> String {
+    // FNV-1a: stable across runs and platforms, unlike std's hasher.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in signature.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    let kind = signature.split('|').next().unwrap_or("finding");
+    format!("{kind}-{h:016x}")
+}
+
+/// The prefix of the line on which a tool prints a finding's signature
+/// (`untrace: signature: KIND|CAUSE`); [`signature_in`] reads it back.
+pub const SIGNATURE_LINE: &str = "signature: ";
+
+/// The signature a tool printed in `output`, if any (the last one).
+pub fn signature_in(output: &str) -> Option<String> {
+    output.lines().rev().find_map(|line| {
+        let at = line.find(SIGNATURE_LINE)?;
+        let sig = line[at + SIGNATURE_LINE.len()..].trim();
+        (!sig.is_empty()).then(|| sig.to_string())
+    })
+}
+
+/// Replaces every run of digits by `N` and hex addresses by `0xN`, so that messages that
+/// differ only in ids, numbers or addresses fall together.
+pub fn normalize(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '0' && chars.peek() == Some(&'x') {
+            chars.next();
+            while chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                chars.next();
+            }
+            out.push_str("0xN");
+        } else if c.is_ascii_digit() {
+            while chars.peek().is_some_and(|c| c.is_ascii_digit()) {
+                chars.next();
+            }
+            out.push('N');
+        } else {
+            out.push(c);
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where Z3 reports a violated assertion in `output` (`ASSERTION VIOLATION`, then `File: F`
+/// and `Line: N` lines): `F:N` with a leading `./` dropped. Z3 builds print the same two
+/// lines for `UNREACHABLE` and failed `VERIFY`s, which name their location as well.
+pub fn assertion_location(output: &str) -> Option<String> {
+    let mut file = None;
+    for line in output.lines() {
+        let line = line.trim();
+        if let Some(f) = line.strip_prefix("File: ") {
+            file = Some(f.trim().trim_start_matches("./").to_string());
+        } else if let (Some(f), Some(n)) = (&file, line.strip_prefix("Line: ")) {
+            if let Ok(n) = n.trim().parse::<u32>() {
+                return Some(format!("{f}:{n}"));
+            }
+        }
+    }
+    None
+}
+
+/// The exit code Z3 ends the process with on a fatal internal error (`ERR_INTERNAL_FATAL`,
+/// after printing an assertion violation).
+pub const Z3_FATAL_EXIT: i32 = 114;
+
+/// The prefix of the line the crash reporter writes when a process running Z3 receives a
+/// fatal signal: `crash: SIGSEGV in CALL at libz3.so.4+0x1a65b1`.
+pub const CRASH_LINE: &str = "crash: ";
+
+/// Classifies a process that ran Z3 calls and ended abnormally: killed by `signal`, or exited
+/// with `code`; `output` is what it printed (stderr), `last_call` the call that was running.
+pub fn classify_death(
+    signal: Option<i32>,
+    code: Option<i32>,
+    output: &str,
+    last_call: Option<&str>,
+) -> Failure {
+    let call = last_call.unwrap_or("-");
+    let with_call = |f: Failure| match last_call {
+        Some(c) => f.at_call(c),
+        None => f,
+    };
+    if output.contains("has overflowed its stack") {
+        return with_call(
+            Failure::new(FailureKind::StackOverflow, "stack overflow")
+                .with_cause(format!("in {call}")),
+        );
+    }
+    if output.contains("memory allocation of")
+        || output.contains("std::bad_alloc")
+        || output.contains("out of memory")
+    {
+        return with_call(
+            Failure::new(FailureKind::Memout, "ran out of its memory limit")
+                .with_cause(format!("in {call}")),
+        );
+    }
+    if let Some(location) = assertion_location(output) {
+        return with_call(
+            Failure::new(
+                FailureKind::Crash,
+                format!("Z3 assertion violation at {location} in `{call}`"),
+            )
+            .with_cause(format!("assertion violation at {location}")),
+        );
+    }
+    let reported = output
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once(CRASH_LINE).map(|(_, rest)| rest.trim()));
+    match (signal, code) {
+        (Some(sig), _) => {
+            let name = signal_name(sig);
+            // The reporter's line: `SIGSEGV in push at libz3.so.4+0x1a65b1`.
+            let place = reported
+                .and_then(|r| r.split_once(" at "))
+                .map(|(_, at)| at.trim().to_string());
+            let cause = match &place {
+                Some(at) => format!("{name} at {at}"),
+                None => format!("{name} in {call}"),
+            };
+            let message = match &place {
+                Some(at) => format!("killed by {name} in `{call}` at {at}"),
+                None => format!("killed by {name} in `{call}`"),
+            };
+            with_call(Failure::new(FailureKind::Crash, message).with_cause(cause))
+        }
+        (None, code) => {
+            let code = code.unwrap_or(-1);
+            let tail = output
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .trim();
+            with_call(
+                Failure::new(
+                    FailureKind::Crash,
+                    format!("exited with code {code} in `{call}`: {tail}"),
+                )
+                .with_cause(format!("exit {code} in {call}: {}", normalize(tail))),
+            )
+        }
+    }
+}
+
+/// The name of a fatal signal.
+pub fn signal_name(sig: i32) -> String {
+    match sig {
+        11 => "SIGSEGV".into(),
+        6 => "SIGABRT".into(),
+        7 => "SIGBUS".into(),
+        8 => "SIGFPE".into(),
+        4 => "SIGILL".into(),
+        9 => "SIGKILL".into(),
+        24 => "SIGXCPU".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_drops_ids_numbers_and_addresses() {
+        assert_eq!(
+            normalize("assertion t12 evaluates to #x0f at 0x7ffd12ab"),
+            "assertion tN evaluates to #xNf at 0xN"
+        );
+        assert_eq!(normalize("  a   b "), "a b");
+    }
+
+    #[test]
+    fn a_cause_makes_the_signature_and_ignores_the_message() {
+        let a = Failure::new(FailureKind::Crash, "killed in push").with_cause("SIGSEGV at z+0x1");
+        let b = Failure::new(FailureKind::Crash, "killed in check_sat").with_cause("SIGSEGV at z+0x1");
+        assert_eq!(a.signature(), "crash|SIGSEGV at z+0x1");
+        assert_eq!(a.signature(), b.signature());
+        assert_eq!(a.signature_hash(), b.signature_hash());
+        let c = Failure {
+            kind: FailureKind::Shadow,
+            ..a.clone()
+        };
+        assert_ne!(a.signature_hash(), c.signature_hash());
+        assert!(c.signature_hash().starts_with("shadow-"));
+    }
+
+    #[test]
+    fn without_a_cause_message_and_last_call_make_the_signature() {
+        let a = Failure::new(FailureKind::Z3Error, "error at t3").at_call("assert");
+        let b = Failure::new(FailureKind::Z3Error, "error at t97").at_call("assert");
+        assert_eq!(a.signature(), b.signature());
+        assert_ne!(
+            a.signature(),
+            b.clone().at_call("check_sat").signature()
+        );
+    }
+
+    #[test]
+    fn signatures_are_read_back_from_output() {
+        let out = "untrace: t.trace:3: oracle\nuntrace: signature: model|x\n";
+        assert_eq!(signature_in(out).as_deref(), Some("model|x"));
+        assert_eq!(signature_in("nothing\n"), None);
+    }
+
+    #[test]
+    fn assertion_violations_are_located_by_file_and_line() {
+        let out = "ASSERTION VIOLATION\nFile: ./src/ast/fpa/fpa2bv_converter.cpp\nLine: 118\nUNEXPECTED CODE WAS REACHED.\n4.8.12.0\nPlease file an issue\n";
+        assert_eq!(
+            assertion_location(out).as_deref(),
+            Some("src/ast/fpa/fpa2bv_converter.cpp:118")
+        );
+        let f = classify_death(None, Some(Z3_FATAL_EXIT), out, Some("check_sat"));
+        assert_eq!(f.kind, FailureKind::Crash);
+        assert_eq!(
+            f.signature(),
+            "crash|assertion violation at src/ast/fpa/fpa2bv_converter.cpp:118"
+        );
+        assert_eq!(assertion_location("File: x\nno line\n"), None);
+    }
+
+    #[test]
+    fn signals_are_located_in_libz3_when_the_reporter_says_where() {
+        let out = "untrace: crash: SIGSEGV in push at libz3.so.4+0x1a65b1\n";
+        let a = classify_death(Some(11), None, out, Some("push"));
+        let b = classify_death(
+            Some(11),
+            None,
+            "crash: SIGSEGV in check_sat at libz3.so.4+0x1a65b1\n",
+            Some("check_sat"),
+        );
+        assert_eq!(a.signature(), "crash|SIGSEGV at libz3.so.4+0x1a65b1");
+        assert_eq!(a.signature(), b.signature());
+        let bare = classify_death(Some(11), None, "", Some("assert"));
+        assert_eq!(bare.signature(), "crash|SIGSEGV in assert");
+        assert_eq!(
+            classify_death(Some(6), None, "thread 'main' has overflowed its stack\n", None).kind,
+            FailureKind::StackOverflow
+        );
+        assert_eq!(
+            classify_death(Some(6), None, "memory allocation of 64 bytes failed\n", None).kind,
+            FailureKind::Memout
+        );
+    }
+
+    #[test]
+    fn kinds_round_trip_by_name() {
+        for kind in FailureKind::ALL {
+            assert_eq!(FailureKind::from_name(kind.name()), Some(kind));
+        }
+        assert!(FailureKind::Shadow.is_oracle() && !FailureKind::Crash.is_oracle());
+    }
+}

@@ -1,0 +1,518 @@
+//! The oracle checks ([`model::Check`], the `check_*` trace lines) as the executor runs them,
+//! so that a replay re-runs every check exactly as the fuzzer ran it.
+//!
+//! Each check first verifies its premise from what the executor saw happen (which terms are
+//! asserted to which solver, which formula a model satisfies, which core a solver gave), and
+//! holds vacuously where the premise does not: a minimizer that removes an assertion must not
+//! turn a real finding into a false one. A check that fails is an [`ExecError::Oracle`] whose
+//! [`Failure::cause`] names the root cause: for the evaluation checks the operation where
+//! Z3's `model_eval` first departs from the independent evaluator (`model::eval` on the
+//! SMT-LIB text of the calls that built the term, never Z3's printer), for the answer checks
+//! the solver kinds and answers that disagree.
+
+use super::{guard, z3_model, ExecError, Executor};
+use model::eval::{self, EvalError, Value};
+use model::finding::Failure;
+use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
+use std::collections::{BTreeMap, BTreeSet};
+use z3::{Params, Solver};
+
+/// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
+/// `values: ...` for the terms whose `model_eval` value is compared.
+pub mod counters {
+    pub const CHECKED: &str = "checked";
+    pub const TRUE: &str = "assertions: true";
+    pub const AGREE: &str = "values: agree with model_eval";
+    pub const OPEN: &str = "skipped: open under the model";
+    pub const UNSUPPORTED: &str = "skipped: unsupported by the evaluator";
+    pub const NO_TEXT: &str = "skipped: no SMT-LIB text";
+    pub const NO_MODEL: &str = "models: text unreadable";
+    pub const MODELS: &str = "models: read";
+    pub const Z3_VALUE_OPEN: &str = "values: skipped: model_eval answer is no value";
+}
+use counters::*;
+
+/// What the checks know of a solver's formula, kept in step by the executor.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    /// The asserted terms per scope (`scopes[0]` is the base level).
+    scopes: Vec<Vec<TermId>>,
+    /// The answer of the last check, if the formula has not changed since.
+    pub answer: Option<SatResult>,
+    /// Whether the last check had assumptions.
+    pub assuming: bool,
+    /// The last unsat core, while the formula is the one it was computed for.
+    pub core: Option<Vec<TermId>>,
+    /// The assumptions of the last check (their ids).
+    pub assumed: Vec<TermId>,
+    /// Parameters set on the solver, in order.
+    pub params: Vec<(String, String)>,
+    /// Holds assertions the checks cannot name (parsed by `from_string`).
+    opaque: bool,
+    /// The formula changed after the last check.
+    changed: bool,
+}
+
+impl Default for Formula {
+    fn default() -> Formula {
+        Formula {
+            scopes: vec![Vec::new()],
+            answer: None,
+            assuming: false,
+            core: None,
+            assumed: Vec::new(),
+            params: Vec::new(),
+            opaque: false,
+            changed: false,
+        }
+    }
+}
+
+impl Formula {
+    pub fn assertions(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.scopes.iter().flatten().copied()
+    }
+
+    fn change(&mut self) {
+        self.changed = true;
+        self.core = None;
+    }
+
+    pub fn assert(&mut self, t: TermId) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(t);
+        }
+        self.change();
+    }
+
+    pub fn push(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    pub fn pop(&mut self, n: u32) {
+        let keep = self.scopes.len().saturating_sub(n as usize).max(1);
+        self.scopes.truncate(keep);
+        self.change();
+    }
+
+    pub fn reset(&mut self) {
+        self.scopes = vec![Vec::new()];
+        self.opaque = false;
+        self.change();
+    }
+
+    pub fn parsed(&mut self) {
+        self.opaque = true;
+        self.change();
+    }
+
+    /// A check answered `answer`, with `assumptions` for `check_sat_assuming`.
+    pub fn checked(&mut self, answer: SatResult, assumptions: Option<Vec<TermId>>) {
+        self.answer = Some(answer);
+        self.assuming = assumptions.is_some();
+        self.assumed = assumptions.unwrap_or_default();
+        self.changed = false;
+    }
+
+    /// The formula of a `translate`d copy: the same assertions, no check yet, and no
+    /// parameters (Z3 does not carry them over).
+    pub fn translated(&self) -> Formula {
+        Formula {
+            scopes: self.scopes.clone(),
+            opaque: self.opaque,
+            ..Formula::default()
+        }
+    }
+
+    /// The formula of the last check as a set of terms (assertions and assumptions), or
+    /// `None` when it holds something the checks cannot name.
+    fn checked_formula(&self) -> Option<BTreeSet<TermId>> {
+        (!self.opaque).then(|| self.assertions().chain(self.assumed.clone()).collect())
+    }
+
+    /// The answer of the last check when it is definite and still about the current formula.
+    fn definite(&self) -> Option<SatResult> {
+        self.answer
+            .filter(|a| *a != SatResult::Unknown && !self.changed)
+    }
+
+    fn param(&self, key: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key || k.rsplit('.').next() == Some(key))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Our evaluator's value of a term, or why there is none.
+enum Ours {
+    Value(Value),
+    Skipped,
+}
+
+fn kind_text(kind: &SolverKind) -> String {
+    match kind {
+        SolverKind::Default => "default solver".into(),
+        SolverKind::Logic(l) => format!("solver for {l}"),
+        SolverKind::Tactic(t) => format!("solver from tactic {t}"),
+    }
+}
+
+impl Executor {
+    /// What the independent checks did so far, by counter name ([`counters`]).
+    pub fn counters(&self) -> &BTreeMap<String, u64> {
+        &self.counts
+    }
+
+    fn count(&mut self, what: &str) {
+        *self.counts.entry(what.to_string()).or_default() += 1;
+    }
+
+    fn count_for(&mut self, assertion: bool, what: &str) {
+        let group = if assertion { "assertions" } else { "values" };
+        self.count(&format!("{group}: {what}"));
+    }
+
+    pub(super) fn run_check(&mut self, check: &Check) -> Result<(), ExecError> {
+        match check {
+            Check::Model { model, term } => self.check_model(check, *model, *term),
+            Check::Independent { model, term } => self.check_independent(check, *model, *term),
+            Check::Eval {
+                model,
+                term,
+                completion,
+            } => self.check_eval(check, *model, *term, *completion),
+            Check::Shadow { original, clone } => self.check_same_answer(check, *original, *clone),
+            Check::Config { original, other } => self.check_same_answer(check, *original, *other),
+            Check::Dump(z) => self.check_dump(check, *z),
+            Check::Core(z) => self.check_core(check, *z),
+        }
+    }
+
+    fn finding(check: &Check, message: String, cause: String) -> ExecError {
+        ExecError::Oracle(
+            Failure::new(check.kind(), message)
+                .with_cause(format!("{}: {cause}", check.name()))
+                .at_call(check.name()),
+        )
+    }
+
+    fn solver_kind(&self, z: SolverId) -> String {
+        self.state
+            .solvers
+            .get(&z)
+            .map_or_else(|| "solver".into(), |s| kind_text(&s.kind))
+    }
+
+    /// Whether `term` is an assertion or assumption of the check whose model `model` is.
+    fn premise_of(&self, model: ModelId, term: TermId) -> bool {
+        self.models
+            .get(&model)
+            .is_some_and(|m| m.premises.contains(&term))
+    }
+
+    fn check_model(&mut self, check: &Check, model: ModelId, term: TermId) -> Result<(), ExecError> {
+        if !self.premise_of(model, term) {
+            return Ok(());
+        }
+        let value = self.model_eval(model, term, true)?;
+        if value == "true" {
+            return Ok(());
+        }
+        let cause = self.departure(model, term).unwrap_or_else(|| {
+            let solver = self.state.models.get(&model).copied();
+            format!(
+                "a model of the {} falsifies an assertion",
+                solver.map_or_else(|| "solver".into(), |z| self.solver_kind(z))
+            )
+        });
+        Err(Self::finding(
+            check,
+            format!(
+                "assertion or assumption {term} evaluates to {} under model {model} (Z3's model_eval)",
+                guard::one_line(&value)
+            ),
+            cause,
+        ))
+    }
+
+    fn check_independent(
+        &mut self,
+        check: &Check,
+        model: ModelId,
+        term: TermId,
+    ) -> Result<(), ExecError> {
+        if !self.premise_of(model, term) {
+            return Ok(());
+        }
+        let Ours::Value(value) = self.ours(model, term, true) else {
+            return Ok(());
+        };
+        if value == Value::Bool(true) {
+            self.count(TRUE);
+            return Ok(());
+        }
+        let cause = self
+            .departure(model, term)
+            .unwrap_or_else(|| "the independent evaluator falsifies an assertion".into());
+        Err(Self::finding(
+            check,
+            format!(
+                "assertion or assumption {term} evaluates to {value} under model {model} by the independent evaluator"
+            ),
+            cause,
+        ))
+    }
+
+    fn check_eval(
+        &mut self,
+        check: &Check,
+        model: ModelId,
+        term: TermId,
+        completion: bool,
+    ) -> Result<(), ExecError> {
+        let z3_value = self.model_eval(model, term, completion)?;
+        let Ours::Value(ours) = self.ours(model, term, false) else {
+            return Ok(());
+        };
+        let Some(theirs) = self.read_value(model, &z3_value) else {
+            // Without completion Z3 may answer an unevaluated term: no value to compare.
+            self.count(Z3_VALUE_OPEN);
+            return Ok(());
+        };
+        if ours == theirs {
+            self.count(AGREE);
+            return Ok(());
+        }
+        let head = self.texts.as_ref().and_then(|t| t.node(term)).map(|n| n.0);
+        let cause = self
+            .departure(model, term)
+            .or_else(|| head.map(|h| format!("model_eval of {h}")))
+            .unwrap_or_else(|| "model_eval".into());
+        Err(Self::finding(
+            check,
+            format!(
+                "model_eval of {term} under model {model} gives {}, the independent evaluator {ours}",
+                shorten(&z3_value)
+            ),
+            cause,
+        ))
+    }
+
+    fn check_same_answer(
+        &mut self,
+        check: &Check,
+        a: SolverId,
+        b: SolverId,
+    ) -> Result<(), ExecError> {
+        let (Ok(sa), Ok(sb)) = (self.slot(a), self.slot(b)) else {
+            return Ok(());
+        };
+        let (fa, fb) = (&sa.formula, &sb.formula);
+        let (Some(answer_a), Some(answer_b)) = (fa.definite(), fb.definite()) else {
+            return Ok(());
+        };
+        let same_formula = match (fa.checked_formula(), fb.checked_formula()) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        };
+        if !same_formula || answer_a == answer_b {
+            return Ok(());
+        }
+        let (kind_a, kind_b) = (self.solver_kind(a), self.solver_kind(b));
+        Err(Self::finding(
+            check,
+            format!(
+                "{b} ({kind_b}) answered {} where {a} ({kind_a}) answered {} on the same formula",
+                answer_b.name(),
+                answer_a.name()
+            ),
+            format!(
+                "{kind_a} {}, {kind_b} {}",
+                answer_a.name(),
+                answer_b.name()
+            ),
+        ))
+    }
+
+    fn check_dump(&mut self, check: &Check, z: SolverId) -> Result<(), ExecError> {
+        let slot = self.slot(z)?;
+        let Some(original) = slot.formula.definite() else {
+            return Ok(());
+        };
+        // Tracked assertions are dumped as implications from free trackers, and assumptions
+        // are not dumped at all: such a dump is weaker, and only "sat before, unsat after"
+        // contradicts.
+        let weaker = !slot.trackers.is_empty() || slot.formula.assuming;
+        let rlimit = slot
+            .formula
+            .param("rlimit")
+            .and_then(|v| v.parse::<u32>().ok());
+        let parsed = guard::in_context(&slot.ctx, || {
+            let text = slot.solver.to_smt2();
+            let fresh = Solver::new();
+            if let Some(limit) = rlimit {
+                let mut params = Params::new();
+                params.set_u32("rlimit", limit);
+                fresh.set_params(&params);
+            }
+            fresh.from_string(text.as_str());
+            fresh.check()
+        })
+        .map_err(ExecError::Z3)?;
+        let parsed = super::sat(parsed);
+        let contradiction = match (original, parsed) {
+            (SatResult::Sat, SatResult::Unsat) => true,
+            (SatResult::Unsat, SatResult::Sat) => !weaker,
+            _ => false,
+        };
+        if !contradiction {
+            return Ok(());
+        }
+        let kind = self.solver_kind(z);
+        Err(Self::finding(
+            check,
+            format!(
+                "{z} ({kind}) answered {} but its dump parsed into a fresh solver answered {}",
+                original.name(),
+                parsed.name()
+            ),
+            format!("{kind} {}, its dump {}", original.name(), parsed.name()),
+        ))
+    }
+
+    fn check_core(&mut self, check: &Check, z: SolverId) -> Result<(), ExecError> {
+        let slot = self.slot(z)?;
+        let formula = &slot.formula;
+        let Some(core) = &formula.core else {
+            return Ok(());
+        };
+        let rechecks_core =
+            formula.assuming && formula.assumed.iter().all(|t| core.contains(t));
+        // A solver built from a tactic tracks no dependencies unless unsat cores are switched
+        // on, and then answers an empty core: expected, not a finding.
+        let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
+        let tracks_cores = !matches!(kind, Some(SolverKind::Tactic(_)))
+            || formula.param("unsat_core") == Some("true");
+        if !rechecks_core || !tracks_cores || formula.definite() != Some(SatResult::Sat) {
+            return Ok(());
+        }
+        let ids: Vec<String> = formula.assumed.iter().map(|t| t.to_string()).collect();
+        let kind = self.solver_kind(z);
+        Err(Self::finding(
+            check,
+            format!(
+                "the unsat core [{}] of {z} is satisfiable when re-checked",
+                ids.join(" ")
+            ),
+            format!("{kind} core re-checks sat"),
+        ))
+    }
+
+    /// The independent evaluator's reading of model `m`'s values (once per model).
+    fn model_values(&mut self, m: ModelId) -> Option<&eval::Model> {
+        let slot = self.models.get(&m)?;
+        if slot.values.is_none() {
+            let text = guard::guarded(&slot.ctx, || z3_model::model_text(&slot.model))
+                .ok()
+                .flatten();
+            // Z3 prints the definitions one after another; the reader wants one list.
+            let values = text.and_then(|t| eval::Model::parse(&format!("({t})")).ok());
+            self.count(if values.is_some() { MODELS } else { NO_MODEL });
+            if let Some(slot) = self.models.get_mut(&m) {
+                slot.values = Some(values);
+            }
+        }
+        self.models.get(&m)?.values.as_ref()?.as_ref()
+    }
+
+    /// Our value of term `t` under model `m`, counting why there is none.
+    fn ours(&mut self, m: ModelId, t: TermId, assertion: bool) -> Ours {
+        let text = match self.texts.as_ref().map(|texts| texts.text(t)) {
+            Some(Ok(text)) => text,
+            _ => {
+                self.count_for(assertion, NO_TEXT);
+                return Ours::Skipped;
+            }
+        };
+        if self.model_values(m).is_none() {
+            return Ours::Skipped;
+        }
+        self.count_for(assertion, CHECKED);
+        let result = match self.model_values(m) {
+            Some(values) => eval::evaluate_str(&text, values),
+            None => return Ours::Skipped,
+        };
+        match result {
+            Ok(v) => Ours::Value(v),
+            Err(EvalError::Open(_)) => {
+                self.count_for(assertion, OPEN);
+                Ours::Skipped
+            }
+            Err(EvalError::Error(_)) => {
+                self.count_for(assertion, UNSUPPORTED);
+                Ours::Skipped
+            }
+        }
+    }
+
+    /// A value Z3 printed, read under model `m` (it may name the model's own functions, such
+    /// as an array's `as-array`); `None` when it is no value.
+    fn read_value(&mut self, m: ModelId, text: &str) -> Option<Value> {
+        eval::evaluate_str(text, self.model_values(m)?).ok()
+    }
+
+    /// Where Z3's evaluation of `t` under model `m` first departs from ours: the lowest term
+    /// below `t` (in post-order, so below it everything agrees) whose values differ, named by
+    /// the operation that built it. Only evaluated on a failed check.
+    fn departure(&mut self, m: ModelId, t: TermId) -> Option<String> {
+        let mut order = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![(t, false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if expanded {
+                order.push(u);
+                continue;
+            }
+            if !seen.insert(u) {
+                continue;
+            }
+            stack.push((u, true));
+            if let Some((_, args)) = self.texts.as_ref().and_then(|x| x.node(u)) {
+                stack.extend(args.iter().rev().map(|a| (*a, false)));
+            }
+        }
+        for u in order {
+            let Some(head) = self.texts.as_ref().and_then(|x| x.node(u)).map(|n| n.0) else {
+                continue;
+            };
+            let Ok(text) = self.texts.as_ref()?.text(u) else {
+                continue;
+            };
+            let Ok(z3_text) = self.model_eval(m, u, true) else {
+                continue;
+            };
+            let values = self.model_values(m)?;
+            let (Ok(ours), Ok(theirs)) = (
+                eval::evaluate_str(&text, values),
+                eval::evaluate_str(&z3_text, values),
+            ) else {
+                continue;
+            };
+            if ours != theirs {
+                return Some(format!("model_eval of {head} departs from the independent evaluator"));
+            }
+        }
+        None
+    }
+}
+
+/// A value text on one line, at most 200 characters (failure messages are one line).
+fn shorten(text: &str) -> String {
+    let line = guard::one_line(text);
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line,
+    }
+}
