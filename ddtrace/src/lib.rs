@@ -40,7 +40,7 @@ pub use passes::Passes;
 pub use trace_io::Format;
 
 use ddsmt::engine::{
-    CommandLine, CommandTester, EngineError, Matching, PassStats, PropertySpec, Reducer,
+    CommandLine, Exit, CommandTester, EngineError, Matching, PassStats, PropertySpec, Reducer,
     ReducerOptions, RunOutcome, StopFlag, Tester,
 };
 use model::Entry;
@@ -182,6 +182,14 @@ pub fn minimize(
         config.memout_mb,
         stop.clone(),
     )?;
+    if tester.primary.golden.exit == Exit::Code(0) {
+        // A passing trace would "minimize" to nothing: refuse instead of presenting that.
+        return Err(EngineError::NotFailing(format!(
+            "the input does not fail: `{}` replays it with exit 0, so there is no failure to keep \
+             (for an oracle finding, are the check_* lines there and not skipped?)",
+            config.untrace.display()
+        )));
+    }
     let m = &mut tester.primary.matching;
     if config.message_only && !m.ignore_err && m.match_err.is_none() {
         match error_message(&tester.primary.golden.stderr) {

@@ -22,6 +22,7 @@ Exit codes:
   1    INTRACE cannot be read or parsed, or OUTTRACE cannot be written
   2    bad command line
   3    untrace cannot be started
+  4    INTRACE does not fail: its golden replay exits 0, there is nothing to minimize
   130  interrupted by SIGINT (Ctrl-C); OUTTRACE holds the best trace so far
   143  interrupted by SIGTERM; likewise";
 
@@ -203,6 +204,9 @@ fn main() -> ExitCode {
                     "ddtrace: {e}; {} holds the best trace so far",
                     cli.outtrace.display()
                 ),
+                EngineError::NotFailing(_) => {
+                    eprintln!("ddtrace: {}: {e}", cli.intrace.display())
+                }
                 _ => eprintln!("ddtrace: error: {e}"),
             }
             let code = exit_code(&e);

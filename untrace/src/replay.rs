@@ -105,13 +105,13 @@ pub fn read_trace(path: &Path) -> Result<Trace, (Exit, String)> {
     trace::parse(&bytes).map_err(|e| (Exit::Malformed, format!("{name}:{e}")))
 }
 
-/// Whether any entry is a check that evaluates terms independently (and so needs their
-/// SMT-LIB text).
+/// Whether any entry is a check that evaluates terms independently, or names where Z3's
+/// evaluation departs from the independent one (and so needs their SMT-LIB text).
 fn needs_term_texts(trace: &Trace) -> bool {
     trace.entries.iter().any(|e| {
         matches!(
             e.call,
-            Call::Check(Check::Independent { .. } | Check::Eval { .. })
+            Call::Check(Check::Model { .. } | Check::Independent { .. } | Check::Eval { .. })
         )
     })
 }

@@ -181,7 +181,7 @@ fn a_trace_cut_short_inside_an_object_creating_call_replays_to_that_call() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(6), "a crash: {err}");
     assert!(
-        err.contains("cut.trace:9: killed by SIGABRT in `and`"),
+        err.contains("cut.trace:10: killed by SIGABRT in `and`"),
         "{err}"
     );
 }

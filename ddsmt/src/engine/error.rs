@@ -20,6 +20,8 @@ pub const EXIT_IO: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code: the command cannot be started.
 pub const EXIT_COMMAND: i32 = 3;
+/// Exit code: the input shows no failure to keep (ddtrace: its replay succeeds).
+pub const EXIT_NOT_FAILING: i32 = 4;
 
 /// Why a reduction could not run or finish.
 #[derive(Debug)]
@@ -32,12 +34,17 @@ pub enum EngineError {
     Input(String),
     /// Stopped by a signal (SIGINT = 2, SIGTERM = 15).
     Interrupted(i32),
+    /// The golden run shows no failure, so there is nothing a reduction could keep.
+    NotFailing(String),
 }
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Io(m) | EngineError::Command(m) | EngineError::Input(m) => f.write_str(m),
+            EngineError::Io(m)
+            | EngineError::Command(m)
+            | EngineError::Input(m)
+            | EngineError::NotFailing(m) => f.write_str(m),
             EngineError::Interrupted(sig) => write!(f, "interrupted by signal {sig}"),
         }
     }
@@ -51,5 +58,6 @@ pub fn exit_code(err: &EngineError) -> i32 {
         EngineError::Io(_) | EngineError::Input(_) => EXIT_IO,
         EngineError::Command(_) => EXIT_COMMAND,
         EngineError::Interrupted(sig) => 128 + sig,
+        EngineError::NotFailing(_) => EXIT_NOT_FAILING,
     }
 }
