@@ -40,7 +40,7 @@ pub use passes::Passes;
 pub use trace_io::Format;
 
 use ddsmt::engine::{
-    CommandLine, Exit, CommandTester, EngineError, Matching, PassStats, PropertySpec, Reducer,
+    CommandLine, CommandTester, EngineError, Exit, Matching, PassStats, PropertySpec, Reducer,
     ReducerOptions, RunOutcome, StopFlag, Tester,
 };
 use model::Entry;

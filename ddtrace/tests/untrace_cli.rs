@@ -8,7 +8,6 @@ use ddtrace::trace_io::{line_count, read, render, Format};
 use ddtrace::validity::is_valid;
 use model::trace::text::format_call;
 use model::Entry;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 

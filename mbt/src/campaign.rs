@@ -306,7 +306,7 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
         match minimize::minimize_failure(
             &dir,
             entry.failure.kind,
-            cfg.limits.memout_mb,
+            cfg.limits,
             cfg.round.inject.is_some(),
         ) {
             minimize::Outcome::Done {

@@ -147,30 +147,6 @@ impl Reply {
     }
 }
 
-/// Z3 errors that are not findings: resource limits, and what a solver built from a tactic or
-/// a logic may legitimately refuse. Matched as substrings of the error message.
-pub const EXPECTED_ERRORS: &[&str] = &[
-    "canceled",
-    "timeout",
-    "resource limit",
-    "max. resource",
-    "max. steps",
-    "rlimit",
-    "out of memory",
-    "tactic failed",
-    "not supported",
-    "unsupported",
-    "incomplete",
-    "unknown parameter",
-    "invalid parameter",
-    "unsat core is not available",
-    "model is not available",
-    "there is no current model",
-    "logic does not support",
-    // Known-invalid combination of the option model: a fuzzed `arith.solver` with strings.
-    "illegal arithmetic solver used with string solver",
-];
-
 /// The context of one round.
 pub struct Cx<'s> {
     pub sut: &'s mut dyn Sut,
@@ -287,8 +263,7 @@ impl<'s> Cx<'s> {
                 format!("cannot write the trace at `{line}`: {m}"),
             )),
             Err(SutError::Z3(m)) => {
-                let lower = m.to_lowercase();
-                if EXPECTED_ERRORS.iter().any(|p| lower.contains(p)) {
+                if untrace::executor::expected_error(&m) {
                     Ok(Reply::Refused(m))
                 } else {
                     Err(Failure::z3_error(name, &line, &m))

@@ -4,29 +4,30 @@
 //!
 //! Runs after the campaign's rounds, so that the reduction (which starts replay processes of
 //! its own) neither delays the rounds' time limits nor runs in the forking parent meanwhile.
-//! Only failures a replay shows are minimized: crashes, stack overflows, Z3 errors, memory
-//! exhaustion; a replay of an oracle finding (shadow, model, core, dump, config, eval)
-//! succeeds, since the trace records the answers Z3 gave, and there is nothing to keep.
+//! Every kind of finding replays: crashes and Z3 errors as before, oracle findings because
+//! their checks are trace lines that the replay runs again, timeouts and memory exhaustion
+//! under untrace's `--timeout` and `--memout` (the round's limits). ddtrace keeps the
+//! replay's exit code and its signature line, so kind and signature survive the reduction.
+//! The finding's signature after minimization ([`Outcome::Done`]) adds, for the oracles that
+//! compare answers, the operations left in the minimized trace: findings of one root cause
+//! reduce to the same few operations.
 
 use crate::failure::FailureKind;
-use crate::isolate;
+use crate::isolate::{self, Limits};
+use model::{Call, Entry};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The name of a minimized trace beside the original.
 pub const MINIMIZED: &str = "trace.min.trace";
 
-/// The failure kinds a replay reproduces.
+/// The failure kinds a replay can reproduce: all but the fuzzer's own bugs (a call the
+/// reference state rejects).
 pub fn replay_shows(kind: FailureKind) -> bool {
-    matches!(
-        kind,
-        FailureKind::Crash
-            | FailureKind::StackOverflow
-            | FailureKind::Z3Error
-            | FailureKind::Memout
-    )
+    kind != FailureKind::Internal
 }
 
 /// The replay command, program and arguments before the trace: the `untrace` binary beside
@@ -72,31 +73,88 @@ pub enum Outcome {
     Skipped(String),
 }
 
-/// Replays `trace` once with a wall-clock limit: `None` on a timeout.
-fn replay_status(
+/// Replays `trace` once with a wall-clock limit: its exit code and the signature it printed,
+/// `None` on a timeout.
+fn replay_once(
     (program, args): &(PathBuf, Vec<OsString>),
     trace: &Path,
     limit: Duration,
-) -> std::io::Result<Option<ExitStatus>> {
+) -> std::io::Result<Option<(Option<i32>, Option<String>)>> {
     let mut child = Command::new(program)
         .args(args)
         .arg(trace)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()?;
+    let stderr = child.stderr.take();
+    // The replay's stderr is small (a few lines); a reader thread keeps the pipe from filling.
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut e) = stderr {
+            use std::io::Read;
+            let _ = e.read_to_string(&mut text);
+        }
+        text
+    });
     let start = Instant::now();
-    loop {
+    let status = loop {
         if let Some(status) = child.try_wait()? {
-            return Ok(Some(status));
+            break Some(status);
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            return Ok(None);
+            break None;
         }
         std::thread::sleep(Duration::from_millis(5));
+    };
+    let text = reader.join().unwrap_or_default();
+    Ok(status.map(|s| (s.code(), model::finding::signature_in(&text))))
+}
+
+/// The untrace options that reproduce a finding of `kind` under the round's `limits`.
+fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
+    let mut args = Vec::new();
+    if kind == FailureKind::Timeout {
+        args.push("--timeout".into());
+        args.push(format!("{}", limits.timeout.as_secs_f64()).into());
     }
+    if limits.memout_mb > 0 {
+        args.push("--memout".into());
+        args.push(limits.memout_mb.to_string().into());
+    }
+    args
+}
+
+/// The signature of a finding after minimization: the minimized replay's signature, and for
+/// the oracles that compare answers (whose cause names no operation) the operations and
+/// solver calls left in the minimized trace, sorted.
+pub fn refined_signature(signature: &str, entries: &[Entry]) -> String {
+    let kind = signature.split('|').next().and_then(FailureKind::from_name);
+    let names_an_operation = signature.contains("departs from");
+    if !kind.is_some_and(FailureKind::is_oracle) || names_an_operation {
+        return signature.to_string();
+    }
+    let left: BTreeSet<&str> = entries
+        .iter()
+        .map(|e| &e.call)
+        .filter(|c| {
+            !matches!(
+                c,
+                Call::Const { .. }
+                    | Call::Lit { .. }
+                    | Call::Release(_)
+                    | Call::Delete(_)
+                    | Call::Check(_)
+            ) && !c.name().starts_with("sort_")
+        })
+        .map(Call::name)
+        .collect();
+    format!(
+        "{signature} [{}]",
+        left.into_iter().collect::<Vec<_>>().join(" ")
+    )
 }
 
 fn lines(bytes: &[u8]) -> usize {
@@ -113,20 +171,23 @@ pub fn last_call_line(trace: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/trace.min.trace`.
+/// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/trace.min.trace`,
+/// replaying under the round's `limits`.
 ///
 /// TEST-ONLY: with `injected` (the campaign runs with `MBT_INJECT`, whose failure no replay
 /// can show), every replay gets `UNTRACE_FAIL_ON` set to the trace's last call line, so that
 /// a replay aborts where the round did, and the minimized trace is the smallest that reaches
 /// that call.
-pub fn minimize_failure(dir: &Path, kind: FailureKind, memout_mb: u64, injected: bool) -> Outcome {
+pub fn minimize_failure(dir: &Path, kind: FailureKind, limits: Limits, injected: bool) -> Outcome {
     if !replay_shows(kind) {
         return Outcome::Skipped(format!(
-            "a replay does not show a {} finding (the trace records Z3's answers)",
+            "a {} finding is a bug of mbt itself, not of Z3",
             kind.name()
         ));
     }
-    let replay = replayer();
+    let (program, mut args) = replayer();
+    args.extend(limit_args(kind, limits));
+    let replay = (program, args);
     let trace = dir.join(isolate::TRACE);
     if injected {
         match last_call_line(&trace) {
@@ -135,10 +196,17 @@ pub fn minimize_failure(dir: &Path, kind: FailureKind, memout_mb: u64, injected:
             None => return Outcome::Skipped("the injected round made no call".into()),
         }
     }
-    match replay_status(&replay, &trace, Duration::from_secs(20)) {
+    // Time for the golden replay: a timeout finding needs its whole limit and then some.
+    let budget = limits.timeout.mul_f64(2.0) + Duration::from_secs(20);
+    match replay_once(&replay, &trace, budget) {
         Err(e) => return Outcome::Skipped(format!("cannot run {}: {e}", replay.0.display())),
-        Ok(None) => return Outcome::Skipped("the replay runs past 20 s".into()),
-        Ok(Some(status)) if status.success() => {
+        Ok(None) => {
+            return Outcome::Skipped(format!(
+                "the replay runs past {:.0} s",
+                budget.as_secs_f64()
+            ))
+        }
+        Ok(Some((Some(0), _))) => {
             return Outcome::Skipped("the replay does not reproduce the failure".into())
         }
         Ok(Some(_)) => {}
@@ -151,22 +219,68 @@ pub fn minimize_failure(dir: &Path, kind: FailureKind, memout_mb: u64, injected:
         Ok(read) => read,
         Err(e) => return Outcome::Skipped(format!("the trace does not parse: {e}")),
     };
-    let (program, args) = replay;
+    let (program, args) = replay.clone();
     let mut config = ddtrace::Config::new(program);
     config.untrace_args = args;
-    config.memout_mb = (memout_mb > 0).then_some(memout_mb);
+    config.memout_mb = (limits.memout_mb > 0).then_some(limits.memout_mb);
     let out = dir.join(MINIMIZED);
     match ddtrace::minimize(&config, entries, format, Some(&out), &Default::default()) {
         Ok(m) => {
             let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
+            let replayed = replay_once(&replay, &out, budget).ok().flatten();
+            let signature = replayed
+                .and_then(|(_, sig)| sig)
+                .map(|sig| refined_signature(&sig, &m.entries));
             Outcome::Done {
                 path: out,
-                signature: None,
+                signature,
                 lines_before: lines(&bytes),
                 lines_after: after,
                 replays: m.replays,
             }
         }
         Err(e) => Outcome::Skipped(format!("ddtrace: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(text: &str) -> Vec<Entry> {
+        model::trace::text::parse(&format!("z3-trace 1\n{text}"))
+            .unwrap()
+            .entries
+    }
+
+    #[test]
+    fn answer_oracles_are_refined_by_the_calls_left() {
+        let entries = trace(
+            "new_solver tactic \"qffp\"\nreturn z1\nsort_bv 1\nreturn s1\nconst s1 \"v\"\nreturn t1\nbvslt t1 t1\nreturn t2\nassert z1 t2\ntranslate z1\nreturn z2\ncheck_shadow z1 z2\n",
+        );
+        assert_eq!(
+            refined_signature("shadow|check_shadow: a unsat, b sat", &entries),
+            "shadow|check_shadow: a unsat, b sat [assert bvslt new_solver translate]"
+        );
+        // A crash, or an evaluation check that names its operation, is precise already.
+        for sig in [
+            "crash|SIGSEGV at libz3.so.4+0x1",
+            "model|check_model: model_eval of bvadd departs from the independent evaluator",
+        ] {
+            assert_eq!(refined_signature(sig, &entries), sig);
+        }
+    }
+
+    #[test]
+    fn limits_become_untrace_options() {
+        let limits = Limits {
+            timeout: Duration::from_secs(2),
+            memout_mb: 512,
+        };
+        assert_eq!(
+            limit_args(FailureKind::Timeout, limits),
+            ["--timeout", "2", "--memout", "512"]
+        );
+        assert_eq!(limit_args(FailureKind::Shadow, limits), ["--memout", "512"]);
     }
 }

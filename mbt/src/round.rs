@@ -44,7 +44,7 @@ pub fn run_recorded_round(config: &RoundConfig, seed: u64, out: Box<dyn Write>) 
     let mut executor = untrace::Executor::new(untrace::ExecConfig {
         check_results: false,
         verbose: false,
-        fail_on: None,
+        inject: None,
         run_checks: true,
         term_texts: config.independent,
     });

@@ -5,8 +5,8 @@
 //! against the reference [`model::State`] alone, answering checks with a fixed answer, so that
 //! the generator and the state machine are tested without Z3.
 
-use model::trace::text;
 use crate::failure::Failure;
+use model::trace::text;
 use model::{AnyId, Call, Check, Ret, SatResult, SolverId, State};
 use std::collections::BTreeMap;
 use std::io::Write;

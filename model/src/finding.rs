@@ -343,7 +343,8 @@ mod tests {
     #[test]
     fn a_cause_makes_the_signature_and_ignores_the_message() {
         let a = Failure::new(FailureKind::Crash, "killed in push").with_cause("SIGSEGV at z+0x1");
-        let b = Failure::new(FailureKind::Crash, "killed in check_sat").with_cause("SIGSEGV at z+0x1");
+        let b =
+            Failure::new(FailureKind::Crash, "killed in check_sat").with_cause("SIGSEGV at z+0x1");
         assert_eq!(a.signature(), "crash|SIGSEGV at z+0x1");
         assert_eq!(a.signature(), b.signature());
         assert_eq!(a.signature_hash(), b.signature_hash());
@@ -360,10 +361,7 @@ mod tests {
         let a = Failure::new(FailureKind::Z3Error, "error at t3").at_call("assert");
         let b = Failure::new(FailureKind::Z3Error, "error at t97").at_call("assert");
         assert_eq!(a.signature(), b.signature());
-        assert_ne!(
-            a.signature(),
-            b.clone().at_call("check_sat").signature()
-        );
+        assert_ne!(a.signature(), b.clone().at_call("check_sat").signature());
     }
 
     #[test]
@@ -404,11 +402,23 @@ mod tests {
         let bare = classify_death(Some(11), None, "", Some("assert"));
         assert_eq!(bare.signature(), "crash|SIGSEGV in assert");
         assert_eq!(
-            classify_death(Some(6), None, "thread 'main' has overflowed its stack\n", None).kind,
+            classify_death(
+                Some(6),
+                None,
+                "thread 'main' has overflowed its stack\n",
+                None
+            )
+            .kind,
             FailureKind::StackOverflow
         );
         assert_eq!(
-            classify_death(Some(6), None, "memory allocation of 64 bytes failed\n", None).kind,
+            classify_death(
+                Some(6),
+                None,
+                "memory allocation of 64 bytes failed\n",
+                None
+            )
+            .kind,
             FailureKind::Memout
         );
     }

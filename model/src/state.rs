@@ -5,8 +5,8 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    Check,
-    AnyId, Call, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TermId,
+    AnyId, Call, Check, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
+    TermId,
 };
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::sort::Sort;
@@ -327,7 +327,10 @@ impl State {
             Call::Check(check) => {
                 for id in check.uses() {
                     if !self.is_alive(id) {
-                        return violation(format!("`{}` of {id}, which is not defined", check.name()));
+                        return violation(format!(
+                            "`{}` of {id}, which is not defined",
+                            check.name()
+                        ));
                     }
                 }
                 match check {

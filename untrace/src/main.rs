@@ -3,8 +3,8 @@
 use clap::{Parser, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use untrace::replay::{read_trace, replay_trace, Exit, ReplayOptions};
 use std::time::Duration;
+use untrace::replay::{read_trace, replay_trace, Exit, ReplayOptions};
 use untrace::supervise::{replay_isolated, Limits};
 use untrace::ExecConfig;
 
@@ -127,7 +127,7 @@ fn main() -> ExitCode {
         config: ExecConfig {
             check_results: !cli.no_check,
             verbose: cli.verbose,
-            fail_on: None,
+            inject: None,
             run_checks: !cli.no_oracles,
             term_texts: false,
         },

@@ -32,7 +32,11 @@ pub fn report(outcome: &Outcome) {
         eprintln!("untrace: {}", outcome.message);
     }
     if let Some(f) = &outcome.failure {
-        eprintln!("untrace: {}{}", model::finding::SIGNATURE_LINE, f.signature());
+        eprintln!(
+            "untrace: {}{}",
+            model::finding::SIGNATURE_LINE,
+            f.signature()
+        );
     }
 }
 
@@ -190,7 +194,9 @@ fn spawn(
     // SAFETY: unmaps the page mapped above; `progress` is not used after this.
     unsafe { libc::munmap(page, 4096) };
     let entry = (index != u32::MAX).then_some(index as usize);
-    let call = entry.and_then(|i| trace.entries.get(i)).map(|e| e.call.name());
+    let call = entry
+        .and_then(|i| trace.entries.get(i))
+        .map(|e| e.call.name());
     let at = match entry.and_then(|i| trace.lines.get(i)) {
         Some(line) => format!("{name}:{line}"),
         None => name.to_string(),
@@ -221,14 +227,18 @@ fn spawn(
                 failure: model::finding::signature_in(&output).map(|sig| {
                     let kind = sig.split('|').next().and_then(FailureKind::from_name);
                     Failure::new(kind.unwrap_or(FailureKind::Crash), "").with_cause(
-                        sig.split_once('|').map_or(String::new(), |(_, c)| c.to_string()),
+                        sig.split_once('|')
+                            .map_or(String::new(), |(_, c)| c.to_string()),
                     )
                 }),
             });
         }
         if output.contains("panicked at") {
-            Failure::new(FailureKind::Panic, format!("panic in `{}`", call.unwrap_or("-")))
-                .with_cause(format!("in {}", call.unwrap_or("-")))
+            Failure::new(
+                FailureKind::Panic,
+                format!("panic in `{}`", call.unwrap_or("-")),
+            )
+            .with_cause(format!("in {}", call.unwrap_or("-")))
         } else {
             classify_death(None, Some(code), &output, call)
         }

@@ -3,8 +3,8 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
-    TermId,
+    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
+    SortId, TermId,
 };
 use std::fmt::Write as _;
 

@@ -212,7 +212,12 @@ impl Executor {
             .is_some_and(|m| m.premises.contains(&term))
     }
 
-    fn check_model(&mut self, check: &Check, model: ModelId, term: TermId) -> Result<(), ExecError> {
+    fn check_model(
+        &mut self,
+        check: &Check,
+        model: ModelId,
+        term: TermId,
+    ) -> Result<(), ExecError> {
         if !self.premise_of(model, term) {
             return Ok(());
         }
@@ -328,11 +333,7 @@ impl Executor {
                 answer_b.name(),
                 answer_a.name()
             ),
-            format!(
-                "{kind_a} {}, {kind_b} {}",
-                answer_a.name(),
-                answer_b.name()
-            ),
+            format!("{kind_a} {}, {kind_b} {}", answer_a.name(), answer_b.name()),
         ))
     }
 
@@ -349,8 +350,12 @@ impl Executor {
             .formula
             .param("rlimit")
             .and_then(|v| v.parse::<u32>().ok());
+        let dump_false = matches!(self.config.inject, Some(super::inject::Fault::DumpFalse));
         let parsed = guard::in_context(&slot.ctx, || {
-            let text = slot.solver.to_smt2();
+            let mut text = slot.solver.to_smt2();
+            if dump_false {
+                text.push_str("\n(assert false)\n");
+            }
             let fresh = Solver::new();
             if let Some(limit) = rlimit {
                 let mut params = Params::new();
@@ -388,8 +393,7 @@ impl Executor {
         let Some(core) = &formula.core else {
             return Ok(());
         };
-        let rechecks_core =
-            formula.assuming && formula.assumed.iter().all(|t| core.contains(t));
+        let rechecks_core = formula.assuming && formula.assumed.iter().all(|t| core.contains(t));
         // A solver built from a tactic tracks no dependencies unless unsat cores are switched
         // on, and then answers an empty core: expected, not a finding.
         let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
@@ -501,7 +505,9 @@ impl Executor {
                 continue;
             };
             if ours != theirs {
-                return Some(format!("model_eval of {head} departs from the independent evaluator"));
+                return Some(format!(
+                    "model_eval of {head} departs from the independent evaluator"
+                ));
             }
         }
         None

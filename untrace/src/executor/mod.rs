@@ -15,6 +15,7 @@
 
 mod checks;
 mod guard;
+pub mod inject;
 mod ops;
 pub mod term_text;
 mod terms;
@@ -28,8 +29,8 @@ use model::call::{
     normalize_error, AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId,
     SolverKind, SortId, TermId,
 };
-use model::trace::text::{format_call, format_ret, header};
 use model::finding::Failure;
+use model::trace::text::{format_call, format_ret, header};
 use model::{Sort, State};
 use std::collections::HashMap;
 use std::fmt;
@@ -46,11 +47,9 @@ pub struct ExecConfig {
     pub check_results: bool,
     /// Print each executed call line to stderr.
     pub verbose: bool,
-    /// TEST-ONLY synthetic failure: abort the process (`std::process::abort`) just before
-    /// running a call whose trace line contains this pattern. When `None`, the environment
-    /// variable `UNTRACE_FAIL_ON` is read instead. Used by ddtrace's tests to get a
-    /// reproducible "crash" without a real Z3 bug.
-    pub fail_on: Option<String>,
+    /// TEST-ONLY fault injection ([`inject::Fault`]); when `None`, the environment
+    /// (`UNTRACE_INJECT`, `UNTRACE_FAIL_ON`) is read instead.
+    pub inject: Option<inject::Fault>,
     /// Run the oracle checks (`check_*` lines); off, they are skipped (`untrace --no-oracles`).
     pub run_checks: bool,
     /// Keep the SMT-LIB text of every term built, which `check_indep` and `check_eval` need.
@@ -63,7 +62,7 @@ impl Default for ExecConfig {
         ExecConfig {
             check_results: true,
             verbose: false,
-            fail_on: None,
+            inject: None,
             run_checks: true,
             term_texts: false,
         }
@@ -102,7 +101,12 @@ impl fmt::Display for ExecError {
             ExecError::Z3(m) => write!(f, "z3 error: {m}"),
             ExecError::Io(m) => write!(f, "cannot write the trace: {m}"),
             ExecError::Oracle(failure) => {
-                write!(f, "{} check failed: {}", failure.kind.name(), failure.message)
+                write!(
+                    f,
+                    "{} check failed: {}",
+                    failure.kind.name(),
+                    failure.message
+                )
             }
         }
     }
@@ -122,6 +126,8 @@ struct SolverSlot {
     assumptions: Vec<(TermId, Dynamic)>,
     /// What the oracle checks need to know about the solver's formula.
     formula: checks::Formula,
+    /// 1 for the first solver the executor made, 2 for the next (for injected faults).
+    ordinal: u32,
 }
 
 impl SolverSlot {
@@ -133,6 +139,7 @@ impl SolverSlot {
             trackers: Vec::new(),
             assumptions: Vec::new(),
             formula: checks::Formula::default(),
+            ordinal: 0,
         }
     }
 }
@@ -178,6 +185,10 @@ pub struct Executor {
     texts: Option<term_text::TermTexts>,
     /// What the independent checks did: terms checked, agreements, skips by reason.
     counts: std::collections::BTreeMap<String, u64>,
+    /// Solvers made so far (new and translated).
+    solvers_made: u32,
+    /// The operation that built each term, kept only for the injected `wrong-eval` fault.
+    built_by: HashMap<TermId, &'static str>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -190,10 +201,8 @@ fn malformed(v: model::Violation) -> ExecError {
 
 impl Executor {
     pub fn new(mut config: ExecConfig) -> Executor {
-        if config.fail_on.is_none() {
-            config.fail_on = std::env::var("UNTRACE_FAIL_ON")
-                .ok()
-                .filter(|p| !p.is_empty());
+        if config.inject.is_none() {
+            config.inject = inject::Fault::from_env();
         }
         let main = Context::thread_local();
         let param_kinds = solver_param_kinds();
@@ -201,6 +210,8 @@ impl Executor {
         Executor {
             texts,
             counts: Default::default(),
+            solvers_made: 0,
+            built_by: HashMap::new(),
             config,
             state: State::new(),
             main,
@@ -278,16 +289,15 @@ impl Executor {
         if replaying {
             check_ret_shape(call, recorded)?;
         }
-        let wants_line =
-            self.config.verbose || self.config.fail_on.is_some() || self.recorder.is_some();
+        let line_fault = self
+            .config
+            .inject
+            .as_ref()
+            .filter(|f| f.line_pattern().is_some());
+        let wants_line = self.config.verbose || line_fault.is_some() || self.recorder.is_some();
+        let mut injected = Ok(());
         if wants_line {
             let line = format_call(call);
-            if let Some(pattern) = &self.config.fail_on {
-                if line.contains(pattern.as_str()) {
-                    eprintln!("UNTRACE_FAIL_ON (test-only): aborting before `{line}`");
-                    std::process::abort();
-                }
-            }
             if self.config.verbose {
                 eprintln!("{line}");
             }
@@ -296,10 +306,17 @@ impl Executor {
                     .and_then(|_| out.flush())
                     .map_err(|e| ExecError::Io(e.to_string()))?;
             }
+            if let Some(fault) = line_fault {
+                injected = fault.before_call(&line);
+            }
         }
         let recorded_error = recorded.and_then(Ret::error).filter(|_| replaying);
         crate::crash::set_current_call(call.name());
-        let outcome = match self.execute(call) {
+        let executed = match injected {
+            Ok(()) => self.execute(call),
+            Err(message) => Err(ExecError::Z3(message)),
+        };
+        let outcome = match executed {
             Ok(outcome) => outcome,
             Err(ExecError::Z3(message)) => return self.refused(call, message, recorded_error),
             Err(other) => return Err(other),
@@ -342,7 +359,17 @@ impl Executor {
                 _ => {}
             }
         }
+        if let (Some(Ret::Id(AnyId::Term(t))), Some(inject::Fault::WrongEval(_))) =
+            (&ret, &self.config.inject)
+        {
+            self.built_by.insert(*t, call.name());
+        }
         if let (Some(Ret::Id(id)), true) = (&ret, is_object) {
+            let mut outcome = outcome;
+            if let Outcome::Solver(slot) = &mut outcome {
+                self.solvers_made += 1;
+                slot.ordinal = self.solvers_made;
+            }
             self.bind(*id, outcome);
         }
         self.forget(call);
@@ -380,7 +407,10 @@ impl Executor {
         recorded_error: Option<&str>,
     ) -> Result<Option<Ret>, ExecError> {
         let Some(expected) = recorded_error else {
-            if let Some(out) = self.recorder.as_mut() {
+            // Only an expected refusal becomes part of the record: an unexpected one is a
+            // finding, and a trace that recorded it would replay it as a success. Left without
+            // a `return` line, the call is the trace's last, and its replay fails there again.
+            if let (Some(out), true) = (self.recorder.as_mut(), expected_error(&message)) {
                 writeln!(out, "{}", format_ret(&Ret::Error(message.clone())))
                     .and_then(|_| out.flush())
                     .map_err(|e| ExecError::Io(e.to_string()))?;
@@ -626,6 +656,7 @@ impl Executor {
             Call::CheckSat(z) => {
                 let slot = self.slot(*z)?;
                 let answer = solver_call(slot, || slot.solver.check())?;
+                let answer = self.injected_answer(*z, answer);
                 let slot = self.slot_mut(*z)?;
                 slot.assumptions.clear();
                 slot.formula.checked(sat(answer), None);
@@ -638,6 +669,7 @@ impl Executor {
                     let local: Vec<Bool> = terms.iter().map(|t| local_bool(slot, t)).collect();
                     (slot.solver.check_assumptions(&local), local)
                 })?;
+                let answer = self.injected_answer(*z, answer);
                 let slot = self.slot_mut(*z)?;
                 slot.assumptions = ts
                     .iter()
@@ -662,6 +694,10 @@ impl Executor {
                             .map(|(id, _)| *id)
                     })
                     .collect::<Vec<TermId>>();
+                let ids = match self.config.inject {
+                    Some(inject::Fault::EmptyCore) => Vec::new(),
+                    _ => ids,
+                };
                 self.slot_mut(*z)?.formula.core = Some(ids.clone());
                 Outcome::Core(ids)
             }
@@ -685,9 +721,7 @@ impl Executor {
                 model,
                 term,
                 completion,
-            } => {
-                Outcome::Value(self.model_eval(*model, *term, *completion)?)
-            }
+            } => Outcome::Value(self.model_eval(*model, *term, *completion)?),
             Call::Translate(z) => {
                 let slot = self.slot(*z)?;
                 let ctx = fresh_context().map_err(z3err)?;
@@ -757,7 +791,31 @@ impl Executor {
             slot.model.eval(&local, completion).map(|v| v.to_string())
         })
         .map_err(z3err)?;
-        value.ok_or_else(|| z3err(format!("model_eval: {model} cannot evaluate {term}")))
+        let value =
+            value.ok_or_else(|| z3err(format!("model_eval: {model} cannot evaluate {term}")))?;
+        Ok(match &self.config.inject {
+            Some(inject::Fault::WrongEval(op))
+                if self.built_by.get(&term) == Some(&op.as_str()) =>
+            {
+                match value.as_str() {
+                    "true" => "false".into(),
+                    "false" => "true".into(),
+                    _ => value,
+                }
+            }
+            _ => value,
+        })
+    }
+
+    /// The answer of a check of solver `z`, flipped by the injected `flip-solver` fault.
+    fn injected_answer(&self, z: SolverId, answer: z3::SatResult) -> z3::SatResult {
+        let flips = matches!(self.config.inject, Some(inject::Fault::FlipSolver(n))
+            if self.solvers.get(&z).is_some_and(|s| s.ordinal == n));
+        match (flips, answer) {
+            (true, z3::SatResult::Sat) => z3::SatResult::Unsat,
+            (true, z3::SatResult::Unsat) => z3::SatResult::Sat,
+            _ => answer,
+        }
     }
 
     fn arg_terms(&self, ids: &[TermId]) -> Result<Vec<&Dynamic>, ExecError> {
@@ -773,6 +831,36 @@ impl Executor {
             .find_map(|name| self.param_kinds.get(name).copied())
             .unwrap_or(ParamKind::Invalid)
     }
+}
+
+/// Z3 errors that are not findings: resource limits, and what a solver built from a tactic or
+/// a logic may legitimately refuse. Matched as substrings of the lower-case error message.
+pub const EXPECTED_ERRORS: &[&str] = &[
+    "canceled",
+    "timeout",
+    "resource limit",
+    "max. resource",
+    "max. steps",
+    "rlimit",
+    "out of memory",
+    "tactic failed",
+    "not supported",
+    "unsupported",
+    "incomplete",
+    "unknown parameter",
+    "invalid parameter",
+    "unsat core is not available",
+    "model is not available",
+    "there is no current model",
+    "logic does not support",
+    // Known-invalid combination of the option model: a fuzzed `arith.solver` with strings.
+    "illegal arithmetic solver used with string solver",
+];
+
+/// Whether Z3 may refuse a valid call with `message` without a bug (see [`EXPECTED_ERRORS`]).
+pub fn expected_error(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    EXPECTED_ERRORS.iter().any(|p| lower.contains(p))
 }
 
 /// Runs a call on a solver, guarded against the solver's own context.

@@ -54,7 +54,11 @@ impl TermTexts {
                 _ => Node::Inexpressible("a constant name without SMT-LIB form"),
             },
             Call::Lit { sort: s, value } => match sort(s).and_then(|s| literal(&s, value)) {
-                Some(expr) => Node::Expr { head, expr, args: vec![] },
+                Some(expr) => Node::Expr {
+                    head,
+                    expr,
+                    args: vec![],
+                },
                 None => Node::Inexpressible("a literal without SMT-LIB form"),
             },
             Call::Apply { func, args } => match self.funcs.get(func) {
@@ -81,7 +85,7 @@ impl TermTexts {
                     .map(|i| &i.sort);
                 match operation(op.name(), indices, &names, first, Dialect::Standard) {
                     Some(expr) => Node::Expr {
-                    head,
+                        head,
                         expr,
                         args: args.clone(),
                     },
@@ -92,7 +96,7 @@ impl TermTexts {
                 let element = state.terms.get(value).map(|i| i.sort.clone());
                 match (sort(index), element) {
                     (Some(i), Some(e)) => Node::Expr {
-                    head,
+                        head,
                         expr: format!("((as const (Array {i} {e})) {})", var(*value)),
                         args: vec![*value],
                     },
@@ -101,7 +105,7 @@ impl TermTexts {
             }
             // simplify returns an equivalent term: the check evaluates the original.
             Call::Simplify(s) => Node::Expr {
-                    head,
+                head,
                 expr: var(*s),
                 args: vec![*s],
             },

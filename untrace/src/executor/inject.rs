@@ -1,0 +1,156 @@
+//! TEST-ONLY fault injection into the executor, so that tests can produce every kind of
+//! finding on purpose and follow it through the real pipeline: the fuzzer's round records it,
+//! `untrace` replays it (the variable is inherited by every replay), `ddtrace` minimizes it.
+//! The executor misbehaves as a faulty Z3 would; the trace stays an honest record.
+//!
+//! `UNTRACE_INJECT=FAULT` with FAULT one of:
+//!
+//! | fault | effect | finding |
+//! | --- | --- | --- |
+//! | `abort@PAT` | abort before a call whose trace line contains PAT | crash |
+//! | `hang@PAT` | loop forever before such a call | timeout |
+//! | `alloc@PAT` | allocate without bound before such a call | memout |
+//! | `error@PAT` | such a call fails with a Z3 error | z3-error |
+//! | `flip-solver@N` | every definite check of the N-th solver made answers the opposite | shadow, config |
+//! | `wrong-eval@OP` | `model_eval` of a Bool term built by operation OP is negated | model, eval-disagreement |
+//! | `empty-core` | `get_unsat_core` answers an empty core | core |
+//! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
+//!
+//! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. Never set either outside tests.
+
+/// The environment variable that switches injection on.
+pub const ENV: &str = "UNTRACE_INJECT";
+/// The older form of `abort@PAT`.
+pub const FAIL_ON_ENV: &str = "UNTRACE_FAIL_ON";
+
+/// An injected fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    Abort(String),
+    Hang(String),
+    Alloc(String),
+    Error(String),
+    FlipSolver(u32),
+    WrongEval(String),
+    EmptyCore,
+    DumpFalse,
+}
+
+impl Fault {
+    /// Parses a fault as written in [`ENV`].
+    pub fn parse(text: &str) -> Result<Fault, String> {
+        let bad = || {
+            format!(
+                "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
+                 wrong-eval@OP, empty-core or dump-false, got `{text}`"
+            )
+        };
+        let (kind, arg) = match text.split_once('@') {
+            Some((k, a)) if !a.is_empty() => (k, Some(a.to_string())),
+            Some(_) => return Err(bad()),
+            None => (text, None),
+        };
+        Ok(match (kind, arg) {
+            ("abort", Some(p)) => Fault::Abort(p),
+            ("hang", Some(p)) => Fault::Hang(p),
+            ("alloc", Some(p)) => Fault::Alloc(p),
+            ("error", Some(p)) => Fault::Error(p),
+            ("flip-solver", Some(n)) => Fault::FlipSolver(n.parse().map_err(|_| bad())?),
+            ("wrong-eval", Some(op)) => Fault::WrongEval(op),
+            ("empty-core", None) => Fault::EmptyCore,
+            ("dump-false", None) => Fault::DumpFalse,
+            _ => return Err(bad()),
+        })
+    }
+
+    /// The fault the environment asks for: [`ENV`], else [`FAIL_ON_ENV`]. A malformed value
+    /// is reported once on stderr and ignored.
+    pub fn from_env() -> Option<Fault> {
+        if let Some(text) = std::env::var(ENV).ok().filter(|v| !v.is_empty()) {
+            return match Fault::parse(&text) {
+                Ok(fault) => Some(fault),
+                Err(message) => {
+                    eprintln!("{message}");
+                    None
+                }
+            };
+        }
+        std::env::var(FAIL_ON_ENV)
+            .ok()
+            .filter(|p| !p.is_empty())
+            .map(Fault::Abort)
+    }
+
+    /// The pattern matched against trace lines before a call runs, if the fault has one.
+    pub fn line_pattern(&self) -> Option<&str> {
+        match self {
+            Fault::Abort(p) | Fault::Hang(p) | Fault::Alloc(p) | Fault::Error(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Fires a line fault before a call whose line is `line`: aborts, hangs or allocates
+    /// (never returning), or answers the injected Z3 error.
+    pub fn before_call(&self, line: &str) -> Result<(), String> {
+        match self.line_pattern() {
+            Some(p) if line.contains(p) => {}
+            _ => return Ok(()),
+        }
+        match self {
+            Fault::Abort(_) => {
+                eprintln!("UNTRACE_INJECT (test-only): aborting before `{line}`");
+                std::process::abort()
+            }
+            Fault::Hang(_) => loop {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            },
+            Fault::Alloc(_) => {
+                let mut hog: Vec<Vec<u8>> = Vec::new();
+                loop {
+                    // Touched, so that the memory is really taken; the address-space limit
+                    // (RLIMIT_AS) stops it.
+                    hog.push(vec![1u8; 64 << 20]);
+                    std::hint::black_box(&hog);
+                }
+            }
+            _ => Err("Exception: injected error (UNTRACE_INJECT, test-only)".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_fault() {
+        assert_eq!(
+            Fault::parse("abort@xor t1"),
+            Ok(Fault::Abort("xor t1".into()))
+        );
+        assert_eq!(Fault::parse("flip-solver@2"), Ok(Fault::FlipSolver(2)));
+        assert_eq!(
+            Fault::parse("wrong-eval@bvadd"),
+            Ok(Fault::WrongEval("bvadd".into()))
+        );
+        assert_eq!(Fault::parse("empty-core"), Ok(Fault::EmptyCore));
+        assert_eq!(Fault::parse("dump-false"), Ok(Fault::DumpFalse));
+        for bad in [
+            "abort",
+            "abort@",
+            "flip-solver@x",
+            "empty-core@1",
+            "nonsense@1",
+        ] {
+            assert!(Fault::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn line_faults_fire_only_on_matching_lines() {
+        let f = Fault::Error("check_sat".into());
+        assert_eq!(f.before_call("assert z1 t2"), Ok(()));
+        assert!(f.before_call("check_sat z1").is_err());
+        assert_eq!(Fault::EmptyCore.before_call("check_sat z1"), Ok(()));
+    }
+}
