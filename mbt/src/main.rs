@@ -6,7 +6,7 @@ use mbt::campaign::{self, CampaignConfig};
 use mbt::cx::RoundConfig;
 use mbt::inject::Inject;
 use mbt::isolate::Limits;
-use mbt::options::{read_param_descrs, OptionModel};
+use mbt::options::{read_param_descrs, why_not_fuzzed, OptionModel};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -209,15 +209,10 @@ fn main() -> ExitCode {
             return ExitCode::from(outcome.exit as u8);
         }
         Some(Command::Params) => {
-            let model = OptionModel::new(&read_param_descrs());
             for d in read_param_descrs() {
-                let fuzzed = model.params.iter().any(|(p, _)| p.name == d.name);
-                println!(
-                    "{:<40} {:?}{}",
-                    d.name,
-                    d.kind,
-                    if fuzzed { "" } else { "  (not fuzzed)" }
-                );
+                let note = why_not_fuzzed(&d)
+                    .map_or(String::new(), |why| format!("  (not fuzzed: {why})"));
+                println!("{:<40} {:?}{note}", d.name, d.kind);
             }
             Ok(())
         }
