@@ -338,9 +338,9 @@ pub fn z3_version() -> String {
 }
 
 /// Runs a campaign to its round or time limit, or until SIGINT/SIGTERM (when
-/// [`interrupt::install`] ran); the summary says which.
-pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
-    let _lock = OutLock::claim(&cfg.out)?;
+/// [`interrupt::install`] ran); the summary says which. `out_lock` is the claim on `cfg.out`
+/// ([`OutLock::claim`]), released once the results are written.
+pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
     // Absolute, so that the paths and commands in the reports work from any folder.
     let out = std::path::absolute(&cfg.out)
         .with_context(|| format!("cannot resolve {}", cfg.out.display()))?;
@@ -433,6 +433,7 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
     }
     summary.finish();
     summary.write_all(&cfg.out)?;
+    drop(out_lock);
     Ok(summary)
 }
 

@@ -189,9 +189,26 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Some(1000),
         (r, _) => r,
     };
-    if args.timeout.is_nan() || args.timeout <= 0.0 {
-        bail!("--timeout must be positive");
-    }
+    // Checked here: a Duration from a negative, NaN or huge number panics.
+    let seconds = |flag: &str, value: f64| -> anyhow::Result<Duration> {
+        Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .with_context(|| format!("{flag} must be a positive number of seconds, not {value}"))
+    };
+    let timeout = seconds("--timeout", args.timeout)?;
+    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(parse_shard)
+        .transpose()?
+        .unwrap_or((0, 1));
+    // Claimed after the flags are checked (a usage error creates no folder) and before the
+    // --known replays (a refused folder must not wait for them).
+    // From here on a signal stops the campaign cleanly (no stale lock), even before it starts.
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let out_lock = campaign::OutLock::claim(&args.out)?;
     let known = match &args.known {
         Some(path) => KnownSignatures::load(path)?,
         None => KnownSignatures::default(),
@@ -200,19 +217,14 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     let options = OptionModel::new(&read_param_descrs());
     let cfg = CampaignConfig {
         rounds,
-        time: args.time.map(Duration::from_secs_f64),
+        time,
         seed,
         jobs,
         out: args.out.clone(),
         keep_all: args.keep_all,
-        shard: args
-            .shard
-            .as_deref()
-            .map(parse_shard)
-            .transpose()?
-            .unwrap_or((0, 1)),
+        shard,
         limits: Limits {
-            timeout: Duration::from_secs_f64(args.timeout),
+            timeout,
             memout_mb: args.memout,
         },
         round: RoundConfig {
@@ -228,14 +240,13 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         minimize: args.minimize,
         known,
     };
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     eprintln!(
         "mbt: Z3 {}, seed {seed}, {jobs} jobs, {} known signatures, output in {}",
         campaign::z3_version(),
         cfg.known.len(),
         args.out.display()
     );
-    let summary = campaign::run(&cfg)?;
+    let summary = campaign::run(&cfg, out_lock)?;
     print!("{}", summary.report());
     Ok(match interrupt::requested() {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
