@@ -57,7 +57,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Merge the output folders of many shards into OUT (deduplicated failures, summed counts).
+    /// Merge the output folders of many shards into the new folder OUT (deduplicated failures,
+    /// summed counts).
     Merge {
         out: PathBuf,
         #[arg(required = true)]
@@ -121,8 +122,9 @@ struct RunArgs {
     /// Keep the trace of every round under OUT/traces/.
     #[arg(long)]
     keep_all: bool,
-    /// Minimize every unique failure that an untrace replay reproduces with ddtrace, after the
-    /// rounds, into failures/ID/trace.min.trace.
+    /// Minimize every unique new failure that an untrace replay reproduces with ddtrace, after
+    /// the rounds, into failures/ID/trace.min.trace; failures whose signatures agree after
+    /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,
     /// No status line.
