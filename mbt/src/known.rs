@@ -10,6 +10,7 @@
 //! traces are the same finding. A trace whose replay shows no signature is ignored with a
 //! warning.
 
+use crate::interrupt;
 use crate::minimize;
 use anyhow::{bail, Context as _};
 use std::collections::BTreeSet;
@@ -71,6 +72,11 @@ impl KnownSignatures {
             .with_context(|| format!("cannot read {}", dir.display()))?;
         entries.sort();
         for path in entries {
+            // A Ctrl-C while traces replay: the campaign that follows stops at once and
+            // reports the interruption; the remaining replays would only delay it.
+            if interrupt::requested().is_some() {
+                return Ok(());
+            }
             if path.is_dir() {
                 self.read_folder(&path)?;
             } else if is_trace(&path) {
