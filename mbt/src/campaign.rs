@@ -1,19 +1,30 @@
 //! A campaign: many rounds in forked worker processes ([`crate::isolate`]), `--jobs` workers
-//! at a time, each running a batch of consecutive rounds, from a single-threaded parent. Failures are deduplicated by signature and each unique one is
-//! saved once under `OUT/failures/<kind>-<hash>/` with its trace, seed, options and the
-//! commands that reproduce it; `--keep-all` keeps every trace under `OUT/traces/`. A live
-//! status line shows progress; the end prints the statistics table and writes
+//! at a time, each running a batch of consecutive rounds, from a single-threaded parent.
+//! Failures are deduplicated by signature and each unique one is saved once under
+//! `OUT/failures/<kind>-<hash>/` with its trace, the files the round wrote, and
+//! `failure.json` ([`FailureEntry`]: the report, with the commands that reproduce it);
+//! `--keep-all` keeps every trace under `OUT/traces/`. A live status line shows progress; the
+//! end prints the statistics table and the findings, new apart from known ones, and writes
 //! `OUT/summary.json` ([`Summary`]).
+//!
+//! A campaign owns its output folder ([`OutLock`]: a folder that holds another campaign is
+//! refused), leaves nothing elsewhere (rounds run in private folders under a scratch folder
+//! that is removed), and stops cleanly on SIGINT/SIGTERM ([`crate::interrupt`]): the workers
+//! are killed and the findings so far written, with `"interrupted": true`.
 
 use crate::cx::RoundConfig;
 use crate::failure::Failure;
+use crate::inject::{self, Inject, InjectKind};
+use crate::interrupt;
 use crate::isolate::{self, Finished, Limits, Worker};
+use crate::known::KnownSignatures;
 use crate::minimize;
 use crate::stats::{Count, Stats};
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -30,11 +41,13 @@ pub struct CampaignConfig {
     pub shard: (u64, u64),
     pub limits: Limits,
     pub round: RoundConfig,
-    /// The flags that select the round configuration, for the reproduce command.
+    /// The flags that select the round configuration, for the rerun command.
     pub round_flags: Vec<String>,
     pub quiet: bool,
-    /// Minimize every unique failure with ddtrace after the rounds ([`crate::minimize`]).
+    /// Minimize every unique new failure with ddtrace after the rounds ([`crate::minimize`]).
     pub minimize: bool,
+    /// Signatures of failures reported before (`--known`): such findings are not new.
+    pub known: KnownSignatures,
 }
 
 impl CampaignConfig {
@@ -46,45 +59,120 @@ impl CampaignConfig {
     }
 }
 
-/// One unique failure of the campaign.
+/// One unique failure of the campaign: its `failure.json`. Paths and commands are absolute,
+/// so that they work from any folder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FailureEntry {
-    pub signature: String,
     /// The folder name under `failures/`.
     pub id: String,
+    /// Kind, message and last call of the saved round.
+    #[serde(flatten)]
     pub failure: Failure,
+    pub signature: String,
+    /// The signature was given with `--known`: not a new finding.
+    pub known: bool,
     /// How many rounds failed with this signature.
     pub count: u64,
-    /// The seed of the saved round.
+    /// The seed of the saved round (its trace and the rerun command).
     pub seed: u64,
+    /// The lowest and highest seed that failed with this signature.
+    pub first_seed: u64,
+    pub last_seed: u64,
+    /// The options the saved round set, in order.
     pub options: Vec<(String, String)>,
-    /// Reruns the round.
+    /// The full version of the Z3 the round ran against.
+    pub z3_version: String,
+    /// The saved round's trace.
+    pub trace: PathBuf,
+    /// The folder of the files the saved round wrote into its working directory, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<PathBuf>,
+    /// Reruns the round into a fresh output folder inside this failure's folder.
     pub rerun: String,
     /// Replays the saved trace.
-    pub untrace: String,
-    /// `--minimize`: the minimized trace beside the original, relative to the output folder.
+    pub replay: String,
+    /// `--minimize`: the minimized trace beside the original.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimized: Option<String>,
-    /// `--minimize`: the `untrace` command that reproduces the failure with it.
+    pub minimized_trace: Option<PathBuf>,
+    /// `--minimize`: replays the minimized trace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimized_untrace: Option<String>,
+    pub minimized_replay: Option<String>,
+    /// `--minimize`: the signature after minimization, by root cause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimized_signature: Option<String>,
     /// `--minimize`: the line counts, or why the failure was not minimized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimize_note: Option<String>,
+    /// `--minimize`: the ids and signatures of failures with the same signature after
+    /// minimization, merged into this one (their folders removed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_signatures: Vec<String>,
+}
+
+impl FailureEntry {
+    /// Adds the rounds of `other`, a failure of the same bug.
+    fn absorb_counts(&mut self, other: &FailureEntry) {
+        self.count += other.count;
+        self.first_seed = self.first_seed.min(other.first_seed);
+        self.last_seed = self.last_seed.max(other.last_seed);
+        // One of the rounds is a known bug: so are the others.
+        self.known |= other.known;
+    }
+
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let path = dir.join("failure.json");
+        let json = serde_json::to_string_pretty(self)?;
+        fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Points the entry's paths and commands at `to` instead of `from` (its failure folder was
+    /// copied there).
+    pub fn relocate(&mut self, from: &Path, to: &Path) {
+        let moved = |p: &Path| moved_path(p, from, to);
+        self.trace = moved_path(&self.trace, from, to);
+        self.replay = replay_command(&self.trace);
+        self.files = self.files.as_deref().map(moved);
+        self.minimized_trace = self.minimized_trace.as_deref().map(moved);
+        self.minimized_replay = self.minimized_trace.as_deref().map(replay_command);
+        self.rerun = self.rerun.replace(
+            &shell_word(&from.to_string_lossy()),
+            &shell_word(&to.to_string_lossy()),
+        );
+    }
+}
+
+/// `path` with its prefix `from` replaced by `to` (unchanged when it is not under `from`).
+fn moved_path(path: &Path, from: &Path, to: &Path) -> PathBuf {
+    path.strip_prefix(from)
+        .map_or_else(|_| path.to_path_buf(), |rest| to.join(rest))
 }
 
 /// `summary.json`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Summary {
     pub rounds: u64,
     pub seconds: f64,
     pub rounds_per_second: f64,
-    /// Unique failures.
+    /// The campaign stopped early on SIGINT or SIGTERM.
+    pub interrupted: bool,
+    /// The full version of the Z3 the rounds ran against.
+    pub z3_version: String,
+    /// Unique failures, new and known.
     pub failures: usize,
+    /// The ids of the unique failures that are new, and of those given with `--known`.
+    pub new_failures: Vec<String>,
+    pub known_failures: Vec<String>,
     /// Rounds that failed, duplicates included.
     pub failed_rounds: u64,
     /// The seeds of every failed round, sorted.
     pub failed_seeds: Vec<u64>,
+    /// Rounds killed at their time limit in a call Z3's rlimit does not bound: a performance
+    /// note, not a finding ([`isolate::timeout_is_finding`]), and their seeds, sorted.
+    pub timeouts_not_findings: u64,
+    pub timeout_seeds: Vec<u64>,
     pub calls_per_round: f64,
     pub checks_per_round: f64,
     pub seed: u64,
@@ -103,7 +191,13 @@ impl Summary {
         self.checks_per_round = self.stats.n_checks() as f64 / self.rounds.max(1) as f64;
         self.operations = self.stats.calls.clone();
         self.failures = self.failure_list.len();
+        let ids = |known: bool| -> Vec<String> {
+            let list = self.failure_list.iter().filter(|f| f.known == known);
+            list.map(|f| f.id.clone()).collect()
+        };
+        (self.new_failures, self.known_failures) = (ids(false), ids(true));
         self.failed_seeds.sort_unstable();
+        self.timeout_seeds.sort_unstable();
     }
 
     pub fn write(&self, out: &Path) -> anyhow::Result<()> {
@@ -112,32 +206,145 @@ impl Summary {
         fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))
     }
 
-    /// The final report: the statistics table, throughput, and the unique failures.
+    /// Writes `summary.json` and every failure's `failure.json` again, so that the counts
+    /// agree everywhere.
+    pub fn write_all(&self, out: &Path) -> anyhow::Result<()> {
+        for entry in &self.failure_list {
+            entry.write(&out.join("failures").join(&entry.id))?;
+        }
+        self.write(out)
+    }
+
+    /// The final report: the statistics table, throughput, and the unique failures, new ones
+    /// first.
     pub fn report(&self) -> String {
         let mut text = self.stats.table();
         text.push_str(&format!(
-            "{} rounds in {:.1} s: {:.1} rounds/s, {:.1} calls and {:.2} checks per round, {} unique failures ({} failed rounds)\n",
+            "{} rounds in {:.1} s: {:.1} rounds/s, {:.1} calls and {:.2} checks per round\n",
             self.rounds,
             self.seconds,
             self.rounds_per_second,
             self.calls_per_round,
             self.checks_per_round,
-            self.failures,
+        ));
+        if self.timeouts_not_findings > 0 {
+            text.push_str(&format!(
+                "{} rounds ran past their time limit outside a check under Z3's rlimit (not findings; seeds in summary.json)\n",
+                self.timeouts_not_findings
+            ));
+        }
+        text.push_str(&format!(
+            "{} new and {} known unique failures ({} failed rounds)\n",
+            self.new_failures.len(),
+            self.known_failures.len(),
             self.failed_rounds
         ));
-        for f in &self.failure_list {
-            text.push_str(&format!(
-                "  {} x{} seed {}: {}\n",
-                f.id, f.count, f.seed, f.failure.message
-            ));
+        for (title, known) in [("new", false), ("known", true)] {
+            let mut list = self.failure_list.iter().filter(|f| f.known == known);
+            if let Some(first) = list.next() {
+                text.push_str(&format!("{title}:\n"));
+                for f in std::iter::once(first).chain(list) {
+                    text.push_str(&format!(
+                        "  {} x{} seed {}: {}\n",
+                        f.id, f.count, f.seed, f.failure.message
+                    ));
+                }
+            }
+        }
+        if self.interrupted {
+            text.push_str("interrupted: the findings above are those until the signal\n");
         }
         text
     }
 }
 
-/// Runs a campaign to its round or time limit.
-pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
-    fs::create_dir_all(&cfg.out).with_context(|| format!("cannot create {}", cfg.out.display()))?;
+/// The lock file of a running campaign in its output folder.
+pub const LOCK: &str = "mbt.lock";
+
+/// A claimed output folder: [`OutLock::claim`] refuses a folder that holds a campaign, and
+/// the lock file it writes marks this one as running until the lock is dropped.
+#[derive(Debug)]
+pub struct OutLock {
+    path: PathBuf,
+}
+
+impl OutLock {
+    /// Creates `out` if needed and claims it; an error (one line) when it holds a campaign's
+    /// results or a lock file. There is no resume: results are never mixed.
+    pub fn claim(out: &Path) -> anyhow::Result<OutLock> {
+        fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        for name in ["summary.json", "failures", "traces"] {
+            if out.join(name).exists() {
+                bail!(
+                    "{} already holds a campaign ({name}); give a new --out folder (mbt does not resume or mix campaigns)",
+                    out.display()
+                );
+            }
+        }
+        let path = out.join(LOCK);
+        let mut file = match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let pid = fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|t| t.trim().parse::<libc::pid_t>().ok());
+                let state = match pid {
+                    Some(pid) if process_exists(pid) => format!("campaign {pid} runs there"),
+                    Some(pid) => format!("campaign {pid} stopped there without finishing"),
+                    None => "another campaign runs there".into(),
+                };
+                bail!(
+                    "{} holds {LOCK}: {state}; give a new --out folder",
+                    out.display()
+                );
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot write {}", path.display()));
+            }
+        };
+        writeln!(file, "{}", std::process::id())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(OutLock { path })
+    }
+}
+
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// The full version of the loaded libz3, e.g. `4.8.12.0` (`Z3_get_full_version`).
+pub fn z3_version() -> String {
+    // SAFETY: Z3 returns a static NUL-terminated string it owns.
+    let text = unsafe { z3_sys::Z3_get_full_version() };
+    if text.is_null() {
+        return "unknown".into();
+    }
+    // SAFETY: non-null, NUL-terminated, static.
+    unsafe { std::ffi::CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs a campaign to its round or time limit, or until SIGINT/SIGTERM (when
+/// [`interrupt::install`] ran); the summary says which. `out_lock` is the claim on `cfg.out`
+/// ([`OutLock::claim`]), released once the results are written.
+pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
+    // Absolute, so that the paths and commands in the reports work from any folder.
+    let out = std::path::absolute(&cfg.out)
+        .with_context(|| format!("cannot resolve {}", cfg.out.display()))?;
+    let cfg = &CampaignConfig { out, ..cfg.clone() };
     let scratch = round_scratch().context("cannot create a temporary folder")?;
     let bar = if cfg.quiet {
         indicatif::ProgressBar::hidden()
@@ -152,12 +359,21 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
     let mut summary = Summary {
         seed: cfg.seed,
         shard: cfg.shard,
+        z3_version: z3_version(),
         ..Summary::default()
     };
     let mut by_signature: BTreeMap<String, usize> = BTreeMap::new();
     let mut running: Vec<Worker> = Vec::new();
     let mut next: u64 = 0;
     loop {
+        if interrupt::requested().is_some() {
+            // The rounds in progress are dropped: a round is its seed, so they rerun as they were.
+            for worker in &mut running {
+                worker.kill();
+            }
+            summary.interrupted = true;
+            break;
+        }
         let more = |next: u64| {
             cfg.time.is_none_or(|t| start.elapsed() < t) && cfg.rounds.is_none_or(|n| next < n)
         };
@@ -205,26 +421,30 @@ pub fn run(cfg: &CampaignConfig) -> anyhow::Result<Summary> {
                 summary.failure_list.len()
             ));
         } else {
-            // Wakes for the status line and the campaign's time limit at least this often.
+            // Wakes for the status line, the campaign's time limit and signals at least this
+            // often.
             isolate::wait_for_news(&running, cfg.limits.timeout, Duration::from_millis(200));
         }
     }
     bar.finish_and_clear();
     summary.seconds = start.elapsed().as_secs_f64();
-    if cfg.minimize {
+    if cfg.minimize && !summary.interrupted {
         minimize_all(cfg, &mut summary)?;
     }
     summary.finish();
-    summary.write(&cfg.out)?;
+    summary.write_all(&cfg.out)?;
+    drop(out_lock);
     Ok(summary)
 }
 
-/// The private folder the rounds run in. Every round creates and removes a folder with three
-/// files, so it goes into memory (`/dev/shm`) where there is one: on a disk file system that
-/// bookkeeping was about 3% of a round's CPU.
+/// The private folder the rounds run in (mode 0700), removed when dropped. Every round creates
+/// and removes a folder with three files, so it goes into memory (`/dev/shm`) where there is
+/// one: on a disk file system that bookkeeping was about 3% of a round's CPU. The name holds
+/// the campaign's process id, so that a test can tell that its campaign left nothing behind.
 fn round_scratch() -> std::io::Result<tempfile::TempDir> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix("mbt-rounds-");
+    let prefix = format!("mbt-rounds-{}-", std::process::id());
+    builder.prefix(&prefix);
     let shm = Path::new("/dev/shm");
     if shm.is_dir() {
         if let Ok(dir) = builder.tempdir_in(shm) {
@@ -250,6 +470,11 @@ fn finish_round(
         fs::create_dir_all(&dir)?;
         fs::copy(&trace, dir.join(format!("seed-{}.trace", report.seed)))?;
     }
+    if finished.unbounded_timeout {
+        summary.timeouts_not_findings += 1;
+        summary.timeout_seeds.push(report.seed);
+        return Ok(());
+    }
     let Some(failure) = report.failure else {
         return Ok(());
     };
@@ -257,48 +482,118 @@ fn finish_round(
     summary.failed_seeds.push(report.seed);
     let signature = failure.signature();
     if let Some(&i) = by_signature.get(&signature) {
-        summary.failure_list[i].count += 1;
+        let entry = &mut summary.failure_list[i];
+        entry.count += 1;
+        entry.first_seed = entry.first_seed.min(report.seed);
+        entry.last_seed = entry.last_seed.max(report.seed);
         return Ok(());
     }
     let id = failure.signature_hash();
     let dir = cfg.out.join("failures").join(&id);
-    fs::create_dir_all(&dir)?;
-    fs::copy(&trace, dir.join(isolate::TRACE))?;
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let saved_trace = dir.join(isolate::TRACE);
+    fs::copy(&trace, &saved_trace)
+        .with_context(|| format!("cannot write {}", saved_trace.display()))?;
     let _ = fs::copy(
         finished.dir.join(isolate::OUTPUT),
         dir.join(isolate::OUTPUT),
     );
-    let mut rerun = format!("mbt --seed {} --rounds 1 --jobs 1", report.seed);
-    for flag in &cfg.round_flags {
-        rerun.push(' ');
-        rerun.push_str(flag);
-    }
+    let files = dir.join("files");
+    let n_files = isolate::keep_produced_files(&finished.dir, &files)
+        .with_context(|| format!("cannot write {}", files.display()))?;
     let entry = FailureEntry {
-        signature: signature.clone(),
         id: id.clone(),
+        known: cfg.known.contains(&signature),
+        signature: signature.clone(),
         failure,
         count: 1,
         seed: report.seed,
+        first_seed: report.seed,
+        last_seed: report.seed,
         options: report.options,
-        rerun,
-        untrace: format!("untrace --no-check failures/{id}/{}", isolate::TRACE),
-        minimized: None,
-        minimized_untrace: None,
+        z3_version: summary.z3_version.clone(),
+        replay: replay_command(&saved_trace),
+        trace: saved_trace,
+        files: (n_files > 0).then_some(files),
+        rerun: rerun_command(cfg, report.seed, &dir.join("rerun")),
+        minimized_trace: None,
+        minimized_replay: None,
+        minimized_signature: None,
         minimize_note: None,
+        merged_ids: Vec::new(),
+        merged_signatures: Vec::new(),
     };
-    fs::write(
-        dir.join("failure.json"),
-        serde_json::to_string_pretty(&entry)?,
-    )?;
+    // Written now, so that a campaign that dies leaves its findings; again at the end with the
+    // final counts.
+    entry.write(&dir)?;
     by_signature.insert(signature, summary.failure_list.len());
     summary.failure_list.push(entry);
     Ok(())
 }
 
-/// `--minimize`: minimizes every unique failure a replay reproduces and records the result in
-/// its `failure.json`.
+/// The command that reruns round `seed` of the campaign into the fresh output folder `out`.
+fn rerun_command(cfg: &CampaignConfig, seed: u64, out: &Path) -> String {
+    let mut words = Vec::new();
+    if let Some(injection) = &cfg.round.inject {
+        // TEST-ONLY: an injected failure reproduces only with the same injection.
+        words.push(format!("{}={}", inject::ENV, inject_spec(injection)));
+    }
+    let mbt = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mbt"));
+    words.push(shell_word(&mbt.to_string_lossy()));
+    words.push(format!("--seed {seed} --rounds 1 --jobs 1"));
+    words.extend(cfg.round_flags.iter().cloned());
+    words.push(format!("--out {}", shell_word(&out.to_string_lossy())));
+    words.join(" ")
+}
+
+/// The `MBT_INJECT` value of `injection` (`KIND@K[:SEED]`).
+fn inject_spec(injection: &Inject) -> String {
+    let kind = match injection.kind {
+        InjectKind::Abort => "abort",
+        InjectKind::Loop => "loop",
+        InjectKind::Alloc => "alloc",
+    };
+    match injection.seed {
+        Some(seed) => format!("{kind}@{}:{seed}", injection.at_call),
+        None => format!("{kind}@{}", injection.at_call),
+    }
+}
+
+/// The command that replays `trace` (an absolute path) with the replayer beside `mbt`.
+pub fn replay_command(trace: &Path) -> String {
+    let (program, args) = minimize::replayer();
+    let mut words = vec![shell_word(&program.to_string_lossy())];
+    words.extend(args.iter().map(|a| shell_word(&a.to_string_lossy())));
+    words.push(shell_word(&trace.to_string_lossy()));
+    words.join(" ")
+}
+
+/// `word` as one word of a POSIX shell command line: as it is when it holds only characters
+/// no shell treats specially, else in single quotes.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./,=:@%+-".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// `--minimize`: minimizes every unique new failure a replay reproduces, records the result in
+/// its entry, and merges the entries whose signatures agree after minimization. Stops early
+/// (and marks the summary interrupted) on SIGINT/SIGTERM.
 fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<()> {
     for entry in &mut summary.failure_list {
+        if interrupt::requested().is_some() {
+            break;
+        }
+        if entry.known {
+            entry.minimize_note = Some("not minimized: a known failure".into());
+            continue;
+        }
         let dir = cfg.out.join("failures").join(&entry.id);
         if !cfg.quiet {
             eprintln!("mbt: minimizing {} ...", entry.id);
@@ -310,14 +605,17 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
             cfg.round.inject.is_some(),
         ) {
             minimize::Outcome::Done {
+                path,
+                signature,
                 lines_before,
                 lines_after,
                 replays,
-                ..
             } => {
-                let path = format!("failures/{}/{}", entry.id, minimize::MINIMIZED);
-                entry.minimized_untrace = Some(minimize::reproduce_command(&path));
-                entry.minimized = Some(path);
+                let path = std::path::absolute(&path).unwrap_or(path);
+                entry.minimized_replay = Some(replay_command(&path));
+                entry.minimized_trace = Some(path);
+                entry.known |= signature.as_deref().is_some_and(|s| cfg.known.contains(s));
+                entry.minimized_signature = signature;
                 entry.minimize_note = Some(format!(
                     "{lines_before} lines minimized to {lines_after} with {replays} replays"
                 ));
@@ -326,10 +624,160 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                 entry.minimize_note = Some(format!("not minimized: {why}"))
             }
         }
-        fs::write(
-            dir.join("failure.json"),
-            serde_json::to_string_pretty(entry)?,
-        )?;
     }
+    summary.interrupted |= interrupt::requested().is_some();
+    merge_same_root_cause(&cfg.out.join("failures"), &mut summary.failure_list)
+}
+
+/// Merges the failures whose signatures agree after minimization (one root cause found
+/// through different first signatures) into the first of them: counts summed, seeds widened,
+/// the others' ids and signatures recorded, their folders under `failures` removed.
+pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> anyhow::Result<()> {
+    let mut kept: Vec<FailureEntry> = Vec::new();
+    let mut by_root_cause: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in std::mem::take(list) {
+        let root_cause = entry.minimized_signature.clone();
+        match root_cause.as_ref().and_then(|s| by_root_cause.get(s)) {
+            Some(&i) => {
+                let into = &mut kept[i];
+                into.absorb_counts(&entry);
+                into.merged_ids.push(entry.id.clone());
+                into.merged_ids.extend(entry.merged_ids);
+                into.merged_signatures.push(entry.signature);
+                into.merged_signatures.extend(entry.merged_signatures);
+                let dir = failures.join(&entry.id);
+                fs::remove_dir_all(&dir)
+                    .with_context(|| format!("cannot remove {}", dir.display()))?;
+            }
+            None => {
+                if let Some(signature) = root_cause {
+                    by_root_cause.insert(signature, kept.len());
+                }
+                kept.push(entry);
+            }
+        }
+    }
+    *list = kept;
     Ok(())
+}
+
+/// Merges `entry` into `list` by signature: a new signature is appended, a known one adds its
+/// counts to the entry there.
+pub fn add_by_signature(list: &mut Vec<FailureEntry>, entry: FailureEntry) {
+    match list.iter_mut().find(|e| e.signature == entry.signature) {
+        Some(into) => into.absorb_counts(&entry),
+        None => list.push(entry),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::failure::FailureKind;
+
+    fn entry(id: &str, signature: &str, root_cause: Option<&str>, seed: u64) -> FailureEntry {
+        FailureEntry {
+            id: id.into(),
+            failure: Failure::new(FailureKind::Crash, signature),
+            signature: signature.into(),
+            known: false,
+            count: 2,
+            seed,
+            first_seed: seed,
+            last_seed: seed + 10,
+            options: Vec::new(),
+            z3_version: "4.8.12.0".into(),
+            trace: PathBuf::from(format!("/out/failures/{id}/round.trace")),
+            files: None,
+            rerun: String::new(),
+            replay: String::new(),
+            minimized_trace: None,
+            minimized_replay: None,
+            minimized_signature: root_cause.map(str::to_string),
+            minimize_note: None,
+            merged_ids: Vec::new(),
+            merged_signatures: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn failures_with_one_root_cause_merge_after_minimization() {
+        let out = tempfile::tempdir().unwrap();
+        for id in ["a", "b", "c", "d"] {
+            fs::create_dir_all(out.path().join(id)).unwrap();
+        }
+        let mut list = vec![
+            entry("a", "crash|x|push", Some("crash|root|push"), 20),
+            entry("b", "crash|y|pop", None, 5),
+            entry("c", "crash|z|assert", Some("crash|root|push"), 3),
+            entry("d", "crash|w|check", Some("crash|other|check"), 7),
+        ];
+        list[2].known = true;
+        merge_same_root_cause(out.path(), &mut list).unwrap();
+        let ids: Vec<&str> = list.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "d"]);
+        let a = &list[0];
+        assert_eq!((a.count, a.first_seed, a.last_seed), (4, 3, 30));
+        assert!(a.known, "merged with a known failure");
+        assert_eq!(a.merged_ids, ["c"]);
+        assert_eq!(a.merged_signatures, ["crash|z|assert"]);
+        assert!(!out.path().join("c").exists());
+        assert!(out.path().join("a").is_dir() && out.path().join("d").is_dir());
+        // Without a signature after minimization nothing merges.
+        let mut list = vec![entry("a", "s1", None, 1), entry("b", "s2", None, 2)];
+        merge_same_root_cause(out.path(), &mut list).unwrap();
+        assert_eq!(list.len(), 2);
+    }
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        assert_eq!(shell_word("/tmp/out-1/failures"), "/tmp/out-1/failures");
+        assert_eq!(shell_word("/tmp/my out"), "'/tmp/my out'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn relocate_points_paths_and_commands_at_the_copy() {
+        let mut e = entry("a", "s", None, 1);
+        e.trace = PathBuf::from("/shard/failures/a/round.trace");
+        e.minimized_trace = Some(PathBuf::from("/shard/failures/a/trace.min.trace"));
+        e.rerun = "mbt --seed 1 --out /shard/failures/a/rerun".into();
+        e.relocate(Path::new("/shard/failures/a"), Path::new("/all/failures/a"));
+        assert_eq!(e.trace, Path::new("/all/failures/a/round.trace"));
+        assert!(
+            e.replay.ends_with(" /all/failures/a/round.trace"),
+            "{}",
+            e.replay
+        );
+        assert!(e
+            .minimized_replay
+            .unwrap()
+            .ends_with(" /all/failures/a/trace.min.trace"));
+        assert_eq!(e.rerun, "mbt --seed 1 --out /all/failures/a/rerun");
+    }
+
+    #[test]
+    fn a_folder_with_a_campaign_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let lock = OutLock::claim(&out).unwrap();
+        let err = OutLock::claim(&out).unwrap_err().to_string();
+        assert!(
+            err.contains("mbt.lock") && err.contains("runs there"),
+            "{err}"
+        );
+        drop(lock);
+        assert!(!out.join(LOCK).exists());
+        OutLock::claim(&out).unwrap();
+        let done = dir.path().join("done");
+        fs::create_dir_all(done.join("failures")).unwrap();
+        let err = OutLock::claim(&done).unwrap_err().to_string();
+        assert!(err.contains("already holds a campaign (failures)"), "{err}");
+    }
+
+    #[test]
+    fn the_z3_version_is_the_loaded_librarys() {
+        assert!(z3_version().starts_with("4."), "{}", z3_version());
+    }
 }

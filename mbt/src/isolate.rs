@@ -1,17 +1,21 @@
 //! Isolation: rounds run in forked worker processes ([`Worker`]) with a memory limit
 //! (`setrlimit`) and a CPU limit. A worker runs a batch of consecutive rounds (at most
 //! [`BATCH_ROUNDS`], none started after [`BATCH_TIME`]): the parent sends each round's seed
-//! over a pipe, the worker runs the round in its folder (stdout/stderr captured there, trace
-//! written as it goes, report at the end) and answers on another pipe. Every round starts from
+//! over a pipe, the worker runs the round in its private folder (mode 0700, the worker's
+//! working directory during the round, so that whatever Z3 writes lands there and nowhere
+//! else; stdout/stderr captured there, trace written as it goes, report at the end) and
+//! answers on another pipe. Every round starts from
 //! the Z3 state a fresh process has: global parameters reset, and a fresh context prepared as
 //! a replay's is (the first round uses the one the parent prepared). The parent
 //! ([`Worker::poll`]) applies the time limit to the round in progress, kills the worker past
 //! it, and turns a worker's death into a [`Finished`] round with a [`Failure`] for the round
 //! in progress; the next round gets a new worker. A worker also ends after any failed round.
-//! The parent must stay single-threaded to fork safely.
+//! A round killed at its time limit is a finding only where Z3's resource limit should have
+//! stopped it ([`timeout_is_finding`]). The parent must stay single-threaded to fork safely.
 
 use crate::cx::RoundConfig;
 use crate::failure::{Failure, FailureKind};
+use crate::interrupt;
 use crate::round::{run_recorded_round, RoundReport};
 use std::fs;
 use std::io;
@@ -68,6 +72,10 @@ pub struct Worker {
 pub struct Finished {
     pub dir: PathBuf,
     pub report: RoundReport,
+    /// The round was killed at its time limit inside a call that Z3's resource limit does not
+    /// bound ([`timeout_is_finding`] says no): a performance note for the statistics, not a
+    /// finding, and `report.failure` is `None`.
+    pub unbounded_timeout: bool,
 }
 
 /// Prepares the parent before its first fork, so that no child pays for it again: creates the
@@ -165,6 +173,7 @@ fn child(
     mut done: fs::File,
 ) -> ! {
     use std::io::{Read, Write};
+    interrupt::ignore_in_worker();
     if limits.memout_mb > 0 {
         let bytes = limits.memout_mb << 20;
         let lim = libc::rlimit {
@@ -207,8 +216,8 @@ fn child(
 }
 
 /// Runs one round in a worker: a CPU limit as a backstop should the parent die (the parent's
-/// wall clock is tighter), output redirected to the round's folder, Z3's global parameters
-/// reset (a round may set them), the round, its report.
+/// wall clock is tighter), the round's folder as working directory and output, Z3's global
+/// parameters reset (a round may set them), the round, its report.
 fn child_round(
     config: &RoundConfig,
     seed: u64,
@@ -221,6 +230,9 @@ fn child_round(
     let _ = io::stdout().flush();
     let trace = fs::File::create(dir.join(TRACE))?;
     let output = fs::File::create(dir.join(OUTPUT))?;
+    // Files Z3 writes (a parameter the option model missed, a debug switch) land in the
+    // round's private folder, which the parent removes or keeps with the failure.
+    std::env::set_current_dir(dir)?;
     // SAFETY: plain system calls on this process's own limits, output streams and file
     // descriptors; Z3's global parameters are process state no Z3 object refers to.
     unsafe {
@@ -284,11 +296,15 @@ impl Worker {
             && self.born.elapsed() < BATCH_TIME
     }
 
-    /// Starts round `seed` in the worker (its folder is created here).
+    /// Starts round `seed` in the worker (its private folder is created here).
     pub fn start(&mut self, seed: u64) -> io::Result<()> {
         use std::io::Write;
+        use std::os::unix::fs::DirBuilderExt;
         let dir = round_dir(&self.root, seed);
-        fs::create_dir_all(&dir)?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
         self.current = Some(Current {
             seed,
             dir,
@@ -320,6 +336,25 @@ impl Worker {
     /// Whether the worker process ended and was reaped.
     pub fn exited(&self) -> bool {
         self.exited
+    }
+
+    /// Kills the worker and reaps it, dropping the round in progress (a campaign that stops
+    /// early). A worker starts no processes of its own (Z3 starts none), so its id is all
+    /// there is to kill.
+    pub fn kill(&mut self) {
+        if self.exited {
+            return;
+        }
+        let mut status = 0;
+        // SAFETY: our own child, by its id; it is not reaped yet, so the id is still ours,
+        // and after SIGKILL the blocking wait ends at once.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+            libc::waitpid(self.pid, &mut status, 0);
+        }
+        self.exited = true;
+        self.cmd = None;
+        self.current = None;
     }
 
     /// Checks on the worker: the round it finished, or the failure of the round in progress if
@@ -356,14 +391,24 @@ impl Worker {
         }
         let current = self.current.take()?;
         let mut report = self.collect(&current, r, status);
+        let trace = current.dir.join(TRACE);
+        let mut unbounded_timeout = false;
         if let Some(f) = &mut report.failure {
             if f.last_call.is_none() {
-                f.last_call = last_call(&current.dir.join(TRACE));
+                f.last_call = last_call(&trace);
             }
+            if f.kind == FailureKind::Timeout {
+                let text = fs::read_to_string(&trace).unwrap_or_default();
+                unbounded_timeout = !timeout_is_finding(&text);
+            }
+        }
+        if unbounded_timeout {
+            report.failure = None;
         }
         Some(Finished {
             dir: current.dir,
             report,
+            unbounded_timeout,
         })
     }
 
@@ -407,7 +452,9 @@ impl Worker {
 
 /// Blocks until one of `workers` may have news (a round done, a worker ended) or a round in
 /// progress reaches its time limit, but at most `at_most`: waiting in `poll(2)` instead of
-/// sleeping between checks hands a worker its next round as soon as it is free.
+/// sleeping between checks hands a worker its next round as soon as it is free. A signal ends
+/// the wait early (`poll` fails with EINTR, which is fine: the caller checks
+/// [`interrupt::requested`] next).
 pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
     use std::os::fd::AsRawFd;
     let now = Instant::now();
@@ -452,6 +499,7 @@ fn finished_from_report(current: Current) -> Finished {
     Finished {
         dir: current.dir,
         report,
+        unbounded_timeout: false,
     }
 }
 
@@ -497,6 +545,84 @@ fn last_line(text: &str) -> String {
         .to_string()
 }
 
+/// Whether a round killed at its time limit (its trace `trace`) is a timeout finding: only
+/// where Z3's resource limit should have stopped it, that is, the trace ends in a
+/// `check_sat zN` or `check_sat_assuming zN ...` line that has no `return` line yet (the call
+/// was running) and the trace set a nonzero `rlimit` on solver `zN` (`set_param zN "rlimit" V`
+/// not refused by a `return error` line). Any other call that runs long ignores the limit by
+/// design (Z3's rlimit bounds checks), which is a performance note, not a bug report.
+pub fn timeout_is_finding(trace: &str) -> bool {
+    let lines: Vec<&str> = trace
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(';'))
+        .collect();
+    let Some((last, before)) = lines.split_last() else {
+        return false;
+    };
+    let mut words = last.split_whitespace();
+    if !matches!(words.next(), Some("check_sat" | "check_sat_assuming")) {
+        return false;
+    }
+    let Some(solver) = words.next() else {
+        return false;
+    };
+    before.iter().enumerate().any(|(i, line)| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let sets_limit = matches!(
+            words.as_slice(),
+            ["set_param", z, "\"rlimit\"", value, ..] if *z == solver && *value != "\"0\""
+        );
+        let refused = lines
+            .get(i + 1)
+            .is_some_and(|next| next.starts_with("return error"));
+        sets_limit && !refused
+    })
+}
+
+/// The files anything in round folder `dir` wrote besides the round's own trace, output and
+/// report (Z3 writes into its working directory, the round's folder), as paths relative to it.
+pub fn produced_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    collect_files(dir, Path::new(""), &mut found);
+    found.retain(|p| {
+        ![TRACE, OUTPUT, REPORT]
+            .iter()
+            .any(|own| p == Path::new(own))
+    });
+    found.sort();
+    found
+}
+
+fn collect_files(root: &Path, relative: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(root.join(relative)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = relative.join(entry.file_name());
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => collect_files(root, &path, found),
+            Ok(t) if t.is_file() => found.push(path),
+            // Symbolic links and other special files are not copied anywhere.
+            _ => {}
+        }
+    }
+}
+
+/// Copies the [`produced_files`] of round folder `dir` into `to` (created only when there is
+/// something to copy); returns how many there were.
+pub fn keep_produced_files(dir: &Path, to: &Path) -> io::Result<usize> {
+    let files = produced_files(dir);
+    for relative in &files {
+        let target = to.join(relative);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::copy(dir.join(relative), target)?;
+    }
+    Ok(files.len())
+}
+
 /// The name of the last call line of a trace (the call that was running or failed).
 pub fn last_call(trace: &Path) -> Option<String> {
     let text = fs::read_to_string(trace).ok()?;
@@ -527,6 +653,65 @@ mod tests {
             (f.kind, f.message.as_str()),
             (FailureKind::Crash, "killed by SIGSEGV (11)")
         );
+    }
+
+    #[test]
+    fn timeouts_are_findings_only_in_checks_under_an_rlimit() {
+        let limited = "z3-trace 1\nnew_solver\nreturn z1\nset_param z1 \"rlimit\" \"100000\"\n";
+        for (trace, finding) in [
+            (format!("{limited}check_sat z1\n"), true),
+            (format!("{limited}check_sat_assuming z1 t3 t4\n"), true),
+            // The check had returned: the round hung somewhere else.
+            (format!("{limited}check_sat z1\nreturn unknown\n"), false),
+            // Another call than a check ignores the limit by design.
+            (format!("{limited}simplify t2\n"), false),
+            // The limit is on another solver.
+            (
+                format!("{limited}new_solver\nreturn z2\ncheck_sat z2\n"),
+                false,
+            ),
+            // No limit, a zero limit (none), a refused limit.
+            (
+                "z3-trace 1\nnew_solver\nreturn z1\ncheck_sat z1\n".into(),
+                false,
+            ),
+            (
+                "z3-trace 1\nnew_solver\nreturn z1\nset_param z1 \"rlimit\" \"0\"\ncheck_sat z1\n"
+                    .into(),
+                false,
+            ),
+            (
+                format!("{limited}return error \"Exception: bad\"\ncheck_sat z1\n"),
+                false,
+            ),
+            ("z3-trace 1\n".into(), false),
+            (String::new(), false),
+        ] {
+            assert_eq!(timeout_is_finding(&trace), finding, "{trace}");
+        }
+    }
+
+    #[test]
+    fn produced_files_leave_out_the_rounds_own() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [TRACE, OUTPUT, REPORT, "lemma_1.smt2"] {
+            fs::write(dir.path().join(name), "x").unwrap();
+        }
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        fs::write(dir.path().join("sub/z3.log"), "y").unwrap();
+        assert_eq!(
+            produced_files(dir.path()),
+            [PathBuf::from("lemma_1.smt2"), PathBuf::from("sub/z3.log")]
+        );
+        let to = dir.path().join("kept");
+        assert_eq!(keep_produced_files(dir.path(), &to).unwrap(), 2);
+        assert_eq!(fs::read_to_string(to.join("sub/z3.log")).unwrap(), "y");
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(
+            keep_produced_files(empty.path(), &to.join("none")).unwrap(),
+            0
+        );
+        assert!(!to.join("none").exists());
     }
 
     #[test]

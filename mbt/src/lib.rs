@@ -11,6 +11,8 @@
 //! - [`round`]: one round and its [`round::RoundReport`].
 //! - [`isolate`]: each round in a forked child with time and memory limits.
 //! - [`campaign`]: many rounds, deduplicated failures, statistics, `summary.json`.
+//! - [`interrupt`]: SIGINT/SIGTERM stop a campaign cleanly.
+//! - [`known`]: signatures of known failures (`--known`).
 //! - [`merge`]: merges the output folders of shards.
 //! - [`inject`]: TEST-ONLY failure injection (`MBT_INJECT`).
 
@@ -20,7 +22,9 @@ pub mod cx;
 pub mod failure;
 pub mod gen;
 pub mod inject;
+pub mod interrupt;
 pub mod isolate;
+pub mod known;
 pub mod machine;
 pub mod merge;
 pub mod minimize;

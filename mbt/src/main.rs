@@ -1,12 +1,15 @@
-//! The `mbt` binary: runs a fuzzing campaign, or merges the output folders of shards.
+//! The `mbt` binary: runs a fuzzing campaign, or merges the output folders of shards. Exit
+//! codes: [`EXIT_HELP`].
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
 use mbt::campaign::{self, CampaignConfig};
 use mbt::cx::RoundConfig;
 use mbt::inject::Inject;
+use mbt::interrupt;
 use mbt::isolate::Limits;
-use mbt::options::{read_param_descrs, OptionModel};
+use mbt::known::KnownSignatures;
+use mbt::options::{read_param_descrs, why_not_fuzzed, OptionModel};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,11 +21,33 @@ use std::time::Duration;
 /// by a quarter (32.8 -> 24.7 ms, seeds 1..300) while 98% of the definite answers stay
 /// definite (seeds 1..500).
 const DEFAULT_RLIMIT: u64 = 100_000;
+const DEFAULT_TIMEOUT_SECONDS: f64 = 2.0;
+const DEFAULT_MEMOUT_MIB: u64 = 2048;
 
+/// Exit codes (and the output folder rule), shown after `--help`.
+const EXIT_HELP: &str = "\
+Output folder: --out must not hold a campaign already (summary.json, failures/, traces/, or
+the mbt.lock of a running or unfinished campaign); such a folder is refused, never mixed.
+There is no resume: give each campaign a new folder (mbt merge combines them).
+
+Exit codes (campaign and merge):
+  0    finished, nothing new found (known failures and timeouts outside limited checks
+       do not count)
+  1    finished, at least one new failure (see OUT/summary.json, new_failures)
+  2    usage or set-up error: bad flags, unreadable --known, an output folder that holds a
+       campaign or cannot be written (a missing libz3 stops the dynamic loader before mbt
+       starts, with the loader's own code, 127)
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the workers are killed, OUT/summary.json
+       holds every finding so far with \"interrupted\": true; a second signal exits at once";
 /// Model-based API fuzzer for Z3: random valid call sequences, every round isolated and
 /// recorded as a trace that `untrace` replays.
 #[derive(Parser, Debug)]
-#[command(name = "mbt", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "mbt",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = EXIT_HELP
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -32,7 +57,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Merge the output folders of many shards into OUT (deduplicated failures, summed counts).
+    /// Merge the output folders of many shards into the new folder OUT (deduplicated failures,
+    /// summed counts).
     Merge {
         out: PathBuf,
         #[arg(required = true)]
@@ -63,9 +89,14 @@ struct RunArgs {
     /// Rounds run in parallel (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Output folder.
+    /// Output folder; must not hold a campaign (see below).
     #[arg(long, default_value = "mbt-out")]
     out: PathBuf,
+    /// Known failures: a file of signatures (one a line, `#` comments) or a folder searched for
+    /// failure.json files and *.trace/*.btrace files (replayed once with untrace). Findings
+    /// with a known signature are reported as known, not new.
+    #[arg(long, value_name = "PATH")]
+    known: Option<PathBuf>,
     /// Comma-separated theories: core,arith,bv,array,uf,fp,strings (default: all).
     #[arg(long, value_delimiter = ',')]
     theories: Option<Vec<String>>,
@@ -75,11 +106,12 @@ struct RunArgs {
     /// Do not check models with the independent evaluator (only with Z3's model_eval).
     #[arg(long)]
     no_independent_check: bool,
-    /// Time limit per round in seconds.
-    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    /// Time limit per round in seconds. A round killed at it is a finding only inside a check
+    /// under Z3's rlimit; otherwise it is counted in summary.json (timeouts_not_findings).
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS, value_name = "SECONDS")]
     timeout: f64,
     /// Memory limit per round in MiB (0: none).
-    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    #[arg(long, default_value_t = DEFAULT_MEMOUT_MIB, value_name = "MIB")]
     memout: u64,
     /// Z3 resource limit per check (deterministic, unlike a time limit).
     #[arg(long, default_value_t = DEFAULT_RLIMIT)]
@@ -90,8 +122,9 @@ struct RunArgs {
     /// Keep the trace of every round under OUT/traces/.
     #[arg(long)]
     keep_all: bool,
-    /// Minimize every unique failure that an untrace replay reproduces with ddtrace, after the
-    /// rounds, into failures/ID/trace.min.trace.
+    /// Minimize every unique new failure that an untrace replay reproduces with ddtrace, after
+    /// the rounds, into failures/ID/trace.min.trace; failures whose signatures agree after
+    /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,
     /// No status line.
@@ -113,7 +146,8 @@ fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
     Ok((k, n))
 }
 
-fn campaign(args: RunArgs) -> anyhow::Result<()> {
+/// Runs the campaign `args` describes; the exit code says whether it found something new.
+fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     let mut round_flags = Vec::new();
     let theories = match &args.theories {
         Some(names) => {
@@ -137,6 +171,13 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
     if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
+    // The limits decide whether a round times out or runs out of memory: a rerun needs them.
+    if args.timeout != DEFAULT_TIMEOUT_SECONDS {
+        round_flags.push(format!("--timeout {}", args.timeout));
+    }
+    if args.memout != DEFAULT_MEMOUT_MIB {
+        round_flags.push(format!("--memout {}", args.memout));
+    }
     let inject = Inject::from_env().map_err(anyhow::Error::msg)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -150,26 +191,42 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         (None, None) => Some(1000),
         (r, _) => r,
     };
-    if args.timeout.is_nan() || args.timeout <= 0.0 {
-        bail!("--timeout must be positive");
-    }
+    // Checked here: a Duration from a negative, NaN or huge number panics.
+    let seconds = |flag: &str, value: f64| -> anyhow::Result<Duration> {
+        Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .with_context(|| format!("{flag} must be a positive number of seconds, not {value}"))
+    };
+    let timeout = seconds("--timeout", args.timeout)?;
+    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(parse_shard)
+        .transpose()?
+        .unwrap_or((0, 1));
+    // Claimed after the flags are checked (a usage error creates no folder) and before the
+    // --known replays (a refused folder must not wait for them).
+    // From here on a signal stops the campaign cleanly (no stale lock), even before it starts.
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let out_lock = campaign::OutLock::claim(&args.out)?;
+    let known = match &args.known {
+        Some(path) => KnownSignatures::load(path)?,
+        None => KnownSignatures::default(),
+    };
     // Read in the parent before any fork, so that every child sees the same option model.
     let options = OptionModel::new(&read_param_descrs());
     let cfg = CampaignConfig {
         rounds,
-        time: args.time.map(Duration::from_secs_f64),
+        time,
         seed,
         jobs,
         out: args.out.clone(),
         keep_all: args.keep_all,
-        shard: args
-            .shard
-            .as_deref()
-            .map(parse_shard)
-            .transpose()?
-            .unwrap_or((0, 1)),
+        shard,
         limits: Limits {
-            timeout: Duration::from_secs_f64(args.timeout),
+            timeout,
             memout_mb: args.memout,
         },
         round: RoundConfig {
@@ -183,22 +240,38 @@ fn campaign(args: RunArgs) -> anyhow::Result<()> {
         round_flags,
         quiet: args.quiet,
         minimize: args.minimize,
+        known,
     };
     eprintln!(
-        "mbt: seed {seed}, {jobs} jobs, output in {}",
+        "mbt: Z3 {}, seed {seed}, {jobs} jobs, {} known signatures, output in {}",
+        campaign::z3_version(),
+        cfg.known.len(),
         args.out.display()
     );
-    let summary = campaign::run(&cfg)?;
+    let summary = campaign::run(&cfg, out_lock)?;
     print!("{}", summary.report());
-    Ok(())
+    Ok(match interrupt::requested() {
+        Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
+        _ => findings_exit_code(&summary),
+    })
+}
+
+/// 1 when `summary` holds a new failure, else 0.
+fn findings_exit_code(summary: &campaign::Summary) -> ExitCode {
+    if summary.new_failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Merge { out, dirs }) => {
-            mbt::merge::merge(&out, &dirs).map(|s| print!("{}", s.report()))
-        }
+        Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
+            print!("{}", s.report());
+            findings_exit_code(&s)
+        }),
         Some(Command::Replay { trace, no_check }) => {
             let mut options = untrace::replay::ReplayOptions::default();
             options.config.check_results = !no_check;
@@ -209,22 +282,17 @@ fn main() -> ExitCode {
             return ExitCode::from(outcome.exit as u8);
         }
         Some(Command::Params) => {
-            let model = OptionModel::new(&read_param_descrs());
             for d in read_param_descrs() {
-                let fuzzed = model.params.iter().any(|(p, _)| p.name == d.name);
-                println!(
-                    "{:<40} {:?}{}",
-                    d.name,
-                    d.kind,
-                    if fuzzed { "" } else { "  (not fuzzed)" }
-                );
+                let note = why_not_fuzzed(&d)
+                    .map_or(String::new(), |why| format!("  (not fuzzed: {why})"));
+                println!("{:<40} {:?}{note}", d.name, d.kind);
             }
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         None => campaign(cli.run),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("mbt: {e:#}");
             ExitCode::from(2)

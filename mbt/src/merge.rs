@@ -1,29 +1,37 @@
 //! `mbt merge OUT DIR...`: merges the output folders of many shards into one deduplicated
-//! result: summed statistics, failures deduplicated by signature (the first folder's copy is
-//! kept, counts are added), kept traces copied, one `OUT/summary.json`.
+//! result in the new folder OUT: summed statistics, failures deduplicated by signature (the
+//! first shard's copy is kept, counts are added, seeds widened; paths and commands point at
+//! the copy), kept traces copied, one `OUT/summary.json` and every `failure.json` with the
+//! merged counts. Failures whose signatures after minimization agree are merged too.
 
-use crate::campaign::Summary;
+use crate::campaign::{self, OutLock, Summary};
 use anyhow::Context as _;
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// Copies folder `from` into `to`, subfolders included.
 fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
-    fs::create_dir_all(to)?;
-    for entry in fs::read_dir(from)? {
+    fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
+    let entries = fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?;
+    for entry in entries {
         let entry = entry?;
-        if entry.file_type()?.is_file() {
-            fs::copy(entry.path(), to.join(entry.file_name()))?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            fs::copy(entry.path(), &target)
+                .with_context(|| format!("cannot write {}", target.display()))?;
         }
     }
     Ok(())
 }
 
-/// Merges shard folders into `out`.
+/// Merges shard folders into the new folder `out`.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let _lock = OutLock::claim(out)?;
+    let out = std::path::absolute(out)?;
     let mut merged = Summary::default();
-    let mut by_signature: BTreeMap<String, usize> = BTreeMap::new();
     for (n, dir) in dirs.iter().enumerate() {
         let path = dir.join("summary.json");
         let text =
@@ -33,32 +41,41 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
         if n == 0 {
             merged.seed = shard.seed;
             merged.shard = (0, shard.shard.1);
+            merged.z3_version = shard.z3_version.clone();
         }
         merged.rounds += shard.rounds;
         // Shards run side by side: the campaign took as long as the slowest shard.
         merged.seconds = merged.seconds.max(shard.seconds);
+        merged.interrupted |= shard.interrupted;
         merged.failed_rounds += shard.failed_rounds;
         merged.failed_seeds.extend(&shard.failed_seeds);
+        merged.timeouts_not_findings += shard.timeouts_not_findings;
+        merged.timeout_seeds.extend(&shard.timeout_seeds);
         merged.stats.merge(&shard.stats);
-        for entry in shard.failure_list {
-            match by_signature.get(&entry.signature) {
-                Some(&i) => merged.failure_list[i].count += entry.count,
-                None => {
-                    copy_dir(
-                        &dir.join("failures").join(&entry.id),
-                        &out.join("failures").join(&entry.id),
-                    )?;
-                    by_signature.insert(entry.signature.clone(), merged.failure_list.len());
-                    merged.failure_list.push(entry);
-                }
+        let shard_failures = std::path::absolute(dir.join("failures"))?;
+        for mut entry in shard.failure_list {
+            let (from, to) = (
+                shard_failures.join(&entry.id),
+                out.join("failures").join(&entry.id),
+            );
+            if merged
+                .failure_list
+                .iter()
+                .all(|e| e.signature != entry.signature)
+            {
+                copy_dir(&from, &to)?;
+                entry.relocate(&from, &to);
             }
+            campaign::add_by_signature(&mut merged.failure_list, entry);
         }
         let traces = dir.join("traces");
         if traces.is_dir() {
             copy_dir(&traces, &out.join("traces"))?;
         }
     }
+    // Shards may have found one root cause through different first signatures.
+    campaign::merge_same_root_cause(&out.join("failures"), &mut merged.failure_list)?;
     merged.finish();
-    merged.write(out)?;
+    merged.write_all(&out)?;
     Ok(merged)
 }

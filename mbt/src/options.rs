@@ -3,7 +3,8 @@
 //! [`ParamDescr`]s are read from Z3 itself ([`read_param_descrs`], through z3-sys'
 //! `Z3_solver_get_param_descrs`); Z3 says the kind of each parameter but not its range, so
 //! [`KNOWN_RANGES`] adds the ranges and value sets we know, [`EXCLUDED`] lists parameters the
-//! fuzzer must not touch (they would break the round's own machinery), and
+//! fuzzer must not touch (they would break the round's own machinery), [`writes_files`] spots
+//! parameters that make Z3 write files (a campaign must leave nothing behind), and
 //! [`INVALID_COMBINATIONS`] lists value pairs Z3 rejects or that make an oracle meaningless.
 //! [`OptionModel::pick`] draws one `(key, value)` with favoured parameters more often.
 
@@ -189,6 +190,25 @@ pub const EXCLUDED: &[&str] = &[
     "threads.cube_frequency",
 ];
 
+/// Whether setting parameter `name` (documented by `doc`) may make Z3 write a file: its name
+/// says dump, trace, log or file (`arith.dump_lemmas` writes `lemma_N.smt2` files into the
+/// working directory, `trace` writes `z3.log`, `smtlib2_log`, `drat.file`, `cancel_backup_file`,
+/// `inprocess.out`, newer Z3's `solver.proof.log`), or its description speaks of a file. Such
+/// parameters are never fuzzed, solver or global: a campaign must leave nothing behind, and a
+/// round writing files would depend on the folder it runs in.
+pub fn writes_files(name: &str, doc: &str) -> bool {
+    let doc = doc.to_ascii_lowercase();
+    let mentions_file = doc
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| matches!(word, "file" | "files" | "filename"));
+    // Words, not substrings: `qi.profile` holds "file" and writes nothing.
+    let words: Vec<&str> = name.split(['.', '_']).collect();
+    let last = words.last().copied().unwrap_or(name);
+    mentions_file
+        || words.iter().any(|w| matches!(*w, "dump" | "file"))
+        || matches!(last, "trace" | "log" | "out")
+}
+
 /// A parameter set to a value.
 pub type Setting = (&'static str, &'static str);
 
@@ -219,7 +239,8 @@ pub const FAVOURED: &[&str] = &[
     "relevancy",
 ];
 
-/// Global parameters the fuzzer may set before the solver exists (name, values).
+/// Global parameters the fuzzer may set before the solver exists (name, values). None may
+/// write files (see [`writes_files`]; a test checks).
 pub const GLOBALS: &[(&str, &[&str])] = &[
     ("model_validate", &["true", "false"]),
     ("well_sorted_check", &["true", "false"]),
@@ -238,6 +259,32 @@ pub const GLOBALS: &[(&str, &[&str])] = &[
     ("rewriter.blast_distinct", &["true", "false"]),
 ];
 
+/// The range we know for parameter `name`, if any.
+fn known_range(name: &str) -> Option<Range> {
+    KNOWN_RANGES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, r)| *r)
+}
+
+/// Why the option model leaves parameter `d` out, or `None` when it fuzzes it: excluded for
+/// the round's machinery, writes files, or no value we can draw validly (only Booleans,
+/// unsigned numbers, doubles, and symbols with a known value set are drawn).
+pub fn why_not_fuzzed(d: &ParamDescr) -> Option<&'static str> {
+    if EXCLUDED.contains(&d.name.as_str()) {
+        return Some("excluded: the round sets it or it breaks an oracle");
+    }
+    if writes_files(&d.name, &d.doc) {
+        return Some("writes files");
+    }
+    let usable = matches!(
+        (d.kind, known_range(&d.name)),
+        (ParamKind::Bool | ParamKind::Uint | ParamKind::Double, _)
+            | (ParamKind::Symbol, Some(Range::Symbols(_)))
+    );
+    (!usable).then_some("no value set known for its kind")
+}
+
 /// The parameters the fuzzer may set, with how to draw their values.
 #[derive(Clone, Debug, Default)]
 pub struct OptionModel {
@@ -245,27 +292,14 @@ pub struct OptionModel {
 }
 
 impl OptionModel {
-    /// Builds the model from Z3's descriptions, keeping only parameters whose values we can
-    /// draw validly: Booleans, unsigned numbers, doubles, and symbols with a known value set.
+    /// Builds the model from Z3's descriptions, keeping the parameters [`why_not_fuzzed`] has
+    /// nothing against.
     pub fn new(descrs: &[ParamDescr]) -> OptionModel {
-        let mut params = Vec::new();
-        for d in descrs {
-            if EXCLUDED.contains(&d.name.as_str()) {
-                continue;
-            }
-            let range = KNOWN_RANGES
-                .iter()
-                .find(|(n, _)| *n == d.name)
-                .map(|(_, r)| *r);
-            let usable = matches!(
-                (d.kind, range),
-                (ParamKind::Bool | ParamKind::Uint | ParamKind::Double, _)
-                    | (ParamKind::Symbol, Some(Range::Symbols(_)))
-            );
-            if usable {
-                params.push((d.clone(), range));
-            }
-        }
+        let params = descrs
+            .iter()
+            .filter(|d| why_not_fuzzed(d).is_none())
+            .map(|d| (d.clone(), known_range(&d.name)))
+            .collect();
         OptionModel { params }
     }
 
@@ -348,6 +382,55 @@ mod tests {
                 let v: u32 = value.parse().expect("number");
                 assert!((2..=6).contains(&v));
             }
+        }
+    }
+
+    #[test]
+    fn parameters_that_write_files_are_never_fuzzed() {
+        for (name, doc) in [
+            (
+                "arith.dump_lemmas",
+                "dump arithmetic theory lemmas to files",
+            ),
+            ("smt.arith.dump_lemmas", ""),
+            ("drat.file", "file to dump DRAT proofs"),
+            (
+                "cancel_backup_file",
+                "file to save partial search state if search is canceled",
+            ),
+            (
+                "inprocess.out",
+                "file to dump result of the first inprocessing step and exit",
+            ),
+            ("smtlib2_log", "file to save solver interaction"),
+            ("solver.smtlib2_log", ""),
+            ("trace", "trace generation for VCC"),
+            ("trace_file_name", "name of the trace file"),
+            ("dot_proof_file", "file in which to output graphical proofs"),
+            ("solver.proof.log", "log clause proof trail into a file"),
+            ("mbqi.trace", "generate tracing messages for MBQI"),
+        ] {
+            assert!(writes_files(name, doc), "{name}");
+        }
+        for (name, doc) in [
+            (
+                "proof",
+                "proof generation, it must be enabled when the Z3 context is created",
+            ),
+            ("relevancy", "relevancy propagation heuristic"),
+            ("logic", "logic used to setup the SMT solver"),
+            ("lemma_gc_strategy", "lemma garbage collection strategy"),
+        ] {
+            assert!(!writes_files(name, doc), "{name}");
+        }
+        let descrs = read_param_descrs();
+        assert!(descrs.iter().any(|d| d.name == "arith.dump_lemmas"));
+        let model = OptionModel::new(&descrs);
+        for (d, _) in &model.params {
+            assert!(!writes_files(&d.name, &d.doc), "{} is fuzzed", d.name);
+        }
+        for (name, _) in GLOBALS {
+            assert!(!writes_files(name, ""), "global {name}");
         }
     }
 

@@ -1,0 +1,239 @@
+//! `--known PATH`: the signatures of failures already reported, so that a nightly campaign
+//! tells new findings from known ones ([`KnownSignatures`]).
+//!
+//! PATH is a file of signatures (one a line, `#` starts a comment line) or a folder, searched
+//! recursively: a `failure.json` (an earlier campaign's report) gives its `signature`, its
+//! signature after minimization and the signatures merged into it; a `*.trace` or `*.btrace`
+//! file is replayed once with the replayer `--minimize` uses ([`crate::minimize::replayer`])
+//! and gives the signature `untrace` prints on a failing replay (`untrace: signature: S`, its
+//! last such stderr line). A folder that holds a `failure.json` is read from it alone: its
+//! traces are the same finding. A trace whose replay shows no signature is ignored with a
+//! warning.
+
+use crate::interrupt;
+use crate::minimize;
+use anyhow::{bail, Context as _};
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The prefix of the stderr line in which `untrace` names a failing replay's signature.
+pub const SIGNATURE_LINE: &str = "untrace: signature: ";
+
+/// How long one replay of a known trace may run.
+const REPLAY_LIMIT: Duration = Duration::from_secs(20);
+
+/// The signatures of known failures.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KnownSignatures {
+    signatures: BTreeSet<String>,
+}
+
+impl KnownSignatures {
+    pub fn contains(&self, signature: &str) -> bool {
+        self.signatures.contains(signature)
+    }
+
+    pub fn len(&self) -> usize {
+        self.signatures.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.signatures.is_empty()
+    }
+
+    /// Reads `path`, a file of signatures or a folder (see the module documentation); warnings
+    /// about ignored traces go to stderr.
+    pub fn load(path: &Path) -> anyhow::Result<KnownSignatures> {
+        let mut known = KnownSignatures::default();
+        let meta = fs::metadata(path).with_context(|| format!("--known {}", path.display()))?;
+        if meta.is_dir() {
+            known.read_folder(path)?;
+        } else {
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            known.signatures.extend(signature_lines(&text));
+        }
+        Ok(known)
+    }
+
+    fn read_folder(&mut self, dir: &Path) -> anyhow::Result<()> {
+        let report = dir.join("failure.json");
+        if report.is_file() {
+            self.signatures.extend(report_signatures(&report)?);
+            return Ok(());
+        }
+        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("cannot read {}", dir.display()))?;
+        entries.sort();
+        for path in entries {
+            // A Ctrl-C while traces replay: the campaign that follows stops at once and
+            // reports the interruption; the remaining replays would only delay it.
+            if interrupt::requested().is_some() {
+                return Ok(());
+            }
+            if path.is_dir() {
+                self.read_folder(&path)?;
+            } else if is_trace(&path) {
+                match replay_signature(&path)? {
+                    Some(signature) => {
+                        self.signatures.insert(signature);
+                    }
+                    None => eprintln!(
+                        "mbt: warning: --known: {}: its replay shows no signature; ignored",
+                        path.display()
+                    ),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The signatures of a file of signatures: one a line, blank lines and `#` comment lines
+/// skipped. (A `#` inside a line belongs to the signature: messages hold `#x` literals.)
+pub fn signature_lines(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+}
+
+/// The signatures a campaign's `failure.json` stands for: its own, the one after minimization
+/// and those merged into it.
+fn report_signatures(path: &Path) -> anyhow::Result<Vec<String>> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let report: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a failure report", path.display()))?;
+    let Some(signature) = report["signature"].as_str() else {
+        bail!("{}: no `signature` field", path.display());
+    };
+    let mut signatures = vec![signature.to_string()];
+    if let Some(minimized) = report["minimized_signature"].as_str() {
+        signatures.push(minimized.to_string());
+    }
+    if let Some(merged) = report["merged_signatures"].as_array() {
+        signatures.extend(merged.iter().filter_map(|s| s.as_str()).map(str::to_string));
+    }
+    Ok(signatures)
+}
+
+fn is_trace(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("trace" | "btrace")
+    )
+}
+
+/// The signature on the last `untrace: signature: S` line of a replay's stderr.
+pub fn signature_in_stderr(stderr: &str) -> Option<String> {
+    stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix(SIGNATURE_LINE))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// Replays `trace` once, in a private temporary folder (a trace may set parameters that make
+/// Z3 write files), and returns the signature its replay prints. An error only when the
+/// replayer cannot run at all.
+fn replay_signature(trace: &Path) -> anyhow::Result<Option<String>> {
+    let (program, args) = minimize::replayer();
+    let scratch = tempfile::Builder::new()
+        .prefix("mbt-known-")
+        .tempdir()
+        .context("cannot create a temporary folder")?;
+    let stderr_path = scratch.path().join("stderr.txt");
+    let stderr = fs::File::create(&stderr_path)
+        .with_context(|| format!("cannot create {}", stderr_path.display()))?;
+    let mut child = Command::new(&program)
+        .args(&args)
+        .arg(trace)
+        .current_dir(scratch.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .with_context(|| format!("cannot run {}", program.display()))?;
+    let start = Instant::now();
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
+        }
+        if start.elapsed() > REPLAY_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            eprintln!(
+                "mbt: warning: --known: {}: the replay ran past {} s",
+                trace.display(),
+                REPLAY_LIMIT.as_secs()
+            );
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let text = fs::read(&stderr_path).unwrap_or_default();
+    Ok(signature_in_stderr(&String::from_utf8_lossy(&text)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_files_skip_comments_and_blank_lines() {
+        let text = "# nightly known bugs\n\ncrash|killed by SIGSEGV|check_sat\n  model|assertion #xNf|model_eval  \n";
+        let lines: Vec<String> = signature_lines(text).collect();
+        assert_eq!(
+            lines,
+            [
+                "crash|killed by SIGSEGV|check_sat",
+                "model|assertion #xNf|model_eval"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_last_signature_line_of_stderr_counts() {
+        let stderr = "untrace: signature: old\nsomething\nuntrace: signature: z3-error|x|push\n";
+        assert_eq!(
+            signature_in_stderr(stderr).as_deref(),
+            Some("z3-error|x|push")
+        );
+        assert_eq!(signature_in_stderr("untrace: replay mismatch\n"), None);
+        assert_eq!(signature_in_stderr("untrace: signature:   \n"), None);
+    }
+
+    #[test]
+    fn folders_are_read_from_failure_reports() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("failures/crash-1");
+        fs::create_dir_all(&a).unwrap();
+        fs::write(
+            a.join("failure.json"),
+            r#"{"signature": "crash|a|push", "minimized_signature": "crash|root|push",
+                "merged_signatures": ["crash|b|pop"]}"#,
+        )
+        .unwrap();
+        // Beside a report, traces are not replayed (this one would not even parse).
+        fs::write(a.join("round.trace"), "not a trace").unwrap();
+        let known = KnownSignatures::load(dir.path()).unwrap();
+        assert_eq!(known.len(), 3);
+        assert!(known.contains("crash|root|push") && known.contains("crash|b|pop"));
+        let bad = dir.path().join("bad");
+        fs::create_dir_all(&bad).unwrap();
+        fs::write(bad.join("failure.json"), "{").unwrap();
+        let err = KnownSignatures::load(dir.path()).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not a failure report"),
+            "{err:#}"
+        );
+    }
+}
