@@ -174,6 +174,7 @@ fn child(
 ) -> ! {
     use std::io::{Read, Write};
     interrupt::ignore_in_worker();
+    untrace::crash::install();
     if limits.memout_mb > 0 {
         let bytes = limits.memout_mb << 20;
         let lim = libc::rlimit {
@@ -432,6 +433,7 @@ impl Worker {
             ));
         }
         let output = fs::read_to_string(current.dir.join(OUTPUT)).unwrap_or_default();
+        let call = last_call(&current.dir.join(TRACE));
         if libc::WIFSIGNALED(status) {
             let sig = libc::WTERMSIG(status);
             if self.killed {
@@ -440,12 +442,14 @@ impl Worker {
                     "the round ran past its time limit",
                 ));
             }
-            return failed(classify_signal(sig, &output));
+            return failed(classify_signal(sig, &output, call.as_deref()));
         }
         let code = libc::WEXITSTATUS(status);
-        failed(Failure::new(
-            FailureKind::Crash,
-            format!("the round exited with code {code}: {}", last_line(&output)),
+        failed(model::finding::classify_death(
+            None,
+            Some(code),
+            &output,
+            call.as_deref(),
         ))
     }
 }
@@ -503,46 +507,15 @@ fn finished_from_report(current: Current) -> Finished {
     }
 }
 
-/// Names a fatal signal, recognising stack overflows, memory exhaustion and CPU limits from
-/// what the child printed.
-pub fn classify_signal(sig: i32, output: &str) -> Failure {
-    if output.contains("has overflowed its stack") {
-        return Failure::new(FailureKind::StackOverflow, "stack overflow");
-    }
-    if output.contains("memory allocation of")
-        || output.contains("std::bad_alloc")
-        || output.contains("out of memory")
-    {
-        return Failure::new(FailureKind::Memout, "the round ran out of its memory limit");
-    }
+/// Names how a worker died during a round: a CPU-limit signal is a timeout; everything else
+/// is classified as `untrace` classifies a replay's death (`model::finding::classify_death`:
+/// Z3's assertion location, the crash reporter's place in libz3, stack overflow, memory), so
+/// that a round and its replay get the same signature.
+pub fn classify_signal(sig: i32, output: &str, last_call: Option<&str>) -> Failure {
     if sig == libc::SIGXCPU {
         return Failure::new(FailureKind::Timeout, "the round ran past its CPU limit");
     }
-    let name = match sig {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        _ => "signal",
-    };
-    let tail = last_line(output);
-    let message = if tail.is_empty() {
-        format!("killed by {name} ({sig})")
-    } else {
-        format!("killed by {name}: {tail}")
-    };
-    Failure::new(FailureKind::Crash, message)
-}
-
-fn last_line(text: &str) -> String {
-    text.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string()
+    model::finding::classify_death(Some(sig), None, output, last_call)
 }
 
 /// Whether a round killed at its time limit (its trace `trace`) is a timeout finding: only
@@ -641,17 +614,35 @@ mod tests {
     #[test]
     fn signals_are_classified_from_output() {
         assert_eq!(
-            classify_signal(libc::SIGABRT, "thread 'main' has overflowed its stack\n").kind,
+            classify_signal(
+                libc::SIGABRT,
+                "thread 'main' has overflowed its stack\n",
+                None
+            )
+            .kind,
             FailureKind::StackOverflow
         );
         assert_eq!(
-            classify_signal(libc::SIGABRT, "memory allocation of 64 bytes failed\n").kind,
+            classify_signal(
+                libc::SIGABRT,
+                "memory allocation of 64 bytes failed\n",
+                None
+            )
+            .kind,
             FailureKind::Memout
         );
-        let f = classify_signal(libc::SIGSEGV, "");
         assert_eq!(
-            (f.kind, f.message.as_str()),
-            (FailureKind::Crash, "killed by SIGSEGV (11)")
+            classify_signal(libc::SIGXCPU, "", None).kind,
+            FailureKind::Timeout
+        );
+        let f = classify_signal(
+            libc::SIGSEGV,
+            "crash: SIGSEGV in push at libz3.so.4+0x10\n",
+            Some("push"),
+        );
+        assert_eq!(
+            (f.kind, f.signature().as_str()),
+            (FailureKind::Crash, "crash|SIGSEGV at libz3.so.4+0x10")
         );
     }
 

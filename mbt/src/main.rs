@@ -275,10 +275,21 @@ fn main() -> ExitCode {
         Some(Command::Replay { trace, no_check }) => {
             let mut options = untrace::replay::ReplayOptions::default();
             options.config.check_results = !no_check;
-            let outcome = untrace::replay::replay_file(&trace, &options);
-            if !outcome.message.is_empty() {
-                eprintln!("mbt replay: {}", outcome.message);
-            }
+            let name = trace.display().to_string();
+            // As `untrace` does: in a child process, so a crash gets its exit code and
+            // signature (both print their messages and the signature line themselves).
+            let outcome = match untrace::replay::read_trace(&trace) {
+                Ok(parsed) => untrace::supervise::replay_isolated(
+                    &name,
+                    &parsed,
+                    &options,
+                    Default::default(),
+                ),
+                Err((exit, message)) => {
+                    eprintln!("untrace: {message}");
+                    return ExitCode::from(exit as u8);
+                }
+            };
             return ExitCode::from(outcome.exit as u8);
         }
         Some(Command::Params) => {
