@@ -12,7 +12,7 @@
 
 use super::{guard, z3_model, ExecError, Executor};
 use model::eval::{self, EvalError, Value};
-use model::finding::Failure;
+use model::finding::{Failure, FailureKind};
 use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use z3::{Params, Solver};
@@ -190,6 +190,19 @@ impl Executor {
         }
     }
 
+    /// A failed check whose cause is where Z3's evaluation of `head` departs from the
+    /// independent evaluator: one root cause, whichever check ran into it, so the finding is
+    /// an evaluation disagreement named by the operation alone.
+    fn departure_finding(check: &Check, message: String, head: &str) -> ExecError {
+        ExecError::Oracle(
+            Failure::new(FailureKind::EvalDisagreement, message)
+                .with_cause(format!(
+                    "model_eval of {head} departs from the independent evaluator"
+                ))
+                .at_call(check.name()),
+        )
+    }
+
     fn finding(check: &Check, message: String, cause: String) -> ExecError {
         ExecError::Oracle(
             Failure::new(check.kind(), message)
@@ -225,21 +238,19 @@ impl Executor {
         if value == "true" {
             return Ok(());
         }
-        let cause = self.departure(model, term).unwrap_or_else(|| {
-            let solver = self.state.models.get(&model).copied();
-            format!(
-                "a model of the {} falsifies an assertion",
-                solver.map_or_else(|| "solver".into(), |z| self.solver_kind(z))
-            )
-        });
-        Err(Self::finding(
-            check,
-            format!(
-                "assertion or assumption {term} evaluates to {} under model {model} (Z3's model_eval)",
-                guard::one_line(&value)
-            ),
-            cause,
-        ))
+        let message = format!(
+            "assertion or assumption {term} evaluates to {} under model {model} (Z3's model_eval)",
+            guard::one_line(&value)
+        );
+        if let Some(head) = self.departure(model, term) {
+            return Err(Self::departure_finding(check, message, head));
+        }
+        let solver = self.state.models.get(&model).copied();
+        let cause = format!(
+            "a model of the {} falsifies an assertion",
+            solver.map_or_else(|| "solver".into(), |z| self.solver_kind(z))
+        );
+        Err(Self::finding(check, message, cause))
     }
 
     fn check_independent(
@@ -258,16 +269,17 @@ impl Executor {
             self.count(TRUE);
             return Ok(());
         }
-        let cause = self
-            .departure(model, term)
-            .unwrap_or_else(|| "the independent evaluator falsifies an assertion".into());
-        Err(Self::finding(
-            check,
-            format!(
-                "assertion or assumption {term} evaluates to {value} under model {model} by the independent evaluator"
-            ),
-            cause,
-        ))
+        let message = format!(
+            "assertion or assumption {term} evaluates to {value} under model {model} by the independent evaluator"
+        );
+        match self.departure(model, term) {
+            Some(head) => Err(Self::departure_finding(check, message, head)),
+            None => Err(Self::finding(
+                check,
+                message,
+                "the independent evaluator falsifies an assertion".into(),
+            )),
+        }
     }
 
     fn check_eval(
@@ -290,19 +302,17 @@ impl Executor {
             self.count(AGREE);
             return Ok(());
         }
+        let message = format!(
+            "model_eval of {term} under model {model} gives {}, the independent evaluator {ours}",
+            shorten(&z3_value)
+        );
+        // Without completion the values may differ where the model says nothing (Z3 then
+        // answers the term itself): the departure below `term` is the root cause, else `term`.
         let head = self.texts.as_ref().and_then(|t| t.node(term)).map(|n| n.0);
-        let cause = self
-            .departure(model, term)
-            .or_else(|| head.map(|h| format!("model_eval of {h}")))
-            .unwrap_or_else(|| "model_eval".into());
-        Err(Self::finding(
-            check,
-            format!(
-                "model_eval of {term} under model {model} gives {}, the independent evaluator {ours}",
-                shorten(&z3_value)
-            ),
-            cause,
-        ))
+        match self.departure(model, term).or(head) {
+            Some(head) => Err(Self::departure_finding(check, message, head)),
+            None => Err(Self::finding(check, message, "model_eval".into())),
+        }
     }
 
     fn check_same_answer(
@@ -470,7 +480,7 @@ impl Executor {
     /// Where Z3's evaluation of `t` under model `m` first departs from ours: the lowest term
     /// below `t` (in post-order, so below it everything agrees) whose values differ, named by
     /// the operation that built it. Only evaluated on a failed check.
-    fn departure(&mut self, m: ModelId, t: TermId) -> Option<String> {
+    fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
         let mut order = Vec::new();
         let mut seen = BTreeSet::new();
         let mut stack = vec![(t, false)];
@@ -505,9 +515,7 @@ impl Executor {
                 continue;
             };
             if ours != theirs {
-                return Some(format!(
-                    "model_eval of {head} departs from the independent evaluator"
-                ));
+                return Some(head);
             }
         }
         None
