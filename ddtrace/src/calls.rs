@@ -3,7 +3,7 @@
 //! [`list_len`] / [`remove_list_items`] (the argument lists of n-ary calls).
 
 use model::ops::Arity;
-use model::{AnyId, Call, Ret, TermId};
+use model::{AnyId, Call, Check, ModelId, Ret, TermId};
 
 /// `call` with every id it reads replaced by `f(id)`.
 pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
@@ -117,6 +117,41 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
         Call::FromString(z, s) => Call::FromString(solver(f, z), s),
         Call::Release(id) => Call::Release(f(id)),
         Call::Delete(z) => Call::Delete(solver(f, z)),
+        Call::Check(check) => {
+            let mut model = |m: ModelId| match f(AnyId::Model(m)) {
+                AnyId::Model(n) => n,
+                _ => m,
+            };
+            Call::Check(match check {
+                Check::Model { model: m, term: t } => Check::Model {
+                    model: model(m),
+                    term: term(f, t),
+                },
+                Check::Independent { model: m, term: t } => Check::Independent {
+                    model: model(m),
+                    term: term(f, t),
+                },
+                Check::Eval {
+                    model: m,
+                    term: t,
+                    completion,
+                } => Check::Eval {
+                    model: model(m),
+                    term: term(f, t),
+                    completion,
+                },
+                Check::Shadow { original, clone } => Check::Shadow {
+                    original: solver(f, original),
+                    clone: solver(f, clone),
+                },
+                Check::Config { original, other } => Check::Config {
+                    original: solver(f, original),
+                    other: solver(f, other),
+                },
+                Check::Dump(z) => Check::Dump(solver(f, z)),
+                Check::Core(z) => Check::Core(solver(f, z)),
+            })
+        }
         other => other,
     }
 }
@@ -214,6 +249,68 @@ pub fn remove_list_items(call: &Call, keep: &[bool]) -> Call {
 mod tests {
     use super::*;
     use model::{Op, SolverId, SortId};
+
+    /// Every check names its objects through `map_ids`, so that substitution and
+    /// renumbering reach check lines as they reach calls (a check left unchanged made
+    /// `subst-fresh` insert unused constants forever).
+    #[test]
+    fn check_lines_have_their_ids_mapped() {
+        let checks = [
+            Check::Model {
+                model: ModelId(1),
+                term: TermId(2),
+            },
+            Check::Independent {
+                model: ModelId(1),
+                term: TermId(2),
+            },
+            Check::Eval {
+                model: ModelId(1),
+                term: TermId(2),
+                completion: false,
+            },
+            Check::Shadow {
+                original: SolverId(1),
+                clone: SolverId(2),
+            },
+            Check::Config {
+                original: SolverId(1),
+                other: SolverId(2),
+            },
+            Check::Dump(SolverId(1)),
+            Check::Core(SolverId(1)),
+        ];
+        for check in checks {
+            let call = Call::Check(check);
+            let mapped = map_ids(&call, &mut |id| match id {
+                AnyId::Term(t) => AnyId::Term(TermId(t.0 + 10)),
+                AnyId::Model(m) => AnyId::Model(ModelId(m.0 + 10)),
+                AnyId::Solver(z) => AnyId::Solver(SolverId(z.0 + 10)),
+                other => other,
+            });
+            let shifted: Vec<AnyId> = call
+                .uses()
+                .iter()
+                .map(|id| match id {
+                    AnyId::Term(t) => AnyId::Term(TermId(t.0 + 10)),
+                    AnyId::Model(m) => AnyId::Model(ModelId(m.0 + 10)),
+                    AnyId::Solver(z) => AnyId::Solver(SolverId(z.0 + 10)),
+                    other => *other,
+                })
+                .collect();
+            assert_eq!(mapped.uses(), shifted, "{call:?}");
+        }
+        let eval = Call::Check(Check::Eval {
+            model: ModelId(1),
+            term: TermId(2),
+            completion: false,
+        });
+        assert_eq!(term_slots(&eval), [TermId(2)]);
+        assert_eq!(
+            set_term_slot(&eval, 0, TermId(7)).uses(),
+            [AnyId::Model(ModelId(1)), AnyId::Term(TermId(7))]
+        );
+    }
 
     fn op(name: &str, args: &[u32]) -> Call {
         Call::Op {

@@ -437,10 +437,12 @@ impl Worker {
         if libc::WIFSIGNALED(status) {
             let sig = libc::WTERMSIG(status);
             if self.killed {
-                return failed(Failure::new(
-                    FailureKind::Timeout,
-                    "the round ran past its time limit",
-                ));
+                // The same cause as untrace's `--timeout` gives, so round and replay agree.
+                let call = call.as_deref().unwrap_or("-");
+                return failed(
+                    Failure::new(FailureKind::Timeout, "the round ran past its time limit")
+                        .with_cause(format!("in {call}")),
+                );
             }
             return failed(classify_signal(sig, &output, call.as_deref()));
         }

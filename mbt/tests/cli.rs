@@ -170,7 +170,7 @@ fn check_injected(summary: &Value, out: &Path, kind: &str) {
 #[test]
 fn injected_abort_is_a_crash_and_the_campaign_goes_on() {
     let (summary, out, _tmp) = injected("abort", &[]);
-    check_injected(&summary, &out, "Crash");
+    check_injected(&summary, &out, "crash");
 }
 
 /// The injected loop runs outside any check (between two calls), where Z3's rlimit bounds
@@ -182,13 +182,13 @@ fn injected_loop_outside_a_check_is_counted_but_not_a_finding() {
     assert_eq!(summary["timeouts_not_findings"], 1);
     assert_eq!(summary["timeout_seeds"], serde_json::json!([11]));
     let failures = summary["failure_list"].as_array().unwrap();
-    assert!(failures.iter().all(|f| f["kind"] != "Timeout"), "{summary}");
+    assert!(failures.iter().all(|f| f["kind"] != "timeout"), "{summary}");
 }
 
 #[test]
 fn injected_allocation_is_a_memout() {
     let (summary, out, _tmp) = injected("alloc", &["--memout", "400", "--timeout", "20"]);
-    check_injected(&summary, &out, "Memout");
+    check_injected(&summary, &out, "memout");
 }
 
 /// A worker runs several rounds in a row (`--jobs 1`: seeds 8..13 in one worker): a round in
@@ -254,7 +254,7 @@ fn check_injected_mid_batch(kind: &str, failure_kind: Option<&str>, extra: &[&st
 
 #[test]
 fn injected_abort_in_the_middle_of_a_batch_fails_only_its_round() {
-    check_injected_mid_batch("abort", Some("Crash"), &[]);
+    check_injected_mid_batch("abort", Some("crash"), &[]);
 }
 
 #[test]
@@ -345,7 +345,7 @@ fn minimize_stores_a_smaller_trace_that_still_reproduces() {
     let summary: Value =
         serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let entry = &summary["failure_list"][0];
-    assert_eq!(entry["kind"], "Crash", "{summary}");
+    assert_eq!(entry["kind"], "crash", "{summary}");
     let dir = out.join("failures").join(entry["id"].as_str().unwrap());
     let original = dir.join("round.trace");
     let minimized = dir.join("trace.min.trace");
@@ -657,7 +657,7 @@ fn failure_json_is_a_complete_report_with_final_counts() {
     let saved: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("failure.json")).unwrap()).unwrap();
     assert_eq!(&saved, entry);
-    assert_eq!(saved["kind"], "Crash");
+    assert_eq!(saved["kind"], "crash");
     assert_eq!(saved["count"], 4);
     assert_eq!(
         (saved["first_seed"].as_u64(), saved["last_seed"].as_u64()),

@@ -264,8 +264,8 @@ pub enum Check {
     /// answer as A's last check did (a dump of tracked assertions is weaker: only "A sat, the
     /// dump unsat" is a contradiction then).
     Dump(SolverId),
-    /// `check_core zZ`: Z's last check, of assumptions that all lie in the unsat core Z gave
-    /// before, is not sat.
+    /// `check_core zZ`: Z's last check, of assumptions that include every literal of the
+    /// unsat core Z gave before, is not sat.
     Core(SolverId),
 }
 

@@ -15,8 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What kind of failure a run found.
+/// What kind of failure a run found. Serialized by [`FailureKind::name`] (`"z3-error"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FailureKind {
     /// The process running Z3 died of a signal (segfault, abort, ...) or Z3 ended it with its
     /// fatal-error exit (an assertion violation, exit code 114).
@@ -427,6 +428,8 @@ mod tests {
     fn kinds_round_trip_by_name() {
         for kind in FailureKind::ALL {
             assert_eq!(FailureKind::from_name(kind.name()), Some(kind));
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
         }
         assert!(FailureKind::Shadow.is_oracle() && !FailureKind::Crash.is_oracle());
     }

@@ -106,6 +106,12 @@ impl Formula {
         self.change();
     }
 
+    /// `get_unsat_core` answered `ids`: a core only when the last check, of the current
+    /// formula, really was unsat (Z3 answers an empty core after sat as well).
+    pub fn got_core(&mut self, ids: &[TermId]) {
+        self.core = (self.answer == Some(SatResult::Unsat) && !self.changed).then(|| ids.to_vec());
+    }
+
     /// A check answered `answer`, with `assumptions` for `check_sat_assuming`.
     pub fn checked(&mut self, answer: SatResult, assumptions: Option<Vec<TermId>>) {
         self.answer = Some(answer);
@@ -149,6 +155,16 @@ impl Formula {
 enum Ours {
     Value(Value),
     Skipped,
+}
+
+/// The class of a solver kind, for causes: one bug of translated tactic solvers shows with
+/// every tactic, so the tactic's (or logic's) name would split it into many signatures.
+fn kind_class(kind: &SolverKind) -> &'static str {
+    match kind {
+        SolverKind::Default => "default solver",
+        SolverKind::Logic(_) => "solver for a logic",
+        SolverKind::Tactic(_) => "solver from a tactic",
+    }
 }
 
 fn kind_text(kind: &SolverKind) -> String {
@@ -218,6 +234,13 @@ impl Executor {
             .map_or_else(|| "solver".into(), |s| kind_text(&s.kind))
     }
 
+    fn solver_class(&self, z: SolverId) -> &'static str {
+        self.state
+            .solvers
+            .get(&z)
+            .map_or("solver", |s| kind_class(&s.kind))
+    }
+
     /// Whether `term` is an assertion or assumption of the check whose model `model` is.
     fn premise_of(&self, model: ModelId, term: TermId) -> bool {
         self.models
@@ -248,7 +271,7 @@ impl Executor {
         let solver = self.state.models.get(&model).copied();
         let cause = format!(
             "a model of the {} falsifies an assertion",
-            solver.map_or_else(|| "solver".into(), |z| self.solver_kind(z))
+            solver.map_or("solver", |z| self.solver_class(z))
         );
         Err(Self::finding(check, message, cause))
     }
@@ -343,7 +366,13 @@ impl Executor {
                 answer_b.name(),
                 answer_a.name()
             ),
-            format!("{kind_a} {}, {kind_b} {}", answer_a.name(), answer_b.name()),
+            format!(
+                "{} {}, {} {}",
+                self.solver_class(a),
+                answer_a.name(),
+                self.solver_class(b),
+                answer_b.name()
+            ),
         ))
     }
 
@@ -393,7 +422,12 @@ impl Executor {
                 original.name(),
                 parsed.name()
             ),
-            format!("{kind} {}, its dump {}", original.name(), parsed.name()),
+            format!(
+                "{} {}, its dump {}",
+                self.solver_class(z),
+                original.name(),
+                parsed.name()
+            ),
         ))
     }
 
@@ -403,7 +437,8 @@ impl Executor {
         let Some(core) = &formula.core else {
             return Ok(());
         };
-        let rechecks_core = formula.assuming && formula.assumed.iter().all(|t| core.contains(t));
+        // Every superset of an unsat core is unsat; a subset need not be.
+        let rechecks_core = formula.assuming && core.iter().all(|t| formula.assumed.contains(t));
         // A solver built from a tactic tracks no dependencies unless unsat cores are switched
         // on, and then answers an empty core: expected, not a finding.
         let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
@@ -413,14 +448,14 @@ impl Executor {
             return Ok(());
         }
         let ids: Vec<String> = formula.assumed.iter().map(|t| t.to_string()).collect();
-        let kind = self.solver_kind(z);
         Err(Self::finding(
             check,
             format!(
-                "the unsat core [{}] of {z} is satisfiable when re-checked",
-                ids.join(" ")
+                "the unsat core [{}] of {z} ({}) is satisfiable when re-checked",
+                ids.join(" "),
+                self.solver_kind(z)
             ),
-            format!("{kind} core re-checks sat"),
+            format!("{} core re-checks sat", self.solver_class(z)),
         ))
     }
 
@@ -478,8 +513,11 @@ impl Executor {
     }
 
     /// Where Z3's evaluation of `t` under model `m` first departs from ours: the lowest term
-    /// below `t` (in post-order, so below it everything agrees) whose values differ, named by
-    /// the operation that built it. Only evaluated on a failed check.
+    /// below `t` (in post-order) whose value by Z3 differs from its operation applied, by the
+    /// independent evaluator, to the values Z3 gives its arguments. Arguments enter as Z3's
+    /// values, so a departure is found above terms the evaluator cannot express, and the
+    /// operation named is the one Z3 evaluates wrongly (or that our evaluator does), not an
+    /// operation above it. Only evaluated on a failed check.
     fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
         let mut order = Vec::new();
         let mut seen = BTreeSet::new();
@@ -497,20 +535,36 @@ impl Executor {
                 stack.extend(args.iter().rev().map(|a| (*a, false)));
             }
         }
+        let mut z3_values: BTreeMap<TermId, String> = BTreeMap::new();
         for u in order {
-            let Some(head) = self.texts.as_ref().and_then(|x| x.node(u)).map(|n| n.0) else {
+            let Ok(value) = self.model_eval(m, u, true) else {
                 continue;
             };
-            let Ok(text) = self.texts.as_ref()?.text(u) else {
+            z3_values.insert(u, value);
+            let Some((head, expr, args)) = self.texts.as_ref().and_then(|x| x.expr(u)) else {
                 continue;
             };
-            let Ok(z3_text) = self.model_eval(m, u, true) else {
+            let bindings: Option<Vec<String>> = args
+                .iter()
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .map(|a| {
+                    let v = z3_values.get(a)?;
+                    Some(format!("({} {v})", super::term_text::var(*a)))
+                })
+                .collect();
+            let Some(bindings) = bindings else {
                 continue;
+            };
+            let local = if bindings.is_empty() {
+                expr.to_string()
+            } else {
+                format!("(let ({}) {expr})", bindings.join(" "))
             };
             let values = self.model_values(m)?;
             let (Ok(ours), Ok(theirs)) = (
-                eval::evaluate_str(&text, values),
-                eval::evaluate_str(&z3_text, values),
+                eval::evaluate_str(&local, values),
+                eval::evaluate_str(&z3_values[&u], values),
             ) else {
                 continue;
             };

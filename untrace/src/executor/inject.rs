@@ -14,6 +14,7 @@
 //! | `flip-solver@N` | every definite check of the N-th solver made answers the opposite | shadow, config |
 //! | `wrong-eval@OP` | `model_eval` of a Bool term built by operation OP is negated | model, eval-disagreement |
 //! | `empty-core` | `get_unsat_core` answers an empty core | core |
+//! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. Never set either outside tests.
@@ -34,6 +35,7 @@ pub enum Fault {
     WrongEval(String),
     EmptyCore,
     DumpFalse,
+    WrongModel,
 }
 
 impl Fault {
@@ -42,7 +44,7 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core or dump-false, got `{text}`"
+                 wrong-eval@OP, empty-core, dump-false or wrong-model, got `{text}`"
             )
         };
         let (kind, arg) = match text.split_once('@') {
@@ -59,6 +61,7 @@ impl Fault {
             ("wrong-eval", Some(op)) => Fault::WrongEval(op),
             ("empty-core", None) => Fault::EmptyCore,
             ("dump-false", None) => Fault::DumpFalse,
+            ("wrong-model", None) => Fault::WrongModel,
             _ => return Err(bad()),
         })
     }

@@ -34,7 +34,7 @@ pub struct TermTexts {
 }
 
 /// The let-bound name of a term.
-fn var(t: TermId) -> String {
+pub fn var(t: TermId) -> String {
     format!("_t{}", t.0)
 }
 
@@ -125,6 +125,15 @@ impl TermTexts {
     pub fn node(&self, t: TermId) -> Option<(&'static str, &[TermId])> {
         match self.nodes.get(&t)? {
             Node::Expr { head, args, .. } => Some((head, args)),
+            Node::Inexpressible(_) => None,
+        }
+    }
+
+    /// The expression of `t` over its arguments' names (`_tN`), with the call that built it
+    /// and the arguments, if `t` has one.
+    pub fn expr(&self, t: TermId) -> Option<(&'static str, &str, &[TermId])> {
+        match self.nodes.get(&t)? {
+            Node::Expr { head, expr, args } => Some((head, expr, args)),
             Node::Inexpressible(_) => None,
         }
     }

@@ -1,0 +1,161 @@
+//! Every kind of finding is a bug report. Each kind is produced on purpose with the executor's
+//! test-only fault injection (`UNTRACE_INJECT`, inherited by every replay), found by an `mbt`
+//! campaign, replayed by `untrace` with its documented exit code and the campaign's
+//! signature, and minimized by `mbt --minimize` (ddtrace) to at most 30 lines that replay
+//! with the same exit code and signature.
+
+use e2e::bin;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `name` with `args`, the fault injected, and no other injection.
+fn run(name: &str, args: &[&str], fault: &str) -> Output {
+    Command::new(bin(name))
+        .args(args)
+        .env_remove("UNTRACE_FAIL_ON")
+        .env_remove("MBT_INJECT")
+        .env("UNTRACE_INJECT", fault)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
+}
+
+/// The exit code and the signature line of an untrace replay.
+fn replay(trace: &Path, fault: &str, extra: &[&str]) -> (Option<i32>, Option<String>, String) {
+    let mut args: Vec<&str> = vec!["--no-check"];
+    args.extend(extra);
+    let path = trace.to_str().unwrap();
+    args.push(path);
+    let out = run("untrace", &args, fault);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let signature = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("untrace: signature: "))
+        .map(str::to_string);
+    (out.status.code(), signature, err)
+}
+
+/// Runs a minimizing campaign under `fault` and checks every finding of `kind` as the issue
+/// asks: replay exit code and signature, minimized size, kind and signature kept.
+fn finding_is_a_bug_report(
+    fault: &str,
+    kind: &str,
+    exit: i32,
+    mbt_args: &[&str],
+    replay_args: &[&str],
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("campaign");
+    let mut args = vec!["--seed", "1", "--jobs", "1", "--minimize", "-q"];
+    args.extend(mbt_args);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let campaign = run("mbt", &args, fault);
+    let err = String::from_utf8_lossy(&campaign.stderr);
+    assert_eq!(campaign.status.code(), Some(1), "new findings: {err}");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let findings: Vec<&Value> = summary["failure_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == kind)
+        .collect();
+    assert!(
+        !findings.is_empty(),
+        "no {kind} finding under {fault}: {summary:#}"
+    );
+    for f in findings {
+        let signature = f["signature"].as_str().unwrap();
+        let trace = Path::new(f["trace"].as_str().unwrap());
+        let (code, replayed, err) = replay(trace, fault, replay_args);
+        assert_eq!(
+            code,
+            Some(exit),
+            "{kind}: replay of {}: {err}",
+            trace.display()
+        );
+        assert_eq!(replayed.as_deref(), Some(signature), "{err}");
+        let min = Path::new(f["minimized_trace"].as_str().expect("minimized"));
+        let text = std::fs::read_to_string(min).unwrap();
+        let lines = text.lines().count();
+        assert!(lines <= 30, "{kind}: {lines} lines:\n{text}");
+        let (code, replayed, err) = replay(min, fault, replay_args);
+        assert_eq!(
+            code,
+            Some(exit),
+            "{kind}: replay of the minimized trace: {err}\n{text}"
+        );
+        assert_eq!(replayed.as_deref(), Some(signature), "{text}");
+        // And the minimized trace is a bug report of the fault, not of the trace: without the
+        // injected fault it replays cleanly.
+        let (clean, _, err) = replay(min, "", replay_args);
+        assert_eq!(clean, Some(0), "{kind} without the fault: {err}\n{text}");
+    }
+}
+
+#[test]
+fn crashes_are_bug_reports() {
+    finding_is_a_bug_report("abort@check_sat", "crash", 6, &["--rounds", "4"], &[]);
+}
+
+#[test]
+fn z3_errors_are_bug_reports() {
+    finding_is_a_bug_report("error@push", "z3-error", 4, &["--rounds", "6"], &[]);
+}
+
+#[test]
+fn timeouts_are_bug_reports() {
+    finding_is_a_bug_report(
+        "hang@check_sat",
+        "timeout",
+        7,
+        &["--rounds", "2", "--timeout", "0.5"],
+        &["--timeout", "0.5"],
+    );
+}
+
+#[test]
+fn memouts_are_bug_reports() {
+    finding_is_a_bug_report(
+        "alloc@check_sat",
+        "memout",
+        8,
+        &["--rounds", "2", "--memout", "400"],
+        &["--memout", "400"],
+    );
+}
+
+#[test]
+fn wrong_models_are_bug_reports() {
+    finding_is_a_bug_report("wrong-model", "model", 5, &["--rounds", "6"], &[]);
+}
+
+#[test]
+fn evaluation_disagreements_are_bug_reports() {
+    finding_is_a_bug_report(
+        "wrong-eval@and",
+        "eval-disagreement",
+        5,
+        &["--rounds", "10"],
+        &[],
+    );
+}
+
+#[test]
+fn shadow_and_config_disagreements_are_bug_reports() {
+    // The second solver of a round is a shadow clone or a second configuration.
+    for kind in ["shadow", "config"] {
+        finding_is_a_bug_report("flip-solver@2", kind, 5, &["--rounds", "30"], &[]);
+    }
+}
+
+#[test]
+fn satisfiable_cores_are_bug_reports() {
+    finding_is_a_bug_report("empty-core", "core", 5, &["--rounds", "20"], &[]);
+}
+
+#[test]
+fn dump_disagreements_are_bug_reports() {
+    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
+}
