@@ -519,22 +519,7 @@ impl Executor {
     /// operation named is the one Z3 evaluates wrongly (or that our evaluator does), not an
     /// operation above it. Only evaluated on a failed check.
     fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
-        let mut order = Vec::new();
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![(t, false)];
-        while let Some((u, expanded)) = stack.pop() {
-            if expanded {
-                order.push(u);
-                continue;
-            }
-            if !seen.insert(u) {
-                continue;
-            }
-            stack.push((u, true));
-            if let Some((_, args)) = self.texts.as_ref().and_then(|x| x.node(u)) {
-                stack.extend(args.iter().rev().map(|a| (*a, false)));
-            }
-        }
+        let order = self.texts.as_ref()?.post_order(t);
         let mut z3_values: BTreeMap<TermId, String> = BTreeMap::new();
         for u in order {
             let Ok(value) = self.model_eval(m, u, true) else {

@@ -138,9 +138,10 @@ impl TermTexts {
         }
     }
 
-    /// The SMT-LIB text of `t` as nested `let`s, or why it has none.
-    pub fn text(&self, t: TermId) -> Result<String, &'static str> {
-        // Post-order over the DAG below `t`, iteratively (terms may be deep).
+    /// The terms below `t` and `t` itself in post-order (arguments first), each once; a term
+    /// without an expression is listed without the terms below it. Iterative: terms may be
+    /// deep.
+    pub fn post_order(&self, t: TermId) -> Vec<TermId> {
         let mut order: Vec<TermId> = Vec::new();
         let mut seen: HashSet<TermId> = HashSet::new();
         let mut stack: Vec<(TermId, bool)> = vec![(t, false)];
@@ -152,15 +153,25 @@ impl TermTexts {
             if !seen.insert(u) {
                 continue;
             }
-            match self.nodes.get(&u) {
-                Some(Node::Expr { args, .. }) => {
-                    stack.push((u, true));
-                    for a in args.iter().rev() {
-                        if !seen.contains(a) {
-                            stack.push((*a, false));
-                        }
-                    }
-                }
+            stack.push((u, true));
+            if let Some(Node::Expr { args, .. }) = self.nodes.get(&u) {
+                stack.extend(
+                    args.iter()
+                        .rev()
+                        .filter(|a| !seen.contains(a))
+                        .map(|a| (*a, false)),
+                );
+            }
+        }
+        order
+    }
+
+    /// The SMT-LIB text of `t` as nested `let`s, or why it has none.
+    pub fn text(&self, t: TermId) -> Result<String, &'static str> {
+        let order = self.post_order(t);
+        for u in &order {
+            match self.nodes.get(u) {
+                Some(Node::Expr { .. }) => {}
                 Some(Node::Inexpressible(why)) => return Err(why),
                 None => return Err("a term the round did not record"),
             }

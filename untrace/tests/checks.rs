@@ -1,0 +1,164 @@
+//! The oracle checks (`check_*` lines) as the executor runs them: each holds on a correct
+//! run, fails with its kind and cause under an injected fault, and holds vacuously where its
+//! premise is missing (what keeps a minimizer from making false findings).
+
+use model::finding::FailureKind;
+use untrace::executor::inject::Fault;
+use untrace::replay::{replay_trace, Exit, Outcome, ReplayOptions};
+
+fn replay(text: &str, fault: Option<Fault>) -> Outcome {
+    let trace = model::trace::text::parse(&format!("z3-trace 1\n{text}")).expect("parses");
+    let mut options = ReplayOptions::default();
+    options.config.check_results = false;
+    options.config.inject = fault;
+    replay_trace("t.trace", &trace, &options)
+}
+
+/// `x > 3` asserted to a default solver z1, checked sat, model m1; `t3` is `x > 3`, `t4` is
+/// `x + 1`, `t5` is `x < 0` (not asserted).
+const MODEL: &str = "sort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\nlit s1 \"3\"\nreturn t2\n\
+> t1 t2\nreturn t3\n+ t1 t2\nreturn t4\nlit s1 \"0\"\nreturn t6\n< t1 t6\nreturn t5\n\
+new_solver\nreturn z1\nassert z1 t3\ncheck_sat z1\nget_model z1\nreturn m1\n";
+
+fn assert_finding(outcome: &Outcome, kind: FailureKind, cause: &str) {
+    assert_eq!(outcome.exit, Exit::Oracle, "{outcome:?}");
+    let failure = outcome.failure.as_ref().expect("a finding");
+    assert_eq!(failure.kind, kind, "{outcome:?}");
+    assert_eq!(failure.signature(), format!("{}|{cause}", kind.name()));
+}
+
+#[test]
+fn model_checks_hold_on_a_real_model() {
+    let text = format!(
+        "{MODEL}check_model m1 t3\ncheck_indep m1 t3\ncheck_eval m1 t4 true\ncheck_eval m1 t5 false\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+}
+
+#[test]
+fn a_wrong_model_fails_check_model_and_check_indep() {
+    let model = replay(
+        &format!("{MODEL}check_model m1 t3\n"),
+        Some(Fault::WrongModel),
+    );
+    assert_finding(
+        &model,
+        FailureKind::Model,
+        "check_model: a model of the default solver falsifies an assertion",
+    );
+    let indep = replay(
+        &format!("{MODEL}check_indep m1 t3\n"),
+        Some(Fault::WrongModel),
+    );
+    assert_finding(
+        &indep,
+        FailureKind::Model,
+        "check_indep: the independent evaluator falsifies an assertion",
+    );
+}
+
+#[test]
+fn a_term_that_is_not_asserted_need_not_hold() {
+    // `x < 0` is false under the model of `x > 3`, but nothing asked it to hold.
+    let text = format!("{MODEL}check_model m1 t5\ncheck_indep m1 t5\n");
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+}
+
+#[test]
+fn a_wrong_evaluation_is_named_by_its_operation() {
+    let fault = || Some(Fault::WrongEval(">".into()));
+    let eval = replay(&format!("{MODEL}check_eval m1 t3 true\n"), fault());
+    assert_finding(
+        &eval,
+        FailureKind::EvalDisagreement,
+        "model_eval of > departs from the independent evaluator",
+    );
+    // The same root cause met by the model check is the same finding.
+    let model = replay(&format!("{MODEL}check_model m1 t3\n"), fault());
+    assert_eq!(
+        model.failure.unwrap().signature(),
+        eval.failure.unwrap().signature()
+    );
+}
+
+/// z1 holds `p`, z2 is its translated copy with the same assertion; both checked.
+const SHADOW: &str = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnew_solver\nreturn z1\n\
+assert z1 t1\ntranslate z1\nreturn z2\ncheck_sat z1\ncheck_sat z2\n";
+
+#[test]
+fn shadow_and_config_checks_compare_answers_on_the_same_formula() {
+    let shadow = format!("{SHADOW}check_shadow z1 z2\n");
+    assert_eq!(replay(&shadow, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&shadow, Some(Fault::FlipSolver(2))),
+        FailureKind::Shadow,
+        "check_shadow: default solver sat, default solver unsat",
+    );
+    let config = format!("{SHADOW}check_config z1 z2\n");
+    assert_eq!(
+        replay(&config, Some(Fault::FlipSolver(2)))
+            .failure
+            .unwrap()
+            .kind,
+        FailureKind::Config
+    );
+}
+
+#[test]
+fn answers_about_different_formulas_may_differ() {
+    // z2 lost its assertion (as a minimizer might make it): the check holds vacuously.
+    let text = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\n\
+new_solver\nreturn z1\ntranslate z1\nreturn z2\nassert z1 t1\nassert z1 t2\n\
+check_sat z1\ncheck_sat z2\ncheck_shadow z1 z2\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    // An assertion after the last check makes its answer stale.
+    let stale = format!("{SHADOW}assert z2 t1\ncheck_shadow z1 z2\n");
+    assert_eq!(replay(&stale, Some(Fault::FlipSolver(2))).exit, Exit::Ok);
+}
+
+#[test]
+fn the_dump_check_parses_the_dump_into_a_fresh_solver() {
+    let text = format!("{SHADOW}check_dump z1\n");
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::DumpFalse)),
+        FailureKind::Dump,
+        "check_dump: default solver sat, its dump unsat",
+    );
+}
+
+/// `p` and `not p` as assumptions: unsat, core `[t1 t2]`.
+const CORE: &str = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\n\
+new_solver\nreturn z1\ncheck_sat_assuming z1 t1 t2\nreturn unsat\nget_unsat_core z1\n";
+
+#[test]
+fn the_core_check_rechecks_a_superset_of_the_core() {
+    let text = format!("{CORE}check_sat_assuming z1 t1 t2\ncheck_core z1\n");
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(
+            &format!("{CORE}check_sat_assuming z1\ncheck_core z1\n"),
+            Some(Fault::EmptyCore),
+        ),
+        FailureKind::Core,
+        "check_core: default solver core re-checks sat",
+    );
+    // A re-check of fewer literals than the core (a minimizer dropped some) may be sat.
+    let subset = format!("{CORE}check_sat_assuming z1 t1\ncheck_core z1\n");
+    assert_eq!(replay(&subset, None).exit, Exit::Ok);
+    // A core asked for after a sat answer is no core.
+    let after_sat = "new_solver\nreturn z1\ncheck_sat_assuming z1\nreturn unsat\n\
+get_unsat_core z1\ncheck_sat_assuming z1\ncheck_core z1\n";
+    assert_eq!(replay(after_sat, None).exit, Exit::Ok);
+}
+
+#[test]
+fn no_oracles_skips_every_check() {
+    let trace = model::trace::text::parse(&format!("z3-trace 1\n{MODEL}check_model m1 t3\n"))
+        .expect("parses");
+    let mut options = ReplayOptions::default();
+    options.config.inject = Some(Fault::WrongModel);
+    options.config.run_checks = false;
+    options.config.check_results = false;
+    assert_eq!(replay_trace("t.trace", &trace, &options).exit, Exit::Ok);
+}
