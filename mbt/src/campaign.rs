@@ -741,7 +741,7 @@ mod tests {
     fn relocate_points_paths_and_commands_at_the_copy() {
         let mut e = entry("a", "s", None, 1);
         e.trace = PathBuf::from("/shard/failures/a/round.trace");
-        e.minimized_trace = Some(PathBuf::from("/shard/failures/a/trace.min.trace"));
+        e.minimized_trace = Some(PathBuf::from("/shard/failures/a/min.trace"));
         e.rerun = "mbt --seed 1 --out /shard/failures/a/rerun".into();
         e.relocate(Path::new("/shard/failures/a"), Path::new("/all/failures/a"));
         assert_eq!(e.trace, Path::new("/all/failures/a/round.trace"));
@@ -753,7 +753,7 @@ mod tests {
         assert!(e
             .minimized_replay
             .unwrap()
-            .ends_with(" /all/failures/a/trace.min.trace"));
+            .ends_with(" /all/failures/a/min.trace"));
         assert_eq!(e.rerun, "mbt --seed 1 --out /all/failures/a/rerun");
     }
 

@@ -123,7 +123,7 @@ struct RunArgs {
     #[arg(long)]
     keep_all: bool,
     /// Minimize every unique new failure that an untrace replay reproduces with ddtrace, after
-    /// the rounds, into failures/ID/trace.min.trace; failures whose signatures agree after
+    /// the rounds, into failures/ID/min.trace; failures whose signatures agree after
     /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,

@@ -1,6 +1,6 @@
 //! `mbt --minimize`: every unique failure that a replay with `untrace` reproduces is handed to
 //! `ddtrace::minimize`, and the minimized trace is stored beside the original as
-//! `trace.min.trace` with the `untrace` command that reproduces it ([`minimize_failure`]).
+//! `min.trace` with the `untrace` command that reproduces it ([`minimize_failure`]).
 //!
 //! Runs after the campaign's rounds, so that the reduction (which starts replay processes of
 //! its own) neither delays the rounds' time limits nor runs in the forking parent meanwhile.
@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The name of a minimized trace beside the original.
-pub const MINIMIZED: &str = "trace.min.trace";
+pub const MINIMIZED: &str = "min.trace";
 
 /// The failure kinds a replay can reproduce: all but the fuzzer's own bugs (a call the
 /// reference state rejects).
@@ -171,7 +171,7 @@ pub fn last_call_line(trace: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/trace.min.trace`,
+/// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/min.trace`,
 /// replaying under the round's `limits`.
 ///
 /// TEST-ONLY: with `injected` (the campaign runs with `MBT_INJECT`, whose failure no replay

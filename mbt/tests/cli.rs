@@ -348,7 +348,7 @@ fn minimize_stores_a_smaller_trace_that_still_reproduces() {
     assert_eq!(entry["kind"], "crash", "{summary}");
     let dir = out.join("failures").join(entry["id"].as_str().unwrap());
     let original = dir.join("round.trace");
-    let minimized = dir.join("trace.min.trace");
+    let minimized = dir.join("min.trace");
     assert!(minimized.is_file(), "no minimized trace: {summary}");
     let (before, after) = (call_lines(&original), call_lines(&minimized));
     assert_eq!(before, 59);
