@@ -520,38 +520,16 @@ pub fn classify_signal(sig: i32, output: &str, last_call: Option<&str>) -> Failu
     model::finding::classify_death(Some(sig), None, output, last_call)
 }
 
-/// Whether a round killed at its time limit (its trace `trace`) is a timeout finding: only
-/// where Z3's resource limit should have stopped it, that is, the trace ends in a
-/// `check_sat zN` or `check_sat_assuming zN ...` line that has no `return` line yet (the call
-/// was running) and the trace set a nonzero `rlimit` on solver `zN` (`set_param zN "rlimit" V`
-/// not refused by a `return error` line). Any other call that runs long ignores the limit by
-/// design (Z3's rlimit bounds checks), which is a performance note, not a bug report.
+/// Whether a round killed at its time limit (its trace `trace`) is a timeout finding
+/// ([`model::finding::overran_resource_limit`]: a check on a solver with a resource limit);
+/// any other call that runs long ignores the limit by design, a performance note, not a bug
+/// report. A trace that does not parse is no finding either.
 pub fn timeout_is_finding(trace: &str) -> bool {
-    let lines: Vec<&str> = trace
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with(';'))
-        .collect();
-    let Some((last, before)) = lines.split_last() else {
-        return false;
-    };
-    let mut words = last.split_whitespace();
-    if !matches!(words.next(), Some("check_sat" | "check_sat_assuming")) {
-        return false;
-    }
-    let Some(solver) = words.next() else {
-        return false;
-    };
-    before.iter().enumerate().any(|(i, line)| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let sets_limit = matches!(
-            words.as_slice(),
-            ["set_param", z, "\"rlimit\"", value, ..] if *z == solver && *value != "\"0\""
-        );
-        let refused = lines
-            .get(i + 1)
-            .is_some_and(|next| next.starts_with("return error"));
-        sets_limit && !refused
+    // The running call is the last one and has no `return` line yet; one that has returned
+    // means the round hung elsewhere.
+    model::trace::text::parse(trace).is_ok_and(|t| {
+        t.entries.last().is_some_and(|e| e.ret.is_none())
+            && model::finding::overran_resource_limit(&t.entries)
     })
 }
 

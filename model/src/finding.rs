@@ -314,6 +314,26 @@ pub fn classify_death(
     }
 }
 
+/// Whether a run stopped at its time limit while running the last of `entries` overran
+/// Z3's resource limit: that call is a `check_sat` or `check_sat_assuming` of a solver on
+/// which an earlier `set_param "rlimit"` set a nonzero limit that Z3 did not refuse. Only
+/// then is a timeout a finding: Z3's `rlimit` bounds checks, and other calls that run long
+/// ignore it by design.
+pub fn overran_resource_limit(entries: &[crate::Entry]) -> bool {
+    use crate::Call;
+    let Some((last, before)) = entries.split_last() else {
+        return false;
+    };
+    let (Call::CheckSat(z) | Call::CheckSatAssuming(z, _)) = &last.call else {
+        return false;
+    };
+    before.iter().any(|e| {
+        matches!(&e.call, Call::SetParam { solver, key, value }
+            if solver == z && key == "rlimit" && value != "0")
+            && !matches!(e.ret, Some(crate::Ret::Error(_)))
+    })
+}
+
 /// The name of a fatal signal.
 pub fn signal_name(sig: i32) -> String {
     match sig {
@@ -422,6 +442,26 @@ mod tests {
             .kind,
             FailureKind::Memout
         );
+    }
+
+    #[test]
+    fn only_checks_under_a_resource_limit_overrun_it() {
+        let entries = |text: &str| {
+            crate::trace::text::parse(&format!("z3-trace 1\nnew_solver\nreturn z1\n{text}"))
+                .unwrap()
+                .entries
+        };
+        assert!(overran_resource_limit(&entries(
+            "set_param z1 \"rlimit\" \"100\"\ncheck_sat z1\n"
+        )));
+        for text in [
+            "check_sat z1\n",
+            "set_param z1 \"rlimit\" \"0\"\ncheck_sat z1\n",
+            "set_param z1 \"rlimit\" \"100\"\nreturn error \"Exception: no\"\ncheck_sat z1\n",
+            "set_param z1 \"rlimit\" \"100\"\npush z1\n",
+        ] {
+            assert!(!overran_resource_limit(&entries(text)), "{text}");
+        }
     }
 
     #[test]

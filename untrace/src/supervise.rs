@@ -8,7 +8,7 @@
 //! The parent must be single-threaded and must not have touched Z3 before [`replay_isolated`].
 
 use crate::replay::{replay_trace_with, Exit, Outcome, ReplayOptions};
-use model::finding::{classify_death, Failure, FailureKind};
+use model::finding::{classify_death, overran_resource_limit, Failure, FailureKind};
 use model::trace::Trace;
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -205,6 +205,14 @@ fn spawn(
     let output = String::from_utf8_lossy(&tail);
     let failure = if timed_out {
         let call = call.unwrap_or("-");
+        // As the fuzzer judges a round: only a check under a resource limit overruns it, so
+        // a minimizer that drops the limit changes the signature and is refused.
+        let ran = entry.map_or(&trace.entries[..0], |i| &trace.entries[..=i]);
+        let cause = if overran_resource_limit(ran) {
+            format!("in {call}")
+        } else {
+            format!("in {call} without a resource limit")
+        };
         Failure::new(
             FailureKind::Timeout,
             format!(
@@ -213,7 +221,7 @@ fn spawn(
             ),
         )
         .at_call(call)
-        .with_cause(format!("in {call}"))
+        .with_cause(cause)
     } else if libc::WIFSIGNALED(status) {
         classify_death(Some(libc::WTERMSIG(status)), None, &output, call)
     } else {

@@ -181,6 +181,10 @@ pub struct Executor {
     param_kinds: Rc<HashMap<String, ParamKind>>,
     /// The SMT-LIB text of the terms built (with [`ExecConfig::term_texts`]).
     texts: Option<term_text::TermTexts>,
+    /// Released terms, kept (with term texts on) so that a failed check can still evaluate
+    /// the terms below an assertion: a released argument must not hide where Z3's
+    /// evaluation departs. Calls never see them (the reference state rejects their ids).
+    released: HashMap<TermId, Dynamic>,
     /// What the independent checks did: terms checked, agreements, skips by reason.
     counts: std::collections::BTreeMap<String, u64>,
     /// Solvers made so far (new and translated).
@@ -208,6 +212,7 @@ impl Executor {
         Executor {
             texts,
             counts: Default::default(),
+            released: HashMap::new(),
             solvers_made: 0,
             built_by: HashMap::new(),
             config,
@@ -466,7 +471,11 @@ impl Executor {
     fn forget(&mut self, call: &Call) {
         match call {
             Call::Release(AnyId::Sort(s)) => drop(self.sorts.remove(s)),
-            Call::Release(AnyId::Term(t)) => drop(self.terms.remove(t)),
+            Call::Release(AnyId::Term(t)) => {
+                if let (Some(term), Some(_)) = (self.terms.remove(t), &self.texts) {
+                    self.released.insert(*t, term);
+                }
+            }
             Call::Release(AnyId::Func(f)) => drop(self.funcs.remove(f)),
             Call::Release(AnyId::Solver(z)) | Call::Delete(z) => drop(self.solvers.remove(z)),
             Call::Release(AnyId::Model(m)) => drop(self.models.remove(m)),
@@ -779,7 +788,10 @@ impl Executor {
         term: TermId,
         completion: bool,
     ) -> Result<String, ExecError> {
-        let t = self.z3_term(term)?;
+        let t = match self.released.get(&term) {
+            Some(t) => t,
+            None => self.z3_term(term)?,
+        };
         let slot = self
             .models
             .get(&model)
