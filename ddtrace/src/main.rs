@@ -88,6 +88,9 @@ struct Cli {
     /// Do not shrink n-ary argument lists.
     #[arg(long)]
     no_args: bool,
+    /// Do not replace tracked assertions, assumptions and configured solvers by plain ones.
+    #[arg(long)]
+    no_simpler_calls: bool,
     /// Do not substitute arguments by existing terms.
     #[arg(long)]
     no_subst_existing: bool,
@@ -136,6 +139,7 @@ fn config(cli: &Cli) -> Config {
         remove: !cli.no_remove,
         results: !cli.no_results,
         args: !cli.no_args,
+        simpler_calls: !cli.no_simpler_calls,
         subst_existing: !cli.no_subst_existing,
         subst_fresh: !cli.no_subst_fresh,
         numbers: !cli.no_numbers,

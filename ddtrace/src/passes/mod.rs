@@ -6,6 +6,7 @@
 //! | `remove`         | ddmin over calls, each removal with its dependants ([`remove`])  |
 //! | `results`        | ddmin over recorded answers (`return sat`, cores, values)        |
 //! | `args`           | ddmin over the items of n-ary argument lists ([`args`])          |
+//! | `simpler-calls`  | tracked assertions, assumptions, configured solvers made plain ([`simpler`]) |
 //! | `subst-existing` | arguments replaced by smaller existing terms ([`subst`])         |
 //! | `subst-fresh`    | arguments replaced by fresh constants ([`subst`])                |
 //! | `numbers`        | smaller widths, indices, literals, options ([`numbers`])         |
@@ -15,6 +16,7 @@ pub mod args;
 pub mod numbers;
 pub mod remove;
 pub mod renumber;
+pub mod simpler;
 pub mod subst;
 
 use crate::session::Session;
@@ -28,6 +30,7 @@ pub struct Passes {
     pub remove: bool,
     pub results: bool,
     pub args: bool,
+    pub simpler_calls: bool,
     pub subst_existing: bool,
     pub subst_fresh: bool,
     pub numbers: bool,
@@ -40,6 +43,7 @@ impl Default for Passes {
             remove: true,
             results: true,
             args: true,
+            simpler_calls: true,
             subst_existing: true,
             subst_fresh: true,
             numbers: true,
@@ -54,6 +58,7 @@ impl Passes {
         remove: false,
         results: false,
         args: false,
+        simpler_calls: false,
         subst_existing: false,
         subst_fresh: false,
         numbers: false,
@@ -70,10 +75,11 @@ impl Passes {
 
     /// The round passes in order, with their names.
     fn round(&self) -> Vec<(&'static str, Pass)> {
-        let all: [(&'static str, bool, Pass); 6] = [
+        let all: [(&'static str, bool, Pass); 7] = [
             ("remove", self.remove, remove::remove_calls),
             ("results", self.results, remove::drop_results),
             ("args", self.args, args::shrink_lists),
+            ("simpler-calls", self.simpler_calls, simpler::simpler_calls),
             ("subst-existing", self.subst_existing, subst::by_existing),
             ("subst-fresh", self.subst_fresh, subst::by_fresh),
             ("numbers", self.numbers, numbers::smaller_numbers),
