@@ -178,6 +178,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
+    // A round is a function of its seed and of the Z3 it runs on.
+    if let Some(library) = z3lib::applied() {
+        let path = library.path.to_string_lossy();
+        round_flags.push(format!("--z3-lib {}", campaign::shell_word(&path)));
+    }
     // The limits decide whether a round times out or runs out of memory: a rerun needs them.
     if args.timeout != DEFAULT_TIMEOUT_SECONDS {
         round_flags.push(format!("--timeout {}", args.timeout));

@@ -170,7 +170,7 @@ pub fn last_call_line(trace: &Path) -> Option<String> {
     let lines: Vec<&str> = text.lines().skip(1).collect();
     lines
         .into_iter()
-        .rfind(|l| !l.starts_with("return") && !l.trim().is_empty())
+        .rfind(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
         .map(str::to_string)
 }
 
