@@ -188,6 +188,34 @@ fn the_linked_library_and_a_copy_of_it_replay_a_trace() {
     assert_empty(&tmpdir);
 }
 
+/// The re-executed tool checks which libz3 the loader took: a preloaded one wins over the
+/// private library path, and the tool says so instead of running on the wrong Z3.
+#[test]
+fn a_libz3_the_loader_prefers_is_reported_not_used() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmpdir = tmp.path().join("tmp");
+    std::fs::create_dir(&tmpdir).unwrap();
+    let linked = linked_library();
+    let copy = copy_of_linked_library(tmp.path());
+    let trace = example("bv_ops.trace");
+    let args: [&OsStr; 3] = ["--z3-lib".as_ref(), copy.as_os_str(), trace.as_os_str()];
+    let preload = linked.path.to_str().unwrap();
+    let out = run_in(&tmpdir, "untrace", &args, &[("LD_PRELOAD", preload)]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "untrace: --z3-lib {}: the loader took {} (Z3 {})",
+            copy.display(),
+            linked.path.display(),
+            linked.version
+        )),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_empty(&tmpdir);
+}
+
 /// A trace Z3 refuses at its last call (an unknown solver parameter shows at the check): exit
 /// 4 on every libz3, so ddtrace has something to keep.
 const REFUSED: &str = "z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\n\

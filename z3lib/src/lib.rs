@@ -33,6 +33,9 @@ pub const FLAG: &str = "--z3-lib";
 /// The function whose presence makes a library a libz3, and whose answer names its version.
 const VERSION_SYMBOL: &str = "Z3_get_full_version";
 
+/// How many missing functions an error names.
+const MAX_NAMED_MISSING: usize = 10;
+
 /// The soname to link when the running binary's dynamic section names no libz3 (it always
 /// does for binaries built against Debian's libz3-dev: `libz3.so.4`).
 const DEFAULT_SONAME: &str = "libz3.so.4";
@@ -192,13 +195,18 @@ pub fn inspect(path: &Path) -> Result<Library, Error> {
         .filter(|name| symbol(handle, name).is_null())
         .collect();
     if !missing.is_empty() {
+        // The first few name the gap; a library lacking hundreds is no libz3 for these tools.
+        let named = missing.len().min(MAX_NAMED_MISSING);
+        let mut list = missing[..named].join(", ");
+        if missing.len() > named {
+            list.push_str(&format!(" and {} more", missing.len() - named));
+        }
         return Err(error(
             ErrorKind::MissingSymbols,
             path,
             format!(
-                "Z3 {version} lacks {} function(s) the tools call: {}",
-                missing.len(),
-                missing.join(", ")
+                "Z3 {version} lacks {} function(s) the tools call: {list}",
+                missing.len()
             ),
         ));
     }
@@ -334,7 +342,8 @@ fn check_loaded(
             path,
             format!(
                 "the loader took {} (Z3 {}) instead of this file (Z3 {expected_version}): \
-                 the binary's RPATH or a preloaded libz3 takes precedence over LD_LIBRARY_PATH",
+                 a preloaded libz3 (LD_PRELOAD) or the binary's RPATH takes precedence over \
+                 LD_LIBRARY_PATH",
                 other.path.display(),
                 other.version
             ),
@@ -456,6 +465,53 @@ mod tests {
         let e = inspect(libm).unwrap_err();
         assert_eq!(e.kind, ErrorKind::NotZ3, "{e}");
         assert!(e.to_string().contains("libm.so.6"), "{e}");
+    }
+
+    /// A library with `Z3_get_full_version` and nothing else, built with the C compiler.
+    #[test]
+    fn a_libz3_without_the_tools_functions_names_them() {
+        let on_path = |p: &str| {
+            std::env::var_os("PATH")
+                .is_some_and(|v| std::env::split_paths(&v).any(|d| d.join(p).is_file()))
+        };
+        if !on_path("cc") {
+            eprintln!("skipped: no C compiler `cc` on PATH");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("fake.c");
+        std::fs::write(
+            &source,
+            "const char *Z3_get_full_version(void) { return \"0.1.2.3\"; }\n\
+             void Z3_mk_config(void) {}\n",
+        )
+        .unwrap();
+        let library = dir.path().join("libfake.so");
+        let built = Command::new("cc")
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(&library)
+            .arg(&source)
+            .status()
+            .unwrap();
+        assert!(built.success());
+        let e = inspect(&library).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::MissingSymbols, "{e}");
+        let text = e.to_string();
+        // All but the two it defines.
+        let lacking = REQUIRED_SYMBOLS.len() - 2;
+        assert!(
+            text.starts_with(&format!(
+                "--z3-lib {}: Z3 0.1.2.3 lacks {lacking} function(s) the tools call: ",
+                library.display()
+            )),
+            "{text}"
+        );
+        assert!(text.contains("Z3_ast_to_string") && !text.contains("Z3_mk_config"));
+        assert!(
+            text.ends_with(&format!(" and {} more", lacking - 10)),
+            "{text}"
+        );
+        assert!(!text.contains('\n'));
     }
 
     #[test]
