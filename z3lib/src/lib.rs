@@ -360,12 +360,14 @@ fn check_loaded(
 /// library is mapped by now, and children must not inherit the path.
 fn restore_environment() {
     if let Some(dir) = std::env::var_os(ENV_DIR) {
+        // Only the link the parent made, and the folder if that leaves it empty: a marker
+        // from elsewhere must not cost anyone a file.
         let dir = PathBuf::from(dir);
-        // Only the one link the parent made lives there.
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for entry in entries.flatten() {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        let soname =
+            std::env::current_exe().map_or_else(|_| DEFAULT_SONAME.into(), |e| soname_of(&e));
+        let link = dir.join(soname);
+        if std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()) {
+            let _ = std::fs::remove_file(&link);
         }
         let _ = std::fs::remove_dir(&dir);
     }
