@@ -322,7 +322,8 @@ fn mbt_on_a_chosen_library_records_it_and_hands_it_to_replays_and_reruns() {
         trace.starts_with(&format!("z3-trace 1\n; z3 {version}\n")),
         "{trace}"
     );
-    assert!(dir.join("trace.min.trace").is_file(), "{failure}");
+    let minimized = Path::new(failure["minimized_trace"].as_str().unwrap_or_default());
+    assert!(minimized.is_file(), "{failure}");
     assert_empty(&tmpdir);
 }
 
