@@ -20,7 +20,8 @@ without the FILE:LINE: location, which names each candidate's temporary file). U
 Exit codes:
   0    minimization finished; OUTTRACE holds the result
   1    INTRACE cannot be read or parsed, or OUTTRACE cannot be written
-  2    bad command line
+  2    bad command line, or a --z3-lib file that is missing, not a shared library, not a
+       libz3, or lacks a Z3 function untrace calls
   3    untrace cannot be started
   4    INTRACE does not fail: its golden replay exits 0, there is nothing to minimize
   130  interrupted by SIGINT (Ctrl-C); OUTTRACE holds the best trace so far
@@ -52,6 +53,10 @@ struct Cli {
     /// The untrace binary (default: the one beside ddtrace, else `untrace` from PATH).
     #[arg(long, value_name = "PATH")]
     untrace: Option<PathBuf>,
+    /// Replay on this libz3 (checked here, then passed to every untrace replay as its
+    /// --z3-lib).
+    #[arg(long, value_name = "PATH")]
+    z3_lib: Option<PathBuf>,
     /// Number of parallel replays (the result does not depend on it).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
@@ -103,7 +108,7 @@ struct Cli {
     /// Do not renumber ids at the end.
     #[arg(long)]
     no_renumber: bool,
-    /// More output: the golden run and statistics per pass.
+    /// More output: the Z3 the replays run on, the golden run and statistics per pass.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
     /// No summary line.
@@ -119,9 +124,13 @@ fn default_untrace() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("untrace"))
 }
 
-fn config(cli: &Cli) -> Config {
+/// `z3_lib` is the checked `--z3-lib` library, which every replay gets too.
+fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
     let mut config = Config::new(cli.untrace.clone().unwrap_or_else(default_untrace));
-    config.untrace_args = cli.untrace_args.clone();
+    if let Some(library) = z3_lib {
+        config.untrace_args = vec![z3lib::FLAG.into(), library.path.clone().into()];
+    }
+    config.untrace_args.extend(cli.untrace_args.iter().cloned());
     config.matching = Matching {
         ignore_out: cli.ignore_output || cli.ignore_out,
         ignore_err: cli.ignore_output || cli.ignore_err,
@@ -148,7 +157,7 @@ fn config(cli: &Cli) -> Config {
     config
 }
 
-fn run(cli: &Cli) -> Result<(), EngineError> {
+fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
@@ -158,7 +167,22 @@ fn run(cli: &Cli) -> Result<(), EngineError> {
     let stop = StopFlag::new();
     stop.install_signal_handlers()
         .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
-    let config = config(cli);
+    let config = config(cli, z3_lib);
+    if cli.verbose > 0 {
+        // ddtrace does not load Z3 itself: the replays run on --z3-lib, else on the libz3
+        // the untrace binary links against.
+        match z3_lib
+            .cloned()
+            .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
+        {
+            Ok(library) => eprintln!(
+                "ddtrace: Z3 {} ({})",
+                library.version,
+                library.path.display()
+            ),
+            Err(e) => eprintln!("ddtrace: Z3 unknown: {e}"),
+        }
+    }
     let done = minimize(&config, entries, format, Some(&cli.outtrace), &stop)?;
     if cli.verbose > 0 {
         let g = &done.golden;
@@ -200,7 +224,14 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK } as u8);
         }
     };
-    match run(&cli) {
+    let z3_lib = match cli.z3_lib.as_deref().map(z3lib::inspect).transpose() {
+        Ok(library) => library,
+        Err(e) => {
+            eprintln!("ddtrace: {e}");
+            return ExitCode::from(EXIT_USAGE as u8);
+        }
+    };
+    match run(&cli, z3_lib.as_ref()) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {

@@ -324,17 +324,10 @@ fn process_exists(pid: libc::pid_t) -> bool {
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
-/// The full version of the loaded libz3, e.g. `4.8.12.0` (`Z3_get_full_version`).
+/// The full version of the loaded libz3, e.g. `4.8.12.0`: the library `--z3-lib` chose, if
+/// it was given.
 pub fn z3_version() -> String {
-    // SAFETY: Z3 returns a static NUL-terminated string it owns.
-    let text = unsafe { z3_sys::Z3_get_full_version() };
-    if text.is_null() {
-        return "unknown".into();
-    }
-    // SAFETY: non-null, NUL-terminated, static.
-    unsafe { std::ffi::CStr::from_ptr(text) }
-        .to_string_lossy()
-        .into_owned()
+    untrace::z3_version()
 }
 
 /// Runs a campaign to its round or time limit, or until SIGINT/SIGTERM (when

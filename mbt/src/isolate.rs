@@ -581,7 +581,7 @@ pub fn last_call(trace: &Path) -> Option<String> {
     let text = fs::read_to_string(trace).ok()?;
     text.lines()
         .skip(1)
-        .filter(|l| !l.starts_with("return") && !l.trim().is_empty())
+        .filter(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
         .last()
         .and_then(|l| l.split_whitespace().next())
         .map(str::to_string)
@@ -686,12 +686,15 @@ mod tests {
     }
 
     #[test]
-    fn last_call_skips_returns() {
+    fn last_call_skips_returns_and_comments() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.trace");
         fs::write(&p, "z3-trace 1\nsort_bool\nreturn s1\ncheck_sat z1\n").unwrap();
         assert_eq!(last_call(&p).as_deref(), Some("check_sat"));
         fs::write(&p, "z3-trace 1\n").unwrap();
+        assert_eq!(last_call(&p), None);
+        // A round that made no call left only the header and the Z3 version.
+        fs::write(&p, "z3-trace 1\n; z3 4.8.12.0\n").unwrap();
         assert_eq!(last_call(&p), None);
     }
 }

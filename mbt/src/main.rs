@@ -35,8 +35,10 @@ Exit codes (campaign and merge):
        do not count)
   1    finished, at least one new failure (see OUT/summary.json, new_failures)
   2    usage or set-up error: bad flags, unreadable --known, an output folder that holds a
-       campaign or cannot be written (a missing libz3 stops the dynamic loader before mbt
-       starts, with the loader's own code, 127)
+       campaign or cannot be written, a --z3-lib file that is missing, not a shared library,
+       not a libz3, lacks a Z3 function mbt calls, or is not the one the loader took (a
+       missing system libz3 stops the dynamic loader before mbt starts, with the loader's
+       own code, 127)
   130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the workers are killed, OUT/summary.json
        holds every finding so far with \"interrupted\": true; a second signal exits at once";
 /// Model-based API fuzzer for Z3: random valid call sequences, every round isolated and
@@ -53,6 +55,11 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     run: RunArgs,
+    /// Run on this libz3 instead of the one mbt was linked against (a source build's
+    /// libz3.so, the z3-solver wheel's, Debian's); checked first, exit 2 if unusable. The
+    /// replays of --known and --minimize and the reproduce commands use it too.
+    #[arg(long, value_name = "PATH", global = true)]
+    z3_lib: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -171,6 +178,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
+    // A round is a function of its seed and of the Z3 it runs on.
+    if let Some(library) = z3lib::applied() {
+        let path = library.path.to_string_lossy();
+        round_flags.push(format!("--z3-lib {}", campaign::shell_word(&path)));
+    }
     // The limits decide whether a round times out or runs out of memory: a rerun needs them.
     if args.timeout != DEFAULT_TIMEOUT_SECONDS {
         round_flags.push(format!("--timeout {}", args.timeout));
@@ -267,6 +279,13 @@ fn findings_exit_code(summary: &campaign::Summary) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // First, before anything touches Z3: this may re-execute mbt on the library.
+    if let Some(path) = &cli.z3_lib {
+        if let Err(e) = z3lib::run_on(path) {
+            eprintln!("mbt: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.command {
         Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
             print!("{}", s.report());
@@ -279,12 +298,17 @@ fn main() -> ExitCode {
             // As `untrace` does: in a child process, so a crash gets its exit code and
             // signature (both print their messages and the signature line themselves).
             let outcome = match untrace::replay::read_trace(&trace) {
-                Ok(parsed) => untrace::supervise::replay_isolated(
-                    &name,
-                    &parsed,
-                    &options,
-                    Default::default(),
-                ),
+                Ok(parsed) => {
+                    if let Some(warning) = untrace::replay::version_warning(&name, &parsed) {
+                        eprintln!("untrace: {warning}");
+                    }
+                    untrace::supervise::replay_isolated(
+                        &name,
+                        &parsed,
+                        &options,
+                        Default::default(),
+                    )
+                }
                 Err((exit, message)) => {
                     eprintln!("untrace: {message}");
                     return ExitCode::from(exit as u8);

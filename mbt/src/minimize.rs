@@ -32,15 +32,18 @@ pub fn replay_shows(kind: FailureKind) -> bool {
 
 /// The replay command, program and arguments before the trace: the `untrace` binary beside
 /// the running `mbt` (`untrace --no-check`), else `mbt replay --no-check` (the same replay
-/// library and exit codes, for a build without the `untrace` binary).
+/// library and exit codes, for a build without the `untrace` binary); with `--z3-lib PATH`
+/// when mbt runs on a library given so, so that replays run on the same Z3.
 pub fn replayer() -> (PathBuf, Vec<OsString>) {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mbt"));
     let untrace = exe.with_file_name("untrace");
-    if untrace.is_file() {
+    let (program, mut args): (PathBuf, Vec<OsString>) = if untrace.is_file() {
         (untrace, vec!["--no-check".into()])
     } else {
         (exe, vec!["replay".into(), "--no-check".into()])
-    }
+    };
+    args.extend(z3lib::child_args());
+    (program, args)
 }
 
 /// The reproduce command of a trace at `path` (relative to the output folder).
@@ -167,7 +170,7 @@ pub fn last_call_line(trace: &Path) -> Option<String> {
     let lines: Vec<&str> = text.lines().skip(1).collect();
     lines
         .into_iter()
-        .rfind(|l| !l.starts_with("return") && !l.trim().is_empty())
+        .rfind(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
         .map(str::to_string)
 }
 

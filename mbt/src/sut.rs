@@ -56,7 +56,8 @@ impl DrySut {
         }
     }
 
-    /// Writes the trace as the executor would: header, then each call line before it runs.
+    /// Writes the trace as the executor would: header, then each call line before it runs
+    /// (no `; z3 VERSION` line: no Z3 runs).
     pub fn record_to(&mut self, mut out: Box<dyn Write>) {
         let _ = writeln!(out, "{}", text::header());
         self.out = Some(out);

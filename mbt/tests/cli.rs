@@ -65,7 +65,7 @@ fn call_lines(trace: &Path) -> usize {
         .unwrap()
         .lines()
         .skip(1)
-        .filter(|l| !l.starts_with("return"))
+        .filter(|l| !l.starts_with("return") && !l.starts_with(';'))
         .count()
 }
 

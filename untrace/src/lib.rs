@@ -5,6 +5,8 @@
 //! - [`supervise`]: runs a replay in a child process and classifies how it ended.
 //! - [`smt2`]: writes a trace as an SMT-LIB script where the calls allow it.
 //! - [`replay`]: reads a trace file and replays it, with the exit codes of the binary.
+//! - [`z3_version`]: the full version of the libz3 this process runs on (which `--z3-lib`,
+//!   through the `z3lib` crate, may have chosen).
 
 pub mod crash;
 pub mod executor;
@@ -13,3 +15,17 @@ pub use executor::{ExecConfig, ExecError, Executor};
 pub mod replay;
 pub mod smt2;
 pub mod supervise;
+
+/// The full version of the loaded libz3, e.g. `4.8.12.0` (`Z3_get_full_version`): what traces
+/// record in their `; z3 VERSION` line and the tools print.
+pub fn z3_version() -> String {
+    // SAFETY: Z3 returns a static NUL-terminated string it owns.
+    let text = unsafe { z3_sys::Z3_get_full_version() };
+    if text.is_null() {
+        return "unknown".into();
+    }
+    // SAFETY: non-null, NUL-terminated, static.
+    unsafe { std::ffi::CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned()
+}

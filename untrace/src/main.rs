@@ -12,7 +12,9 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  replayed, every recorded result matched and every check held (or --convert: written)
   1  replay mismatch: a sat answer, unsat-core size, model value or recorded Z3 error differs
-  2  usage error, unreadable or unwritable file
+  2  usage error, unreadable or unwritable file, a --z3-lib file that is missing, not a
+     shared library, not a libz3, lacks a Z3 function untrace calls, or is not the one the
+     loader took
   3  malformed or unsupported trace (FILE:LINE:COL: message)
   4  Z3 error on a call the API model says is valid (the trace records none)
   5  an oracle check failed (a check_* line: model, core, shadow, dump, config, eval)
@@ -22,6 +24,9 @@ Exit codes:
 For codes 4-8 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
 deduplication key (mbt and ddtrace compare it). The replay runs in a child process, so a
 crash is reported, not suffered.
+
+A trace recorded on another Z3 version (its `; z3 VERSION` line) replays with the warning
+`untrace: warning: FILE was recorded on Z3 X, this is Z3 Y` first on stderr.
 
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
 contains PATTERN (a synthetic crash for the minimizer's tests).";
@@ -72,6 +77,10 @@ struct Cli {
     /// The format --convert writes.
     #[arg(long, value_enum, requires = "convert")]
     to: Option<Format>,
+    /// Run on this libz3 instead of the one untrace was linked against (a source build's
+    /// libz3.so, the z3-solver wheel's, Debian's); checked first, exit 2 if unusable.
+    #[arg(long, value_name = "PATH")]
+    z3_lib: Option<PathBuf>,
 }
 
 fn seconds(s: &str) -> Result<f64, String> {
@@ -92,6 +101,16 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // First, before anything touches Z3: this may re-execute untrace on the library.
+    if let Some(path) = &cli.z3_lib {
+        if let Err(e) = z3lib::run_on(path) {
+            return fail(Exit::Usage, &e.to_string());
+        }
+    }
+    if cli.verbose {
+        let file = z3lib::running_on().map_or("?".into(), |l| l.path.display().to_string());
+        eprintln!("untrace: Z3 {} ({file})", untrace::z3_version());
+    }
     let name = cli.trace.display().to_string();
     let raw = match std::fs::read(&cli.trace) {
         Ok(raw) => raw,
@@ -109,7 +128,10 @@ fn main() -> ExitCode {
             Format::Binary
         });
         let bytes = match to {
-            Format::Text => model::trace::text::write(&trace.entries).into_bytes(),
+            Format::Text => {
+                model::trace::text::write_recorded_on(&trace.entries, trace.z3_version.as_deref())
+                    .into_bytes()
+            }
             Format::Binary => model::trace::binary::write(&trace.entries),
         };
         return match write_file(out, &bytes) {
@@ -122,6 +144,9 @@ fn main() -> ExitCode {
         if let Err(message) = write_file(out, script.as_bytes()) {
             return fail(Exit::Usage, &message);
         }
+    }
+    if let Some(warning) = untrace::replay::version_warning(&name, &trace) {
+        eprintln!("untrace: {warning}");
     }
     let options = ReplayOptions {
         config: ExecConfig {

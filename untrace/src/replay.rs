@@ -105,6 +105,15 @@ pub fn read_trace(path: &Path) -> Result<Trace, (Exit, String)> {
     trace::parse(&bytes).map_err(|e| (Exit::Malformed, format!("{name}:{e}")))
 }
 
+/// `warning: NAME was recorded on Z3 X, this is Z3 Y` when `trace` names the Z3 it was
+/// recorded on and that is not the loaded one (results may legitimately differ then).
+pub fn version_warning(name: &str, trace: &Trace) -> Option<String> {
+    let recorded = trace.z3_version.as_deref()?;
+    let this = crate::z3_version();
+    (recorded != this)
+        .then(|| format!("warning: {name} was recorded on Z3 {recorded}, this is Z3 {this}"))
+}
+
 /// Whether any entry is a check that evaluates terms independently, or names where Z3's
 /// evaluation departs from the independent one (and so needs their SMT-LIB text).
 fn needs_term_texts(trace: &Trace) -> bool {

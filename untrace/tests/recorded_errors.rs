@@ -86,13 +86,14 @@ fn a_refused_call_is_recorded_and_its_replay_expects_the_same_refusal() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = untrace(&[bin.as_os_str()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    // The SMT-LIB form leaves the refused calls out, saying why.
+    // The SMT-LIB form leaves the refused calls out, saying why (line 10: after the header
+    // and the `; z3 VERSION` line).
     let smt2 = dir.path().join("recorded.smt2");
     let out = untrace(&[path.as_os_str(), "--smt2".as_ref(), smt2.as_os_str()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let script = std::fs::read_to_string(&smt2).expect("written");
     assert!(
-        script.contains("; no SMT-LIB form: line 9: check_sat z1 (Z3 refused it: Exception"),
+        script.contains("; no SMT-LIB form: line 10: check_sat z1 (Z3 refused it: Exception"),
         "{script}"
     );
 }

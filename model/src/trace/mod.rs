@@ -21,12 +21,19 @@ pub struct Trace {
     pub entries: Vec<Entry>,
     /// For each entry, the 1-based line of its call (text) or its 1-based entry number (binary).
     pub lines: Vec<u32>,
+    /// The full version of the Z3 the trace was recorded on, from the `; z3 VERSION` comment
+    /// right after the text header; `None` when the trace does not say (binary traces never do).
+    pub z3_version: Option<String>,
 }
 
 impl Trace {
     pub fn from_entries(entries: Vec<Entry>) -> Trace {
         let lines = (1..=entries.len() as u32).collect();
-        Trace { entries, lines }
+        Trace {
+            entries,
+            lines,
+            z3_version: None,
+        }
     }
 }
 

@@ -13,6 +13,20 @@ pub fn header() -> String {
     format!("z3-trace {VERSION}")
 }
 
+/// The comment line, right after the header, that names the Z3 a trace was recorded on.
+pub fn version_comment(z3_version: &str) -> String {
+    format!("{VERSION_COMMENT}{z3_version}")
+}
+
+/// What a [`version_comment`] starts with.
+const VERSION_COMMENT: &str = "; z3 ";
+
+/// The version a line names if it is a [`version_comment`].
+fn version_in(line: &str) -> Option<String> {
+    let version = line.trim_end().strip_prefix(VERSION_COMMENT)?.trim();
+    (!version.is_empty() && !version.contains(char::is_whitespace)).then(|| version.to_string())
+}
+
 /// Formats a call as its trace line (without newline).
 pub fn format_call(call: &Call) -> String {
     let mut line = String::from(call.name());
@@ -184,8 +198,18 @@ pub fn format_ret(ret: &Ret) -> String {
 
 /// Writes a whole trace, header first.
 pub fn write(entries: &[Entry]) -> String {
+    write_recorded_on(entries, None)
+}
+
+/// Writes a whole trace, header first, then the [`version_comment`] when `z3_version` names
+/// the Z3 the entries were recorded on.
+pub fn write_recorded_on(entries: &[Entry], z3_version: Option<&str>) -> String {
     let mut out = header();
     out.push('\n');
+    if let Some(version) = z3_version {
+        out.push_str(&version_comment(version));
+        out.push('\n');
+    }
     for entry in entries {
         out.push_str(&format_call(&entry.call));
         out.push('\n');
@@ -850,10 +874,15 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
 pub fn parse(text: &str) -> Result<Trace, ReadError> {
     let mut trace = Trace::default();
     let mut saw_header = false;
+    // The line right after the header, where a `; z3 VERSION` comment may stand.
+    let mut version_line = None;
     // The call waiting for a possible `return` line.
     let mut pending: Option<(Call, u32)> = None;
     for (index, raw) in text.lines().enumerate() {
         let number = index as u32 + 1;
+        if version_line == Some(number) {
+            trace.z3_version = version_in(raw);
+        }
         let line = tokenize(number, raw)?;
         if line.tokens.is_empty() {
             continue;
@@ -863,6 +892,7 @@ pub fn parse(text: &str) -> Result<Trace, ReadError> {
             match words.as_slice() {
                 ["z3-trace", v] if *v == VERSION.to_string() => {
                     saw_header = true;
+                    version_line = Some(number + 1);
                     continue;
                 }
                 ["z3-trace", v] => {

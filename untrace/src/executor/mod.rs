@@ -30,7 +30,7 @@ use model::call::{
     SolverKind, SortId, TermId,
 };
 use model::finding::Failure;
-use model::trace::text::{format_call, format_ret, header};
+use model::trace::text::{format_call, format_ret, header, version_comment};
 use model::{Sort, State};
 use std::collections::HashMap;
 use std::fmt;
@@ -232,10 +232,12 @@ impl Executor {
     /// `return` line after, so a crash leaves the trace complete up to the crashing call.
     /// A call Z3 refuses gets `return error "MESSAGE"` (the caller still gets the
     /// [`ExecError::Z3`]), so that a replay expects the same refusal. Writes the header
-    /// line first.
+    /// line first, then the `; z3 VERSION` comment naming the loaded Z3.
     pub fn record_to(&mut self, mut out: Box<dyn Write>) {
         // An error here shows again at the first call, which reports it.
-        let _ = writeln!(out, "{}", header()).and_then(|_| out.flush());
+        let _ = writeln!(out, "{}", header())
+            .and_then(|_| writeln!(out, "{}", version_comment(&crate::z3_version())))
+            .and_then(|_| out.flush());
         self.recorder = Some(out);
     }
 

@@ -1,0 +1,132 @@
+//! The `DT_NEEDED` entries of an ELF64 little-endian executable, read from its program
+//! headers and dynamic section: enough to learn which soname of libz3 a binary links against.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+const PT_LOAD: u32 = 1;
+const PT_DYNAMIC: u32 = 2;
+const DT_NULL: u64 = 0;
+const DT_NEEDED: u64 = 1;
+const DT_STRTAB: u64 = 5;
+/// A dynamic section is a few dozen entries; the bound keeps a corrupt file from looping long.
+const MAX_DYNAMIC_ENTRIES: u64 = 4096;
+/// Longer names than this are not sonames.
+const MAX_NAME: usize = 4096;
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]))
+}
+
+fn read_at(file: &File, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+    let mut buf = vec![0; len];
+    file.read_exact_at(&mut buf, offset)?;
+    Ok(buf)
+}
+
+/// A program header's type, file offset, virtual address and size in the file.
+struct Segment {
+    kind: u32,
+    offset: u64,
+    vaddr: u64,
+    filesz: u64,
+}
+
+/// The libraries `path` names in its dynamic section (`DT_NEEDED`), in order; an error for a
+/// file that is not a readable ELF64 little-endian file.
+pub fn needed(path: &Path) -> std::io::Result<Vec<String>> {
+    let invalid =
+        |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let file = File::open(path)?;
+    let ident = read_at(&file, 0, 64)?;
+    if &ident[..4] != b"\x7fELF" || ident[4] != 2 || ident[5] != 1 {
+        return Err(invalid("not an ELF64 little-endian file"));
+    }
+    let phoff = u64_at(&ident, 0x20);
+    let phentsize = u16_at(&ident, 0x36) as usize;
+    let phnum = u16_at(&ident, 0x38) as usize;
+    if phentsize < 56 {
+        return Err(invalid("program headers too small"));
+    }
+    let table = read_at(&file, phoff, phentsize * phnum)?;
+    let segments: Vec<Segment> = (0..phnum)
+        .map(|i| {
+            let h = &table[i * phentsize..];
+            Segment {
+                kind: u32_at(h, 0),
+                offset: u64_at(h, 8),
+                vaddr: u64_at(h, 16),
+                filesz: u64_at(h, 32),
+            }
+        })
+        .collect();
+    let Some(dynamic) = segments.iter().find(|s| s.kind == PT_DYNAMIC) else {
+        // A static executable needs no library.
+        return Ok(Vec::new());
+    };
+    let n_entries = (dynamic.filesz / 16).min(MAX_DYNAMIC_ENTRIES);
+    let entries = read_at(&file, dynamic.offset, (n_entries * 16) as usize)?;
+    let mut strtab_vaddr = None;
+    let mut name_offsets = Vec::new();
+    for i in 0..n_entries as usize {
+        let (tag, value) = (u64_at(&entries, i * 16), u64_at(&entries, i * 16 + 8));
+        match tag {
+            DT_NULL => break,
+            DT_NEEDED => name_offsets.push(value),
+            DT_STRTAB => strtab_vaddr = Some(value),
+            _ => {}
+        }
+    }
+    let strtab_vaddr = strtab_vaddr.ok_or_else(|| invalid("no DT_STRTAB"))?;
+    // DT_STRTAB is an address; the loadable segment that holds it maps it to a file offset.
+    let strtab = segments
+        .iter()
+        .find(|s| s.kind == PT_LOAD && (s.vaddr..s.vaddr + s.filesz).contains(&strtab_vaddr))
+        .map(|s| strtab_vaddr - s.vaddr + s.offset)
+        .ok_or_else(|| invalid("DT_STRTAB outside the loadable segments"))?;
+    let mut names = Vec::new();
+    for name_offset in name_offsets {
+        let mut name = Vec::new();
+        let mut at = strtab + name_offset;
+        while name.len() < MAX_NAME {
+            let mut byte = [0];
+            file.read_exact_at(&mut byte, at)?;
+            if byte[0] == 0 {
+                break;
+            }
+            name.push(byte[0]);
+            at += 1;
+        }
+        names.push(String::from_utf8_lossy(&name).into_owned());
+    }
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_binary_needs_libc() {
+        let exe = std::env::current_exe().unwrap();
+        let names = needed(&exe).unwrap();
+        assert!(names.iter().any(|n| n.starts_with("libc.so")), "{names:?}");
+    }
+
+    #[test]
+    fn a_text_file_is_no_elf_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.txt");
+        std::fs::write(&path, "x".repeat(100)).unwrap();
+        assert!(needed(&path).is_err());
+    }
+}
