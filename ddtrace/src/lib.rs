@@ -193,7 +193,18 @@ pub fn minimize(
     let m = &mut tester.primary.matching;
     if config.message_only && !m.ignore_err && m.match_err.is_none() {
         match error_message(&tester.primary.golden.stderr) {
-            Some(message) => m.match_err = Some(message),
+            Some(message) => {
+                // Matched with its line end where the golden run has one: stderr must contain
+                // the message, and a longer message that starts with it (a signature with
+                // more to its cause) is another finding.
+                let whole_line = format!("{message}\n");
+                let golden = String::from_utf8_lossy(&tester.primary.golden.stderr);
+                m.match_err = Some(if golden.contains(&whole_line) {
+                    whole_line
+                } else {
+                    message
+                });
+            }
             // Only a location, or nothing: nothing stable to keep.
             None => m.ignore_err = !tester.primary.golden.stderr.is_empty(),
         }
