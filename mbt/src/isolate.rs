@@ -86,6 +86,7 @@ pub struct Finished {
 pub fn warm_up() {
     let _ = z3::Context::thread_local();
     let _ = untrace::executor::solver_param_kinds();
+    untrace::executor::adapt_model_to_loaded_z3();
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {

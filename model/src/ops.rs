@@ -7,6 +7,7 @@
 //! Tools never special-case an operation by name when the table can answer.
 
 use crate::sort::{Sort, Theory};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many term arguments an operation takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -300,6 +301,26 @@ pub static OPS: &[OpSpec] = &[
     op("seq.contains", St, 0, Fixed(2), S::SeqCmp),
 ];
 
+/// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x
+/// makes it an Int. A typing fact that differs between Z3 versions: `model` links no Z3, so
+/// the executor asks the loaded Z3 once per process and sets it
+/// ([`set_int_power_is_real`]); the default is 4.8.12's.
+static INT_POWER_IS_REAL: AtomicBool = AtomicBool::new(true);
+
+/// Sets the typing of `^` on Ints to the loaded Z3's (see [`INT_POWER_IS_REAL`]).
+pub fn set_int_power_is_real(real: bool) {
+    INT_POWER_IS_REAL.store(real, Ordering::Relaxed);
+}
+
+/// The result sort of `^` on arguments of the arithmetic sort `arg`.
+fn power_sort(arg: &Sort, int_power_is_real: bool) -> Sort {
+    if *arg == Sort::Int && !int_power_is_real {
+        Sort::Int
+    } else {
+        Sort::Real
+    }
+}
+
 /// Looks an operation up by its trace name.
 pub fn lookup(name: &str) -> Option<&'static OpSpec> {
     OPS.iter().find(|spec| spec.name == name)
@@ -344,8 +365,10 @@ impl OpSpec {
             S::Equal => ill("arguments of one sort"),
             S::Ite if *args[0] == Sort::Bool && args[1] == args[2] => Ok(args[1].clone()),
             S::Ite => ill("a Bool condition and two branches of one sort"),
-            // Z3 4.8.12 types `^` as Real even on Int arguments (`(^ 2 3)` evaluates to 8.0).
-            S::Arith if name == "^" && args[0].is_arith() && all_same(args) => Ok(Sort::Real),
+            S::Arith if name == "^" && args[0].is_arith() && all_same(args) => Ok(power_sort(
+                args[0],
+                INT_POWER_IS_REAL.load(Ordering::Relaxed),
+            )),
             S::Arith if args[0].is_arith() && all_same(args) => Ok(args[0].clone()),
             S::Arith => ill("arguments of one arithmetic sort"),
             S::ArithCmp if args[0].is_arith() && all_same(args) => Ok(Sort::Bool),
@@ -521,6 +544,13 @@ mod tests {
         for (i, a) in OPS.iter().enumerate() {
             assert!(OPS[i + 1..].iter().all(|b| b.name != a.name), "{}", a.name);
         }
+    }
+
+    #[test]
+    fn the_power_of_ints_follows_the_loaded_z3() {
+        assert_eq!(power_sort(&Sort::Int, true), Sort::Real);
+        assert_eq!(power_sort(&Sort::Int, false), Sort::Int);
+        assert_eq!(power_sort(&Sort::Real, false), Sort::Real);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use model::finding::FailureKind;
 use untrace::executor::inject::Fault;
 use untrace::replay::{replay_trace, Exit, Outcome, ReplayOptions};
+use z3::ast::Ast;
 
 fn replay(text: &str, fault: Option<Fault>) -> Outcome {
     let trace = model::trace::text::parse(&format!("z3-trace 1\n{text}")).expect("parses");
@@ -161,4 +162,39 @@ fn no_oracles_skips_every_check() {
     options.config.run_checks = false;
     options.config.check_results = false;
     assert_eq!(replay_trace("t.trace", &trace, &options).exit, Exit::Ok);
+}
+
+/// The model types `^` on Ints as the loaded Z3 does (Real in 4.8.12, Int in 5.x): the
+/// executor asks the loaded Z3 before its first call, so a fuzzer builds no term the solver
+/// types otherwise.
+#[test]
+fn the_power_of_ints_is_typed_as_the_loaded_z3_types_it() {
+    use model::{Call, Op, Sort};
+    let mut executor = untrace::Executor::new(untrace::ExecConfig::default());
+    let int = executor.run(Call::SortInt).unwrap();
+    let Some(model::Ret::Id(model::AnyId::Sort(int))) = int else {
+        panic!("{int:?}")
+    };
+    let x = match executor.run(Call::Const {
+        sort: int,
+        name: "x".into(),
+    }) {
+        Ok(Some(model::Ret::Id(model::AnyId::Term(t)))) => t,
+        other => panic!("{other:?}"),
+    };
+    let power = match executor.run(Call::Op {
+        op: Op::lookup("^").unwrap(),
+        indices: vec![],
+        args: vec![x, x],
+    }) {
+        Ok(Some(model::Ret::Id(model::AnyId::Term(t)))) => t,
+        other => panic!("{other:?}"),
+    };
+    let ours = executor.state().term(power).unwrap().sort.clone();
+    let theirs = match executor.term(power).unwrap().get_sort().kind() {
+        z3::SortKind::Int => Sort::Int,
+        z3::SortKind::Real => Sort::Real,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(ours, theirs);
 }

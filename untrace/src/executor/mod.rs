@@ -203,6 +203,7 @@ fn malformed(v: model::Violation) -> ExecError {
 
 impl Executor {
     pub fn new(mut config: ExecConfig) -> Executor {
+        adapt_model_to_loaded_z3();
         if config.inject.is_none() {
             config.inject = inject::Fault::from_env();
         }
@@ -969,6 +970,25 @@ pub fn solver_param_kinds() -> Rc<HashMap<String, ParamKind>> {
         })
         .clone()
     })
+}
+
+/// Sets the typing facts of `model::ops` that differ between Z3 versions to the loaded Z3's,
+/// once per process, from terms built in a scratch context (so no round's or replay's context
+/// changes). A fuzzer calls it before it forks its rounds, so every round agrees.
+pub fn adapt_model_to_loaded_z3() {
+    static ADAPTED: std::sync::Once = std::sync::Once::new();
+    ADAPTED.call_once(|| {
+        let Ok(scratch) = guard::fresh_context() else {
+            return;
+        };
+        let power = guard::in_context(&scratch, || {
+            let x = z3::ast::Int::new_const("x");
+            Dynamic::from_ast(&x.power(&x)).get_sort().kind()
+        });
+        if let Ok(kind) = power {
+            model::ops::set_int_power_is_real(kind == z3::SortKind::Real);
+        }
+    });
 }
 
 /// Reads every solver parameter's kind from a scratch solver of `context`, uncached.
