@@ -5,7 +5,9 @@
 # child), which is robust against load from other processes, unlike wall time.
 # Usage: bench/mbt.sh [ROUNDS] [JOBS] [SEED]   (defaults: 2000 rounds, all cores, seed 1)
 # MBT=path/to/mbt uses that binary instead of building one (to compare builds on the same
-# seed range).
+# seed range). Z3_LIB=path/to/libz3.so runs against that libz3 (`mbt --z3-lib`), e.g. to
+# compare Debian's 4.8.12 with the z3-solver wheel's 5.x in one run:
+#   bench/mbt.sh 1000 2 1; Z3_LIB=/path/to/wheel/z3/lib/libz3.so bench/mbt.sh 1000 2 1
 set -euo pipefail
 rounds=${1:-2000}
 jobs=${2:-$(nproc)}
@@ -18,19 +20,21 @@ if [ -z "${MBT:-}" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" <<'PY'
+python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" "${Z3_LIB:-}" <<'PY'
 import json, resource, subprocess, sys
-mbt, rounds, jobs, seed, out = sys.argv[1:]
+mbt, rounds, jobs, seed, out, z3_lib = sys.argv[1:]
+library = ["--z3-lib", z3_lib] if z3_lib else []
 with open(f"{out}/report.txt", "w") as report:
     # Exit 1 means the campaign found new failures, which a benchmark run expects.
-    code = subprocess.run([mbt, "--seed", seed, "--rounds", rounds, "--jobs", jobs, "--out", out,
-                           "-q"], stdout=report, stderr=subprocess.DEVNULL).returncode
+    code = subprocess.run([mbt, *library, "--seed", seed, "--rounds", rounds, "--jobs", jobs,
+                           "--out", out, "-q"], stdout=report, stderr=subprocess.DEVNULL).returncode
     if code not in (0, 1):
         sys.exit(f"mbt exited with {code}")
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 cpu = usage.ru_utime + usage.ru_stime
 s = json.load(open(f"{out}/summary.json"))
 n = max(s["rounds"], 1)
+print(f"Z3                {s.get('z3_version', '?')}")
 print(f"rounds            {s['rounds']} (seeds {seed}..{int(seed) + s['rounds'] - 1}, {jobs} jobs)")
 print(f"seconds (wall)    {s['seconds']:.1f}")
 print(f"rounds/s          {s['rounds_per_second']:.1f}  ({s['rounds_per_second'] / 45:.2f}x BtorMBT's 45 rounds/s)")

@@ -508,6 +508,7 @@ impl Action for StartShadow {
             && cx.shadow.is_none()
             && depth(cx) == 0
             && !beyond_limit(cx)
+            && (cx.config.translate_default || !main_translates_slowly(cx))
     }
     fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
         let Some(main) = cx.solver else {
@@ -521,6 +522,19 @@ impl Action for StartShadow {
             cx.run(limit)?;
         }
         Ok(cx.shadow.is_some())
+    }
+}
+
+/// Whether the main solver is of a kind whose `translate` some Z3 versions make slow: the
+/// default solver and the solver for logic `ALL` (see `RoundConfig::translate_default`).
+fn main_translates_slowly(cx: &Cx<'_>) -> bool {
+    let kind = cx
+        .solver
+        .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.kind.clone()));
+    match kind {
+        Some(SolverKind::Default) => true,
+        Some(SolverKind::Logic(logic)) => logic == "ALL",
+        _ => false,
     }
 }
 
@@ -911,6 +925,7 @@ mod tests {
             rlimit: 1000,
             inject: None,
             independent: true,
+            translate_default: true,
         }
     }
 
@@ -1102,6 +1117,32 @@ mod tests {
         assert_eq!(calls_named(&cx, "check_sat"), 2);
         StopShadow.run(&mut cx).unwrap();
         assert!(cx.shadow.is_none());
+    }
+
+    #[test]
+    fn cheap_shadows_translate_no_default_solver() {
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = ready(&mut sut);
+        cx.config.translate_default = false;
+        assert!(
+            !StartShadow.applies(&cx),
+            "the default solver is not translated"
+        );
+        cx.config.translate_default = true;
+        assert!(StartShadow.applies(&cx));
+        let mut sut = DrySut::new(SatResult::Sat);
+        let mut cx = Cx::new(
+            &mut sut,
+            config(),
+            1,
+            rand_chacha::ChaCha8Rng::seed_from_u64(1),
+        );
+        cx.config.translate_default = false;
+        NewRound.run(&mut cx).unwrap();
+        cx.budget.params_left = 0;
+        assert!(NewSolver(SolverChoice::Tactic).run(&mut cx).unwrap());
+        cx.budget.main_left = 10;
+        assert!(StartShadow.applies(&cx), "a tactic solver translates fast");
     }
 
     #[test]

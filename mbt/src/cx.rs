@@ -30,9 +30,13 @@ pub struct RoundConfig {
     /// unknown the same way on every run instead of timing out.
     pub rlimit: u64,
     pub inject: Option<Inject>,
-    /// Evaluate assertions and model values with the independent evaluator
-    /// ([`crate::indep`]) as well as with Z3's `model_eval`.
+    /// Evaluate assertions and model values with the independent evaluator (`check_indep`,
+    /// `check_eval`) as well as with Z3's `model_eval`.
     pub independent: bool,
+    /// Shadow clones may `translate` default solvers and solvers for logic `ALL`. Z3 5.x takes
+    /// 0.9 s for such a translate (4.8.12 a millisecond), so the campaign turns it off where
+    /// the loaded Z3 is slow at it (`--shadows`); the other solver kinds translate fast.
+    pub translate_default: bool,
 }
 
 impl RoundConfig {

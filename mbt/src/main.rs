@@ -113,6 +113,12 @@ struct RunArgs {
     /// Do not check models with the independent evaluator (only with Z3's model_eval).
     #[arg(long)]
     no_independent_check: bool,
+    /// Which solvers shadow clones translate: `all`, or `cheap` (not the default solver nor
+    /// logic ALL, whose translate takes about 0.9 s in Z3 5.x). Default: measured on the
+    /// loaded Z3 at start (`cheap` when one such translate takes over 50 ms); recorded in the
+    /// rerun commands, so a round stays a function of its seed and flags.
+    #[arg(long, value_parser = ["all", "cheap"])]
+    shadows: Option<String>,
     /// Time limit per round in seconds. A round killed at it is a finding only inside a check
     /// under Z3's rlimit; otherwise it is counted in summary.json (timeouts_not_findings).
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS, value_name = "SECONDS")]
@@ -178,6 +184,25 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
+    let translate_default = match args.shadows.as_deref() {
+        Some(choice) => choice == "all",
+        None => {
+            let cost = untrace::executor::default_translate_cost();
+            let fast = cost < Duration::from_millis(50);
+            if !fast {
+                eprintln!(
+                    "mbt: translating a default solver takes {:.2} s on this Z3: shadow clones \
+                     only of solvers for a logic and from a tactic (--shadows all to change)",
+                    cost.as_secs_f64()
+                );
+            }
+            fast
+        }
+    };
+    round_flags.push(format!(
+        "--shadows {}",
+        if translate_default { "all" } else { "cheap" }
+    ));
     // A round is a function of its seed and of the Z3 it runs on.
     if let Some(library) = z3lib::applied() {
         let path = library.path.to_string_lossy();
@@ -248,6 +273,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             rlimit: args.rlimit,
             inject,
             independent: !args.no_independent_check,
+            translate_default,
         },
         round_flags,
         quiet: args.quiet,

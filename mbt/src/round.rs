@@ -68,6 +68,7 @@ pub(crate) mod tests {
             rlimit: 1000,
             inject: None,
             independent: true,
+            translate_default: true,
         }
     }
 

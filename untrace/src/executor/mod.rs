@@ -991,6 +991,21 @@ pub fn adapt_model_to_loaded_z3() {
     });
 }
 
+/// How long the loaded Z3 takes to `translate` a fresh default solver, measured once in a
+/// scratch context (Z3 4.8.12: about a millisecond; 5.x: about 0.9 s). A fuzzer budgets its
+/// shadow clones by it.
+pub fn default_translate_cost() -> std::time::Duration {
+    let Ok(scratch) = guard::fresh_context() else {
+        return std::time::Duration::ZERO;
+    };
+    let Ok(target) = guard::fresh_context() else {
+        return std::time::Duration::ZERO;
+    };
+    let start = std::time::Instant::now();
+    let _ = guard::in_context(&scratch, || drop(Solver::new().translate(&target)));
+    start.elapsed()
+}
+
 /// Reads every solver parameter's kind from a scratch solver of `context`, uncached.
 fn read_solver_param_kinds(context: &Context) -> HashMap<String, ParamKind> {
     let raw = context.get_z3_context();
