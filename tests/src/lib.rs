@@ -47,6 +47,21 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// A command for a workspace binary with `args` and `envs`, free of the test-only injection
+/// variables a test run may inherit (`UNTRACE_FAIL_ON`, `UNTRACE_INJECT`, `MBT_INJECT`): a
+/// test sets the ones it means in `envs`.
+pub fn command(name: &str, args: &[&std::ffi::OsStr], envs: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(bin(name));
+    cmd.args(args)
+        .env_remove("UNTRACE_FAIL_ON")
+        .env_remove("UNTRACE_INJECT")
+        .env_remove("MBT_INJECT");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
 /// Runs a binary with arguments and returns its output.
 pub fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
     Command::new(bin(name))

@@ -4,18 +4,16 @@
 //! signature, and minimized by `mbt --minimize` (ddtrace) to at most 30 lines that replay
 //! with the same exit code and signature.
 
-use e2e::bin;
+use e2e::command;
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Runs `name` with `args`, the fault injected, and no other injection.
 fn run(name: &str, args: &[&str], fault: &str) -> Output {
-    Command::new(bin(name))
-        .args(args)
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("MBT_INJECT")
-        .env("UNTRACE_INJECT", fault)
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    command(name, &args, &[("UNTRACE_INJECT", fault)])
         .output()
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }

@@ -1,20 +1,14 @@
 //! The whole flow across tools: fuzz -> trace -> replay -> minimize, and trace -> SMT-LIB ->
 //! solver -> model check / reduce.
 
-use e2e::{bin, on_path, repo_root};
+use e2e::{command, on_path, repo_root};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn run(name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(bin(name));
-    cmd.args(args)
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("MBT_INJECT");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    cmd.output()
+    command(name, args, envs)
+        .output()
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 

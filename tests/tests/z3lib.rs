@@ -5,7 +5,7 @@
 //! `Z3_TEST_OTHER_LIB` naming another libz3 (e.g. the z3-solver wheel's `z3/lib/libz3.so`),
 //! the example traces replay on it and mbt fuzzes it; without, those tests are skipped.
 
-use e2e::{bin, on_path, repo_root};
+use e2e::{bin, command, on_path, repo_root};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -14,15 +14,9 @@ use std::process::{Command, Output};
 /// Runs a tool with a private temporary folder (`TMPDIR`), so that the tests can see that
 /// the re-exec leaves nothing behind there.
 fn run_in(tmpdir: &Path, name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(bin(name));
-    cmd.args(args)
+    command(name, args, envs)
         .env("TMPDIR", tmpdir)
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("MBT_INJECT");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    cmd.output()
+        .output()
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 
