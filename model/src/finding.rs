@@ -212,14 +212,18 @@ pub fn normalize(message: &str) -> String {
 }
 
 /// Where Z3 reports a violated assertion in `output` (`ASSERTION VIOLATION`, then `File: F`
-/// and `Line: N` lines): `F:N` with a leading `./` dropped. Z3 builds print the same two
-/// lines for `UNREACHABLE` and failed `VERIFY`s, which name their location as well.
+/// and `Line: N` lines): `F:N` with the build's own directory dropped (everything before
+/// `src/`, such as `./` or a wheel's temporary build folder), so that one bug has one
+/// location whoever built Z3. Z3 prints the same lines for `UNREACHABLE`, `NOT IMPLEMENTED
+/// YET` and failed `VERIFY`s.
 pub fn assertion_location(output: &str) -> Option<String> {
     let mut file = None;
     for line in output.lines() {
         let line = line.trim();
         if let Some(f) = line.strip_prefix("File: ") {
-            file = Some(f.trim().trim_start_matches("./").to_string());
+            let f = f.trim();
+            let from_src = f.find("src/").map_or(f, |at| &f[at..]);
+            file = Some(from_src.trim_start_matches("./").to_string());
         } else if let (Some(f), Some(n)) = (&file, line.strip_prefix("Line: ")) {
             if let Ok(n) = n.trim().parse::<u32>() {
                 return Some(format!("{f}:{n}"));
@@ -406,6 +410,12 @@ mod tests {
             "crash|assertion violation at src/ast/fpa/fpa2bv_converter.cpp:118"
         );
         assert_eq!(assertion_location("File: x\nno line\n"), None);
+        let wheel =
+            "File: /tmp/build-via-sdist-x1/z3_solver-5.4.1.0/core/src/ast/sls/e.h\nLine: 490\n";
+        assert_eq!(
+            assertion_location(wheel).as_deref(),
+            Some("src/ast/sls/e.h:490")
+        );
     }
 
     #[test]

@@ -85,8 +85,13 @@ fn spawn(
     if page == libc::MAP_FAILED {
         return Err(std::io::Error::last_os_error());
     }
-    // SAFETY: the page is zeroed and aligned for an AtomicU32 and outlives every use.
-    let progress: &AtomicU32 = unsafe { &*(page as *const AtomicU32) };
+    // SAFETY: the page is zeroed and aligned for two AtomicU32s and outlives every use.
+    let (progress, reported): (&AtomicU32, &AtomicU32) = unsafe {
+        (
+            &*(page as *const AtomicU32),
+            &*(page as *const AtomicU32).add(1),
+        )
+    };
     progress.store(u32::MAX, Ordering::Relaxed);
     let mut fds = [0; 2];
     // SAFETY: two new descriptors, owned by the files below.
@@ -126,6 +131,9 @@ fn spawn(
         });
         report(&outcome);
         let _ = std::io::stderr().flush();
+        // Z3 may end the process itself, even with exit code 0 (Z3 5.4.1 after "NOT
+        // IMPLEMENTED YET"): only an exit after this mark is the replay's own outcome.
+        reported.store(1, Ordering::SeqCst);
         // SAFETY: ends the child without running the parent's exit handlers.
         unsafe { libc::_exit(outcome.exit as i32) }
     }
@@ -191,6 +199,7 @@ fn spawn(
         unsafe { libc::poll(&mut pfd, 1, wait) };
     };
     let index = progress.load(Ordering::Relaxed);
+    let child_reported = reported.load(Ordering::SeqCst) == 1;
     // SAFETY: unmaps the page mapped above; `progress` is not used after this.
     unsafe { libc::munmap(page, 4096) };
     let entry = (index != u32::MAX).then_some(index as usize);
@@ -226,7 +235,7 @@ fn spawn(
         classify_death(Some(libc::WTERMSIG(status)), None, &output, call)
     } else {
         let code = libc::WEXITSTATUS(status);
-        if let Some(exit) = Exit::from_code(code) {
+        if let Some(exit) = Exit::from_code(code).filter(|_| child_reported) {
             // The child reported its own outcome.
             return Ok(Outcome {
                 exit,
