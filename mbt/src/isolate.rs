@@ -577,14 +577,22 @@ pub fn keep_produced_files(dir: &Path, to: &Path) -> io::Result<usize> {
     Ok(files.len())
 }
 
-/// The name of the last call line of a trace (the call that was running or failed).
-pub fn last_call(trace: &Path) -> Option<String> {
+/// The last call line of a text trace: the call that was running or failed (where a round
+/// injected with `MBT_INJECT` stopped).
+pub fn last_call_line(trace: &Path) -> Option<String> {
     let text = fs::read_to_string(trace).ok()?;
     text.lines()
         .skip(1)
         .filter(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
         .last()
-        .and_then(|l| l.split_whitespace().next())
+        .map(str::to_string)
+}
+
+/// The name of the last call line of a trace ([`last_call_line`]).
+pub fn last_call(trace: &Path) -> Option<String> {
+    last_call_line(trace)?
+        .split_whitespace()
+        .next()
         .map(str::to_string)
 }
 

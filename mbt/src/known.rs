@@ -16,11 +16,7 @@ use anyhow::{bail, Context as _};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// The prefix of the stderr line in which `untrace` names a failing replay's signature.
-pub const SIGNATURE_LINE: &str = "untrace: signature: ";
+use std::time::Duration;
 
 /// How long one replay of a known trace may run.
 const REPLAY_LIMIT: Duration = Duration::from_secs(20);
@@ -131,56 +127,23 @@ fn is_trace(path: &Path) -> bool {
     )
 }
 
-/// The signature on the last `untrace: signature: S` line of a replay's stderr.
-pub fn signature_in_stderr(stderr: &str) -> Option<String> {
-    stderr
-        .lines()
-        .rev()
-        .find_map(|l| l.trim().strip_prefix(SIGNATURE_LINE))
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-}
-
-/// Replays `trace` once, in a private temporary folder (a trace may set parameters that make
-/// Z3 write files), and returns the signature its replay prints. An error only when the
-/// replayer cannot run at all.
+/// Replays `trace` once (in a private folder, see [`minimize::replay_once`]) and returns the
+/// signature its replay prints. An error only when the replayer cannot run at all.
 fn replay_signature(trace: &Path) -> anyhow::Result<Option<String>> {
-    let (program, args) = minimize::replayer();
-    let scratch = tempfile::Builder::new()
-        .prefix("mbt-known-")
-        .tempdir()
-        .context("cannot create a temporary folder")?;
-    let stderr_path = scratch.path().join("stderr.txt");
-    let stderr = fs::File::create(&stderr_path)
-        .with_context(|| format!("cannot create {}", stderr_path.display()))?;
-    let mut child = Command::new(&program)
-        .args(&args)
-        .arg(trace)
-        .current_dir(scratch.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-        .with_context(|| format!("cannot run {}", program.display()))?;
-    let start = Instant::now();
-    loop {
-        if child.try_wait()?.is_some() {
-            break;
-        }
-        if start.elapsed() > REPLAY_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
+    let replayer = minimize::replayer();
+    let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
+        .with_context(|| format!("cannot run {}", replayer.0.display()))?;
+    match replayed {
+        Some((_, signature)) => Ok(signature),
+        None => {
             eprintln!(
                 "mbt: warning: --known: {}: the replay ran past {} s",
                 trace.display(),
                 REPLAY_LIMIT.as_secs()
             );
-            return Ok(None);
+            Ok(None)
         }
-        std::thread::sleep(Duration::from_millis(10));
     }
-    let text = fs::read(&stderr_path).unwrap_or_default();
-    Ok(signature_in_stderr(&String::from_utf8_lossy(&text)))
 }
 
 #[cfg(test)]
@@ -204,11 +167,17 @@ mod tests {
     fn the_last_signature_line_of_stderr_counts() {
         let stderr = "untrace: signature: old\nsomething\nuntrace: signature: z3-error|x|push\n";
         assert_eq!(
-            signature_in_stderr(stderr).as_deref(),
+            model::finding::signature_in(stderr).as_deref(),
             Some("z3-error|x|push")
         );
-        assert_eq!(signature_in_stderr("untrace: replay mismatch\n"), None);
-        assert_eq!(signature_in_stderr("untrace: signature:   \n"), None);
+        assert_eq!(
+            model::finding::signature_in("untrace: replay mismatch\n"),
+            None
+        );
+        assert_eq!(
+            model::finding::signature_in("untrace: signature:   \n"),
+            None
+        );
     }
 
     #[test]

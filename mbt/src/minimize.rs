@@ -76,44 +76,44 @@ pub enum Outcome {
     Skipped(String),
 }
 
-/// Replays `trace` once with a wall-clock limit: its exit code and the signature it printed,
-/// `None` on a timeout.
-fn replay_once(
+/// How a single replay ended: its exit code (`None` for a signal) and the signature it
+/// printed.
+pub type Replayed = (Option<i32>, Option<String>);
+
+/// Replays `trace` once with `replayer` under a wall-clock limit, in a private temporary
+/// folder (a trace may set parameters that make Z3 write files): `None` on a timeout. An
+/// error only when the replayer cannot run at all.
+pub fn replay_once(
     (program, args): &(PathBuf, Vec<OsString>),
     trace: &Path,
     limit: Duration,
-) -> std::io::Result<Option<(Option<i32>, Option<String>)>> {
+) -> std::io::Result<Option<Replayed>> {
+    let scratch = tempfile::Builder::new().prefix("mbt-replay-").tempdir()?;
+    // Into a file, not a pipe: nothing has to read while the replay runs.
+    let stderr_path = scratch.path().join("stderr.txt");
     let mut child = Command::new(program)
         .args(args)
         .arg(trace)
+        .current_dir(scratch.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr_path)?)
         .spawn()?;
-    let stderr = child.stderr.take();
-    // The replay's stderr is small (a few lines); a reader thread keeps the pipe from filling.
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut e) = stderr {
-            use std::io::Read;
-            let _ = e.read_to_string(&mut text);
-        }
-        text
-    });
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
-            break Some(status);
+            break status;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            break None;
+            return Ok(None);
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    let text = reader.join().unwrap_or_default();
-    Ok(status.map(|s| (s.code(), model::finding::signature_in(&text))))
+    let text = std::fs::read(&stderr_path).unwrap_or_default();
+    let signature = model::finding::signature_in(&String::from_utf8_lossy(&text));
+    Ok(Some((status.code(), signature)))
 }
 
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.
@@ -164,16 +164,6 @@ fn lines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
-/// The last call line of a text trace: where a round injected with `MBT_INJECT` stopped.
-pub fn last_call_line(trace: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(trace).ok()?;
-    let lines: Vec<&str> = text.lines().skip(1).collect();
-    lines
-        .into_iter()
-        .rfind(|l| !l.starts_with("return") && !l.starts_with(';') && !l.trim().is_empty())
-        .map(str::to_string)
-}
-
 /// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/min.trace`,
 /// replaying under the round's `limits`.
 ///
@@ -193,7 +183,7 @@ pub fn minimize_failure(dir: &Path, kind: FailureKind, limits: Limits, injected:
     let replay = (program, args);
     let trace = dir.join(isolate::TRACE);
     if injected {
-        match last_call_line(&trace) {
+        match isolate::last_call_line(&trace) {
             // The rounds are over: no child inherits this but the replays below.
             Some(line) => std::env::set_var("UNTRACE_FAIL_ON", line),
             None => return Outcome::Skipped("the injected round made no call".into()),

@@ -70,6 +70,16 @@ pub fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 
+/// The `*.trace` files of `dir`, sorted (none when `dir` cannot be read).
+pub fn traces_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "trace"));
+    files.sort();
+    files
+}
+
 /// Whether an external program is on PATH (for tests that need a solver binary).
 pub fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")

@@ -1,7 +1,7 @@
 //! The whole flow across tools: fuzz -> trace -> replay -> minimize, and trace -> SMT-LIB ->
 //! solver -> model check / reduce.
 
-use e2e::{command, on_path, repo_root};
+use e2e::{command, on_path, repo_root, traces_in};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -30,15 +30,6 @@ fn keep_all_campaign(out: &Path, args: &[&str]) {
     );
 }
 
-fn traces_of(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|e| e == "trace"));
-    files.sort();
-    files
-}
-
 fn call_lines(trace: &Path) -> usize {
     std::fs::read_to_string(trace)
         .expect("trace readable")
@@ -65,7 +56,7 @@ fn fuzzed_traces_replay_with_untrace() {
         .as_array()
         .map(|seeds| seeds.iter().map(|s| s.to_string()).collect())
         .unwrap_or_default();
-    let traces = traces_of(&out_dir.path().join("traces"));
+    let traces = traces_in(&out_dir.path().join("traces"));
     assert_eq!(traces.len(), 12, "one kept trace per round");
     let mut replayed = 0;
     for trace in &traces {
@@ -111,7 +102,7 @@ fn ddtrace_minimizes_a_fuzzed_trace_that_crashes_untrace() {
     );
     // The longest trace with a bvmul: the failure we pretend Z3 has.
     let pattern = "bvmul ";
-    let trace = traces_of(&out_dir.path().join("traces"))
+    let trace = traces_in(&out_dir.path().join("traces"))
         .into_iter()
         .filter(|t| std::fs::read_to_string(t).unwrap().contains(pattern))
         .max_by_key(|t| call_lines(t))

@@ -5,7 +5,7 @@
 //! `Z3_TEST_OTHER_LIB` naming another libz3 (e.g. the z3-solver wheel's `z3/lib/libz3.so`),
 //! the example traces replay on it and mbt fuzzes it; without, those tests are skipped.
 
-use e2e::{bin, command, on_path, repo_root};
+use e2e::{bin, command, on_path, repo_root, traces_in};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -330,30 +330,40 @@ fn other_library() -> Option<z3lib::Library> {
     Some(z3lib::inspect(Path::new(&path)).unwrap_or_else(|e| panic!("Z3_TEST_OTHER_LIB: {e}")))
 }
 
+/// Replays every trace of `traces/DIR` on `other` without comparing recorded results (they
+/// are 4.8.12's), in a private temporary folder that must stay empty: each trace with the
+/// replay's output.
+fn replay_all_on(other: &z3lib::Library, dir: &str, verbose: bool) -> Vec<(PathBuf, Output)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let replays = traces_in(&repo_root().join(dir))
+        .into_iter()
+        .map(|trace| {
+            let mut args: Vec<&OsStr> = vec![
+                "--no-check".as_ref(),
+                "--z3-lib".as_ref(),
+                other.path.as_os_str(),
+                trace.as_os_str(),
+            ];
+            if verbose {
+                args.insert(0, "-v".as_ref());
+            }
+            let out = run_in(tmp.path(), "untrace", &args, &[]);
+            (trace, out)
+        })
+        .collect();
+    assert_empty(tmp.path());
+    replays
+}
+
 #[test]
 fn the_example_traces_replay_on_the_other_library() {
     let Some(other) = other_library() else {
         return;
     };
-    let mut traces: Vec<PathBuf> = std::fs::read_dir(repo_root().join("traces"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
-        .collect();
-    traces.sort();
-    let tmp = tempfile::tempdir().unwrap();
-    for trace in traces {
-        // The traces record 4.8.12's answers; other versions may answer otherwise (`^` of two
-        // Ints is an Int on 5.4.1, a Real on 4.8.12), so results are not compared. Every call
-        // and every check must still run.
-        let args: [&OsStr; 5] = [
-            "-v".as_ref(),
-            "--no-check".as_ref(),
-            "--z3-lib".as_ref(),
-            other.path.as_os_str(),
-            trace.as_os_str(),
-        ];
-        let out = run_in(tmp.path(), "untrace", &args, &[]);
+    // The traces record 4.8.12's answers; other versions may answer otherwise (`^` of two
+    // Ints is an Int on 5.4.1, a Real on 4.8.12), so results are not compared. Every call
+    // and every check must still run.
+    for (trace, out) in replay_all_on(&other, "traces", true) {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(0), "{}: {err}", trace.display());
         assert!(
@@ -361,7 +371,6 @@ fn the_example_traces_replay_on_the_other_library() {
             "{err}"
         );
     }
-    assert_empty(tmp.path());
 }
 
 /// The regression corpus replays on the other library too: every case runs to its end or to
@@ -372,21 +381,7 @@ fn the_regression_traces_replay_on_the_other_library() {
     let Some(other) = other_library() else {
         return;
     };
-    let mut traces: Vec<PathBuf> = std::fs::read_dir(repo_root().join("traces/regress"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trace"))
-        .collect();
-    traces.sort();
-    let tmp = tempfile::tempdir().unwrap();
-    for trace in traces {
-        let args: [&OsStr; 4] = [
-            "--no-check".as_ref(),
-            "--z3-lib".as_ref(),
-            other.path.as_os_str(),
-            trace.as_os_str(),
-        ];
-        let out = run_in(tmp.path(), "untrace", &args, &[]);
+    for (trace, out) in replay_all_on(&other, "traces/regress", false) {
         let err = stderr(&out);
         let code = out.status.code();
         assert!(
@@ -397,7 +392,6 @@ fn the_regression_traces_replay_on_the_other_library() {
         let last = err.lines().last().unwrap_or("replays cleanly");
         eprintln!("{} on Z3 {}: {last}", trace.display(), other.version);
     }
-    assert_empty(tmp.path());
 }
 
 #[test]

@@ -490,14 +490,11 @@ impl Executor {
                 return Ours::Skipped;
             }
         };
-        if self.model_values(m).is_none() {
+        let Some(values) = self.model_values(m) else {
             return Ours::Skipped;
-        }
-        self.count_for(assertion, CHECKED);
-        let result = match self.model_values(m) {
-            Some(values) => eval::evaluate_str(&text, values),
-            None => return Ours::Skipped,
         };
+        let result = eval::evaluate_str(&text, values);
+        self.count_for(assertion, CHECKED);
         match result {
             Ok(v) => Ours::Value(v),
             Err(EvalError::Open(_)) => {
