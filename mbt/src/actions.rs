@@ -926,6 +926,7 @@ mod tests {
             inject: None,
             independent: true,
             translate_default: true,
+            differential: None,
         }
     }
 

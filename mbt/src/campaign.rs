@@ -51,6 +51,19 @@ pub struct CampaignConfig {
 }
 
 impl CampaignConfig {
+    /// How long a worker may take for one round: its time limit, and the differential run
+    /// after it.
+    pub fn round_wall(&self) -> Duration {
+        let side = untrace::differential::SideLimits {
+            timeout: self.limits.timeout,
+            memout_mb: None,
+        };
+        match self.round.differential {
+            Some(_) => self.limits.timeout + side.longest(),
+            None => self.limits.timeout,
+        }
+    }
+
     /// The seed of the `i`-th round of this shard: shards split the seed space so that no two
     /// shards of one campaign run the same round, and `--seed S --rounds 1` runs seed S.
     pub fn round_seed(&self, i: u64) -> u64 {
@@ -91,6 +104,10 @@ pub struct FailureEntry {
     pub rerun: String,
     /// Replays the saved trace.
     pub replay: String,
+    /// The untrace options the replays of this finding need besides the trace (a differential
+    /// finding's `--diff-lib PATH` or `--cross-check CMD`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replay_args: Vec<String>,
     /// `--minimize`: the minimized trace beside the original.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimized_trace: Option<PathBuf>,
@@ -132,10 +149,11 @@ impl FailureEntry {
     pub fn relocate(&mut self, from: &Path, to: &Path) {
         let moved = |p: &Path| moved_path(p, from, to);
         self.trace = moved_path(&self.trace, from, to);
-        self.replay = replay_command(&self.trace);
+        self.replay = replay_command(&self.trace, &self.replay_args);
         self.files = self.files.as_deref().map(moved);
         self.minimized_trace = self.minimized_trace.as_deref().map(moved);
-        self.minimized_replay = self.minimized_trace.as_deref().map(replay_command);
+        self.minimized_replay =
+            (self.minimized_trace.as_deref()).map(|t| replay_command(t, &self.replay_args));
         self.rerun = self.rerun.replace(
             &shell_word(&from.to_string_lossy()),
             &shell_word(&to.to_string_lossy()),
@@ -391,7 +409,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         let mut progressed = false;
         let mut i = 0;
         while i < running.len() {
-            if let Some(finished) = running[i].poll(cfg.limits.timeout) {
+            if let Some(finished) = running[i].poll(cfg.round_wall()) {
                 finish_round(cfg, &mut summary, &mut by_signature, &finished)?;
                 let _ = fs::remove_dir_all(&finished.dir);
                 progressed = true;
@@ -416,7 +434,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         } else {
             // Wakes for the status line, the campaign's time limit and signals at least this
             // often.
-            isolate::wait_for_news(&running, cfg.limits.timeout, Duration::from_millis(200));
+            isolate::wait_for_news(&running, cfg.round_wall(), Duration::from_millis(200));
         }
     }
     bar.finish_and_clear();
@@ -494,6 +512,14 @@ fn finish_round(
     let files = dir.join("files");
     let n_files = isolate::keep_produced_files(&finished.dir, &files)
         .with_context(|| format!("cannot write {}", files.display()))?;
+    let replay_args = match &cfg.round.differential {
+        Some(d) if failure.kind.is_differential() => d.other.untrace_args(),
+        _ => Vec::new(),
+    };
+    let replay_args: Vec<String> = replay_args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let entry = FailureEntry {
         id: id.clone(),
         known: cfg.known.contains(&signature),
@@ -505,7 +531,8 @@ fn finish_round(
         last_seed: report.seed,
         options: report.options,
         z3_version: summary.z3_version.clone(),
-        replay: replay_command(&saved_trace),
+        replay: replay_command(&saved_trace, &replay_args),
+        replay_args,
         trace: saved_trace,
         files: (n_files > 0).then_some(files),
         rerun: rerun_command(cfg, report.seed, &dir.join("rerun")),
@@ -552,11 +579,13 @@ fn inject_spec(injection: &Inject) -> String {
     }
 }
 
-/// The command that replays `trace` (an absolute path) with the replayer beside `mbt`.
-pub fn replay_command(trace: &Path) -> String {
+/// The command that replays `trace` (an absolute path) with the replayer beside `mbt` and the
+/// options `extra`.
+pub fn replay_command(trace: &Path, extra: &[String]) -> String {
     let (program, args) = minimize::replayer();
     let mut words = vec![shell_word(&program.to_string_lossy())];
     words.extend(args.iter().map(|a| shell_word(&a.to_string_lossy())));
+    words.extend(extra.iter().map(|a| shell_word(a)));
     words.push(shell_word(&trace.to_string_lossy()));
     words.join(" ")
 }
@@ -595,6 +624,7 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
             &dir,
             entry.failure.kind,
             cfg.limits,
+            &entry.replay_args,
             cfg.round.inject.is_some(),
         ) {
             minimize::Outcome::Done {
@@ -605,7 +635,7 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                 replays,
             } => {
                 let path = std::path::absolute(&path).unwrap_or(path);
-                entry.minimized_replay = Some(replay_command(&path));
+                entry.minimized_replay = Some(replay_command(&path, &entry.replay_args));
                 entry.minimized_trace = Some(path);
                 entry.known |= signature.as_deref().is_some_and(|s| cfg.known.contains(s));
                 entry.minimized_signature = signature;
@@ -684,6 +714,7 @@ mod tests {
             files: None,
             rerun: String::new(),
             replay: String::new(),
+            replay_args: Vec::new(),
             minimized_trace: None,
             minimized_replay: None,
             minimized_signature: root_cause.map(str::to_string),
@@ -748,6 +779,16 @@ mod tests {
             .unwrap()
             .ends_with(" /all/failures/a/min.trace"));
         assert_eq!(e.rerun, "mbt --seed 1 --out /all/failures/a/rerun");
+        // A differential finding replays against the other side too.
+        let mut d = entry("d", "version-diff|x", None, 1);
+        d.replay_args = vec!["--diff-lib".into(), "/opt/z3 dev/libz3.so".into()];
+        d.relocate(Path::new("/shard"), Path::new("/all"));
+        assert!(
+            d.replay
+                .ends_with(" --diff-lib '/opt/z3 dev/libz3.so' /out/failures/d/round.trace"),
+            "{}",
+            d.replay
+        );
     }
 
     #[test]

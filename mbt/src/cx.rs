@@ -37,6 +37,16 @@ pub struct RoundConfig {
     /// 0.9 s for such a translate (4.8.12 a millisecond), so the campaign turns it off where
     /// the loaded Z3 is slow at it (`--shadows`); the other solver kinds translate fast.
     pub translate_default: bool,
+    /// `--diff-lib`, `--cross-check`: every round that passes runs again on this other Z3 or
+    /// solver, which must agree ([`untrace::differential`]).
+    pub differential: Option<Differential>,
+}
+
+/// The other side of a differential campaign and the untrace binary that replays on it.
+#[derive(Clone, Debug)]
+pub struct Differential {
+    pub other: untrace::differential::Other,
+    pub untrace: std::path::PathBuf,
 }
 
 impl RoundConfig {

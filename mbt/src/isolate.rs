@@ -280,12 +280,61 @@ fn child_round(
         })
     });
     drop(context);
+    let mut report = report;
+    if let (None, Some(differential)) = (&report.failure, &config.differential) {
+        compare_round(differential, &dir.join(TRACE), limits, &mut report);
+    }
     let _ = io::stdout().flush();
     // SAFETY: flushes C's output streams into this round's output file.
     unsafe { libc::fflush(std::ptr::null_mut()) };
     let json = serde_json::to_vec(&report).map_err(io::Error::other)?;
     fs::write(dir.join(REPORT), json)?;
     Ok(report)
+}
+
+/// Runs a round that passed again on the other side of a differential campaign: a
+/// disagreement becomes the round's failure; what was compared goes into its statistics.
+fn compare_round(
+    differential: &crate::cx::Differential,
+    trace_path: &Path,
+    limits: Limits,
+    report: &mut RoundReport,
+) {
+    use untrace::differential::{compare, SideLimits};
+    let side = SideLimits {
+        timeout: limits.timeout,
+        memout_mb: (limits.memout_mb > 0).then_some(limits.memout_mb),
+    };
+    let counts = &mut report.stats.differential;
+    *counts.entry("rounds".into()).or_default() += 1;
+    let trace = match fs::read(trace_path).map(|b| model::trace::parse(&b)) {
+        Ok(Ok(trace)) => trace,
+        _ => {
+            *counts.entry("unreadable-trace".into()).or_default() += 1;
+            return;
+        }
+    };
+    match compare(
+        trace_path,
+        &trace,
+        &differential.other,
+        &differential.untrace,
+        side,
+    ) {
+        Ok(verdict) => {
+            for (k, n) in verdict.counts {
+                *counts.entry(k).or_default() += n;
+            }
+            report.failure = verdict.failure.map(|mut f| {
+                f.last_call = f.last_call.or_else(|| last_call(trace_path));
+                f
+            });
+        }
+        Err(message) => {
+            *counts.entry("side-error".into()).or_default() += 1;
+            eprintln!("mbt: differential: {message}");
+        }
+    }
 }
 
 impl Worker {

@@ -4,12 +4,12 @@
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
 use mbt::campaign::{self, CampaignConfig};
-use mbt::cx::RoundConfig;
+use mbt::cx::{Differential, RoundConfig};
 use mbt::inject::Inject;
 use mbt::interrupt;
 use mbt::isolate::Limits;
 use mbt::known::KnownSignatures;
-use mbt::options::{read_param_descrs, why_not_fuzzed, OptionModel};
+use mbt::options::{read_param_descrs, why_not_fuzzed, OptionModel, ParamDescr, ParamKind};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,7 +79,12 @@ enum Command {
         no_check: bool,
     },
     /// List the solver parameters the option model reads from Z3 and whether it fuzzes them.
-    Params,
+    Params {
+        /// As JSON (name, kind, documentation), as a differential campaign reads them from
+        /// the other libz3.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +137,19 @@ struct RunArgs {
     /// Run shard K of N (0-based): the seed space is split so shards never repeat rounds.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Differential: run every round that passes again on this second libz3, in a process of
+    /// its own (`untrace --z3-lib PATH --answers-only`). A definite check answer that differs,
+    /// or a Z3 error, failed check or crash on it alone, is a `version-diff` finding; unknowns
+    /// and its timeouts are counted in summary.json (stats.differential), not findings.
+    #[arg(long, value_name = "PATH", conflicts_with = "cross_check")]
+    diff_lib: Option<PathBuf>,
+    /// Differential: run this solver command (e.g. `cvc5 --incremental`, `z3 -smt2`; split
+    /// into words, never run by a shell) on the standard SMT-LIB script of every round that
+    /// passes, appended as its last argument. A definite check answer that differs from
+    /// Z3's is a `solver-diff` finding; the solver's `unsupported`, errors, unknowns and
+    /// timeouts are counted in summary.json, not findings.
+    #[arg(long, value_name = "CMD")]
+    cross_check: Option<String>,
     /// Keep the trace of every round under OUT/traces/.
     #[arg(long)]
     keep_all: bool,
@@ -184,8 +202,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.rlimit != DEFAULT_RLIMIT {
         round_flags.push(format!("--rlimit {}", args.rlimit));
     }
+    let differential = differential(&args, &mut round_flags)?;
     let translate_default = match args.shadows.as_deref() {
         Some(choice) => choice == "all",
+        // The other Z3 may be slow at it (5.x: 0.9 s a translate).
+        None if args.diff_lib.is_some() => false,
         None => {
             let cost = untrace::executor::default_translate_cost();
             let fast = cost < Duration::from_millis(50);
@@ -253,7 +274,18 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => KnownSignatures::default(),
     };
     // Read in the parent before any fork, so that every child sees the same option model.
-    let options = OptionModel::new(&read_param_descrs());
+    let mut descrs = read_param_descrs();
+    if let Some(path) = &args.diff_lib {
+        // Parameters one version lacks or types differently are refused there: no finding.
+        let other = other_param_descrs(path)?;
+        let before = descrs.len();
+        descrs.retain(|d| other.iter().any(|o| same_param(d, o)));
+        eprintln!(
+            "mbt: differential: fuzzing the {} of {before} solver parameters both Z3s know alike",
+            descrs.len()
+        );
+    }
+    let options = OptionModel::new(&descrs);
     let cfg = CampaignConfig {
         rounds,
         time,
@@ -274,6 +306,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             inject,
             independent: !args.no_independent_check,
             translate_default,
+            differential,
         },
         round_flags,
         quiet: args.quiet,
@@ -292,6 +325,65 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
         _ => findings_exit_code(&summary),
     })
+}
+
+/// The other side of a differential campaign (`--diff-lib`, `--cross-check`), with its flag
+/// for the rerun commands.
+fn differential(
+    args: &RunArgs,
+    round_flags: &mut Vec<String>,
+) -> anyhow::Result<Option<Differential>> {
+    use untrace::differential::Other;
+    let other = match (&args.diff_lib, &args.cross_check) {
+        (Some(path), _) => Other::library(path),
+        (_, Some(command)) => Other::solver(command),
+        _ => return Ok(None),
+    }
+    .map_err(anyhow::Error::msg)?;
+    let untrace = untrace::differential::untrace_binary();
+    let untrace = match (&other, untrace) {
+        (_, Some(path)) => path,
+        (Other::Solver(_), None) => PathBuf::from("untrace"),
+        (Other::Library { .. }, None) => bail!("--diff-lib needs the untrace binary beside mbt"),
+    };
+    let words: Vec<String> = other
+        .untrace_args()
+        .iter()
+        .map(|a| campaign::shell_word(&a.to_string_lossy()))
+        .collect();
+    round_flags.push(words.join(" "));
+    eprintln!(
+        "mbt: differential: every round that passes runs again on {}",
+        other.name()
+    );
+    Ok(Some(Differential { other, untrace }))
+}
+
+/// The solver parameter descriptions of the libz3 at `path` (`mbt --z3-lib PATH params
+/// --json` in a process of its own).
+fn other_param_descrs(path: &std::path::Path) -> anyhow::Result<Vec<ParamDescr>> {
+    let exe = std::env::current_exe().context("cannot find the mbt binary")?;
+    let output = std::process::Command::new(exe)
+        .args(["params", "--json", "--z3-lib"])
+        .arg(path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("cannot run mbt params on the --diff-lib library")?;
+    if !output.status.success() {
+        bail!(
+            "{}: cannot read its parameters: {}",
+            path.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("{}: unreadable parameter list", path.display()))
+}
+
+/// Whether two Z3 versions know a parameter alike: name and kind, and for a symbol the same
+/// documentation (which lists its values).
+fn same_param(a: &ParamDescr, b: &ParamDescr) -> bool {
+    a.name == b.name && a.kind == b.kind && (a.kind != ParamKind::Symbol || a.doc == b.doc)
 }
 
 /// 1 when `summary` holds a new failure, else 0.
@@ -342,7 +434,13 @@ fn main() -> ExitCode {
             };
             return ExitCode::from(outcome.exit as u8);
         }
-        Some(Command::Params) => {
+        Some(Command::Params { json: true }) => serde_json::to_string(&read_param_descrs())
+            .map(|json| {
+                println!("{json}");
+                ExitCode::SUCCESS
+            })
+            .map_err(anyhow::Error::from),
+        Some(Command::Params { json: false }) => {
             for d in read_param_descrs() {
                 let note = why_not_fuzzed(&d)
                     .map_or(String::new(), |why| format!("  (not fuzzed: {why})"));

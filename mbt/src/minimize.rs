@@ -119,7 +119,8 @@ pub fn replay_once(
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.
 fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
     let mut args = Vec::new();
-    if kind == FailureKind::Timeout {
+    // A differential replay also limits the other side's replay with it.
+    if kind == FailureKind::Timeout || kind.is_differential() {
         args.push("--timeout".into());
         args.push(format!("{}", limits.timeout.as_secs_f64()).into());
     }
@@ -171,7 +172,13 @@ fn lines(bytes: &[u8]) -> usize {
 /// can show), every replay gets `UNTRACE_FAIL_ON` set to the trace's last call line, so that
 /// a replay aborts where the round did, and the minimized trace is the smallest that reaches
 /// that call.
-pub fn minimize_failure(dir: &Path, kind: FailureKind, limits: Limits, injected: bool) -> Outcome {
+pub fn minimize_failure(
+    dir: &Path,
+    kind: FailureKind,
+    limits: Limits,
+    extra_args: &[String],
+    injected: bool,
+) -> Outcome {
     if !replay_shows(kind) {
         return Outcome::Skipped(format!(
             "a {} finding is a bug of mbt itself, not of Z3",
@@ -180,6 +187,7 @@ pub fn minimize_failure(dir: &Path, kind: FailureKind, limits: Limits, injected:
     }
     let (program, mut args) = replayer();
     args.extend(limit_args(kind, limits));
+    args.extend(extra_args.iter().map(OsString::from));
     let replay = (program, args);
     let trace = dir.join(isolate::TRACE);
     if injected {

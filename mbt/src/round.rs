@@ -43,10 +43,8 @@ pub fn run_round(sut: &mut dyn Sut, config: &RoundConfig, seed: u64) -> RoundRep
 pub fn run_recorded_round(config: &RoundConfig, seed: u64, out: Box<dyn Write>) -> RoundReport {
     let mut executor = untrace::Executor::new(untrace::ExecConfig {
         check_results: false,
-        verbose: false,
-        inject: None,
-        run_checks: true,
         term_texts: config.independent,
+        ..untrace::ExecConfig::default()
     });
     executor.record_to(out);
     run_round(&mut executor, config, seed)
@@ -69,6 +67,7 @@ pub(crate) mod tests {
             inject: None,
             independent: true,
             translate_default: true,
+            differential: None,
         }
     }
 

@@ -30,6 +30,10 @@ pub struct Stats {
     /// The independent model check: terms checked, agreements, and terms skipped by reason.
     #[serde(default)]
     pub independent: BTreeMap<String, u64>,
+    /// `--diff-lib`, `--cross-check`: answers compared and agreed, and what was not compared,
+    /// by reason ([`untrace::differential::Verdict::counts`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub differential: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -65,8 +69,13 @@ impl Stats {
         self.unsat += other.unsat;
         self.unknown += other.unknown;
         self.incremental_checks += other.incremental_checks;
-        for (k, n) in &other.independent {
-            *self.independent.entry(k.clone()).or_default() += n;
+        for (into, from) in [
+            (&mut self.independent, &other.independent),
+            (&mut self.differential, &other.differential),
+        ] {
+            for (k, n) in from {
+                *into.entry(k.clone()).or_default() += n;
+            }
         }
     }
 
@@ -97,10 +106,18 @@ impl Stats {
             self.unknown,
             100.0 * self.incremental_checks as f64 / checks.max(1) as f64
         );
-        if !self.independent.is_empty() {
-            let _ = writeln!(out, "independent model check");
-            for (k, n) in &self.independent {
-                let _ = writeln!(out, "  {k:<40} {n:>12}");
+        for (title, map) in [
+            ("independent model check", &self.independent),
+            (
+                "differential (rounds; answers compared, agreed, not compared by reason)",
+                &self.differential,
+            ),
+        ] {
+            if !map.is_empty() {
+                let _ = writeln!(out, "{title}");
+                for (k, n) in map {
+                    let _ = writeln!(out, "  {k:<40} {n:>12}");
+                }
             }
         }
         out

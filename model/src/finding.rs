@@ -45,10 +45,16 @@ pub enum FailureKind {
     EvalDisagreement,
     /// The fuzzer generated a call the reference state rejects: a bug in mbt.
     Internal,
+    /// Two Z3 versions disagree on the same trace (`--diff-lib`): definite check-sat answers
+    /// differ, or one version fails (error, failed check, crash) where the other replays it.
+    VersionDiff,
+    /// Another solver binary disagrees with Z3 on a definite check-sat answer of the trace's
+    /// SMT-LIB script (`--cross-check`).
+    SolverDiff,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 13] = [
+    pub const ALL: [FailureKind; 15] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -62,6 +68,8 @@ impl FailureKind {
         FailureKind::Config,
         FailureKind::EvalDisagreement,
         FailureKind::Internal,
+        FailureKind::VersionDiff,
+        FailureKind::SolverDiff,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,11 +87,18 @@ impl FailureKind {
             FailureKind::Config => "config",
             FailureKind::EvalDisagreement => "eval-disagreement",
             FailureKind::Internal => "internal",
+            FailureKind::VersionDiff => "version-diff",
+            FailureKind::SolverDiff => "solver-diff",
         }
     }
 
     pub fn from_name(name: &str) -> Option<FailureKind> {
         FailureKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether a differential run (`--diff-lib`, `--cross-check`) finds this kind.
+    pub fn is_differential(self) -> bool {
+        matches!(self, FailureKind::VersionDiff | FailureKind::SolverDiff)
     }
 
     /// Whether an oracle check (a `check_*` trace line) finds this kind.

@@ -5,10 +5,12 @@
 //! - [`supervise`]: runs a replay in a child process and classifies how it ended.
 //! - [`smt2`]: writes a trace as an SMT-LIB script where the calls allow it.
 //! - [`replay`]: reads a trace file and replays it, with the exit codes of the binary.
+//! - [`differential`]: compares a replay with another libz3 or another solver binary.
 //! - [`z3_version`]: the full version of the libz3 this process runs on (which `--z3-lib`,
 //!   through the `z3lib` crate, may have chosen).
 
 pub mod crash;
+pub mod differential;
 pub mod executor;
 
 pub use executor::{ExecConfig, ExecError, Executor};

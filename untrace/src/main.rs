@@ -4,6 +4,7 @@ use clap::{Parser, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use untrace::differential::{Other, SideLimits};
 use untrace::replay::{read_trace, replay_trace, Exit, ReplayOptions};
 use untrace::supervise::{replay_isolated, Limits};
 use untrace::ExecConfig;
@@ -21,9 +22,19 @@ Exit codes:
   6  Z3 crashed: fatal signal, Z3's fatal exit (assertion violation), stack overflow, panic
   7  timeout: the replay ran past --timeout
   8  memout: the replay ran out of --memout, or Z3 ran out of memory
-For codes 4-8 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
+  9  differential: with --diff-lib or --cross-check, the other Z3 or solver disagrees (with
+     --answers-only: this Z3's definite check answer differs from the recorded one)
+For codes 4-9 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
 deduplication key (mbt and ddtrace compare it). The replay runs in a child process, so a
 crash is reported, not suffered.
+
+Differential replays: --diff-lib PATH replays the trace here, then on the libz3 at PATH in a
+process of its own (`untrace --z3-lib PATH --answers-only`), comparing check-sat answers
+only; the other Z3's definite answer that differs, or its Z3 error, failed check or crash, is
+exit 9 (`version-diff`). --cross-check CMD replays here, then runs `CMD SCRIPT` on the trace's
+standard SMT-LIB script (checks with a recorded sat/unsat whose assertions all have a standard
+form); a definite answer that differs is exit 9 (`solver-diff`). An unknown, a timeout, and
+the solver's `unsupported` and errors are counted (-v), never a finding.
 
 A trace recorded on another Z3 version (its `; z3 VERSION` line) replays with the warning
 `untrace: warning: FILE was recorded on Z3 X, this is Z3 Y` first on stderr.
@@ -81,6 +92,22 @@ struct Cli {
     /// libz3.so, the z3-solver wheel's, Debian's); checked first, exit 2 if unusable.
     #[arg(long, value_name = "PATH")]
     z3_lib: Option<PathBuf>,
+    /// Compare only check-sat answers with the recorded ones (a replay on another Z3, whose
+    /// models, cores and error texts may differ); a definite answer that differs is exit 9.
+    #[arg(long, conflicts_with = "no_check")]
+    answers_only: bool,
+    /// With --answers-only: the Z3 version the recorded answers come from, as messages name it
+    /// (default: the trace's `; z3` line).
+    #[arg(long, value_name = "VERSION", hide = true)]
+    recorded_on: Option<String>,
+    /// Also replay on this second libz3 and compare (see below; exit 9 when they disagree).
+    #[arg(long, value_name = "PATH", conflicts_with = "cross_check")]
+    diff_lib: Option<PathBuf>,
+    /// Also run this solver command (e.g. `cvc5 --incremental`, `z3 -smt2`; split into words,
+    /// never run by a shell) on the trace's standard SMT-LIB script, appended as its last
+    /// argument, and compare check answers (see below; exit 9 when they disagree).
+    #[arg(long, value_name = "CMD")]
+    cross_check: Option<String>,
 }
 
 fn seconds(s: &str) -> Result<f64, String> {
@@ -148,15 +175,26 @@ fn main() -> ExitCode {
     if let Some(warning) = untrace::replay::version_warning(&name, &trace) {
         eprintln!("untrace: {warning}");
     }
+    let other = match (&cli.diff_lib, &cli.cross_check) {
+        (Some(path), _) => Some(Other::library(path)),
+        (_, Some(command)) => Some(Other::solver(command)),
+        _ => None,
+    };
+    let other = match other.transpose() {
+        Ok(other) => other,
+        Err(message) => return fail(Exit::Usage, &message),
+    };
+    let differential = other.is_some();
     let options = ReplayOptions {
         config: ExecConfig {
-            check_results: !cli.no_check,
+            check_results: !cli.no_check || differential,
+            answers_only: cli.answers_only || differential,
             verbose: cli.verbose,
-            inject: None,
             run_checks: !cli.no_oracles,
-            term_texts: false,
+            ..ExecConfig::default()
         },
         stop_after: cli.stop_after,
+        recorded_on: cli.recorded_on.clone(),
     };
     let outcome = if cli.in_process {
         untrace::crash::install();
@@ -170,5 +208,66 @@ fn main() -> ExitCode {
         };
         replay_isolated(&name, &trace, &options, limits)
     };
-    ExitCode::from(outcome.exit as u8)
+    match &other {
+        Some(other) if outcome.exit == Exit::Ok => {
+            let ran = trace
+                .lines
+                .iter()
+                .filter(|&&l| cli.stop_after.is_none_or(|n| l <= n))
+                .count();
+            if outcome.executed < ran {
+                eprintln!("untrace: note: {name}: the replay here ended early, nothing compared");
+                return ExitCode::SUCCESS;
+            }
+            let limits = SideLimits {
+                timeout: Duration::from_secs_f64(cli.timeout.unwrap_or(60.0)),
+                memout_mb: cli.memout,
+            };
+            compare_with(&cli.trace, &trace, other, limits, cli.verbose)
+        }
+        _ => ExitCode::from(outcome.exit as u8),
+    }
+}
+
+/// The second half of a differential replay: `trace` replayed here as recorded; now on
+/// `other`.
+fn compare_with(
+    path: &Path,
+    trace: &model::Trace,
+    other: &Other,
+    limits: SideLimits,
+    verbose: bool,
+) -> ExitCode {
+    let name = path.display().to_string();
+    let Some(untrace) = untrace::differential::untrace_binary() else {
+        return fail(Exit::Usage, "cannot find the untrace binary");
+    };
+    let verdict = match untrace::differential::compare(path, trace, other, &untrace, limits) {
+        Ok(verdict) => verdict,
+        Err(message) => return fail(Exit::Usage, &format!("{name}: {message}")),
+    };
+    if verbose {
+        eprintln!(
+            "untrace: compared with {}: {:?}",
+            other.name(),
+            verdict.counts
+        );
+    }
+    match &verdict.failure {
+        Some(failure) => {
+            eprintln!("untrace: {name}: {}", failure.message);
+            eprintln!(
+                "untrace: {}{}",
+                model::finding::SIGNATURE_LINE,
+                failure.signature()
+            );
+            ExitCode::from(Exit::Differ as u8)
+        }
+        None => {
+            if let Some(note) = verdict.note.filter(|_| verbose) {
+                eprintln!("untrace: {}: {note}", other.name());
+            }
+            ExitCode::SUCCESS
+        }
+    }
 }

@@ -9,7 +9,7 @@
 use crate::executor::{ExecConfig, ExecError, Executor};
 use model::finding::{Failure, FailureKind};
 use model::trace::{self, Trace};
-use model::{Call, Check};
+use model::{Call, Check, Ret, SatResult};
 use std::path::Path;
 
 /// The exit codes of `untrace` (documented in `--help` and untrace/README.md).
@@ -34,6 +34,9 @@ pub enum Exit {
     Timeout = 7,
     /// The replay ran out of `--memout` (or Z3 reported running out of memory).
     Memout = 8,
+    /// A differential replay (`--diff-lib`, `--cross-check`, or `--answers-only` on another
+    /// Z3): the other Z3 or solver disagrees.
+    Differ = 9,
 }
 
 impl Exit {
@@ -44,6 +47,7 @@ impl Exit {
             FailureKind::Timeout => Exit::Timeout,
             FailureKind::Memout => Exit::Memout,
             kind if kind.is_oracle() => Exit::Oracle,
+            kind if kind.is_differential() => Exit::Differ,
             _ => Exit::Crash,
         }
     }
@@ -59,6 +63,7 @@ impl Exit {
             Exit::Crash,
             Exit::Timeout,
             Exit::Memout,
+            Exit::Differ,
         ]
         .into_iter()
         .find(|e| *e as i32 == code)
@@ -95,6 +100,9 @@ pub struct ReplayOptions {
     pub config: ExecConfig,
     /// Execute only the calls on lines `<= stop_after`.
     pub stop_after: Option<u32>,
+    /// The Z3 version the recorded answers come from, for the signature of an answer that
+    /// differs under `answers_only` (default: the trace's `; z3` line).
+    pub recorded_on: Option<String>,
 }
 
 /// Reads a trace file (either format); errors are `(exit, message)`.
@@ -148,6 +156,16 @@ pub fn replay_trace_with(
         on_entry(i);
         if let Err(error) = executor.replay(entry) {
             let at = format!("{name}:{line}");
+            if let (true, ExecError::Mismatch { expected, actual }) =
+                (options.config.answers_only, &error)
+            {
+                let recorded_on = options
+                    .recorded_on
+                    .as_deref()
+                    .or(trace.z3_version.as_deref());
+                return answer_differs(&at, entry.call.name(), expected, actual, recorded_on)
+                    .with_executed(executed);
+            }
             let failure = match &error {
                 ExecError::Z3(m) if m.to_lowercase().contains("out of memory") => Some(
                     Failure::new(FailureKind::Memout, format!("Z3: {m}"))
@@ -179,6 +197,64 @@ pub fn replay_trace_with(
         executed += 1;
     }
     Outcome::plain(Exit::Ok, String::new(), executed)
+}
+
+/// The outcome of a replay under `answers_only` whose check answered `actual` where the trace
+/// records `expected`: a version difference when both are sat or unsat; else (an unknown on
+/// either side) the answers cannot be compared from here on, and the replay ends without a
+/// finding.
+fn answer_differs(
+    at: &str,
+    call: &str,
+    expected: &Ret,
+    actual: &Option<Ret>,
+    recorded_on: Option<&str>,
+) -> Outcome {
+    let answer = |r: Option<&Ret>| match r {
+        Some(Ret::Sat(a)) => Some(*a),
+        _ => None,
+    };
+    let (Some(was), Some(now)) = (answer(Some(expected)), answer(actual.as_ref())) else {
+        return Outcome::plain(Exit::Malformed, format!("{at}: not a check answer"), 0);
+    };
+    let this = crate::z3_version();
+    let then = recorded_on.unwrap_or("the trace");
+    if was == SatResult::Unknown || now == SatResult::Unknown {
+        let message = format!(
+            "note: {at}: `{call}` answers {} on Z3 {this}, {} on {then}: answers are not \
+             compared past an unknown",
+            now.name(),
+            was.name()
+        );
+        return Outcome::plain(Exit::Ok, message, 0);
+    }
+    let failure = Failure::new(
+        FailureKind::VersionDiff,
+        format!(
+            "`{call}` answers {} on Z3 {this}, {} on {then}",
+            now.name(),
+            was.name()
+        ),
+    )
+    .at_call(call)
+    .with_cause(format!(
+        "{call}: {} on {then}, {} on {this}",
+        was.name(),
+        now.name()
+    ));
+    Outcome {
+        exit: Exit::Differ,
+        message: format!("{at}: {}", failure.message),
+        executed: 0,
+        failure: Some(failure),
+    }
+}
+
+impl Outcome {
+    fn with_executed(mut self, executed: usize) -> Outcome {
+        self.executed = executed;
+        self
+    }
 }
 
 /// Reads and replays a trace file.

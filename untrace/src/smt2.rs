@@ -6,12 +6,19 @@
 //! the first solver of the trace. A call without an SMT-LIB form (another solver, translate,
 //! substitute, to_smt2, release, ...) becomes a comment that says so, and so does every term
 //! that depends on one; so does a call the trace records as refused by Z3 (`return error`).
+//!
+//! [`write_portable`] writes the script another solver answers for `--cross-check`: standard
+//! SMT-LIB only (no Z3 operations, no Z3 parameters), no commands but declarations,
+//! definitions, assertions, scopes and checks, and a check only where its answer means the
+//! same as Z3's: the trace recorded sat or unsat, and every assertion and assumption of the
+//! solver at that point has a standard form. Its [`PortableScript::compared`] lists those
+//! checks in script order, so the other solver's n-th answer belongs to the n-th of them.
 
 use model::call::{AnyId, Call, Ret, SolverId, SolverKind, TermId};
 use model::call_text::{literal, operation, symbol, Dialect};
 use model::trace::text::format_call;
 use model::trace::Trace;
-use model::{Sort, State};
+use model::{SatResult, Sort, State};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -31,8 +38,50 @@ pub fn write_script(file: &str, trace: &Trace) -> String {
     w.out
 }
 
+/// A check of the portable script: its trace line, call and the answer the trace records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compared {
+    pub line: u32,
+    pub call: &'static str,
+    pub answer: SatResult,
+}
+
+/// The script of [`write_portable`] and the checks it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortableScript {
+    pub text: String,
+    pub compared: Vec<Compared>,
+}
+
+/// Writes `trace` (read from `file`) as a standard SMT-LIB script for another solver (see the
+/// module documentation).
+pub fn write_portable(file: &str, trace: &Trace) -> PortableScript {
+    let mut w = Writer {
+        portable: true,
+        ..Writer::default()
+    };
+    let _ = writeln!(w.out, "; standard SMT-LIB form of the Z3 API trace {file}");
+    // Logic ALL: the API mixes theories freely, and a solver without a logic warns about it.
+    w.out
+        .push_str("(set-option :global-declarations true)\n(set-logic ALL)\n");
+    for (entry, line) in trace.entries.iter().zip(&trace.lines) {
+        w.entry(&entry.call, entry.ret.as_ref(), *line);
+    }
+    PortableScript {
+        text: w.out,
+        compared: w.compared,
+    }
+}
+
 #[derive(Default)]
 struct Writer {
+    /// Standard SMT-LIB for another solver ([`write_portable`]).
+    portable: bool,
+    /// Portable: the scope depth at which an assertion of the solver had no standard form; its
+    /// checks are not compared until that scope is popped.
+    lost_at: Option<u32>,
+    /// Portable: the checks written.
+    compared: Vec<Compared>,
     out: String,
     state: State,
     /// Terms with an SMT-LIB definition.
@@ -56,6 +105,13 @@ impl Writer {
             "; no SMT-LIB form: line {line}: {} ({why})",
             format_call(call)
         );
+    }
+
+    /// An assertion of the script's solver that the script cannot express: its checks are not
+    /// compared until the scope it was made in is popped.
+    fn lose(&mut self, line: u32, call: &Call, why: &str) {
+        self.none(line, call, why);
+        self.lost_at = Some(self.lost_at.map_or(self.depth, |at| at.min(self.depth)));
     }
 
     fn name(&self, t: TermId) -> Option<String> {
@@ -110,7 +166,12 @@ impl Writer {
             Call::Op { op, indices, args } => {
                 let names = self.names(args).ok_or(MISSING)?;
                 let first = args.first().and_then(|t| sort_of(&self.state, t));
-                operation(op.name(), indices, &names, first.as_ref(), Dialect::Z3)
+                let dialect = if self.portable {
+                    Dialect::Standard
+                } else {
+                    Dialect::Z3
+                };
+                operation(op.name(), indices, &names, first.as_ref(), dialect)
                     .ok_or("no SMT-LIB operation")?
             }
             Call::ConstArray { index, value } => {
@@ -193,6 +254,9 @@ impl Writer {
                     }
                 }
             }
+            Call::SetGlobal { .. } | Call::SetParam { .. } if self.portable => {
+                self.none(line, call, "a Z3 parameter")
+            }
             Call::SetGlobal { key, value } => {
                 let _ = writeln!(self.out, "(set-option :{key} {value})");
             }
@@ -207,13 +271,14 @@ impl Writer {
                 self.depth = self.depth.saturating_sub(*n);
                 let depth = self.depth;
                 self.trackers.retain(|(d, _)| *d <= depth);
+                self.lost_at = self.lost_at.filter(|&at| at <= depth);
                 let _ = writeln!(self.out, "(pop {n})");
             }
             Call::Assert(z, t) if self.is_main(*z) => match self.name(*t) {
                 Some(t) => {
                     let _ = writeln!(self.out, "(assert {t})");
                 }
-                None => self.none(line, call, "the term has no SMT-LIB form"),
+                None => self.lose(line, call, "the term has no SMT-LIB form"),
             },
             Call::AssertAndTrack {
                 solver,
@@ -226,7 +291,7 @@ impl Writer {
                         let _ = writeln!(self.out, "(assert (=> {p} {t})) ; assert_and_track");
                         self.trackers.push((self.depth, p));
                     }
-                    _ => self.none(line, call, "the term has no SMT-LIB form"),
+                    _ => self.lose(line, call, "the term has no SMT-LIB form"),
                 }
             }
             Call::CheckSat(z) | Call::CheckSatAssuming(z, _) if self.is_main(*z) => {
@@ -238,6 +303,20 @@ impl Writer {
                         None => return self.none(line, call, "an assumption has no SMT-LIB form"),
                     }
                 }
+                if self.portable {
+                    let answer = match ret {
+                        Some(Ret::Sat(a)) if *a != SatResult::Unknown => *a,
+                        _ => return self.none(line, call, "no sat or unsat answer recorded"),
+                    };
+                    if self.lost_at.is_some() {
+                        return self.none(line, call, "an assertion has no standard form");
+                    }
+                    self.compared.push(Compared {
+                        line,
+                        call: call.name(),
+                        answer,
+                    });
+                }
                 if assumed.is_empty() {
                     self.out.push_str("(check-sat)\n");
                 } else {
@@ -246,6 +325,10 @@ impl Writer {
                 if let Some(Ret::Sat(r)) = ret {
                     let _ = writeln!(self.out, "; recorded: {}", r.name());
                 }
+            }
+            // Another solver's answers are all the portable script asks for.
+            Call::GetUnsatCore(_) | Call::GetModel(_) | Call::ModelEval { .. } if self.portable => {
+                self.none(line, call, "only answers are compared")
             }
             Call::GetUnsatCore(z) if self.is_main(*z) => self.out.push_str("(get-unsat-core)\n"),
             Call::GetModel(z) if self.is_main(*z) => self.out.push_str("(get-model)\n"),
@@ -266,7 +349,11 @@ impl Writer {
             Call::Reset(z) if self.is_main(*z) => {
                 self.depth = 0;
                 self.trackers.clear();
+                self.lost_at = None;
                 self.out.push_str("(reset-assertions)\n");
+            }
+            Call::FromString(z, _) if self.portable && self.is_main(*z) => {
+                self.lose(line, call, "Z3's own text")
             }
             Call::FromString(z, text) if self.is_main(*z) => {
                 let _ = writeln!(self.out, "; from_string:\n{text}");

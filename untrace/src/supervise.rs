@@ -85,11 +85,12 @@ fn spawn(
     if page == libc::MAP_FAILED {
         return Err(std::io::Error::last_os_error());
     }
-    // SAFETY: the page is zeroed and aligned for two AtomicU32s and outlives every use.
-    let (progress, reported): (&AtomicU32, &AtomicU32) = unsafe {
+    // SAFETY: the page is zeroed and aligned for three AtomicU32s and outlives every use.
+    let (progress, reported, executed_in_child): (&AtomicU32, &AtomicU32, &AtomicU32) = unsafe {
         (
             &*(page as *const AtomicU32),
             &*(page as *const AtomicU32).add(1),
+            &*(page as *const AtomicU32).add(2),
         )
     };
     progress.store(u32::MAX, Ordering::Relaxed);
@@ -131,6 +132,7 @@ fn spawn(
         });
         report(&outcome);
         let _ = std::io::stderr().flush();
+        executed_in_child.store(outcome.executed as u32, Ordering::SeqCst);
         // Z3 may end the process itself, even with exit code 0 (Z3 5.4.1 after "NOT
         // IMPLEMENTED YET"): only an exit after this mark is the replay's own outcome.
         reported.store(1, Ordering::SeqCst);
@@ -200,6 +202,7 @@ fn spawn(
     };
     let index = progress.load(Ordering::Relaxed);
     let child_reported = reported.load(Ordering::SeqCst) == 1;
+    let executed_reported = executed_in_child.load(Ordering::SeqCst) as usize;
     // SAFETY: unmaps the page mapped above; `progress` is not used after this.
     unsafe { libc::munmap(page, 4096) };
     let entry = (index != u32::MAX).then_some(index as usize);
@@ -240,7 +243,7 @@ fn spawn(
             return Ok(Outcome {
                 exit,
                 message: String::new(),
-                executed,
+                executed: executed_reported,
                 failure: model::finding::signature_in(&output).map(|sig| {
                     let kind = sig.split('|').next().and_then(FailureKind::from_name);
                     Failure::new(kind.unwrap_or(FailureKind::Crash), "").with_cause(
