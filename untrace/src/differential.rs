@@ -113,8 +113,8 @@ pub struct Verdict {
     pub note: Option<String>,
     /// What was compared and what was not, by reason: `compared`, `agreed`, `unknown`,
     /// `timeout`, `memout`, `typed-differently`, `parameter-refused`, `unsupported`,
-    /// `solver-error`,
-    /// `not-standard`, `no-answer`.
+    /// `solver-error`, `no-answer` (the solver stopped before), `not compared: WHY` (checks
+    /// the portable script leaves out).
     pub counts: BTreeMap<String, u64>,
 }
 
@@ -287,14 +287,9 @@ fn on_solver(
 ) -> Result<Verdict, String> {
     let script = write_portable(&path.display().to_string(), trace);
     let mut verdict = Verdict::default();
-    let lines = trace
-        .entries
-        .iter()
-        .filter(|e| e.call.name().starts_with("check_sat"));
-    verdict.count(
-        "not-standard",
-        lines.count().saturating_sub(script.compared.len()) as u64,
-    );
+    for (why, n) in &script.skipped {
+        verdict.count(&format!("not compared: {why}"), *n);
+    }
     if script.compared.is_empty() {
         return Ok(verdict);
     }

@@ -81,6 +81,11 @@ struct Cli {
     /// comments), then replay.
     #[arg(long, value_name = "FILE")]
     smt2: Option<PathBuf>,
+    /// With --smt2: write the standard SMT-LIB script that --cross-check hands another solver
+    /// (no Z3 operations or parameters, only the checks with a recorded sat/unsat whose
+    /// assertions all have a standard form).
+    #[arg(long, requires = "smt2")]
+    standard: bool,
     /// Write the trace in the other format (or the one --to names) to OUT and exit without
     /// replaying.
     #[arg(long, value_name = "OUT")]
@@ -167,7 +172,11 @@ fn main() -> ExitCode {
         };
     }
     if let Some(out) = &cli.smt2 {
-        let script = untrace::smt2::write_script(&name, &trace);
+        let script = if cli.standard {
+            untrace::smt2::write_portable(&name, &trace).text
+        } else {
+            untrace::smt2::write_script(&name, &trace)
+        };
         if let Err(message) = write_file(out, script.as_bytes()) {
             return fail(Exit::Usage, &message);
         }

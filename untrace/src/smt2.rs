@@ -51,6 +51,8 @@ pub struct Compared {
 pub struct PortableScript {
     pub text: String,
     pub compared: Vec<Compared>,
+    /// The checks left out, by reason.
+    pub skipped: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Writes `trace` (read from `file`) as a standard SMT-LIB script for another solver (see the
@@ -70,6 +72,28 @@ pub fn write_portable(file: &str, trace: &Trace) -> PortableScript {
     PortableScript {
         text: w.out,
         compared: w.compared,
+        skipped: w.skipped,
+    }
+}
+
+/// Operations that Z3 writes like standard ones but that the standard lacks.
+const Z3_EXTENSIONS: &[&str] = &["fp.to_ieee_bv"];
+
+/// Standard SMT-LIB for a left-associative, chainable or pairwise operation applied to one
+/// argument, which the standard does not allow (`(+ x)` is `x`, `(= x)` is `true`); `None`
+/// for other operations.
+fn one_argument(op: &str, arg: &str) -> Option<String> {
+    const ASSOCIATIVE: &[&str] = &[
+        "+", "*", "and", "or", "xor", "bvadd", "bvmul", "bvand", "bvor", "bvxor", "concat",
+        "str.++", "re.++", "re.union", "re.inter",
+    ];
+    const RELATIONS: &[&str] = &["=", "distinct", "<", "<=", ">", ">="];
+    if ASSOCIATIVE.contains(&op) {
+        Some(arg.to_string())
+    } else if RELATIONS.contains(&op) {
+        Some("true".into())
+    } else {
+        None
     }
 }
 
@@ -82,6 +106,10 @@ struct Writer {
     lost_at: Option<u32>,
     /// Portable: the checks written.
     compared: Vec<Compared>,
+    /// Portable: the checks left out, by reason.
+    skipped: std::collections::BTreeMap<&'static str, u64>,
+    /// The literal text of terms built as literals.
+    literals: HashMap<TermId, String>,
     out: String,
     state: State,
     /// Terms with an SMT-LIB definition.
@@ -105,6 +133,12 @@ impl Writer {
             "; no SMT-LIB form: line {line}: {} ({why})",
             format_call(call)
         );
+    }
+
+    /// A check the script leaves out.
+    fn skip(&mut self, line: u32, call: &Call, why: &'static str) {
+        self.none(line, call, why);
+        *self.skipped.entry(why).or_default() += 1;
     }
 
     /// An assertion of the script's solver that the script cannot express: its checks are not
@@ -136,8 +170,8 @@ impl Writer {
         }
     }
 
-    /// The SMT-LIB expression a term-building call defines.
-    fn term(&mut self, call: &Call) -> Result<String, &'static str> {
+    /// The SMT-LIB expression a term-building call (which returned `ret`) defines.
+    fn term(&mut self, call: &Call, ret: Option<&Ret>) -> Result<String, &'static str> {
         const MISSING: &str = "an argument has no SMT-LIB form";
         let sort_of = |st: &State, t: &TermId| st.terms.get(t).map(|i| i.sort.clone());
         Ok(match call {
@@ -152,7 +186,11 @@ impl Writer {
             }
             Call::Lit { sort, value } => {
                 let sort = self.state.sorts[sort].clone();
-                literal(&sort, value).ok_or("no literal syntax")?
+                let text = literal(&sort, value).ok_or("no literal syntax")?;
+                if let Some(Ret::Id(AnyId::Term(t))) = ret {
+                    self.literals.insert(*t, text.clone());
+                }
+                text
             }
             Call::Apply { func, args } => {
                 let f = self.funcs.get(func).cloned().ok_or(MISSING)?;
@@ -166,6 +204,14 @@ impl Writer {
             Call::Op { op, indices, args } => {
                 let names = self.names(args).ok_or(MISSING)?;
                 let first = args.first().and_then(|t| sort_of(&self.state, t));
+                if self.portable && Z3_EXTENSIONS.contains(&op.name()) {
+                    return Err("a Z3 extension");
+                }
+                if self.portable && names.len() == 1 && indices.is_empty() {
+                    if let Some(single) = one_argument(op.name(), &names[0]) {
+                        return Ok(single);
+                    }
+                }
                 let dialect = if self.portable {
                     Dialect::Standard
                 } else {
@@ -175,7 +221,13 @@ impl Writer {
                     .ok_or("no SMT-LIB operation")?
             }
             Call::ConstArray { index, value } => {
-                let v = self.name(*value).ok_or(MISSING)?;
+                // Constant arrays are no standard SMT-LIB: other solvers take them of a value
+                // only (cvc5: "expected a value").
+                let v = if self.portable {
+                    self.literals.get(value).cloned().ok_or("a constant array of a non-value")?
+                } else {
+                    self.name(*value).ok_or(MISSING)?
+                };
                 let element = sort_of(&self.state, value).ok_or(MISSING)?;
                 let index = self.state.sorts[index].clone();
                 format!("((as const (Array {index} {element})) {v})")
@@ -226,7 +278,7 @@ impl Writer {
             },
             _ if new_term.is_some() => {
                 let t = new_term.unwrap_or(TermId(0));
-                match self.term(call) {
+                match self.term(call, ret) {
                     Ok(expr) => {
                         let sort = self.state.result_sort(call).ok().flatten();
                         if let Some(sort) = sort {
@@ -300,16 +352,16 @@ impl Writer {
                 if let Call::CheckSatAssuming(_, ts) = call {
                     match self.names(ts) {
                         Some(names) => assumed.extend(names),
-                        None => return self.none(line, call, "an assumption has no SMT-LIB form"),
+                        None => return self.skip(line, call, "an assumption has no SMT-LIB form"),
                     }
                 }
                 if self.portable {
                     let answer = match ret {
                         Some(Ret::Sat(a)) if *a != SatResult::Unknown => *a,
-                        _ => return self.none(line, call, "no sat or unsat answer recorded"),
+                        _ => return self.skip(line, call, "no sat or unsat answer recorded"),
                     };
                     if self.lost_at.is_some() {
-                        return self.none(line, call, "an assertion has no standard form");
+                        return self.skip(line, call, "an assertion has no SMT-LIB form");
                     }
                     self.compared.push(Compared {
                         line,
