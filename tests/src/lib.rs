@@ -48,13 +48,14 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// A command for a workspace binary with `args` and `envs`, free of the test-only injection
-/// variables a test run may inherit (`UNTRACE_FAIL_ON`, `UNTRACE_INJECT`, `MBT_INJECT`): a
-/// test sets the ones it means in `envs`.
+/// variables a test run may inherit (`UNTRACE_FAIL_ON`, `UNTRACE_INJECT`,
+/// `UNTRACE_INJECT_OTHER`, `MBT_INJECT`): a test sets the ones it means in `envs`.
 pub fn command(name: &str, args: &[&std::ffi::OsStr], envs: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(bin(name));
     cmd.args(args)
         .env_remove("UNTRACE_FAIL_ON")
         .env_remove("UNTRACE_INJECT")
+        .env_remove("UNTRACE_INJECT_OTHER")
         .env_remove("MBT_INJECT");
     for (k, v) in envs {
         cmd.env(k, v);

@@ -224,7 +224,10 @@ impl Writer {
                 // Constant arrays are no standard SMT-LIB: other solvers take them of a value
                 // only (cvc5: "expected a value").
                 let v = if self.portable {
-                    self.literals.get(value).cloned().ok_or("a constant array of a non-value")?
+                    self.literals
+                        .get(value)
+                        .cloned()
+                        .ok_or("a constant array of a non-value")?
                 } else {
                     self.name(*value).ok_or(MISSING)?
                 };

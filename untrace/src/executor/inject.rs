@@ -17,7 +17,9 @@
 //! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //!
-//! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. Never set either outside tests.
+//! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
+//! only into the other side of a differential replay (`--diff-lib`,
+//! [`crate::differential::INJECT_OTHER_ENV`]). Never set any of them outside tests.
 
 /// The environment variable that switches injection on.
 pub const ENV: &str = "UNTRACE_INJECT";
