@@ -927,6 +927,7 @@ mod tests {
             independent: true,
             translate_default: true,
             differential: None,
+            left_out_ops: Vec::new(),
         }
     }
 

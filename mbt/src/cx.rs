@@ -40,6 +40,9 @@ pub struct RoundConfig {
     /// `--diff-lib`, `--cross-check`: every round that passes runs again on this other Z3 or
     /// solver, which must agree ([`untrace::differential`]).
     pub differential: Option<Differential>,
+    /// Operations the loaded Z3 types otherwise than the model ([`untrace::executor::typing`]):
+    /// never generated, since Z3 would refuse or mistype what the model deems valid.
+    pub left_out_ops: Vec<&'static str>,
 }
 
 /// The other side of a differential campaign and the untrace binary that replays on it.

@@ -51,7 +51,9 @@ pub fn input_sorts(cx: &Cx<'_>) -> Vec<Sort> {
 
 /// The operations of the enabled theories.
 pub fn enabled_ops(cx: &Cx<'_>) -> Vec<&'static OpSpec> {
-    OPS.iter().filter(|op| cx.config.has(op.theory)).collect()
+    OPS.iter()
+        .filter(|op| cx.config.has(op.theory) && !cx.config.left_out_ops.contains(&op.name))
+        .collect()
 }
 
 /// A constant name prefix that says the sort.

@@ -78,6 +78,10 @@ enum Command {
         #[arg(long)]
         no_check: bool,
     },
+    /// Check that the loaded Z3 types every operation as the API model does (each operation
+    /// on constants of sample sorts): exit 0 when they agree, else 1 with one line per
+    /// disagreement (a campaign leaves those operations out).
+    Typing,
     /// List the solver parameters the option model reads from Z3 and whether it fuzzes them.
     Params {
         /// As JSON (name, kind, documentation), as a differential campaign reads them from
@@ -307,6 +311,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             independent: !args.no_independent_check,
             translate_default,
             differential,
+            left_out_ops: ops_typed_otherwise(),
         },
         round_flags,
         quiet: args.quiet,
@@ -325,6 +330,21 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
         _ => findings_exit_code(&summary),
     })
+}
+
+/// The operations the loaded Z3 types otherwise than the model, each disagreement printed.
+fn ops_typed_otherwise() -> Vec<&'static str> {
+    let mut ops = Vec::new();
+    for d in untrace::executor::typing::probe() {
+        eprintln!(
+            "mbt: left out, Z3 {} types it otherwise: {d}",
+            campaign::z3_version()
+        );
+        if !ops.contains(&d.op) {
+            ops.push(d.op);
+        }
+    }
+    ops
 }
 
 /// The other side of a differential campaign (`--diff-lib`, `--cross-check`), with its flag
@@ -433,6 +453,22 @@ fn main() -> ExitCode {
                 }
             };
             return ExitCode::from(outcome.exit as u8);
+        }
+        Some(Command::Typing) => {
+            let found = untrace::executor::typing::probe();
+            for d in &found {
+                println!("{d}");
+            }
+            eprintln!(
+                "mbt: Z3 {}: {}",
+                campaign::z3_version(),
+                if found.is_empty() {
+                    "every operation is typed as the model types it".to_string()
+                } else {
+                    format!("{} applications typed otherwise", found.len())
+                }
+            );
+            Ok(ExitCode::from(u8::from(!found.is_empty())))
         }
         Some(Command::Params { json: true }) => serde_json::to_string(&read_param_descrs())
             .map(|json| {

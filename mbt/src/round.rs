@@ -68,6 +68,7 @@ pub(crate) mod tests {
             independent: true,
             translate_default: true,
             differential: None,
+            left_out_ops: Vec::new(),
         }
     }
 

@@ -312,6 +312,11 @@ pub fn set_int_power_is_real(real: bool) {
     INT_POWER_IS_REAL.store(real, Ordering::Relaxed);
 }
 
+/// Whether `^` of two Ints is a Real (see [`INT_POWER_IS_REAL`]).
+pub fn int_power_is_real() -> bool {
+    INT_POWER_IS_REAL.load(Ordering::Relaxed)
+}
+
 /// The result sort of `^` on arguments of the arithmetic sort `arg`.
 fn power_sort(arg: &Sort, int_power_is_real: bool) -> Sort {
     if *arg == Sort::Int && !int_power_is_real {

@@ -440,3 +440,29 @@ fn mbt_fuzzes_the_other_library() {
     }
     assert_empty(&tmpdir);
 }
+
+/// Issue 12's "the model fits the loaded Z3": `mbt typing` applies every operation of the
+/// model to constants of sample sorts and compares Z3's result sort; on the linked Z3 and on
+/// the other library (after the adaptation of `^` at start) they agree.
+#[test]
+fn the_model_types_every_operation_as_the_loaded_z3_does() {
+    let out = run_in(Path::new("/tmp"), "mbt", &["typing".as_ref()], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let Some(other) = other_library() else {
+        return;
+    };
+    let args: [&OsStr; 3] = [
+        "typing".as_ref(),
+        "--z3-lib".as_ref(),
+        other.path.as_os_str(),
+    ];
+    let out = run_in(Path::new("/tmp"), "mbt", &args, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stderr(&out),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(stderr(&out).contains(&other.version), "{}", stderr(&out));
+}

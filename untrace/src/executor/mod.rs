@@ -19,6 +19,7 @@ pub mod inject;
 mod ops;
 pub mod term_text;
 mod terms;
+pub mod typing;
 pub mod z3_model;
 
 pub use checks::counters;

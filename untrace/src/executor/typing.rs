@@ -1,0 +1,171 @@
+//! Does the loaded Z3 type every operation as the model does? [`probe`] applies each operation
+//! of `model::ops::OPS` to constants of every combination of sample sorts the model accepts,
+//! in a scratch context, and reports where Z3's result sort differs from the model's or Z3
+//! refuses the application. Typing changes between Z3 versions (`^` on Ints: Real in 4.8.12,
+//! Int in 5.x); a fuzzer that generated such an application would report the model's error as
+//! Z3's. [`super::adapt_model_to_loaded_z3`] adapts the known cases first; a fuzzer leaves out
+//! the operations that still disagree.
+
+use super::guard;
+use super::ops::apply_op;
+use super::terms::z3_sort;
+use model::ops::{Arity, OpSpec, OPS};
+use model::Sort;
+use std::fmt;
+use z3::ast::{Ast, Dynamic};
+
+/// An application the loaded Z3 types differently from the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    pub op: &'static str,
+    pub indices: Vec<u32>,
+    pub args: Vec<Sort>,
+    /// The model's result sort.
+    pub model: Sort,
+    /// Z3's result sort, or its refusal.
+    pub z3: Result<String, String>,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let args: Vec<String> = self.args.iter().map(Sort::to_string).collect();
+        let indices: Vec<String> = self.indices.iter().map(u32::to_string).collect();
+        let applied = format!("{} {}({})", self.op, indices.join(" "), args.join(", "));
+        match &self.z3 {
+            Ok(sort) => write!(f, "{applied}: Z3 says {sort}, the model {}", self.model),
+            Err(e) => write!(
+                f,
+                "{applied}: Z3 refuses it ({e}), the model says {}",
+                self.model
+            ),
+        }
+    }
+}
+
+/// The sorts arguments are drawn from: one of each kind, two bit-vector widths.
+fn sample_sorts() -> Vec<Sort> {
+    vec![
+        Sort::Bool,
+        Sort::Int,
+        Sort::Real,
+        Sort::BitVec(1),
+        Sort::BitVec(4),
+        Sort::FloatingPoint(3, 5),
+        Sort::RoundingMode,
+        Sort::String,
+        Sort::seq(Sort::Int),
+        Sort::Array(Box::new(Sort::Int), Box::new(Sort::BitVec(4))),
+    ]
+}
+
+/// Index choices for indexed operations: one of them suits each on the sample sorts
+/// (`extract 3 1` of a 4-bit vector, `to_fp 3 5`, `zero_extend 1`, `int2bv 1`, ...).
+fn sample_indices(op: &OpSpec) -> Vec<Vec<u32>> {
+    match op.indices {
+        0 => vec![vec![]],
+        1 => vec![vec![1]],
+        _ => vec![vec![3, 1], vec![3, 5]],
+    }
+}
+
+/// Every choice of indices and argument sorts of the sample sorts the model accepts for `op`.
+fn accepted_applications(op: &OpSpec, sorts: &[Sort]) -> Vec<(Vec<u32>, Vec<Sort>)> {
+    let n = match op.arity {
+        Arity::Fixed(k) => k,
+        Arity::AtLeast(k) => k.max(2),
+    };
+    let mut tuples: Vec<Vec<Sort>> = vec![vec![]];
+    for _ in 0..n {
+        tuples = tuples
+            .into_iter()
+            .flat_map(|t| {
+                sorts.iter().map(move |s| {
+                    let mut t = t.clone();
+                    t.push(s.clone());
+                    t
+                })
+            })
+            .collect();
+    }
+    let mut accepted = Vec::new();
+    for indices in sample_indices(op) {
+        for t in &tuples {
+            let refs: Vec<&Sort> = t.iter().collect();
+            if op.result_sort(&indices, &refs).is_ok() {
+                accepted.push((indices.clone(), t.clone()));
+            }
+        }
+    }
+    accepted
+}
+
+/// Every application of the sample sorts that the loaded Z3 types otherwise than the model
+/// (after [`super::adapt_model_to_loaded_z3`]); empty when they agree.
+pub fn probe() -> Vec<Disagreement> {
+    super::adapt_model_to_loaded_z3();
+    let Ok(scratch) = guard::fresh_context() else {
+        return Vec::new();
+    };
+    let sorts = sample_sorts();
+    let mut found = Vec::new();
+    for op in OPS {
+        for (indices, args) in accepted_applications(op, &sorts) {
+            let refs: Vec<&Sort> = args.iter().collect();
+            let Ok(model) = op.result_sort(&indices, &refs) else {
+                continue;
+            };
+            let z3 = guard::in_context(&scratch, || z3_result_sort(op, &indices, &refs, &model))
+                .and_then(|r| r);
+            let agrees = matches!(&z3, Ok(None));
+            if !agrees {
+                found.push(Disagreement {
+                    op: op.name,
+                    indices: indices.clone(),
+                    args: args.clone(),
+                    model,
+                    z3: z3.map(|s| s.unwrap_or_default()),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Builds `op` on fresh constants of `args` in the current context: `None` when Z3's result
+/// sort is the model's `expected`, else Z3's.
+fn z3_result_sort(
+    op: &OpSpec,
+    indices: &[u32],
+    args: &[&Sort],
+    expected: &Sort,
+) -> Result<Option<String>, String> {
+    let consts: Vec<Dynamic> = args
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let sort = z3_sort(s)?;
+            Ok(Dynamic::new_const(format!("probe{i}"), &sort))
+        })
+        .collect::<Result<_, String>>()?;
+    let refs: Vec<&Dynamic> = consts.iter().collect();
+    let term = apply_op(op, indices, &refs, args);
+    let sort = term.get_sort();
+    Ok((sort != z3_sort(expected)?).then(|| sort.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_is_probed_on_some_sorts() {
+        let sorts = sample_sorts();
+        for op in OPS {
+            assert!(
+                !accepted_applications(op, &sorts).is_empty(),
+                "{} is never applied",
+                op.name
+            );
+        }
+    }
+}
