@@ -8,6 +8,8 @@
 # seed range). Z3_LIB=path/to/libz3.so runs against that libz3 (`mbt --z3-lib`), e.g. to
 # compare Debian's 4.8.12 with the z3-solver wheel's 5.x in one run:
 #   bench/mbt.sh 1000 2 1; Z3_LIB=/path/to/wheel/z3/lib/libz3.so bench/mbt.sh 1000 2 1
+# MBT_ARGS="..." adds campaign flags, e.g. a differential campaign against the same seeds:
+#   bench/mbt.sh 600 2 1; MBT_ARGS="--diff-lib /path/to/libz3.so" bench/mbt.sh 600 2 1
 set -euo pipefail
 rounds=${1:-2000}
 jobs=${2:-$(nproc)}
@@ -20,10 +22,11 @@ if [ -z "${MBT:-}" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" "${Z3_LIB:-}" <<'PY'
-import json, resource, subprocess, sys
-mbt, rounds, jobs, seed, out, z3_lib = sys.argv[1:]
+python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" "${Z3_LIB:-}" "${MBT_ARGS:-}" <<'PY'
+import json, resource, shlex, subprocess, sys
+mbt, rounds, jobs, seed, out, z3_lib, extra = sys.argv[1:]
 library = ["--z3-lib", z3_lib] if z3_lib else []
+library += shlex.split(extra)
 with open(f"{out}/report.txt", "w") as report:
     # Exit 1 means the campaign found new failures, which a benchmark run expects.
     code = subprocess.run([mbt, *library, "--seed", seed, "--rounds", rounds, "--jobs", jobs,
@@ -43,4 +46,7 @@ print(f"CPU-bound rate    {n / cpu:.1f} rounds/s per core")
 print(f"calls/round       {s['calls_per_round']:.1f}")
 print(f"check-sat/round   {s['checks_per_round']:.2f}")
 print(f"unique failures   {s['failures']} ({s['failed_rounds']} failed rounds)")
+differential = s.get("stats", {}).get("differential")
+if differential:
+    print(f"differential      {differential}")
 PY
