@@ -124,7 +124,7 @@ struct RunArgs {
     no_independent_check: bool,
     /// Which solvers shadow clones translate: `all`, or `cheap` (not the default solver nor
     /// logic ALL, whose translate takes about 0.9 s in Z3 5.x). Default: measured on the
-    /// loaded Z3 at start (`cheap` when one such translate takes over 50 ms); recorded in the
+    /// loaded Z3 at start (`cheap` when one such translate takes over 200 ms of CPU time); recorded in the
     /// rerun commands, so a round stays a function of its seed and flags.
     #[arg(long, value_parser = ["all", "cheap"])]
     shadows: Option<String>,
@@ -213,7 +213,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         None if args.diff_lib.is_some() => false,
         None => {
             let cost = untrace::executor::default_translate_cost();
-            let fast = cost < Duration::from_millis(50);
+            let fast = cost < Duration::from_millis(200);
             if !fast {
                 eprintln!(
                     "mbt: translating a default solver takes {:.2} s on this Z3: shadow clones \

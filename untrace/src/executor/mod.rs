@@ -1012,9 +1012,22 @@ pub fn default_translate_cost() -> std::time::Duration {
     let Ok(target) = guard::fresh_context() else {
         return std::time::Duration::ZERO;
     };
-    let start = std::time::Instant::now();
+    // CPU time of this thread, not wall time: the choice it feeds must not depend on how busy
+    // the machine is (a loaded machine once flipped campaigns between `all` and `cheap`).
+    let start = thread_cpu_time();
     let _ = guard::in_context(&scratch, || drop(Solver::new().translate(&target)));
-    start.elapsed()
+    thread_cpu_time().saturating_sub(start)
+}
+
+/// CPU time consumed so far by the calling thread.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec we own; the thread CPU clock always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 /// Reads every solver parameter's kind from a scratch solver of `context`, uncached.
