@@ -533,6 +533,67 @@ pub fn fp_format(e: u32, s: u32) -> Result<Sort, String> {
     }
 }
 
+/// The sorts sample applications draw their arguments from: one of each kind, two
+/// bit-vector widths.
+fn sample_sorts() -> Vec<Sort> {
+    vec![
+        Sort::Bool,
+        Sort::Int,
+        Sort::Real,
+        Sort::BitVec(1),
+        Sort::BitVec(4),
+        Sort::FloatingPoint(3, 5),
+        Sort::RoundingMode,
+        Sort::String,
+        Sort::seq(Sort::Int),
+        Sort::array(Sort::Int, Sort::BitVec(4)),
+    ]
+}
+
+/// Index choices for indexed operations: one of them suits each on the sample sorts
+/// (`extract 3 1` of a 4-bit vector, `to_fp 3 5`, `zero_extend 1`, `int2bv 1`, ...).
+fn sample_indices(op: &OpSpec) -> Vec<Vec<u32>> {
+    match op.indices {
+        0 => vec![vec![]],
+        1 => vec![vec![1]],
+        _ => vec![vec![3, 1], vec![3, 5]],
+    }
+}
+
+/// Every choice of indices and argument sorts, drawn from one sort of each kind, that the
+/// table accepts for `op` (variadic operations with two arguments). The typing probe applies
+/// them to the loaded Z3, and a test types them as SMT-LIB: both hold the table to account.
+pub fn sample_applications(op: &OpSpec) -> Vec<(Vec<u32>, Vec<Sort>)> {
+    let sorts = sample_sorts();
+    let n = match op.arity {
+        Arity::Fixed(k) => k,
+        Arity::AtLeast(k) => k.max(2),
+    };
+    let mut tuples: Vec<Vec<Sort>> = vec![vec![]];
+    for _ in 0..n {
+        tuples = tuples
+            .into_iter()
+            .flat_map(|t| {
+                sorts.iter().map(move |s| {
+                    let mut t = t.clone();
+                    t.push(s.clone());
+                    t
+                })
+            })
+            .collect();
+    }
+    let mut accepted = Vec::new();
+    for indices in sample_indices(op) {
+        for t in &tuples {
+            let refs: Vec<&Sort> = t.iter().collect();
+            if op.result_sort(&indices, &refs).is_ok() {
+                accepted.push((indices.clone(), t.clone()));
+            }
+        }
+    }
+    accepted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -626,5 +687,16 @@ mod tests {
             &[Sort::String, Sort::String],
             Ok(Sort::String),
         );
+    }
+
+    #[test]
+    fn every_operation_has_sample_applications() {
+        for op in OPS {
+            assert!(
+                !sample_applications(op).is_empty(),
+                "{} is never applied",
+                op.name
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ use num_traits::{Signed, Zero};
 use std::cmp::Ordering;
 
 /// Names the evaluator handles itself (lazily or with a model extension), not through [`apply`].
-pub(crate) const PARTIAL: [&str; 3] = ["div", "mod", "/"];
+pub(crate) const PARTIAL: [&str; 4] = ["div", "mod", "rem", "/"];
 
 /// Applies builtin `name` (with numeric `idx` indices for `(_ name i ..)`) to evaluated arguments;
 /// `None` if `name` is not a builtin, `Err` on ill-sorted arguments.
@@ -117,16 +117,18 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 /// `div`, `mod` or `/` of two numbers; `Ok(None)` where undefined (a zero divisor).
 pub(crate) fn divide(name: &str, a: &Value, b: &Value) -> Result<Option<Value>, String> {
     match (name, a, b) {
-        ("div" | "mod", Value::Int(x), Value::Int(y)) => {
+        ("div" | "mod" | "rem", Value::Int(x), Value::Int(y)) => {
             if y.is_zero() {
                 return Ok(None);
             }
             // SMT-LIB's integer division is Euclidean: 0 <= x mod y < |y|.
             let r = x.mod_floor(&y.abs());
-            Ok(Some(Value::Int(if name == "mod" {
-                r
-            } else {
-                (x - r) / y
+            Ok(Some(Value::Int(match name {
+                "mod" => r,
+                // Z3's `rem`: `mod` with the divisor's sign.
+                "rem" if y.is_negative() => -r,
+                "rem" => r,
+                _ => (x - r) / y,
             })))
         }
         ("/", _, _) => {
@@ -258,6 +260,13 @@ mod tests {
         assert_eq!((d(7, -2), m(7, -2)), (int(-3), int(1)));
         assert_eq!((d(-7, -2), m(-7, -2)), (int(4), int(1)));
         assert_eq!(divide("div", &int(1), &int(0)).unwrap(), None);
+        // Z3's `rem` (as the z3 4.8.12 and 5.4.1 binaries simplify it): mod, signed as the divisor.
+        let r = |a: i64, b: i64| divide("rem", &int(a), &int(b)).unwrap().unwrap();
+        assert_eq!(
+            (r(7, 3), r(-7, 3), r(7, -3), r(-7, -3)),
+            (int(1), int(2), int(-1), int(-2))
+        );
+        assert_eq!(divide("rem", &int(1), &int(0)).unwrap(), None);
         assert_eq!(divide("/", &int(1), &real(0, 1)).unwrap(), None);
         assert_eq!(divide("/", &int(1), &int(3)).unwrap(), Some(real(1, 3)));
     }

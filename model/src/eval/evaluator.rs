@@ -573,7 +573,8 @@ impl<'a> Evaluator<'a> {
     fn extension(&mut self, src: &Src, node: NodeId, name: &str, a: Value, b: Value) -> Eval {
         let names: [&str; 2] = match name {
             "div" => ["div", "div0"],
-            "mod" => ["mod", "mod0"],
+            // Z3 reads `(rem a 0)` as `(mod a 0)`: the divisor is not negative.
+            "mod" | "rem" => ["mod", "mod0"],
             _ => ["/", "/0"],
         };
         self.extend_partial(src, node, name, &names, vec![a, b], None)

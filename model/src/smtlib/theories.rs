@@ -284,7 +284,8 @@ fn arithmetic(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             Some(_) if args.len() >= 2 => Ok(Sort::Real),
             _ => bad(name, "two or more Int or Real arguments", args),
         }),
-        "div" | "mod" => unindexed(name, idx, || {
+        // `rem` is Z3's: the remainder with the divisor's sign.
+        "div" | "mod" | "rem" => unindexed(name, idx, || {
             if args.len() >= 2 && args.iter().all(|s| *s == Sort::Int) {
                 Ok(Sort::Int)
             } else {
@@ -377,12 +378,15 @@ fn bitvector(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             e => e,
         },
         "bvand" | "bvor" | "bvxor" | "bvadd" | "bvmul" => same(2),
+        // `ext_rotate_*` are Z3's rotations by a bit-vector amount.
         "bvsub" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" | "bvsmod" | "bvshl" | "bvlshr"
-        | "bvashr" | "bvnand" | "bvnor" | "bvxnor" => match same(2) {
-            Ok(s) if args.len() == 2 || name == "bvsub" => Ok(s),
-            Ok(_) => bad(name, "two bit-vector arguments of the same width", args),
-            e => e,
-        },
+        | "bvashr" | "bvnand" | "bvnor" | "bvxnor" | "ext_rotate_left" | "ext_rotate_right" => {
+            match same(2) {
+                Ok(s) if args.len() == 2 || name == "bvsub" => Ok(s),
+                Ok(_) => bad(name, "two bit-vector arguments of the same width", args),
+                e => e,
+            }
+        }
         "bvcomp" => match same(2) {
             Ok(_) => Ok(Sort::BitVec(1)),
             e => e,

@@ -9,7 +9,7 @@
 use super::guard;
 use super::ops::apply_op;
 use super::terms::z3_sort;
-use model::ops::{Arity, OpSpec, OPS};
+use model::ops::{sample_applications, OpSpec, OPS};
 use model::Sort;
 use std::fmt;
 use z3::ast::{Ast, Dynamic};
@@ -42,63 +42,6 @@ impl fmt::Display for Disagreement {
     }
 }
 
-/// The sorts arguments are drawn from: one of each kind, two bit-vector widths.
-fn sample_sorts() -> Vec<Sort> {
-    vec![
-        Sort::Bool,
-        Sort::Int,
-        Sort::Real,
-        Sort::BitVec(1),
-        Sort::BitVec(4),
-        Sort::FloatingPoint(3, 5),
-        Sort::RoundingMode,
-        Sort::String,
-        Sort::seq(Sort::Int),
-        Sort::Array(Box::new(Sort::Int), Box::new(Sort::BitVec(4))),
-    ]
-}
-
-/// Index choices for indexed operations: one of them suits each on the sample sorts
-/// (`extract 3 1` of a 4-bit vector, `to_fp 3 5`, `zero_extend 1`, `int2bv 1`, ...).
-fn sample_indices(op: &OpSpec) -> Vec<Vec<u32>> {
-    match op.indices {
-        0 => vec![vec![]],
-        1 => vec![vec![1]],
-        _ => vec![vec![3, 1], vec![3, 5]],
-    }
-}
-
-/// Every choice of indices and argument sorts of the sample sorts the model accepts for `op`.
-fn accepted_applications(op: &OpSpec, sorts: &[Sort]) -> Vec<(Vec<u32>, Vec<Sort>)> {
-    let n = match op.arity {
-        Arity::Fixed(k) => k,
-        Arity::AtLeast(k) => k.max(2),
-    };
-    let mut tuples: Vec<Vec<Sort>> = vec![vec![]];
-    for _ in 0..n {
-        tuples = tuples
-            .into_iter()
-            .flat_map(|t| {
-                sorts.iter().map(move |s| {
-                    let mut t = t.clone();
-                    t.push(s.clone());
-                    t
-                })
-            })
-            .collect();
-    }
-    let mut accepted = Vec::new();
-    for indices in sample_indices(op) {
-        for t in &tuples {
-            let refs: Vec<&Sort> = t.iter().collect();
-            if op.result_sort(&indices, &refs).is_ok() {
-                accepted.push((indices.clone(), t.clone()));
-            }
-        }
-    }
-    accepted
-}
-
 /// Every application of the sample sorts that the loaded Z3 types otherwise than the model
 /// (after [`super::adapt_model_to_loaded_z3`]); empty when they agree.
 pub fn probe() -> Vec<Disagreement> {
@@ -106,10 +49,9 @@ pub fn probe() -> Vec<Disagreement> {
     let Ok(scratch) = guard::fresh_context() else {
         return Vec::new();
     };
-    let sorts = sample_sorts();
     let mut found = Vec::new();
     for op in OPS {
-        for (indices, args) in accepted_applications(op, &sorts) {
+        for (indices, args) in sample_applications(op) {
             let refs: Vec<&Sort> = args.iter().collect();
             let Ok(model) = op.result_sort(&indices, &refs) else {
                 continue;
@@ -151,21 +93,4 @@ fn z3_result_sort(
     let term = apply_op(op, indices, &refs, args);
     let sort = term.get_sort();
     Ok((sort != z3_sort(expected)?).then(|| sort.to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_operation_is_probed_on_some_sorts() {
-        let sorts = sample_sorts();
-        for op in OPS {
-            assert!(
-                !accepted_applications(op, &sorts).is_empty(),
-                "{} is never applied",
-                op.name
-            );
-        }
-    }
 }
