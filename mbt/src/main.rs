@@ -9,12 +9,13 @@ use mbt::inject::Inject;
 use mbt::interrupt;
 use mbt::isolate::Limits;
 use mbt::known::KnownSignatures;
-use mbt::options::{read_param_descrs, why_not_fuzzed, OptionModel, ParamDescr, ParamKind};
+use mbt::options::{why_not_fuzzed, OptionModel, ParamDescr, ParamKind};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use untrace::executor::solver_param_descrs;
 
 /// Z3's resource limit per check. A check that reaches it answers unknown, which no oracle can
 /// use; at 400,000 such checks were a fifth of all CPU time, and 100,000 cut the CPU per round
@@ -278,7 +279,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => KnownSignatures::default(),
     };
     // Read in the parent before any fork, so that every child sees the same option model.
-    let mut descrs = read_param_descrs();
+    let mut descrs = solver_param_descrs();
     if let Some(path) = &args.diff_lib {
         // Parameters one version lacks or types differently are refused there: no finding.
         let other = other_param_descrs(path)?;
@@ -470,14 +471,14 @@ fn main() -> ExitCode {
             );
             Ok(ExitCode::from(u8::from(!found.is_empty())))
         }
-        Some(Command::Params { json: true }) => serde_json::to_string(&read_param_descrs())
+        Some(Command::Params { json: true }) => serde_json::to_string(&solver_param_descrs())
             .map(|json| {
                 println!("{json}");
                 ExitCode::SUCCESS
             })
             .map_err(anyhow::Error::from),
         Some(Command::Params { json: false }) => {
-            for d in read_param_descrs() {
+            for d in solver_param_descrs() {
                 let note = why_not_fuzzed(&d)
                     .map_or(String::new(), |why| format!("  (not fuzzed: {why})"));
                 println!("{:<40} {:?}{note}", d.name, d.kind);

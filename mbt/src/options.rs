@@ -1,98 +1,15 @@
 //! The option model: which solver parameters exist, of what kind, and which values to try.
 //!
-//! [`ParamDescr`]s are read from Z3 itself ([`read_param_descrs`], through z3-sys'
-//! `Z3_solver_get_param_descrs`); Z3 says the kind of each parameter but not its range, so
+//! [`ParamDescr`]s are read from Z3 itself (`untrace::executor::solver_param_descrs`, the one
+//! reader the executor uses too); Z3 says the kind of each parameter but not its range, so
 //! [`KNOWN_RANGES`] adds the ranges and value sets we know, [`EXCLUDED`] lists parameters the
 //! fuzzer must not touch (they would break the round's own machinery), [`writes_files`] spots
 //! parameters that make Z3 write files (a campaign must leave nothing behind), and
 //! [`INVALID_COMBINATIONS`] lists value pairs Z3 rejects or that make an oracle meaningless.
 //! [`OptionModel::pick`] draws one `(key, value)` with favoured parameters more often.
 
+pub use model::options::{ParamDescr, ParamKind};
 use rand::Rng;
-use std::ffi::CStr;
-
-/// The kind of a parameter as Z3 reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum ParamKind {
-    Uint,
-    Bool,
-    Double,
-    Symbol,
-    String,
-    Other,
-}
-
-/// One parameter description read from Z3.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ParamDescr {
-    pub name: String,
-    pub kind: ParamKind,
-    pub doc: String,
-}
-
-/// Reads the parameter descriptions of a default solver from Z3 through a private context.
-pub fn read_param_descrs() -> Vec<ParamDescr> {
-    use z3_sys::{
-        Z3_del_config, Z3_del_context, Z3_get_symbol_string, Z3_mk_config, Z3_mk_context,
-        Z3_mk_solver, Z3_param_descrs_dec_ref, Z3_param_descrs_get_documentation,
-        Z3_param_descrs_get_kind, Z3_param_descrs_get_name, Z3_param_descrs_inc_ref,
-        Z3_param_descrs_size, Z3_solver_dec_ref, Z3_solver_get_param_descrs, Z3_solver_inc_ref,
-    };
-    let mut out = Vec::new();
-    // SAFETY: every object is created, reference-counted and freed here, in one private
-    // context; the strings Z3 returns are copied before the next call.
-    unsafe {
-        let Some(cfg) = Z3_mk_config() else {
-            return out;
-        };
-        let Some(ctx) = Z3_mk_context(cfg) else {
-            Z3_del_config(cfg);
-            return out;
-        };
-        Z3_del_config(cfg);
-        if let Some(solver) = Z3_mk_solver(ctx) {
-            Z3_solver_inc_ref(ctx, solver);
-            if let Some(descrs) = Z3_solver_get_param_descrs(ctx, solver) {
-                Z3_param_descrs_inc_ref(ctx, descrs);
-                let n = Z3_param_descrs_size(ctx, descrs);
-                for i in 0..n {
-                    let Some(sym) = Z3_param_descrs_get_name(ctx, descrs, i) else {
-                        continue;
-                    };
-                    let name = c_string(Z3_get_symbol_string(ctx, sym));
-                    let kind = match Z3_param_descrs_get_kind(ctx, descrs, sym) {
-                        z3_sys::ParamKind::Uint => self::ParamKind::Uint,
-                        z3_sys::ParamKind::Bool => self::ParamKind::Bool,
-                        z3_sys::ParamKind::Double => self::ParamKind::Double,
-                        z3_sys::ParamKind::Symbol => self::ParamKind::Symbol,
-                        z3_sys::ParamKind::String => self::ParamKind::String,
-                        _ => ParamKind::Other,
-                    };
-                    let doc = c_string(Z3_param_descrs_get_documentation(ctx, descrs, sym));
-                    out.push(ParamDescr { name, kind, doc });
-                }
-                Z3_param_descrs_dec_ref(ctx, descrs);
-            }
-            Z3_solver_dec_ref(ctx, solver);
-        }
-        Z3_del_context(ctx);
-    }
-    // Z3 lists parameters in an internal order; sort so that choices depend on names only.
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-/// Copies a C string Z3 returned; NULL becomes the empty string.
-///
-/// # Safety
-/// `p` is NULL or a valid NUL-terminated string.
-unsafe fn c_string(p: *const std::ffi::c_char) -> String {
-    if p.is_null() {
-        String::new()
-    } else {
-        CStr::from_ptr(p).to_string_lossy().into_owned()
-    }
-}
 
 /// A value range or value set we know for a parameter (Z3 does not report ranges).
 #[derive(Clone, Copy, Debug)]
@@ -358,7 +275,7 @@ mod tests {
 
     #[test]
     fn reads_hundreds_of_parameters_from_z3() {
-        let descrs = read_param_descrs();
+        let descrs = untrace::executor::solver_param_descrs();
         assert!(descrs.len() > 100, "only {} parameters", descrs.len());
         let relevancy = descrs
             .iter()
@@ -370,7 +287,7 @@ mod tests {
 
     #[test]
     fn picks_only_usable_parameters_within_ranges() {
-        let model = OptionModel::new(&read_param_descrs());
+        let model = OptionModel::new(&untrace::executor::solver_param_descrs());
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         for _ in 0..500 {
             let (key, value) = model.pick(&mut rng).expect("a parameter");
@@ -423,7 +340,7 @@ mod tests {
         ] {
             assert!(!writes_files(name, doc), "{name}");
         }
-        let descrs = read_param_descrs();
+        let descrs = untrace::executor::solver_param_descrs();
         assert!(descrs.iter().any(|d| d.name == "arith.dump_lemmas"));
         let model = OptionModel::new(&descrs);
         for (d, _) in &model.params {

@@ -1,6 +1,26 @@
 //! What the model knows of Z3's configuration space that Z3 cannot tell at run time:
 //! the logics and tactics that `Solver::new_for_logic` and `Tactic::new` accept on 4.8.12.
-//! The parameters themselves are read from Z3 by the fuzzer (`Z3_solver_get_param_descrs`).
+//! The parameters themselves are read from the loaded Z3 (`Z3_solver_get_param_descrs`, by
+//! `untrace::executor::solver_param_descrs`) as [`ParamDescr`]s.
+
+/// The kind of a parameter as Z3 reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ParamKind {
+    Uint,
+    Bool,
+    Double,
+    Symbol,
+    String,
+    Other,
+}
+
+/// One parameter description read from Z3.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ParamDescr {
+    pub name: String,
+    pub kind: ParamKind,
+    pub doc: String,
+}
 
 /// Logics accepted by `new_solver logic`.
 pub const LOGICS: &[&str] = &[

@@ -31,6 +31,7 @@ use model::call::{
     SolverKind, SortId, TermId,
 };
 use model::finding::Failure;
+use model::options::{ParamDescr, ParamKind};
 use model::trace::text::{format_call, format_ret, header, version_comment};
 use model::{Sort, State};
 use std::collections::HashMap;
@@ -39,7 +40,6 @@ use std::io::Write;
 use std::rc::Rc;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{Context, FuncDecl, Model, Params, Solver, Symbol, Tactic, Translate};
-use z3_sys::ParamKind;
 
 /// How the executor runs.
 #[derive(Clone, Debug)]
@@ -857,7 +857,7 @@ impl Executor {
         std::iter::once(key)
             .chain(bare)
             .find_map(|name| self.param_kinds.get(name).copied())
-            .unwrap_or(ParamKind::Invalid)
+            .unwrap_or(ParamKind::Other)
     }
 }
 
@@ -966,17 +966,18 @@ thread_local! {
         const { std::cell::OnceCell::new() };
 }
 
-/// The kind of every solver parameter, read once per thread from the parameter descriptions
-/// of a solver in a scratch context of its own. Reading them per `set_param` cost a quarter of
-/// a fuzzing round, and reading them in the executor's own context would change that
-/// context's state (the descriptions create terms), so a round would need the same reads as
-/// its replay. A fuzzer reads them once before it forks its rounds.
+/// The kind of every solver parameter, read once per thread by [`solver_param_descrs`].
+/// Reading them per `set_param` cost a quarter of a fuzzing round, and reading them in the
+/// executor's own context would change that context's state (the descriptions create terms),
+/// so a round would need the same reads as its replay. A fuzzer reads them once before it
+/// forks its rounds.
 pub fn solver_param_kinds() -> Rc<HashMap<String, ParamKind>> {
     PARAM_KINDS.with(|cell| {
         cell.get_or_init(|| {
-            let kinds = guard::fresh_context()
-                .map(|scratch| read_solver_param_kinds(&scratch))
-                .unwrap_or_default();
+            let kinds = solver_param_descrs()
+                .into_iter()
+                .map(|d| (d.name, d.kind))
+                .collect();
             Rc::new(kinds)
         })
         .clone()
@@ -1030,15 +1031,21 @@ fn thread_cpu_time() -> std::time::Duration {
     std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
-/// Reads every solver parameter's kind from a scratch solver of `context`, uncached.
-fn read_solver_param_kinds(context: &Context) -> HashMap<String, ParamKind> {
-    let raw = context.get_z3_context();
-    let mut kinds = HashMap::new();
+/// Every parameter a default solver of the loaded Z3 describes (name, kind, documentation),
+/// sorted by name so that choices drawn from them depend on names only; read from a scratch
+/// context of its own, uncached. The one reader of Z3's parameter descriptions: the executor
+/// sets parameters by the kinds, a fuzzer picks parameters and values from them.
+pub fn solver_param_descrs() -> Vec<ParamDescr> {
+    let Ok(scratch) = guard::fresh_context() else {
+        return Vec::new();
+    };
+    let raw = scratch.get_z3_context();
+    let mut descrs_read = Vec::new();
     // SAFETY: a scratch solver and its descriptions, reference-counted and released;
-    // symbol strings are copied before the next Z3 call.
+    // strings are copied before the next Z3 call.
     unsafe {
         let Some(solver) = z3_sys::Z3_mk_solver(raw) else {
-            return kinds;
+            return descrs_read;
         };
         z3_sys::Z3_solver_inc_ref(raw, solver);
         if let Some(descrs) = z3_sys::Z3_solver_get_param_descrs(raw, solver) {
@@ -1047,18 +1054,35 @@ fn read_solver_param_kinds(context: &Context) -> HashMap<String, ParamKind> {
                 let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
                     continue;
                 };
-                let name = z3_sys::Z3_get_symbol_string(raw, symbol);
-                if name.is_null() {
+                let Some(name) = c_string(z3_sys::Z3_get_symbol_string(raw, symbol)) else {
                     continue;
-                }
-                let name = std::ffi::CStr::from_ptr(name)
-                    .to_string_lossy()
-                    .into_owned();
-                kinds.insert(name, z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol));
+                };
+                let kind = match z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol) {
+                    z3_sys::ParamKind::Uint => ParamKind::Uint,
+                    z3_sys::ParamKind::Bool => ParamKind::Bool,
+                    z3_sys::ParamKind::Double => ParamKind::Double,
+                    z3_sys::ParamKind::Symbol => ParamKind::Symbol,
+                    z3_sys::ParamKind::String => ParamKind::String,
+                    _ => ParamKind::Other,
+                };
+                let doc = c_string(z3_sys::Z3_param_descrs_get_documentation(
+                    raw, descrs, symbol,
+                ))
+                .unwrap_or_default();
+                descrs_read.push(ParamDescr { name, kind, doc });
             }
             z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
         }
         z3_sys::Z3_solver_dec_ref(raw, solver);
     }
-    kinds
+    descrs_read.sort_by(|a, b| a.name.cmp(&b.name));
+    descrs_read
+}
+
+/// Copies a C string Z3 returned; `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or a valid NUL-terminated string.
+unsafe fn c_string(p: *const std::ffi::c_char) -> Option<String> {
+    (!p.is_null()).then(|| std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned())
 }
