@@ -309,7 +309,7 @@ impl OutLock {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 let pid = fs::read_to_string(&path)
                     .ok()
-                    .and_then(|t| t.trim().parse::<libc::pid_t>().ok());
+                    .and_then(|t| t.trim().parse::<i32>().ok());
                 let state = match pid {
                     Some(pid) if process_exists(pid) => format!("campaign {pid} runs there"),
                     Some(pid) => format!("campaign {pid} stopped there without finishing"),
@@ -336,10 +336,12 @@ impl Drop for OutLock {
     }
 }
 
-fn process_exists(pid: libc::pid_t) -> bool {
-    // SAFETY: signal 0 only asks whether the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+fn process_exists(pid: i32) -> bool {
+    // No signal: only asks whether the process exists (EPERM: it does, someone else's).
+    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
+        Ok(()) => true,
+        Err(e) => e == nix::errno::Errno::EPERM,
+    }
 }
 
 /// The full version of the loaded libz3, e.g. `4.8.12.0`: the library `--z3-lib` chose, if

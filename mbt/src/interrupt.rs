@@ -5,6 +5,7 @@
 //! (130 for SIGINT, 143 for SIGTERM). The parent forks workers and must stay single-threaded,
 //! so this is a plain `sigaction` handler, not a signal-handling thread.
 
+use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
 use std::io;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -13,10 +14,11 @@ static REQUESTED: AtomicI32 = AtomicI32::new(0);
 
 /// The handler: records the first signal, exits on the second. Only async-signal-safe work
 /// here: an atomic swap and `_exit`.
-extern "C" fn on_signal(signal: libc::c_int) {
+extern "C" fn on_signal(signal: std::ffi::c_int) {
     if REQUESTED.swap(signal, Ordering::SeqCst) != 0 {
-        // SAFETY: `_exit` is async-signal-safe; the user asked twice to stop now.
-        unsafe { libc::_exit(exit_code(signal) as libc::c_int) };
+        // SAFETY: `_exit` is async-signal-safe (nix has no wrapper); the user asked twice to
+        // stop now.
+        unsafe { libc::_exit(exit_code(signal) as std::ffi::c_int) };
     }
 }
 
@@ -24,18 +26,14 @@ extern "C" fn on_signal(signal: libc::c_int) {
 /// (file writes, `waitpid`) from failing with EINTR; `poll(2)` is never restarted, so the
 /// campaign loop still wakes at once.
 pub fn install() -> io::Result<()> {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: a zeroed sigaction with our handler and an empty mask is valid; the handler
-        // does only async-signal-safe work.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
+    let action = SigAction::new(
+        SigHandler::Handler(on_signal),
+        SaFlags::SA_RESTART,
+        SigSet::empty(),
+    );
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        // SAFETY: the handler does only async-signal-safe work.
+        unsafe { sigaction(signal, &action) }?;
     }
     Ok(())
 }
@@ -44,10 +42,9 @@ pub fn install() -> io::Result<()> {
 /// foreground process group; a worker that died of it would look like a crashed round. The
 /// parent decides and kills its workers itself.
 pub fn ignore_in_worker() {
-    // SAFETY: sets this process's own dispositions to "ignore".
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_IGN);
-        libc::signal(libc::SIGTERM, libc::SIG_IGN);
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        // SAFETY: "ignore" runs no code of ours.
+        let _ = unsafe { nix::sys::signal::signal(signal, SigHandler::SigIgn) };
     }
 }
 
@@ -70,7 +67,7 @@ mod tests {
 
     #[test]
     fn exit_codes_follow_the_shell_convention() {
-        assert_eq!(exit_code(libc::SIGINT), 130);
-        assert_eq!(exit_code(libc::SIGTERM), 143);
+        assert_eq!(exit_code(Signal::SIGINT as i32), 130);
+        assert_eq!(exit_code(Signal::SIGTERM as i32), 143);
     }
 }

@@ -17,6 +17,12 @@ use crate::cx::RoundConfig;
 use crate::failure::{Failure, FailureKind};
 use crate::interrupt;
 use crate::round::{run_recorded_round, RoundReport};
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::poll::{PollFd, PollFlags, PollTimeout};
+use nix::sys::resource::{getrusage, setrlimit, Resource, UsageWho};
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::{ForkResult, Pid};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -56,7 +62,7 @@ struct Current {
 /// is written.
 #[derive(Debug)]
 pub struct Worker {
-    pub pid: libc::pid_t,
+    pub pid: Pid,
     root: PathBuf,
     cmd: Option<fs::File>,
     done: fs::File,
@@ -90,14 +96,8 @@ pub fn warm_up() {
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {
-    use std::os::fd::FromRawFd;
-    let mut fds = [0; 2];
-    // SAFETY: creates two new descriptors, owned by the returned files.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: fresh descriptors nobody else owns.
-    Ok(unsafe { (fs::File::from_raw_fd(fds[0]), fs::File::from_raw_fd(fds[1])) })
+    let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
+    Ok((read.into(), write.into()))
 }
 
 /// Forks a worker child for rounds of `config`; give it rounds with [`Worker::start`].
@@ -108,18 +108,17 @@ pub fn spawn(config: &RoundConfig, limits: Limits, root: &Path) -> io::Result<Wo
     let (done_read, done_write) = pipe()?;
     // SAFETY: the parent is single-threaded (no progress-bar thread, no Z3 threads), so the
     // child may allocate and run arbitrary code.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    if pid == 0 {
-        // Other workers' pipe ends, inherited from the parent, would keep their pipes open.
-        close_other_fds(&[cmd_read.as_raw_fd(), done_write.as_raw_fd()]);
-        std::mem::forget((cmd_write, done_read));
-        child(config, limits, root, cmd_read, done_write);
-    }
-    // SAFETY: the parent's read end of `done` never blocks, so polling never waits.
-    unsafe { libc::fcntl(done_read.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+    let pid = match unsafe { nix::unistd::fork() }? {
+        ForkResult::Parent { child } => child,
+        ForkResult::Child => {
+            // Other workers' pipe ends, inherited from the parent, would keep their pipes open.
+            close_other_fds(&[cmd_read.as_raw_fd(), done_write.as_raw_fd()]);
+            std::mem::forget((cmd_write, done_read));
+            child(config, limits, root, cmd_read, done_write);
+        }
+    };
+    // The parent's read end of `done` never blocks, so polling never waits.
+    fcntl(&done_read, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
     Ok(Worker {
         pid,
         root: root.to_path_buf(),
@@ -133,34 +132,22 @@ pub fn spawn(config: &RoundConfig, limits: Limits, root: &Path) -> io::Result<Wo
     })
 }
 
-/// Closes every descriptor from 3 up except `keep` (the files of [`spawn`] that own some of
-/// them are leaked in the child, never dropped).
+/// Closes every open descriptor from 3 up except `keep` (the files of [`spawn`] that own some
+/// of them are leaked in the child, never dropped). The open ones are listed in
+/// `/proc/self/fd`: trying every number up to the descriptor limit costs a million system
+/// calls where the limit is that high.
 fn close_other_fds(keep: &[i32]) {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: reads this process's own limit.
-    let max = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } {
-        0 => lim.rlim_cur.min(1 << 20) as i32,
-        _ => 1024,
-    };
-    let mut bounds = keep.to_vec();
-    bounds.push(max);
-    bounds.sort_unstable();
-    let mut from = 3;
-    for fd in bounds {
-        if fd > from {
-            // SAFETY: closes descriptors this process does not use.
-            if unsafe { libc::syscall(libc::SYS_close_range, from as u32, (fd - 1) as u32, 0) } != 0
-            {
-                for other in from..fd {
-                    // SAFETY: as above, one at a time where close_range is missing.
-                    unsafe { libc::close(other) };
-                }
-            }
+    let open: Vec<i32> = fs::read_dir("/proc/self/fd")
+        .map(|dir| {
+            dir.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    for fd in open {
+        if fd >= 3 && !keep.contains(&fd) {
+            // The listing's own descriptor is closed already: EBADF is fine.
+            let _ = nix::unistd::close(fd);
         }
-        from = from.max(fd + 1);
     }
 }
 
@@ -178,16 +165,12 @@ fn child(
     untrace::crash::install();
     if limits.memout_mb > 0 {
         let bytes = limits.memout_mb << 20;
-        let lim = libc::rlimit {
-            rlim_cur: bytes,
-            rlim_max: bytes,
-        };
-        // SAFETY: a plain system call on this process's own limits.
-        unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
+        let _ = setrlimit(Resource::RLIMIT_AS, bytes, bytes);
     }
     // Freed memory stays in the heap for the next round of the batch instead of going back to
     // the kernel, which would fault it in again (page faults were a tenth of a round).
-    // SAFETY: allocator tuning of this single-threaded process, before its rounds.
+    // SAFETY: allocator tuning of this single-threaded process, before its rounds (glibc's
+    // mallopt has no safe wrapper).
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
@@ -213,7 +196,8 @@ fn child(
             break 0;
         }
     };
-    // SAFETY: ends the child without running the parent's exit handlers twice.
+    // SAFETY: ends the child without running the parent's exit handlers twice (nix has no
+    // wrapper for _exit).
     unsafe { libc::_exit(code) }
 }
 
@@ -228,30 +212,22 @@ fn child_round(
     fresh: bool,
 ) -> io::Result<RoundReport> {
     use std::io::Write;
-    use std::os::fd::AsRawFd;
     let _ = io::stdout().flush();
     let trace = fs::File::create(dir.join(TRACE))?;
     let output = fs::File::create(dir.join(OUTPUT))?;
     // Files Z3 writes (a parameter the option model missed, a debug switch) land in the
     // round's private folder, which the parent removes or keeps with the failure.
     std::env::set_current_dir(dir)?;
-    // SAFETY: plain system calls on this process's own limits, output streams and file
-    // descriptors; Z3's global parameters are process state no Z3 object refers to.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        let used = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) as u64 + 1;
-        let cpu = used + limits.timeout.as_secs() + 2;
-        let lim = libc::rlimit {
-            rlim_cur: cpu,
-            rlim_max: cpu + 1,
-        };
-        libc::setrlimit(libc::RLIMIT_CPU, &lim);
-        libc::fflush(std::ptr::null_mut());
-        libc::dup2(output.as_raw_fd(), 1);
-        libc::dup2(output.as_raw_fd(), 2);
-        z3_sys::Z3_global_param_reset_all();
-    }
+    let used = getrusage(UsageWho::RUSAGE_SELF)
+        .map(|u| (u.user_time().tv_sec() + u.system_time().tv_sec()) as u64 + 1)
+        .unwrap_or(0);
+    let cpu = used + limits.timeout.as_secs() + 2;
+    let _ = setrlimit(Resource::RLIMIT_CPU, cpu, cpu + 1);
+    flush_c_streams();
+    nix::unistd::dup2_stdout(&output)?;
+    nix::unistd::dup2_stderr(&output)?;
+    // SAFETY: Z3's global parameters are process state no Z3 object refers to.
+    unsafe { z3_sys::Z3_global_param_reset_all() };
     // The first round of a worker uses the context the parent prepared (see `warm_up`); every
     // later one a fresh context prepared the same way: a context that earlier rounds used
     // answers differently (measured: traces of the same seed differed), and a round must be
@@ -285,8 +261,7 @@ fn child_round(
         compare_round(differential, &dir.join(TRACE), limits, &mut report);
     }
     let _ = io::stdout().flush();
-    // SAFETY: flushes C's output streams into this round's output file.
-    unsafe { libc::fflush(std::ptr::null_mut()) };
+    flush_c_streams();
     let json = serde_json::to_vec(&report).map_err(io::Error::other)?;
     fs::write(dir.join(REPORT), json)?;
     Ok(report)
@@ -396,13 +371,10 @@ impl Worker {
         if self.exited {
             return;
         }
-        let mut status = 0;
-        // SAFETY: our own child, by its id; it is not reaped yet, so the id is still ours,
-        // and after SIGKILL the blocking wait ends at once.
-        unsafe {
-            libc::kill(self.pid, libc::SIGKILL);
-            libc::waitpid(self.pid, &mut status, 0);
-        }
+        // Our own child, not reaped yet, so the id is still ours; after SIGKILL the blocking
+        // wait ends at once.
+        let _ = kill(self.pid, Signal::SIGKILL);
+        let _ = waitpid(self.pid, None);
         self.exited = true;
         self.cmd = None;
         self.current = None;
@@ -422,14 +394,11 @@ impl Worker {
             }
             return finished;
         }
-        let mut status = 0;
-        // SAFETY: waits for our own child without blocking.
-        let r = unsafe { libc::waitpid(self.pid, &mut status, libc::WNOHANG) };
-        if r == 0 {
+        let status = waitpid(self.pid, Some(WaitPidFlag::WNOHANG));
+        if let Ok(WaitStatus::StillAlive) = status {
             if let Some(c) = &self.current {
                 if !self.killed && c.started.elapsed() > timeout {
-                    // SAFETY: our own child, by its id.
-                    unsafe { libc::kill(self.pid, libc::SIGKILL) };
+                    let _ = kill(self.pid, Signal::SIGKILL);
                     self.killed = true;
                 }
             }
@@ -441,7 +410,7 @@ impl Worker {
             return self.current.take().map(finished_from_report);
         }
         let current = self.current.take()?;
-        let mut report = self.collect(&current, r, status);
+        let mut report = self.collect(&current, status);
         let trace = current.dir.join(TRACE);
         let mut unbounded_timeout = false;
         if let Some(f) = &mut report.failure {
@@ -470,22 +439,24 @@ impl Worker {
         matches!(self.done.read(&mut byte), Ok(1))
     }
 
-    fn collect(&self, current: &Current, r: libc::pid_t, status: i32) -> RoundReport {
+    fn collect(&self, current: &Current, status: nix::Result<WaitStatus>) -> RoundReport {
         let failed = |failure: Failure| RoundReport {
             seed: current.seed,
             failure: Some(failure),
             ..RoundReport::default()
         };
-        if r < 0 {
-            return failed(Failure::new(
-                FailureKind::Crash,
-                format!("waitpid failed: {}", io::Error::last_os_error()),
-            ));
-        }
+        let status = match status {
+            Ok(status) => status,
+            Err(e) => {
+                return failed(Failure::new(
+                    FailureKind::Crash,
+                    format!("waitpid failed: {e}"),
+                ))
+            }
+        };
         let output = fs::read_to_string(current.dir.join(OUTPUT)).unwrap_or_default();
         let call = last_call(&current.dir.join(TRACE));
-        if libc::WIFSIGNALED(status) {
-            let sig = libc::WTERMSIG(status);
+        if let WaitStatus::Signaled(_, sig, _) = status {
             if self.killed {
                 // The same cause as untrace's `--timeout` gives, so round and replay agree.
                 let call = call.as_deref().unwrap_or("-");
@@ -494,9 +465,12 @@ impl Worker {
                         .with_cause(format!("in {call}")),
                 );
             }
-            return failed(classify_signal(sig, &output, call.as_deref()));
+            return failed(classify_signal(sig as i32, &output, call.as_deref()));
         }
-        let code = libc::WEXITSTATUS(status);
+        let code = match status {
+            WaitStatus::Exited(_, code) => code,
+            _ => -1,
+        };
         failed(model::finding::classify_death(
             None,
             Some(code),
@@ -512,26 +486,31 @@ impl Worker {
 /// the wait early (`poll` fails with EINTR, which is fine: the caller checks
 /// [`interrupt::requested`] next).
 pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
-    use std::os::fd::AsRawFd;
+    use std::os::fd::AsFd;
     let now = Instant::now();
     let wait = workers
         .iter()
         .filter_map(|w| w.current.as_ref().filter(|_| !w.killed))
         .map(|c| (c.started + timeout).saturating_duration_since(now))
         .fold(at_most, Duration::min);
-    let mut fds: Vec<libc::pollfd> = workers
+    let mut fds: Vec<PollFd> = workers
         .iter()
         .filter(|w| !w.exited)
-        .map(|w| libc::pollfd {
-            fd: w.done.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        })
+        .map(|w| PollFd::new(w.done.as_fd(), PollFlags::POLLIN))
         .collect();
     // Rounded up: waking a little after a time limit is fine, spinning before it is not.
     let millis = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-    // SAFETY: `fds` is a valid array of `fds.len()` entries for the duration of the call.
-    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+    let _ = nix::poll::poll(
+        &mut fds,
+        PollTimeout::try_from(millis).unwrap_or(PollTimeout::MAX),
+    );
+}
+
+/// Flushes C's output streams (Z3 prints through them) into the current output file.
+fn flush_c_streams() {
+    // SAFETY: fflush(NULL) flushes every C output stream of this process; libc has no safe
+    // wrapper for it.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
 }
 
 /// The folder of round `seed` under `root`.

@@ -442,7 +442,7 @@ fn run_side(mut command: Command, scratch: &Path, limit: Duration) -> Result<Sid
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
-    let group = child.id() as libc::pid_t;
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
     let start = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -452,8 +452,8 @@ fn run_side(mut command: Command, scratch: &Path, limit: Duration) -> Result<Sid
             Err(e) => return Err(format!("cannot wait for {program}: {e}")),
         }
     };
-    // SAFETY: signals the process group this function created.
-    unsafe { libc::kill(-group, libc::SIGKILL) };
+    // The whole process group this function created, whatever the side started.
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
     if status.is_none() {
         let _ = child.wait();
     }
@@ -470,11 +470,11 @@ fn limit_memory(command: &mut Command, mb: u64) {
     // SAFETY: only setrlimit, which is async-signal-safe, runs between fork and exec.
     unsafe {
         command.pre_exec(move || {
-            let lim = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            let _ = nix::sys::resource::setrlimit(
+                nix::sys::resource::Resource::RLIMIT_AS,
+                bytes,
+                bytes,
+            );
             Ok(())
         });
     }

@@ -70,78 +70,63 @@ fn spawn(
     options: &ReplayOptions,
     limits: Limits,
 ) -> std::io::Result<Outcome> {
-    use std::os::fd::{AsRawFd, FromRawFd};
+    use nix::sys::mman::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    use nix::unistd::{fork, ForkResult};
+    const PAGE: std::num::NonZeroUsize = std::num::NonZeroUsize::new(4096).unwrap();
     // SAFETY: a fresh anonymous shared page, unmapped when this function returns.
     let page = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            4096,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-            -1,
-            0,
+        mmap_anonymous(
+            None,
+            PAGE,
+            ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+            MapFlags::MAP_SHARED,
         )
-    };
-    if page == libc::MAP_FAILED {
-        return Err(std::io::Error::last_os_error());
-    }
+    }?;
     // SAFETY: the page is zeroed and aligned for three AtomicU32s and outlives every use.
     let (progress, reported, executed_in_child): (&AtomicU32, &AtomicU32, &AtomicU32) = unsafe {
-        (
-            &*(page as *const AtomicU32),
-            &*(page as *const AtomicU32).add(1),
-            &*(page as *const AtomicU32).add(2),
-        )
+        let words = page.as_ptr() as *const AtomicU32;
+        (&*words, &*words.add(1), &*words.add(2))
     };
     progress.store(u32::MAX, Ordering::Relaxed);
-    let mut fds = [0; 2];
-    // SAFETY: two new descriptors, owned by the files below.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: fresh descriptors nobody else owns.
-    let (mut reader, writer) = unsafe {
-        (
-            std::fs::File::from_raw_fd(fds[0]),
-            std::fs::File::from_raw_fd(fds[1]),
-        )
-    };
+    let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+    let mut reader = std::fs::File::from(reader);
     let _ = std::io::stderr().flush();
     // SAFETY: the caller is single-threaded, so the child may run arbitrary code.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    if pid == 0 {
-        drop(reader);
-        // SAFETY: plain system calls on this process's own descriptors and limits.
-        unsafe {
-            libc::dup2(writer.as_raw_fd(), 2);
+    let pid = match unsafe { fork() }? {
+        ForkResult::Parent { child } => child,
+        ForkResult::Child => {
+            drop(reader);
+            let _ = nix::unistd::dup2_stderr(&writer);
             if let Some(mb) = limits.memout_mb {
                 let bytes = mb << 20;
-                let lim = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                libc::setrlimit(libc::RLIMIT_AS, &lim);
+                let _ = nix::sys::resource::setrlimit(
+                    nix::sys::resource::Resource::RLIMIT_AS,
+                    bytes,
+                    bytes,
+                );
             }
+            crate::crash::install();
+            let outcome = replay_trace_with(name, trace, options, &mut |i| {
+                progress.store(i as u32, Ordering::Relaxed)
+            });
+            report(&outcome);
+            let _ = std::io::stderr().flush();
+            executed_in_child.store(outcome.executed as u32, Ordering::SeqCst);
+            // Z3 may end the process itself, even with exit code 0 (Z3 5.4.1 after "NOT
+            // IMPLEMENTED YET"): only an exit after this mark is the replay's own outcome.
+            reported.store(1, Ordering::SeqCst);
+            // SAFETY: ends the child without running the parent's exit handlers (nix has no
+            // wrapper for _exit; `std::process::exit` would run Z3's static destructors).
+            unsafe { libc::_exit(outcome.exit as i32) }
         }
-        crate::crash::install();
-        let outcome = replay_trace_with(name, trace, options, &mut |i| {
-            progress.store(i as u32, Ordering::Relaxed)
-        });
-        report(&outcome);
-        let _ = std::io::stderr().flush();
-        executed_in_child.store(outcome.executed as u32, Ordering::SeqCst);
-        // Z3 may end the process itself, even with exit code 0 (Z3 5.4.1 after "NOT
-        // IMPLEMENTED YET"): only an exit after this mark is the replay's own outcome.
-        reported.store(1, Ordering::SeqCst);
-        // SAFETY: ends the child without running the parent's exit handlers.
-        unsafe { libc::_exit(outcome.exit as i32) }
-    }
+    };
     drop(writer);
-    // SAFETY: the parent never blocks on the child's stderr.
-    unsafe { libc::fcntl(reader.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+    // The parent never blocks on the child's stderr.
+    nix::fcntl::fcntl(
+        &reader,
+        nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+    )?;
     let start = Instant::now();
     let mut tail: Vec<u8> = Vec::new();
     let mut timed_out = false;
@@ -167,10 +152,8 @@ fn spawn(
                 }
             }
         }
-        let mut status = 0;
-        // SAFETY: waits for our own child without blocking.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        if r == pid {
+        let status = waitpid(pid, Some(WaitPidFlag::WNOHANG))?;
+        if status != WaitStatus::StillAlive {
             // Whatever the child wrote last is still in the pipe.
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
@@ -181,30 +164,24 @@ fn spawn(
             }
             break status;
         }
-        if r < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
         if let Some(limit) = limits.timeout {
             if !timed_out && start.elapsed() > limit {
-                // SAFETY: our own child, by its id.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+                let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
                 timed_out = true;
             }
         }
-        let mut pfd = libc::pollfd {
-            fd: reader.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let wait = if open { 50 } else { 5 };
-        // SAFETY: one valid pollfd for the duration of the call.
-        unsafe { libc::poll(&mut pfd, 1, wait) };
+        let mut fds = [nix::poll::PollFd::new(
+            std::os::fd::AsFd::as_fd(&reader),
+            nix::poll::PollFlags::POLLIN,
+        )];
+        let wait: u16 = if open { 50 } else { 5 };
+        let _ = nix::poll::poll(&mut fds, wait);
     };
     let index = progress.load(Ordering::Relaxed);
     let child_reported = reported.load(Ordering::SeqCst) == 1;
     let executed_reported = executed_in_child.load(Ordering::SeqCst) as usize;
     // SAFETY: unmaps the page mapped above; `progress` is not used after this.
-    unsafe { libc::munmap(page, 4096) };
+    let _ = unsafe { munmap(page, PAGE.get()) };
     let entry = (index != u32::MAX).then_some(index as usize);
     let call = entry
         .and_then(|i| trace.entries.get(i))
@@ -234,10 +211,13 @@ fn spawn(
         )
         .at_call(call)
         .with_cause(cause)
-    } else if libc::WIFSIGNALED(status) {
-        classify_death(Some(libc::WTERMSIG(status)), None, &output, call)
+    } else if let WaitStatus::Signaled(_, signal, _) = status {
+        classify_death(Some(signal as i32), None, &output, call)
     } else {
-        let code = libc::WEXITSTATUS(status);
+        let code = match status {
+            WaitStatus::Exited(_, code) => code,
+            _ => -1,
+        };
         if let Some(exit) = Exit::from_code(code).filter(|_| child_reported) {
             // The child reported its own outcome.
             return Ok(Outcome {

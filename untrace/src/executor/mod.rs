@@ -1022,13 +1022,9 @@ pub fn default_translate_cost() -> std::time::Duration {
 
 /// CPU time consumed so far by the calling thread.
 fn thread_cpu_time() -> std::time::Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec we own; the thread CPU clock always exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID)
+        .map(std::time::Duration::from)
+        .unwrap_or_default()
 }
 
 /// Every parameter a default solver of the loaded Z3 describes (name, kind, documentation),
