@@ -1,13 +1,13 @@
 //! The fuzzer's actions: small self-contained units behind one trait, [`Action`], in the way
 //! Murxla and proptest-state-machine declare them. `applies` is the precondition on the
-//! round's context, `run` generates the calls (through [`Cx::run`], so each is checked against
+//! round's context, `run` generates the calls (through [`RoundState::run`], so each is checked against
 //! the reference state and written to the trace before it runs) and checks the oracles that
 //! belong to it. The state machine in [`crate::machine`] wires them into states with weights.
 
-use crate::cx::{Asserted, Cx, Shape};
 use crate::failure::Failure;
 use crate::gen;
 use crate::options::{conflicts, GLOBALS, INVALID_WITH_THEORY};
+use crate::round_state::{Asserted, RoundState, Shape};
 use model::options::{LOGICS, TACTICS};
 use model::state::Phase;
 use model::{AnyId, Call, Check, Op, Ret, SatResult, SolverId, SolverKind, Sort, TermId, Theory};
@@ -18,18 +18,18 @@ pub trait Action: Sync {
     /// The name in statistics.
     fn name(&self) -> &'static str;
     /// Whether the action may run now.
-    fn applies(&self, cx: &Cx<'_>) -> bool;
+    fn applies(&self, cx: &RoundState<'_>) -> bool;
     /// Runs the action; `Ok(false)` when it found nothing to do, `Err` on a finding.
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure>;
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure>;
 }
 
-fn depth(cx: &Cx<'_>) -> u32 {
+fn depth(cx: &RoundState<'_>) -> u32 {
     cx.solver
         .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.depth))
         .unwrap_or(0)
 }
 
-fn rlimit_call(cx: &Cx<'_>, z: SolverId) -> Call {
+fn rlimit_call(cx: &RoundState<'_>, z: SolverId) -> Call {
     Call::SetParam {
         solver: z,
         key: "rlimit".into(),
@@ -38,7 +38,7 @@ fn rlimit_call(cx: &Cx<'_>, z: SolverId) -> Call {
 }
 
 /// Creates a solver of `kind` with the round's resource limit.
-fn new_solver(cx: &mut Cx<'_>, kind: SolverKind) -> Result<Option<SolverId>, Failure> {
+fn new_solver(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<Option<SolverId>, Failure> {
     let Some(z) = cx.run(Call::NewSolver(kind))?.solver() else {
         return Ok(None);
     };
@@ -55,10 +55,10 @@ impl Action for NewRound {
     fn name(&self) -> &'static str {
         "new_round"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_none()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.shape = Shape::draw(&mut cx.rng);
         cx.budget.inputs_left = cx.shape.n_inputs;
         cx.budget.initial_left = cx.shape.n_initial;
@@ -80,10 +80,10 @@ impl Action for SetGlobalParam {
     fn name(&self) -> &'static str {
         "set_global_param"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_none() && cx.budget.params_left > 0
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.budget.params_left -= 1;
         let (key, values) = GLOBALS[cx.rng.random_range(0..GLOBALS.len())];
         let value = values[cx.rng.random_range(0..values.len())];
@@ -117,10 +117,10 @@ impl Action for NewSolver {
             SolverChoice::Tactic => "new_solver_tactic",
         }
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_none()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let kind = match self.0 {
             SolverChoice::Default => SolverKind::Default,
             SolverChoice::Logic => {
@@ -147,7 +147,7 @@ pub const LOGIC_THEORIES: &[(&str, &[Theory])] = &[
 ];
 
 /// The logics whose theories cover the round's: always `ALL`.
-pub fn fitting_logics(cx: &Cx<'_>) -> Vec<&'static str> {
+pub fn fitting_logics(cx: &RoundState<'_>) -> Vec<&'static str> {
     let mut logics = vec!["ALL"];
     for (logic, theories) in LOGIC_THEORIES {
         if cx.config.theories.iter().all(|t| theories.contains(t)) && LOGICS.contains(logic) {
@@ -163,10 +163,10 @@ impl Action for SetSolverParam {
     fn name(&self) -> &'static str {
         "set_solver_param"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some() && cx.budget.params_left > 0
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.budget.params_left -= 1;
         // The descriptions are the default solver's: solvers for a logic or from a tactic
         // reject some of them, so only the default solver gets fuzzed parameters.
@@ -202,10 +202,10 @@ impl Action for EndOptions {
     fn name(&self) -> &'static str {
         "end_options"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some() && cx.budget.params_left == 0
     }
-    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, _cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(true)
     }
 }
@@ -218,10 +218,10 @@ impl Action for InitInput {
     fn name(&self) -> &'static str {
         "init_input"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.budget.inputs_left > 0
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.budget.inputs_left -= 1;
         // Make sure every input sort has a constant, then draw at random.
         let sorts = gen::input_sorts(cx);
@@ -239,10 +239,10 @@ impl Action for InitTerm {
     fn name(&self) -> &'static str {
         "init_term"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.budget.inputs_left == 0 && cx.budget.initial_left > 0
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.budget.initial_left -= 1;
         Ok(gen::mk_op(cx, true)?.is_some())
     }
@@ -254,17 +254,17 @@ impl Action for EndInit {
     fn name(&self) -> &'static str {
         "end_init"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.budget.inputs_left == 0 && cx.budget.initial_left == 0
     }
-    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, _cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(true)
     }
 }
 
 // ---- Main -------------------------------------------------------------------------------
 
-fn in_main(cx: &Cx<'_>) -> bool {
+fn in_main(cx: &RoundState<'_>) -> bool {
     cx.budget.main_left > 0
 }
 
@@ -274,10 +274,10 @@ impl Action for MkInput {
     fn name(&self) -> &'static str {
         "mk_input"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_input(cx, false)?.is_some())
     }
 }
@@ -288,10 +288,10 @@ impl Action for MkTerm {
     fn name(&self) -> &'static str {
         "mk_term"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && !cx.pool.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_op(cx, false)?.is_some())
     }
 }
@@ -302,10 +302,10 @@ impl Action for MkFun {
     fn name(&self) -> &'static str {
         "mk_fun"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.config.has(Theory::Uf) && cx.funcs.len() < 4 && !cx.pool.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         gen::mk_fun(cx)
     }
 }
@@ -316,10 +316,10 @@ impl Action for MkApply {
     fn name(&self) -> &'static str {
         "mk_apply"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && !cx.funcs.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_apply(cx, false)?.is_some())
     }
 }
@@ -330,10 +330,10 @@ impl Action for MkConstArray {
     fn name(&self) -> &'static str {
         "mk_const_array"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_const_array(cx, false)?.is_some())
     }
 }
@@ -344,10 +344,10 @@ impl Action for Simplify {
     fn name(&self) -> &'static str {
         "simplify"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && !cx.pool.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_simplify(cx)?.is_some())
     }
 }
@@ -358,10 +358,10 @@ impl Action for Substitute {
     fn name(&self) -> &'static str {
         "substitute"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && !cx.pool.is_empty()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_substitute(cx)?.is_some())
     }
 }
@@ -372,10 +372,10 @@ impl Action for Release {
     fn name(&self) -> &'static str {
         "release"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.pool.len() > 4
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let free: Vec<TermId> = cx
             .pool
             .all()
@@ -393,7 +393,7 @@ impl Action for Release {
 }
 
 /// A Boolean term of the pool to assert, preferring non-constants.
-fn pick_formula(cx: &mut Cx<'_>) -> Option<TermId> {
+fn pick_formula(cx: &mut RoundState<'_>) -> Option<TermId> {
     let p = cx.shape.p_deep;
     cx.pool.pick(&Sort::Bool, &mut cx.rng, p)
 }
@@ -404,15 +404,15 @@ impl Action for Assert {
     fn name(&self) -> &'static str {
         "assert"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.solver.is_some() && cx.pool.has(&Sort::Bool)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(t) = pick_formula(cx) else {
             return Ok(false);
         };
         let reply = cx.solver_call(|z| Call::Assert(z, t))?;
-        if matches!(reply, crate::cx::Reply::Done(_)) {
+        if matches!(reply, crate::round_state::Reply::Done(_)) {
             cx.pinned.insert(t);
             if let Some(scope) = cx.scopes.last_mut() {
                 scope.push(Asserted::Plain(t));
@@ -428,10 +428,10 @@ impl Action for AssertAndTrack {
     fn name(&self) -> &'static str {
         "assert_and_track"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.solver.is_some() && cx.pool.has(&Sort::Bool)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(term) = pick_formula(cx) else {
             return Ok(false);
         };
@@ -454,7 +454,7 @@ impl Action for AssertAndTrack {
             term,
             tracker,
         })?;
-        if matches!(reply, crate::cx::Reply::Done(_)) {
+        if matches!(reply, crate::round_state::Reply::Done(_)) {
             cx.pinned.extend([term, tracker]);
             if let Some(scope) = cx.scopes.last_mut() {
                 scope.push(Asserted::Tracked { term, tracker });
@@ -470,10 +470,10 @@ impl Action for Push {
     fn name(&self) -> &'static str {
         "push"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.solver.is_some() && depth(cx) < 8
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.solver_call(Call::Push)?;
         Ok(true)
     }
@@ -485,10 +485,10 @@ impl Action for Pop {
     fn name(&self) -> &'static str {
         "pop"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && depth(cx) > 0
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let n = cx.rng.random_range(1..=depth(cx));
         cx.solver_call(|z| Call::Pop(z, n))?;
         Ok(true)
@@ -502,7 +502,7 @@ impl Action for StartShadow {
     fn name(&self) -> &'static str {
         "start_shadow"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx)
             && cx.solver.is_some()
             && cx.shadow.is_none()
@@ -510,7 +510,7 @@ impl Action for StartShadow {
             && !beyond_limit(cx)
             && (cx.config.translate_default || !main_translates_slowly(cx))
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(main) = cx.solver else {
             return Ok(false);
         };
@@ -527,7 +527,7 @@ impl Action for StartShadow {
 
 /// Whether the main solver is of a kind whose `translate` some Z3 versions make slow: the
 /// default solver and the solver for logic `ALL` (see `RoundConfig::translate_default`).
-fn main_translates_slowly(cx: &Cx<'_>) -> bool {
+fn main_translates_slowly(cx: &RoundState<'_>) -> bool {
     let kind = cx
         .solver
         .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.kind.clone()));
@@ -544,10 +544,10 @@ impl Action for StopShadow {
     fn name(&self) -> &'static str {
         "stop_shadow"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         in_main(cx) && cx.shadow.is_some()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         if let Some(z) = cx.shadow.take() {
             cx.run(Call::Delete(z))?;
         }
@@ -561,10 +561,10 @@ impl Action for EndMain {
     fn name(&self) -> &'static str {
         "end_main"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.budget.main_left == 0
     }
-    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, _cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(true)
     }
 }
@@ -577,10 +577,10 @@ impl Action for CheckSat {
     fn name(&self) -> &'static str {
         "check_sat"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let answer = cx.solver_call(Call::CheckSat)?.sat();
         cx.last_assumptions.clear();
         cx.count_answer(answer);
@@ -594,10 +594,10 @@ impl Action for CheckSatAssuming {
     fn name(&self) -> &'static str {
         "check_sat_assuming"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some() && cx.bool_consts.iter().any(|t| cx.pool.sort_of(*t).is_some())
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let consts: Vec<TermId> = cx
             .bool_consts
             .iter()
@@ -641,11 +641,11 @@ impl Action for CheckSatAssuming {
 /// The last check answered unknown: the formula is beyond the resource limit, so every later
 /// check of it (incremental steps, a shadow clone, a dump) would spend the whole limit again
 /// for another unknown, which no oracle can use. Such a round concludes instead.
-fn beyond_limit(cx: &Cx<'_>) -> bool {
+fn beyond_limit(cx: &RoundState<'_>) -> bool {
     cx.last_answer == Some(SatResult::Unknown)
 }
 
-fn last_check_is_current(cx: &Cx<'_>, answer: SatResult) -> bool {
+fn last_check_is_current(cx: &RoundState<'_>, answer: SatResult) -> bool {
     cx.solver
         .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.phase))
         == Some(Phase::Checked(answer))
@@ -660,10 +660,10 @@ impl Action for EvalModel {
     fn name(&self) -> &'static str {
         "eval_model"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         last_check_is_current(cx, SatResult::Sat)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(z) = cx.solver else {
             return Ok(false);
         };
@@ -713,10 +713,10 @@ impl Action for QueryCore {
     fn name(&self) -> &'static str {
         "query_core"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         last_check_is_current(cx, SatResult::Unsat)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(z) = cx.solver else {
             return Ok(false);
         };
@@ -748,12 +748,12 @@ impl Action for CrossCheck {
     fn name(&self) -> &'static str {
         "cross_check"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         [SatResult::Sat, SatResult::Unsat]
             .into_iter()
             .any(|a| last_check_is_current(cx, a))
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(expected) = cx.last_answer else {
             return Ok(false);
         };
@@ -796,10 +796,10 @@ impl Action for Skip {
     fn name(&self) -> &'static str {
         "skip"
     }
-    fn applies(&self, _cx: &Cx<'_>) -> bool {
+    fn applies(&self, _cx: &RoundState<'_>) -> bool {
         true
     }
-    fn run(&self, _cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, _cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(true)
     }
 }
@@ -813,10 +813,10 @@ impl Action for DumpRoundTrip {
     fn name(&self) -> &'static str {
         "dump_round_trip"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some()
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         let Some(z) = cx.solver else {
             return Ok(false);
         };
@@ -841,10 +841,10 @@ impl Action for IncrementalStep {
     fn name(&self) -> &'static str {
         "incremental_step"
     }
-    fn applies(&self, cx: &Cx<'_>) -> bool {
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
         cx.solver.is_some() && cx.budget.incremental_left > 0 && !beyond_limit(cx)
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.budget.incremental_left -= 1;
         cx.shape.redraw_step(&mut cx.rng);
         match cx.rng.random_range(0..5) {
@@ -870,10 +870,10 @@ impl Action for DeleteAll {
     fn name(&self) -> &'static str {
         "delete_all"
     }
-    fn applies(&self, _cx: &Cx<'_>) -> bool {
+    fn applies(&self, _cx: &RoundState<'_>) -> bool {
         true
     }
-    fn run(&self, cx: &mut Cx<'_>) -> Result<bool, Failure> {
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         for t in cx.pool.all() {
             cx.run(Call::Release(AnyId::Term(t)))?;
             cx.pool.remove(t);
@@ -907,8 +907,8 @@ impl Action for DeleteAll {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cx::{Reply, RoundConfig};
     use crate::options::OptionModel;
+    use crate::round_state::{Reply, RoundConfig};
     use crate::sut::DrySut;
     use rand::SeedableRng;
     use std::sync::Arc;
@@ -932,8 +932,8 @@ mod tests {
     }
 
     /// A context past Set Options and Generate Initial Expressions, in Main.
-    fn ready(sut: &mut DrySut) -> Cx<'_> {
-        let mut cx = Cx::new(sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(1));
+    fn ready(sut: &mut DrySut) -> RoundState<'_> {
+        let mut cx = RoundState::new(sut, config(), 1, rand_chacha::ChaCha8Rng::seed_from_u64(1));
         NewRound.run(&mut cx).unwrap();
         cx.budget.params_left = 0;
         assert!(NewSolver(SolverChoice::Default).run(&mut cx).unwrap());
@@ -947,7 +947,7 @@ mod tests {
         cx
     }
 
-    fn calls_named(cx: &Cx<'_>, name: &str) -> u64 {
+    fn calls_named(cx: &RoundState<'_>, name: &str) -> u64 {
         cx.stats.calls.get(name).map_or(0, |c| c.ok)
     }
 
@@ -955,7 +955,7 @@ mod tests {
     fn logic_solvers_cover_the_enabled_theories() {
         let mut sut = DrySut::new(SatResult::Sat);
         let mut cfg = config();
-        let cx = Cx::new(
+        let cx = RoundState::new(
             &mut sut,
             cfg.clone(),
             1,
@@ -964,14 +964,14 @@ mod tests {
         assert_eq!(fitting_logics(&cx), vec!["ALL"]);
         let mut sut = DrySut::new(SatResult::Sat);
         cfg.theories = vec![Theory::Uf];
-        let cx = Cx::new(&mut sut, cfg, 1, rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        let cx = RoundState::new(&mut sut, cfg, 1, rand_chacha::ChaCha8Rng::seed_from_u64(1));
         assert_eq!(fitting_logics(&cx), vec!["ALL", "QF_UF", "UF"]);
     }
 
     #[test]
     fn new_round_draws_budgets() {
         let mut sut = DrySut::new(SatResult::Sat);
-        let mut cx = Cx::new(
+        let mut cx = RoundState::new(
             &mut sut,
             config(),
             1,
@@ -984,7 +984,7 @@ mod tests {
     #[test]
     fn set_global_param_only_before_the_solver() {
         let mut sut = DrySut::new(SatResult::Sat);
-        let mut cx = Cx::new(
+        let mut cx = RoundState::new(
             &mut sut,
             config(),
             1,
@@ -1007,7 +1007,7 @@ mod tests {
             SolverChoice::Tactic,
         ] {
             let mut sut = DrySut::new(SatResult::Sat);
-            let mut cx = Cx::new(
+            let mut cx = RoundState::new(
                 &mut sut,
                 config(),
                 1,
@@ -1022,7 +1022,7 @@ mod tests {
     #[test]
     fn set_solver_param_uses_the_option_model() {
         let mut sut = DrySut::new(SatResult::Sat);
-        let mut cx = Cx::new(
+        let mut cx = RoundState::new(
             &mut sut,
             config(),
             1,
@@ -1133,7 +1133,7 @@ mod tests {
         cx.config.translate_default = true;
         assert!(StartShadow.applies(&cx));
         let mut sut = DrySut::new(SatResult::Sat);
-        let mut cx = Cx::new(
+        let mut cx = RoundState::new(
             &mut sut,
             config(),
             1,

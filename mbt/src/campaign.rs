@@ -12,13 +12,13 @@
 //! that is removed), and stops cleanly on SIGINT/SIGTERM ([`crate::interrupt`]): the workers
 //! are killed and the findings so far written, with `"interrupted": true`.
 
-use crate::cx::RoundConfig;
 use crate::failure::Failure;
 use crate::inject::{self, Inject, InjectKind};
 use crate::interrupt;
 use crate::isolate::{self, Finished, Limits, Worker};
 use crate::known::KnownSignatures;
 use crate::minimize;
+use crate::round_state::RoundConfig;
 use crate::stats::{Count, Stats};
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};

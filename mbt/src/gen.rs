@@ -3,8 +3,8 @@
 //! the operation's [`Signature`]), uninterpreted functions and their applications, constant
 //! arrays, `simplify` and `substitute`. Widths stay small so that checks stay fast.
 
-use crate::cx::Cx;
 use crate::failure::Failure;
+use crate::round_state::RoundState;
 use model::ops::{Arity, OpSpec, Signature, OPS};
 use model::{Call, Op, Sort, TermId, Theory};
 use rand::Rng;
@@ -13,7 +13,7 @@ use rand::Rng;
 const MAX_WIDTH: u32 = 64;
 
 /// The sorts inputs are drawn from, for the enabled theories.
-pub fn input_sorts(cx: &Cx<'_>) -> Vec<Sort> {
+pub fn input_sorts(cx: &RoundState<'_>) -> Vec<Sort> {
     let c = &cx.config;
     let mut base = vec![Sort::Bool];
     if c.has(Theory::Arith) {
@@ -50,7 +50,7 @@ pub fn input_sorts(cx: &Cx<'_>) -> Vec<Sort> {
 }
 
 /// The operations of the enabled theories.
-pub fn enabled_ops(cx: &Cx<'_>) -> Vec<&'static OpSpec> {
+pub fn enabled_ops(cx: &RoundState<'_>) -> Vec<&'static OpSpec> {
     OPS.iter()
         .filter(|op| cx.config.has(op.theory) && !cx.config.left_out_ops.contains(&op.name))
         .collect()
@@ -73,7 +73,11 @@ fn prefix(sort: &Sort) -> &'static str {
 }
 
 /// A new constant of `sort`.
-pub fn mk_const(cx: &mut Cx<'_>, sort: &Sort, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_const(
+    cx: &mut RoundState<'_>,
+    sort: &Sort,
+    initial: bool,
+) -> Result<Option<TermId>, Failure> {
     let Some(sid) = cx.sort_id(sort)? else {
         return Ok(None);
     };
@@ -130,7 +134,11 @@ pub fn literal_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
 }
 
 /// A literal of `sort`, when the sort has literals.
-pub fn mk_lit(cx: &mut Cx<'_>, sort: &Sort, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_lit(
+    cx: &mut RoundState<'_>,
+    sort: &Sort,
+    initial: bool,
+) -> Result<Option<TermId>, Failure> {
     let Some(value) = literal_value(&mut cx.rng, sort) else {
         return Ok(None);
     };
@@ -141,7 +149,7 @@ pub fn mk_lit(cx: &mut Cx<'_>, sort: &Sort, initial: bool) -> Result<Option<Term
 }
 
 /// A new input: mostly a constant, sometimes a literal.
-pub fn mk_input(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_input(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let sorts = input_sorts(cx);
     let sort = sorts[cx.rng.random_range(0..sorts.len())].clone();
     if cx.rng.random_bool(0.2) {
@@ -154,7 +162,7 @@ pub fn mk_input(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failur
 
 /// A term of a random enabled operation over terms of the pool. Returns `None` when no
 /// operation found arguments in a few tries.
-pub fn mk_op(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_op(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let ops = enabled_ops(cx);
     for _ in 0..12 {
         let spec = ops[cx.rng.random_range(0..ops.len())];
@@ -167,7 +175,7 @@ pub fn mk_op(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> 
 
 /// A term of operation `spec`, if the pool has arguments for it.
 pub fn mk_op_of(
-    cx: &mut Cx<'_>,
+    cx: &mut RoundState<'_>,
     spec: &'static OpSpec,
     initial: bool,
 ) -> Result<Option<TermId>, Failure> {
@@ -179,27 +187,27 @@ pub fn mk_op_of(
         indices,
         args,
     };
-    // The generator's choice must be valid; `Cx::run` reports it as an mbt bug otherwise.
+    // The generator's choice must be valid; `RoundState::run` reports it as an mbt bug otherwise.
     cx.new_term(call, initial)
 }
 
-fn n_args(cx: &mut Cx<'_>, arity: Arity) -> usize {
+fn n_args(cx: &mut RoundState<'_>, arity: Arity) -> usize {
     match arity {
         Arity::Fixed(k) => k,
         Arity::AtLeast(k) => k + cx.rng.random_range(0..=2),
     }
 }
 
-fn pick(cx: &mut Cx<'_>, sort: &Sort) -> Option<TermId> {
+fn pick(cx: &mut RoundState<'_>, sort: &Sort) -> Option<TermId> {
     let p = cx.shape.p_deep;
     cx.pool.pick(sort, &mut cx.rng, p)
 }
 
-fn picks(cx: &mut Cx<'_>, sort: &Sort, n: usize) -> Option<Vec<TermId>> {
+fn picks(cx: &mut RoundState<'_>, sort: &Sort, n: usize) -> Option<Vec<TermId>> {
     (0..n).map(|_| pick(cx, sort)).collect()
 }
 
-fn sort_where(cx: &mut Cx<'_>, pred: impl Fn(&Sort) -> bool) -> Option<Sort> {
+fn sort_where(cx: &mut RoundState<'_>, pred: impl Fn(&Sort) -> bool) -> Option<Sort> {
     cx.pool.pick_sort(&mut cx.rng, pred)
 }
 
@@ -216,15 +224,16 @@ fn is_seq(s: &Sort) -> bool {
 }
 
 /// Indices and arguments for `spec` from the pool, following its signature.
-pub fn pick_args(cx: &mut Cx<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Vec<TermId>)> {
+pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Vec<TermId>)> {
     use Signature as S;
     let n = n_args(cx, spec.arity);
-    let same = |cx: &mut Cx<'_>, pred: &dyn Fn(&Sort) -> bool, n: usize| -> Option<Vec<TermId>> {
-        let sort = sort_where(cx, pred)?;
-        picks(cx, &sort, n)
-    };
+    let same =
+        |cx: &mut RoundState<'_>, pred: &dyn Fn(&Sort) -> bool, n: usize| -> Option<Vec<TermId>> {
+            let sort = sort_where(cx, pred)?;
+            picks(cx, &sort, n)
+        };
     let no_indices = |args: Option<Vec<TermId>>| args.map(|a| (Vec::new(), a));
-    let rm_then = |cx: &mut Cx<'_>, rest: Vec<TermId>| -> Option<Vec<TermId>> {
+    let rm_then = |cx: &mut RoundState<'_>, rest: Vec<TermId>| -> Option<Vec<TermId>> {
         let rm = pick(cx, &Sort::RoundingMode)?;
         Some(std::iter::once(rm).chain(rest).collect())
     };
@@ -348,7 +357,7 @@ pub fn pick_args(cx: &mut Cx<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Vec<TermId
 }
 
 /// A new uninterpreted function over sorts of the pool.
-pub fn mk_fun(cx: &mut Cx<'_>) -> Result<bool, Failure> {
+pub fn mk_fun(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
     let arity = cx.rng.random_range(1..=3);
     let mut domain = Vec::new();
     for _ in 0..arity {
@@ -384,7 +393,7 @@ pub fn mk_fun(cx: &mut Cx<'_>) -> Result<bool, Failure> {
 }
 
 /// An application of a function to terms of the pool.
-pub fn mk_apply(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_apply(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let live: Vec<usize> = (0..cx.funcs.len())
         .filter(|&i| cx.sut.state().funcs.contains_key(&cx.funcs[i].0))
         .collect();
@@ -403,7 +412,7 @@ pub fn mk_apply(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failur
 }
 
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
-pub fn mk_const_array(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+pub fn mk_const_array(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let Some(index) = sort_where(cx, |s| {
         matches!(s, Sort::Bool | Sort::Int | Sort::BitVec(_))
     }) else {
@@ -419,7 +428,7 @@ pub fn mk_const_array(cx: &mut Cx<'_>, initial: bool) -> Result<Option<TermId>, 
 }
 
 /// `simplify` of a term of the pool.
-pub fn mk_simplify(cx: &mut Cx<'_>) -> Result<Option<TermId>, Failure> {
+pub fn mk_simplify(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(t) = cx.pool.any(&mut cx.rng) else {
         return Ok(None);
     };
@@ -427,7 +436,7 @@ pub fn mk_simplify(cx: &mut Cx<'_>) -> Result<Option<TermId>, Failure> {
 }
 
 /// `substitute` in a term of the pool: one or two pairs of terms of one sort.
-pub fn mk_substitute(cx: &mut Cx<'_>) -> Result<Option<TermId>, Failure> {
+pub fn mk_substitute(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(term) = cx.pool.any(&mut cx.rng) else {
         return Ok(None);
     };
@@ -463,7 +472,7 @@ mod tests {
     fn fp_rem_takes_only_small_formats() {
         let mut sut = DrySut::new(SatResult::Sat);
         let config = crate::round::tests::dry_config();
-        let mut cx = Cx::new(
+        let mut cx = RoundState::new(
             &mut sut,
             config,
             1,

@@ -13,10 +13,10 @@
 //! A round killed at its time limit is a finding only where Z3's resource limit should have
 //! stopped it ([`timeout_is_finding`]). The parent must stay single-threaded to fork safely.
 
-use crate::cx::RoundConfig;
 use crate::failure::{Failure, FailureKind};
 use crate::interrupt;
 use crate::round::{run_recorded_round, RoundReport};
+use crate::round_state::RoundConfig;
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{PollFd, PollFlags, PollTimeout};
 use nix::sys::resource::{getrusage, setrlimit, Resource, UsageWho};
@@ -270,7 +270,7 @@ fn child_round(
 /// Runs a round that passed again on the other side of a differential campaign: a
 /// disagreement becomes the round's failure; what was compared goes into its statistics.
 fn compare_round(
-    differential: &crate::cx::Differential,
+    differential: &crate::round_state::Differential,
     trace_path: &Path,
     limits: Limits,
     report: &mut RoundReport,

@@ -4,7 +4,7 @@
 //! of [`machine`] (New, Set Options, Generate Initial Expressions, Main, Dump Formula, Sat,
 //! Query Model, Reset for Incremental Usage, Delete). Its transitions run [`actions`], small
 //! units that generate calls ([`gen`] builds terms from the operation table) and check the
-//! oracles. Every call goes through [`cx::Cx::run`] to the one executor of the `untrace`
+//! oracles. Every call goes through [`round_state::RoundState::run`] to the one executor of the `untrace`
 //! crate ([`sut`]), which writes the trace line before the call runs.
 //!
 //! - [`options`]: the option model read from Z3's parameter descriptions.
@@ -18,7 +18,6 @@
 
 pub mod actions;
 pub mod campaign;
-pub mod cx;
 pub mod failure;
 pub mod gen;
 pub mod inject;
@@ -31,5 +30,6 @@ pub mod minimize;
 pub mod options;
 pub mod pool;
 pub mod round;
+pub mod round_state;
 pub mod stats;
 pub mod sut;

@@ -4,8 +4,8 @@
 //! transitions of the current state by weight.
 
 use crate::actions::*;
-use crate::cx::Cx;
 use crate::failure::{Failure, FailureKind};
+use crate::round_state::RoundState;
 use rand::Rng;
 
 /// The states of a round (BtorMBT's, plus `Done`).
@@ -112,7 +112,7 @@ pub static TRANSITIONS: &[Transition] = &[
 pub const MAX_STEPS: usize = 20_000;
 
 /// Runs a round from New to Done.
-pub fn drive(cx: &mut Cx<'_>) -> Result<(), Failure> {
+pub fn drive(cx: &mut RoundState<'_>) -> Result<(), Failure> {
     let mut state = MState::New;
     for _ in 0..MAX_STEPS {
         if state == MState::Done {

@@ -4,12 +4,12 @@
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
 use mbt::campaign::{self, CampaignConfig};
-use mbt::cx::{Differential, RoundConfig};
 use mbt::inject::Inject;
 use mbt::interrupt;
 use mbt::isolate::Limits;
 use mbt::known::KnownSignatures;
 use mbt::options::{why_not_fuzzed, OptionModel, ParamDescr, ParamKind};
+use mbt::round_state::{Differential, RoundConfig};
 use model::Theory;
 use std::path::PathBuf;
 use std::process::ExitCode;

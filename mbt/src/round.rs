@@ -2,9 +2,9 @@
 //! under test and returns a [`RoundReport`]; [`run_recorded_round`] does so on the real
 //! executor, recording the trace to a writer.
 
-use crate::cx::{Cx, RoundConfig};
 use crate::failure::Failure;
 use crate::machine;
+use crate::round_state::{RoundConfig, RoundState};
 use crate::stats::Stats;
 use crate::sut::Sut;
 use rand::SeedableRng;
@@ -26,7 +26,7 @@ pub struct RoundReport {
 /// Runs round `seed` on `sut`.
 pub fn run_round(sut: &mut dyn Sut, config: &RoundConfig, seed: u64) -> RoundReport {
     let rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut cx = Cx::new(sut, config.clone(), seed, rng);
+    let mut cx = RoundState::new(sut, config.clone(), seed, rng);
     let failure = machine::drive(&mut cx).err();
     let mut stats = std::mem::take(&mut cx.stats);
     stats.independent = cx.sut.counters();

@@ -2,13 +2,13 @@
 //! [`StrengthenRelations`].
 
 use super::util::{self, app, atom, node, nodes, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{Atom, NodeId};
 
 const RELATIONS: &[&str] = &["<", "<=", ">", ">="];
 
 /// Whether all arguments of `id` are Int or Real terms.
-fn arith_args(cx: &Cx, id: NodeId) -> bool {
+fn arith_args(cx: &MutationInput, id: NodeId) -> bool {
     let args = util::args(cx.tree, id);
     !args.is_empty()
         && args
@@ -17,7 +17,7 @@ fn arith_args(cx: &Cx, id: NodeId) -> bool {
 }
 
 /// A binary arithmetic relation `(op a b)` and its operator.
-fn relation<'a>(cx: &'a Cx, id: NodeId) -> Option<&'a str> {
+fn relation<'a>(cx: &'a MutationInput, id: NodeId) -> Option<&'a str> {
     let op = util::head(cx.tree, id)?;
     (RELATIONS.contains(&op) && util::args(cx.tree, id).len() == 2 && arith_args(cx, id))
         .then_some(op)
@@ -27,7 +27,7 @@ fn relation<'a>(cx: &'a Cx, id: NodeId) -> Option<&'a str> {
 pub struct NegateRelations;
 
 impl NegateRelations {
-    fn inner(cx: &Cx, id: NodeId) -> Option<(NodeId, &'static str)> {
+    fn inner(cx: &MutationInput, id: NodeId) -> Option<(NodeId, &'static str)> {
         let [x] = util::app_args(cx.tree, id, "not")?;
         let negated = match relation(cx, *x)? {
             "<" => ">=",
@@ -38,7 +38,7 @@ impl NegateRelations {
         Some((*x, negated))
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let (x, op) = Self::inner(cx, id)?;
         Some(replace(
             format!("negate relation to {op}"),
@@ -61,7 +61,7 @@ impl Mutator for NegateRelations {
 pub struct SimplifyConstants;
 
 impl SimplifyConstants {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<String> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<String> {
         if !util::sort(cx, id).is_some_and(|s| s.is_arith()) {
             return Vec::new();
         }
@@ -101,10 +101,10 @@ impl Mutator for SimplifyConstants {
         "arith-constants",
         "simplify arithmetic constant"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
             .map(|c| replace(format!("simplify constant to {c}"), id, atom(c)))
@@ -121,12 +121,12 @@ impl Mutator for SplitNaryRelations {
         "arith-split-nary-relations",
         "split arithmetic n-ary relation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::head(cx.tree, id).is_some_and(|op| RELATIONS.contains(&op) || op == "=")
             && util::args(cx.tree, id).len() > 2
             && arith_args(cx, id)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let op = util::head(cx.tree, id).unwrap_or_default();
         let parts = util::args(cx.tree, id)
             .windows(2)
@@ -145,10 +145,10 @@ impl Mutator for StrengthenRelations {
         "arith-strengthen-relations",
         "strengthen arithmetic relation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         matches!(relation(cx, id), Some("<=" | ">="))
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let strict = match relation(cx, id) {
             Some("<=") => "<",
             Some(">=") => ">",

@@ -3,11 +3,11 @@
 
 use super::core::short;
 use super::util::{self, app, atom, node, nodes, not, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::NodeId;
 
 /// The argument of `(not x)`.
-fn negated(cx: &Cx, id: NodeId) -> Option<NodeId> {
+fn negated(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
     match util::args(cx.tree, id) {
         [x] if util::is_app(cx.tree, id, "not") => Some(*x),
         _ => None,
@@ -20,10 +20,10 @@ pub struct DeMorgan;
 
 impl Mutator for DeMorgan {
     mutator_info!(Group::Boolean, "bool-de-morgan", "push negation inside");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         negated(cx, id).is_some_and(|x| matches!(util::head(cx.tree, x), Some("and" | "or")))
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let Some(inner) = negated(cx, id) else {
             return Vec::new();
         };
@@ -49,10 +49,10 @@ impl Mutator for DoubleNegation {
         "bool-double-negations",
         "eliminate double negation"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         negated(cx, id).and_then(|x| negated(cx, x)).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         negated(cx, id)
             .and_then(|x| negated(cx, x))
             .map(|x| vec![replace("eliminate double negation", id, node(x))])
@@ -64,7 +64,7 @@ impl Mutator for DoubleNegation {
 pub struct FalseEq;
 
 impl FalseEq {
-    fn other(cx: &Cx, id: NodeId) -> Option<NodeId> {
+    fn other(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
         let tree = cx.tree;
         match util::args(tree, id) {
             [a, b] if util::is_app(tree, id, "=") => {
@@ -80,7 +80,7 @@ impl FalseEq {
         }
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let x = Self::other(cx, id)?;
         Some(replace("equality with false to negation", id, not(node(x))))
     }
@@ -100,10 +100,10 @@ pub struct Implications;
 
 impl Mutator for Implications {
     mutator_info!(Group::Boolean, "bool-implications", "eliminate implication");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "=>") && util::args(cx.tree, id).len() >= 2
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let args = util::args(cx.tree, id);
         let Some((last, premises)) = args.split_last() else {
             return Vec::new();
@@ -118,7 +118,7 @@ impl Mutator for Implications {
 pub struct NegateQuantifiers;
 
 impl NegateQuantifiers {
-    fn quantifier(cx: &Cx, id: NodeId) -> Option<NodeId> {
+    fn quantifier(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
         negated(cx, id).filter(|&q| {
             matches!(util::head(cx.tree, q), Some("forall" | "exists"))
                 && cx.tree.children(q).len() == 3
@@ -132,10 +132,10 @@ impl Mutator for NegateQuantifiers {
         "bool-negate-quants",
         "push negation inside of quantifier"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::quantifier(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let Some(q) = Self::quantifier(cx, id) else {
             return Vec::new();
         };
@@ -158,10 +158,10 @@ pub struct XorBinary;
 
 impl Mutator for XorBinary {
     mutator_info!(Group::Boolean, "bool-xor-binary", "eliminate binary xor");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "xor") && util::args(cx.tree, id).len() == 2
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![replace(
             "binary xor to distinct",
             id,
@@ -179,13 +179,13 @@ impl Mutator for XorConstants {
         "bool-xor-constants",
         "remove constants from xor"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "xor")
             && util::args(cx.tree, id)
                 .iter()
                 .any(|&a| matches!(cx.tree.symbol(a), Some("true" | "false")))
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let mut flip = false;
         let mut rest = Vec::new();

@@ -4,12 +4,12 @@
 //! [`ZeroExtendPred`] and [`ReduceBitwidth`].
 
 use super::util::{self, app, atom, bv_const, bv_literal, edit, indexed_app, node, not, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{NodeId, Sx};
 use model::Sort;
 use num_bigint::BigUint;
 
-fn width(cx: &Cx, id: NodeId) -> Option<u32> {
+fn width(cx: &MutationInput, id: NodeId) -> Option<u32> {
     util::sort(cx, id).and_then(Sort::bv_width)
 }
 
@@ -17,7 +17,7 @@ fn width(cx: &Cx, id: NodeId) -> Option<u32> {
 pub struct NormConstants;
 
 impl NormConstants {
-    fn shortest(cx: &Cx, id: NodeId) -> Option<String> {
+    fn shortest(cx: &MutationInput, id: NodeId) -> Option<String> {
         let (value, w) = bv_const(cx.tree, id)?;
         let current = cx.tree.print_node(id);
         [
@@ -31,7 +31,7 @@ impl NormConstants {
         .min_by_key(|t| t.len())
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         Self::shortest(cx, id).map(|t| replace(format!("normalize to {t}"), id, atom(t)))
     }
 }
@@ -45,7 +45,7 @@ impl Mutator for NormConstants {
 pub struct ZeroConcat;
 
 impl ZeroConcat {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let [zero, x] = util::app_args(cx.tree, id, "concat")?;
         let (value, w) = bv_const(cx.tree, *zero)?;
         (value == BigUint::ZERO).then(|| {
@@ -67,7 +67,7 @@ impl Mutator for ZeroConcat {
 pub struct DoubleNegation;
 
 impl DoubleNegation {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let y = util::double_application(cx.tree, id, ["bvnot", "bvneg"])?;
         Some(replace("eliminate double negation", id, node(y)))
     }
@@ -86,7 +86,7 @@ impl Mutator for DoubleNegation {
 pub struct ElimBvcomp;
 
 impl ElimBvcomp {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let [a, b] = util::app_args(tree, id, "=")?;
         let (comp, bit) = if util::is_app(tree, *a, "bvcomp") {
@@ -122,7 +122,7 @@ impl Mutator for ElimBvcomp {
 pub struct EvalExtend;
 
 impl EvalExtend {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let (op, idx, [c]) = util::indexed_op(tree, id)? else {
             return None;
@@ -151,7 +151,7 @@ impl Mutator for EvalExtend {
 pub struct ExtractConstants;
 
 impl ExtractConstants {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let ("extract", idx, [c]) = util::indexed_op(tree, id)? else {
             return None;
@@ -181,7 +181,7 @@ impl Mutator for ExtractConstants {
 pub struct ExtractZeroExtend;
 
 impl ExtractZeroExtend {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let ("extract", idx, [inner]) = util::indexed_op(tree, id)? else {
             return None;
@@ -223,7 +223,7 @@ impl Mutator for ExtractZeroExtend {
 pub struct MergeReducedBw;
 
 impl MergeReducedBw {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let (op, outer, [inner]) = util::indexed_op(tree, id)? else {
             return None;
@@ -260,7 +260,7 @@ impl Mutator for MergeReducedBw {
 pub struct IteToBvcomp;
 
 impl IteToBvcomp {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let [c, t, e] = util::app_args(tree, id, "ite")?;
         let [a, b] = util::app_args(tree, *c, "=")?;
@@ -294,7 +294,7 @@ impl Mutator for IteToBvcomp {
 pub struct ReflexiveNand;
 
 impl ReflexiveNand {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let [a, b] = util::args(tree, id) else {
             return None;
@@ -320,7 +320,7 @@ impl Mutator for ReflexiveNand {
 pub struct SimpConstants;
 
 impl SimpConstants {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<String> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<String> {
         let Some((value, w)) = bv_const(cx.tree, id) else {
             return Vec::new();
         };
@@ -345,10 +345,10 @@ impl Mutator for SimpConstants {
         "bv-simp-constants",
         "simplify bit-vector constant"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         bv_const(cx.tree, id).is_some_and(|(v, _)| v != BigUint::ZERO)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
             .map(|t| replace(format!("simplify constant to {t}"), id, atom(t)))
@@ -362,7 +362,7 @@ pub struct BvToBool;
 
 impl BvToBool {
     /// The Boolean meaning "`id` is one" of a one-bit term.
-    fn as_bool(cx: &Cx, id: NodeId) -> Sx {
+    fn as_bool(cx: &MutationInput, id: NodeId) -> Sx {
         let tree = cx.tree;
         let args = util::args(tree, id);
         let map = |op: &str| app(op, args.iter().map(|&a| Self::bit_is_one(a)).collect());
@@ -380,7 +380,7 @@ impl BvToBool {
         app("=", vec![node(id), atom("#b1")])
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let [a, b] = util::app_args(tree, id, "=")?;
         let (term, bit) = if bv_const(tree, *b).is_some() {
@@ -418,7 +418,7 @@ impl Mutator for BvToBool {
 pub struct ZeroExtendPred;
 
 impl ZeroExtendPred {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let tree = cx.tree;
         let pred = util::head(tree, id)?;
         let [a, b] = util::args(tree, id) else {
@@ -467,7 +467,7 @@ pub struct ReduceBitwidth;
 
 impl ReduceBitwidth {
     /// The declared name, its width and the sort node of a bit-vector constant declaration.
-    fn declaration<'a>(cx: &Cx<'a>, id: NodeId) -> Option<(&'a str, u32, NodeId)> {
+    fn declaration<'a>(cx: &MutationInput<'a>, id: NodeId) -> Option<(&'a str, u32, NodeId)> {
         let tree = cx.tree;
         if tree.parent(id).is_some() {
             return None;
@@ -489,10 +489,10 @@ impl Mutator for ReduceBitwidth {
         "bv-reduce-bitwidth",
         "reduce bit-width of variable"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::declaration(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let Some((name, w, sort_node)) = Self::declaration(cx, id) else {
             return Vec::new();

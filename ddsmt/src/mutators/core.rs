@@ -3,7 +3,7 @@
 //! [`SortChildren`].
 
 use super::util::{self, app, delete, node, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{Atom, NodeId, Tree};
 use model::Sort;
 use std::collections::HashSet;
@@ -120,7 +120,7 @@ fn removal_keeps_declarations(tree: &Tree, removed: &HashSet<NodeId>) -> bool {
 pub struct EraseNode;
 
 impl EraseNode {
-    fn erasable(cx: &Cx, id: NodeId) -> bool {
+    fn erasable(cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let Some(parent) = tree.parent(id) else {
             return tree.head(id) != Some("set-logic")
@@ -164,10 +164,10 @@ impl EraseNode {
 
 impl Mutator for EraseNode {
     mutator_info!(Group::Core, "erase-node", "erase node");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::erasable(cx, id)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![util::mutation(
             format!("erase {}", short(cx.tree, id)),
             vec![delete(id)],
@@ -175,7 +175,7 @@ impl Mutator for EraseNode {
     }
     /// Every declaration that nothing uses, erased at once: once the terms are reduced, most
     /// declarations are unused, and one check removes them all.
-    fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
+    fn global_mutations(&self, cx: &MutationInput) -> Vec<Mutation> {
         let tree = cx.tree;
         let erasable: HashSet<NodeId> = tree
             .roots()
@@ -213,7 +213,7 @@ pub fn short(tree: &Tree, id: NodeId) -> String {
 pub struct SubstituteChildren;
 
 impl SubstituteChildren {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<NodeId> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<NodeId> {
         let tree = cx.tree;
         let Some(sort) = util::sort(cx, id) else {
             return Vec::new();
@@ -244,10 +244,10 @@ impl SubstituteChildren {
 
 impl Mutator for SubstituteChildren {
     mutator_info!(Group::Core, "substitute-children", "replace by a child");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
             .map(|c| {
@@ -266,12 +266,12 @@ pub struct Constants;
 
 impl Mutator for Constants {
     mutator_info!(Group::Core, "constants", "substitute by a constant");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
             && !util::drops_used_name(cx.tree, id, None)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let Some(sort) = util::sort(cx, id) else {
             return Vec::new();
         };
@@ -287,7 +287,7 @@ impl Mutator for Constants {
 pub struct MergeChildren;
 
 impl MergeChildren {
-    fn mergeable(cx: &Cx, id: NodeId) -> Vec<NodeId> {
+    fn mergeable(cx: &MutationInput, id: NodeId) -> Vec<NodeId> {
         let tree = cx.tree;
         let Some(op) = util::head(tree, id) else {
             return Vec::new();
@@ -316,10 +316,10 @@ impl MergeChildren {
 
 impl Mutator for MergeChildren {
     mutator_info!(Group::Core, "merge-children", "merge with child");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::mergeable(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let op = util::head(tree, id).unwrap_or_default();
         Self::mergeable(cx, id)
@@ -359,7 +359,7 @@ pub struct ReplaceByVariable {
 
 /// Variables visible at `id` with their sorts: global constants declared before its command,
 /// then parameters and bound variables of enclosing binders (inner ones shadow outer ones).
-pub fn scope_vars(cx: &Cx, id: NodeId) -> Vec<(String, Sort)> {
+pub fn scope_vars(cx: &MutationInput, id: NodeId) -> Vec<(String, Sort)> {
     let tree = cx.tree;
     let root = util::root_of(tree, id);
     let before = util::root_index(tree, root).unwrap_or(0);
@@ -412,7 +412,7 @@ fn name_key(name: &str) -> (usize, &str) {
 }
 
 impl ReplaceByVariable {
-    fn candidates(&self, cx: &Cx, id: NodeId) -> Vec<String> {
+    fn candidates(&self, cx: &MutationInput, id: NodeId) -> Vec<String> {
         let tree = cx.tree;
         let Some(sort) = util::sort(cx, id) else {
             return Vec::new();
@@ -444,12 +444,12 @@ impl Mutator for ReplaceByVariable {
         "replace-by-variable",
         "substitute by existing variable"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
             && !util::drops_used_name(cx.tree, id, None)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         self.candidates(cx, id)
             .into_iter()
             .map(|v| replace(format!("replace by variable {v}"), id, util::atom(v)))
@@ -465,7 +465,7 @@ pub struct BinaryReduction;
 impl Mutator for BinaryReduction {
     mutator_info!(Group::Core, "binary-reduction", "binary reduction");
     global_only!();
-    fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
+    fn global_mutations(&self, cx: &MutationInput) -> Vec<Mutation> {
         let tree = cx.tree;
         let removable: Vec<NodeId> = tree
             .roots()
@@ -496,7 +496,7 @@ impl Mutator for BinaryReduction {
 pub struct SortChildren;
 
 impl SortChildren {
-    fn sorted(cx: &Cx, id: NodeId) -> Option<Vec<NodeId>> {
+    fn sorted(cx: &MutationInput, id: NodeId) -> Option<Vec<NodeId>> {
         let tree = cx.tree;
         let op = util::head(tree, id)?;
         if !COMMUTATIVE.contains(&op) || !util::is_term(cx, id) {
@@ -511,10 +511,10 @@ impl SortChildren {
 
 impl Mutator for SortChildren {
     mutator_info!(Group::Core, "sort-children", "sort children");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::sorted(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let op = util::head(cx.tree, id).unwrap_or_default();
         Self::sorted(cx, id)
             .map(|s| vec![replace("sort children", id, app(op, util::nodes(&s)))])

@@ -2,7 +2,7 @@
 //! [`datatypes_of`], which reads the [`Datatype`]s a `declare-datatype(s)` command declares.
 
 use super::util::{self, delete, node, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{NodeId, Tree};
 use std::collections::HashSet;
 
@@ -148,7 +148,7 @@ fn constructor_names(c: &Constructor) -> Vec<String> {
 pub struct RmConstructor;
 
 impl RmConstructor {
-    fn removable(cx: &Cx, id: NodeId) -> bool {
+    fn removable(cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let root = util::root_of(tree, id);
         let dts = datatypes_of(tree, root);
@@ -178,10 +178,10 @@ impl Mutator for RmConstructor {
         "dt-rm-constructor",
         "remove datatype constructor"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         cx.tree.parent(id).is_some() && Self::removable(cx, id)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![util::mutation(
             format!("remove constructor {}", super::core::short(cx.tree, id)),
             vec![delete(id)],
@@ -193,7 +193,7 @@ impl Mutator for RmConstructor {
 pub struct RmDatatype;
 
 impl RmDatatype {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         if tree.parent(id).is_some() {
             return Vec::new();
@@ -230,13 +230,13 @@ impl RmDatatype {
 
 impl Mutator for RmDatatype {
     mutator_info!(Group::Datatypes, "dt-rm-datatype", "remove datatype");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         matches!(
             cx.tree.head(id),
             Some("declare-datatype" | "declare-datatypes")
         ) && !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
     }
 }
@@ -245,7 +245,7 @@ impl Mutator for RmDatatype {
 pub struct RmIdentity;
 
 impl RmIdentity {
-    fn selected(cx: &Cx, id: NodeId) -> Option<NodeId> {
+    fn selected(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
         let tree = cx.tree;
         let sel = util::head(tree, id)?;
         let [arg] = util::args(tree, id) else {
@@ -268,10 +268,10 @@ impl Mutator for RmIdentity {
         "dt-rm-identity",
         "remove datatype identity"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::args(cx.tree, id).len() == 1 && Self::selected(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::selected(cx, id)
             .map(|a| vec![replace("selector of constructor", id, node(a))])
             .unwrap_or_default()

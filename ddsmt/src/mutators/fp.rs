@@ -1,14 +1,14 @@
 //! Floating-point mutators: [`ShortSort`].
 
 use super::util::{self, atom, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::NodeId;
 
 /// `(_ FloatingPoint 8 24)` -> `Float32` (also 16, 64 and 128 bits).
 pub struct ShortSort;
 
 impl ShortSort {
-    fn short_name(cx: &Cx, id: NodeId) -> Option<&'static str> {
+    fn short_name(cx: &MutationInput, id: NodeId) -> Option<&'static str> {
         let ("FloatingPoint", indices) = util::indexed(cx.tree, id)? else {
             return None;
         };
@@ -21,7 +21,7 @@ impl ShortSort {
         }
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let n = Self::short_name(cx, id)?;
         Some(replace(format!("sort {n}"), id, atom(n)))
     }

@@ -26,12 +26,12 @@ macro_rules! mutator_info {
 /// `$rewrite(cx, id) -> Option<Mutation>`: it applies where the rewrite exists.
 macro_rules! single_rewrite {
     ($rewrite:path) => {
-        fn filter(&self, cx: &$crate::mutators::Cx, id: model::smtlib::NodeId) -> bool {
+        fn filter(&self, cx: &$crate::mutators::MutationInput, id: model::smtlib::NodeId) -> bool {
             $rewrite(cx, id).is_some()
         }
         fn mutations(
             &self,
-            cx: &$crate::mutators::Cx,
+            cx: &$crate::mutators::MutationInput,
             id: model::smtlib::NodeId,
         ) -> Vec<$crate::mutators::Mutation> {
             $rewrite(cx, id).into_iter().collect()
@@ -43,12 +43,16 @@ macro_rules! single_rewrite {
 /// `global_mutations`): it applies at no single node.
 macro_rules! global_only {
     () => {
-        fn filter(&self, _cx: &$crate::mutators::Cx, _id: model::smtlib::NodeId) -> bool {
+        fn filter(
+            &self,
+            _cx: &$crate::mutators::MutationInput,
+            _id: model::smtlib::NodeId,
+        ) -> bool {
             false
         }
         fn mutations(
             &self,
-            _cx: &$crate::mutators::Cx,
+            _cx: &$crate::mutators::MutationInput,
             _id: model::smtlib::NodeId,
         ) -> Vec<$crate::mutators::Mutation> {
             Vec::new()
@@ -75,7 +79,7 @@ use model::Sort;
 use std::collections::BTreeSet;
 
 /// Everything a mutator may look at.
-pub struct Cx<'a> {
+pub struct MutationInput<'a> {
     pub tree: &'a Tree,
     pub sorts: &'a SortMap,
 }
@@ -140,11 +144,11 @@ pub trait Mutator: Send + Sync {
     fn help(&self) -> &'static str;
     fn group(&self) -> Group;
     /// Whether this mutator applies to `node` at all (cheap).
-    fn filter(&self, cx: &Cx, node: NodeId) -> bool;
+    fn filter(&self, cx: &MutationInput, node: NodeId) -> bool;
     /// Candidate changes at `node`, most reducing first.
-    fn mutations(&self, cx: &Cx, node: NodeId) -> Vec<Mutation>;
+    fn mutations(&self, cx: &MutationInput, node: NodeId) -> Vec<Mutation>;
     /// Candidate changes that touch the whole input (e.g. rename a symbol everywhere).
-    fn global_mutations(&self, _cx: &Cx) -> Vec<Mutation> {
+    fn global_mutations(&self, _cx: &MutationInput) -> Vec<Mutation> {
         Vec::new()
     }
 }
@@ -333,7 +337,7 @@ mod tests {
         let tree = Tree::parse("(declare-const a Int)\n(declare-const bb Int)\n(assert (> bb 0))")
             .expect("parses");
         let sorts = infer_sorts_lenient(&tree);
-        let cx = Cx {
+        let cx = MutationInput {
             tree: &tree,
             sorts: &sorts,
         };

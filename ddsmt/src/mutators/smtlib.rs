@@ -5,7 +5,7 @@
 
 use super::core::{root_declares, short};
 use super::util::{self, app, atom, delete, edit, node, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{NodeId, Sx, Tree};
 use std::collections::{HashMap, HashSet};
 
@@ -18,10 +18,10 @@ impl Mutator for CheckSatAssuming {
         "check-sat-assuming",
         "substitute check-sat-assuming by check-sat"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         cx.tree.parent(id).is_none() && cx.tree.head(id) == Some("check-sat-assuming")
     }
-    fn mutations(&self, _cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, _cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![replace(
             "check-sat-assuming to check-sat",
             id,
@@ -65,7 +65,7 @@ fn global_uses(tree: &Tree, name: &str, after: usize, avoid: &HashSet<String>) -
 pub struct EliminateVariables;
 
 impl EliminateVariables {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<(String, NodeId)> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<(String, NodeId)> {
         let tree = cx.tree;
         let Some([a, b]) = util::app_args(tree, id, "=") else {
             return Vec::new();
@@ -101,10 +101,10 @@ impl Mutator for EliminateVariables {
         "eliminate-variables",
         "eliminate variable from equality"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let decl_at = declaration_index(tree);
         Self::candidates(cx, id)
@@ -167,7 +167,7 @@ fn definitions(tree: &Tree) -> HashMap<String, Definition> {
 pub struct InlineFunctions;
 
 impl InlineFunctions {
-    fn inline(cx: &Cx, id: NodeId) -> Option<Sx> {
+    fn inline(cx: &MutationInput, id: NodeId) -> Option<Sx> {
         let tree = cx.tree;
         let (name, args): (&str, &[NodeId]) = if let Some(s) = util::name(tree, id) {
             // A nullary function used as a constant (not as a head or a binder name).
@@ -210,12 +210,12 @@ impl InlineFunctions {
 
 impl Mutator for InlineFunctions {
     mutator_info!(Group::Smtlib, "inline-functions", "inline defined function");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let name = util::name(tree, id).or_else(|| util::head(tree, id));
         name.is_some_and(|n| definitions(tree).contains_key(n)) && Self::inline(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::inline(cx, id)
             .map(|sx| vec![replace("inline function", id, sx)])
             .unwrap_or_default()
@@ -231,14 +231,14 @@ impl Mutator for IntroduceFreshVariables {
         "introduce-fresh-variables",
         "introduce fresh variable"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         cx.tree.is_list(id)
             && util::is_term(cx, id)
             && !util::is_constant(cx.tree, id)
             && cx.tree.parent(id).is_some()
             && !util::drops_used_name(cx.tree, id, None)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let Some(sort) = util::sort(cx, id) else {
             return Vec::new();
@@ -277,7 +277,7 @@ fn let_bindings(tree: &Tree, id: NodeId) -> Option<Vec<(String, NodeId, NodeId)>
 pub struct LetElimination;
 
 impl LetElimination {
-    fn eliminate(cx: &Cx, id: NodeId) -> Option<Sx> {
+    fn eliminate(cx: &MutationInput, id: NodeId) -> Option<Sx> {
         let tree = cx.tree;
         let bindings = let_bindings(tree, id)?;
         let map: HashMap<String, Sx> = bindings
@@ -287,7 +287,7 @@ impl LetElimination {
         util::substitute(tree, tree.children(id)[2], &map)
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let sx = Self::eliminate(cx, id)?;
         Some(replace("eliminate let", id, sx))
     }
@@ -302,7 +302,7 @@ impl Mutator for LetElimination {
 pub struct LetSubstitution;
 
 impl LetSubstitution {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let Some(bindings) = let_bindings(tree, id) else {
             return Vec::new();
@@ -350,10 +350,10 @@ impl Mutator for LetSubstitution {
         "let-substitution",
         "substitute variable into let body"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         cx.tree.head(id) == Some("let")
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
     }
 }
@@ -362,7 +362,7 @@ impl Mutator for LetSubstitution {
 pub struct RemoveAnnotation;
 
 impl RemoveAnnotation {
-    fn removable(cx: &Cx, id: NodeId) -> bool {
+    fn removable(cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let ch = tree.children(id);
         if tree.head(id) != Some("!") || ch.len() < 2 {
@@ -380,10 +380,10 @@ impl RemoveAnnotation {
 
 impl Mutator for RemoveAnnotation {
     mutator_info!(Group::Smtlib, "remove-annotation", "remove annotation");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::removable(cx, id)
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![replace(
             "remove annotation",
             id,
@@ -417,7 +417,7 @@ impl Mutator for RemoveRecursiveFunction {
         "remove-recursive-function",
         "remove recursive function"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         tree.parent(id).is_none()
             && match tree.head(id) {
@@ -426,7 +426,7 @@ impl Mutator for RemoveRecursiveFunction {
                 _ => false,
             }
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let ch = tree.children(id);
         if tree.head(id) == Some("define-fun-rec") {
@@ -479,7 +479,7 @@ fn logic_components(logic: &str) -> Option<(bool, Vec<&'static str>)> {
 pub struct SimplifyLogic;
 
 impl SimplifyLogic {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<(NodeId, String)> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<(NodeId, String)> {
         let tree = cx.tree;
         if tree.parent(id).is_some() || tree.head(id) != Some("set-logic") {
             return Vec::new();
@@ -515,10 +515,10 @@ impl SimplifyLogic {
 
 impl Mutator for SimplifyLogic {
     mutator_info!(Group::Smtlib, "simplify-logic", "simplify logic");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
             .map(|(n, l)| replace(format!("logic {l}"), n, atom(l)))
@@ -536,7 +536,7 @@ impl Mutator for SimplifyQuotedSymbols {
         "simplify quoted symbol"
     );
     global_only!();
-    fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
+    fn global_mutations(&self, cx: &MutationInput) -> Vec<Mutation> {
         let tree = cx.tree;
         let mut by_name: Vec<(String, Vec<NodeId>)> = Vec::new();
         for &root in tree.roots() {
@@ -616,7 +616,7 @@ impl Mutator for SimplifySymbolNames {
         "simplify symbol name"
     );
     global_only!();
-    fn global_mutations(&self, cx: &Cx) -> Vec<Mutation> {
+    fn global_mutations(&self, cx: &MutationInput) -> Vec<Mutation> {
         let tree = cx.tree;
         let used: HashSet<String> = util::all_symbols(tree)
             .iter()
@@ -692,10 +692,10 @@ impl Mutator for EliminatePushPop {
         "eliminate-push-pop",
         "eliminate push/pop scope"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         cx.tree.parent(id).is_none() && cx.tree.head(id) == Some("push")
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let Some(start) = util::root_index(tree, id) else {
             return Vec::new();

@@ -4,7 +4,7 @@
 //! Each keeps the meaning of the input, so the behaviour it triggers is likely to stay.
 
 use super::util::{self, app, atom, bv_const, node, nodes, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::NodeId;
 use num_bigint::BigUint;
 
@@ -24,11 +24,11 @@ impl Mutator for OneArgument {
         "sound-one-argument",
         "replace one-argument and/or/+/... by the argument"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::head(cx.tree, id).is_some_and(|op| ASSOCIATIVE.contains(&op))
             && util::args(cx.tree, id).len() == 1
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![replace(
             "one-argument operator",
             id,
@@ -41,7 +41,7 @@ impl Mutator for OneArgument {
 pub struct Flatten;
 
 impl Flatten {
-    fn flat_args(cx: &Cx, id: NodeId, op: &str, out: &mut Vec<NodeId>) {
+    fn flat_args(cx: &MutationInput, id: NodeId, op: &str, out: &mut Vec<NodeId>) {
         for &a in util::args(cx.tree, id) {
             if util::head(cx.tree, a) == Some(op) && util::sort(cx, a) == util::sort(cx, id) {
                 Self::flat_args(cx, a, op, out);
@@ -58,7 +58,7 @@ impl Mutator for Flatten {
         "sound-flatten",
         "flatten nested associative operators"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         let Some(op) = util::head(cx.tree, id).filter(|op| ASSOCIATIVE.contains(op)) else {
             return false;
         };
@@ -68,7 +68,7 @@ impl Mutator for Flatten {
                 && (op == "concat" || util::sort(cx, a) == util::sort(cx, id))
         })
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let op = util::head(cx.tree, id).unwrap_or_default();
         let mut flat = Vec::new();
         if op == "concat" {
@@ -80,7 +80,7 @@ impl Mutator for Flatten {
     }
 }
 
-fn flatten_any(cx: &Cx, id: NodeId, op: &str, out: &mut Vec<NodeId>) {
+fn flatten_any(cx: &MutationInput, id: NodeId, op: &str, out: &mut Vec<NodeId>) {
     for &a in util::args(cx.tree, id) {
         if util::head(cx.tree, a) == Some(op) {
             flatten_any(cx, a, op, out);
@@ -91,7 +91,7 @@ fn flatten_any(cx: &Cx, id: NodeId, op: &str, out: &mut Vec<NodeId>) {
 }
 
 /// Whether `arg` is the neutral element of `op` (at position `pos` among the arguments).
-fn is_neutral(cx: &Cx, op: &str, arg: NodeId, pos: usize) -> bool {
+fn is_neutral(cx: &MutationInput, op: &str, arg: NodeId, pos: usize) -> bool {
     let tree = cx.tree;
     let bv = || bv_const(tree, arg);
     match op {
@@ -119,7 +119,7 @@ impl Mutator for NeutralElements {
         "sound-neutral-elements",
         "remove neutral elements (+ 0, * 1, and true...)"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         let Some(op) = util::head(cx.tree, id) else {
             return false;
         };
@@ -129,7 +129,7 @@ impl Mutator for NeutralElements {
                 .enumerate()
                 .any(|(i, &a)| is_neutral(cx, op, a, i) && util::sort(cx, a) == util::sort(cx, id))
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let op = util::head(cx.tree, id).unwrap_or_default();
         let args = util::args(cx.tree, id);
         let kept: Vec<NodeId> = args
@@ -152,7 +152,7 @@ impl Mutator for NeutralElements {
 }
 
 /// Whether `arg` absorbs an application of `op`.
-fn is_absorbing(cx: &Cx, op: &str, arg: NodeId) -> bool {
+fn is_absorbing(cx: &MutationInput, op: &str, arg: NodeId) -> bool {
     let tree = cx.tree;
     let bv = || bv_const(tree, arg);
     match op {
@@ -170,7 +170,7 @@ fn is_absorbing(cx: &Cx, op: &str, arg: NodeId) -> bool {
 pub struct AbsorbingElements;
 
 impl AbsorbingElements {
-    fn absorbing(cx: &Cx, id: NodeId) -> Option<NodeId> {
+    fn absorbing(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
         let op = util::head(cx.tree, id)?;
         let sort = util::sort(cx, id)?;
         util::args(cx.tree, id)
@@ -180,7 +180,7 @@ impl AbsorbingElements {
             .filter(|&a| !util::drops_used_name(cx.tree, id, Some(a)))
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let a = Self::absorbing(cx, id)?;
         Some(replace("absorbing element", id, node(a)))
     }
@@ -199,7 +199,7 @@ impl Mutator for AbsorbingElements {
 pub struct DoubleNegation;
 
 impl DoubleNegation {
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let y = util::double_application(cx.tree, id, ["not", "-"])?;
         Some(replace("double negation", id, node(y)))
     }
@@ -220,7 +220,7 @@ pub struct NegatedComparisons;
 
 impl NegatedComparisons {
     /// The negated operator and the comparison under `not`.
-    fn negated(cx: &Cx, id: NodeId) -> Option<(&'static str, NodeId)> {
+    fn negated(cx: &MutationInput, id: NodeId) -> Option<(&'static str, NodeId)> {
         let tree = cx.tree;
         let [x] = util::app_args(tree, id, "not")?;
         if util::args(tree, *x).len() != 2 {
@@ -247,7 +247,7 @@ impl NegatedComparisons {
         Some((negated, *x))
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let (op, x) = Self::negated(cx, id)?;
         Some(replace(
             format!("negated comparison to {op}"),
@@ -275,14 +275,14 @@ impl Mutator for NotConstants {
         "sound-not-constants",
         "evaluate negated Boolean constant"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "not")
             && matches!(
                 util::args(cx.tree, id),
                 [x] if matches!(cx.tree.symbol(*x), Some("true" | "false"))
             )
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let value = match cx.tree.symbol(util::args(cx.tree, id)[0]) {
             Some("true") => "false",
             _ => "true",
@@ -296,7 +296,7 @@ impl Mutator for NotConstants {
 pub struct UnusedBindings;
 
 impl UnusedBindings {
-    fn unused(cx: &Cx, id: NodeId) -> Option<(Vec<NodeId>, usize)> {
+    fn unused(cx: &MutationInput, id: NodeId) -> Option<(Vec<NodeId>, usize)> {
         let tree = cx.tree;
         if !matches!(tree.head(id), Some("let" | "forall" | "exists")) {
             return None;
@@ -321,10 +321,10 @@ impl Mutator for UnusedBindings {
         "sound-unused-bindings",
         "remove unused bound variables"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         Self::unused(cx, id).is_some()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let Some((unused, total)) = Self::unused(cx, id) else {
             return Vec::new();
         };

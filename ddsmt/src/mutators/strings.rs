@@ -2,7 +2,7 @@
 //! [`ReplaceAll`] and [`StringConstants`].
 
 use super::util::{self, app, atom, node, replace};
-use super::{Cx, Group, Mutation, Mutator};
+use super::{Group, Mutation, MutationInput, Mutator};
 use model::smtlib::{Atom, NodeId};
 use std::collections::{HashMap, HashSet};
 
@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 pub struct SeqNthUnit;
 
 impl SeqNthUnit {
-    fn element(cx: &Cx, id: NodeId) -> Option<NodeId> {
+    fn element(cx: &MutationInput, id: NodeId) -> Option<NodeId> {
         let tree = cx.tree;
         let [seq, index] = util::app_args(tree, id, "seq.nth")?;
         if util::text(tree, *index) != Some("0") {
@@ -20,7 +20,7 @@ impl SeqNthUnit {
         Some(*x)
     }
 
-    fn rewrite(cx: &Cx, id: NodeId) -> Option<Mutation> {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
         let x = Self::element(cx, id)?;
         Some(replace("nth of unit", id, node(x)))
     }
@@ -40,10 +40,10 @@ impl Mutator for ContainsToConcat {
         "str-contains-to-concat",
         "eliminate str.contains by ++"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "str.contains") && util::args(cx.tree, id).len() == 2
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let tree = cx.tree;
         let [a, b] = util::args(tree, id) else {
             return Vec::new();
@@ -77,10 +77,10 @@ impl Mutator for IndexNotFound {
         "str-index-not-found",
         "eliminate str.indexof"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         util::is_app(cx.tree, id, "str.indexof")
     }
-    fn mutations(&self, _cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, _cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         vec![replace("str.indexof to -1", id, app("-", vec![atom("1")]))]
     }
 }
@@ -94,13 +94,13 @@ impl Mutator for ReplaceAll {
         "str-replace-all",
         "eliminate str.replace_all"
     );
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         matches!(
             util::head(cx.tree, id),
             Some("str.replace_all" | "str.replace_re_all")
         )
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         let op = match util::head(cx.tree, id) {
             Some("str.replace_all") => "str.replace",
             _ => "str.replace_re",
@@ -144,7 +144,7 @@ fn literal_chars(body: &str) -> Vec<&str> {
 pub struct StringConstants;
 
 impl StringConstants {
-    fn candidates(cx: &Cx, id: NodeId) -> Vec<String> {
+    fn candidates(cx: &MutationInput, id: NodeId) -> Vec<String> {
         let Some(Atom::String(s)) = cx.tree.atom(id) else {
             return Vec::new();
         };
@@ -167,10 +167,10 @@ impl StringConstants {
 
 impl Mutator for StringConstants {
     mutator_info!(Group::Strings, "str-constants", "simplify string constant");
-    fn filter(&self, cx: &Cx, id: NodeId) -> bool {
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
         !Self::candidates(cx, id).is_empty()
     }
-    fn mutations(&self, cx: &Cx, id: NodeId) -> Vec<Mutation> {
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
         Self::candidates(cx, id)
             .into_iter()
             .map(|c| replace(format!("string constant {c}"), id, atom(c)))

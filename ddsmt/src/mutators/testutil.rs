@@ -3,7 +3,7 @@
 //! there and compares the printed candidates with `expected`. When the input is well-sorted,
 //! every candidate must be well-sorted too.
 
-use super::{Cx, Mutator};
+use super::{MutationInput, Mutator};
 use model::smtlib::{infer_sorts, infer_sorts_lenient, NodeId, Tree};
 use std::collections::BTreeSet;
 
@@ -52,7 +52,7 @@ fn compare(input: &str, tree: &Tree, candidates: Vec<String>, expected: &[&str])
 pub fn check(mutator: &dyn Mutator, input: &str, selector: &str, expected: &[&str]) {
     let tree = parse(input);
     let sorts = infer_sorts_lenient(&tree);
-    let cx = Cx {
+    let cx = MutationInput {
         tree: &tree,
         sorts: &sorts,
     };
@@ -73,7 +73,7 @@ pub fn check(mutator: &dyn Mutator, input: &str, selector: &str, expected: &[&st
 pub fn check_global(mutator: &dyn Mutator, input: &str, expected: &[&str]) {
     let tree = parse(input);
     let sorts = infer_sorts_lenient(&tree);
-    let cx = Cx {
+    let cx = MutationInput {
         tree: &tree,
         sorts: &sorts,
     };
@@ -92,7 +92,7 @@ pub fn sweep(input: &str) -> (Vec<String>, BTreeSet<&'static str>) {
     let tree = parse(input);
     let sorts = infer_sorts_lenient(&tree);
     let well_sorted = infer_sorts(&tree).is_ok();
-    let cx = Cx {
+    let cx = MutationInput {
         tree: &tree,
         sorts: &sorts,
     };

@@ -2,9 +2,9 @@
 //! binders), building replacement [`Sx`] material, capture-avoiding substitution, and inserting
 //! new declarations before a command.
 //!
-//! Everything here is a plain function over a [`Tree`] (and sometimes the [`Cx`] sort map).
+//! Everything here is a plain function over a [`Tree`] (and sometimes the [`MutationInput`] sort map).
 
-use super::{Cx, Mutation};
+use super::{Mutation, MutationInput};
 use model::smtlib::theories::{self, is_rounding_mode};
 use model::smtlib::{Atom, Edit, NodeId, Sx, Tree};
 use model::Sort;
@@ -161,13 +161,13 @@ pub fn indexed_op(tree: &Tree, id: NodeId) -> Option<(&str, Vec<u32>, &[NodeId])
     Some((name, indices, args(tree, id)))
 }
 
-pub fn sort<'a>(cx: &'a Cx, id: NodeId) -> Option<&'a Sort> {
+pub fn sort<'a>(cx: &'a MutationInput, id: NodeId) -> Option<&'a Sort> {
     cx.sorts.get(id)
 }
 
 /// Whether `id` is a term whose sort is known (not a function head, not the name a binder
 /// or a parameter list introduces).
-pub fn is_term(cx: &Cx, id: NodeId) -> bool {
+pub fn is_term(cx: &MutationInput, id: NodeId) -> bool {
     let tree = cx.tree;
     if cx.sorts.get(id).is_none() {
         return false;

@@ -35,8 +35,8 @@ pub struct Current {
 
 impl Current {
     /// What mutators look at.
-    pub fn cx(&self) -> crate::mutators::Cx<'_> {
-        crate::mutators::Cx {
+    pub fn cx(&self) -> crate::mutators::MutationInput<'_> {
+        crate::mutators::MutationInput {
             tree: &self.tree,
             sorts: &self.sorts,
         }

@@ -15,7 +15,7 @@
 use super::evaluator::Evaluator;
 use super::model::{Constructor, Env, FunDef, Model};
 use super::response::{read_response, Answer, Status};
-use super::sorts::parse_sort;
+use super::sort_aliases::parse_sort;
 use super::source::{Located, Src, StatementReader, TermRef};
 use super::value::Value;
 use crate::smtlib::{unquote, Atom, NodeId};

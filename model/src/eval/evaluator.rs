@@ -15,7 +15,7 @@
 use super::builtins::{self, PARTIAL};
 use super::fp::{self, RoundingMode};
 use super::model::{Env, FunDef, Model};
-use super::sorts::parse_sort;
+use super::sort_aliases::parse_sort;
 use super::source::{Located, Src};
 use super::strings::{self, decode_literal};
 use super::value::{parse_bv_literal, parse_decimal, values_equal, ArrayValue, BitVec, Value};

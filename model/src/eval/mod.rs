@@ -30,7 +30,7 @@ pub mod fp;
 pub mod model;
 pub mod regex;
 pub mod response;
-pub mod sorts;
+pub mod sort_aliases;
 pub mod source;
 mod strings;
 pub mod value;

@@ -2,7 +2,7 @@
 //! being constants, plus the abstract elements of uninterpreted sorts it declares) and the
 //! problem's own definitions and declarations in an [`Env`].
 
-use super::sorts::{parse_sort, SortAliases};
+use super::sort_aliases::{parse_sort, SortAliases};
 use super::source::{Located, Src, TermRef};
 use super::value::Value;
 use crate::smtlib::{unquote, NodeId};

@@ -5,7 +5,7 @@
 //! - [`lexer`]: tokens with positions and the located [`ParseError`].
 //! - [`parser`]: [`Tree::parse`] builds the tree.
 //! - [`sorts`]: [`infer_sorts`] / [`infer_sorts_lenient`] give each term its [`crate::Sort`]
-//!   in a [`SortMap`]; [`declarations`] returns the script's [`Signature`].
+//!   in a [`SortMap`]; [`declarations`] returns the script's [`Declarations`].
 //! - [`theories`]: the sorts of theory symbols; [`symbols`]: unquoting and string literals.
 //! - [`classify`]: [`Command`] and [`TermShape`] of nodes.
 //! - [`printer`]: faithful printing, printing with edits, [`PrintOptions`] (pretty, wrapped).
@@ -24,8 +24,9 @@ pub use lexer::ParseError;
 pub use parser::parse;
 pub use printer::PrintOptions;
 pub use sorts::{
-    declarations, infer_sorts, infer_sorts_lenient, infer_with_signature, lenient_with_signature,
-    Constructor, Datatype, FunctionDecl, FunctionKind, Signature, SortDecl, SortError, SortMap,
+    declarations, infer_sorts, infer_sorts_lenient, infer_with_declarations,
+    lenient_with_declarations, Constructor, Datatype, Declarations, FunctionDecl, FunctionKind,
+    SortDecl, SortError, SortMap,
 };
 pub use symbols::{decode_string, encode_string, quote, unquote};
 pub use tree::{structurally_equal, Atom, AtomText, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};

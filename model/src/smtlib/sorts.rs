@@ -1,7 +1,7 @@
 //! Sort inference: gives every term node of a [`Tree`] its [`Sort`] and collects the
-//! [`Signature`] (declared and defined functions, sorts, datatypes) of the script.
+//! [`Declarations`] (declared and defined functions, sorts, datatypes) of the script.
 //!
-//! Main types: [`SortMap`] (node -> sort), [`Signature`], [`SortError`]. Entry points:
+//! Main types: [`SortMap`] (node -> sort), [`Declarations`], [`SortError`]. Entry points:
 //! [`infer_sorts`] (strict: the first term it cannot type is a located error),
 //! [`infer_sorts_lenient`] (never fails; such terms get no sort), [`declarations`].
 //!
@@ -119,7 +119,7 @@ pub enum SortDecl {
     },
     /// A datatype with its sort parameters.
     Datatype { params: Vec<String> },
-    /// A sort parameter in scope inside a `par` datatype declaration (never in a [`Signature`]).
+    /// A sort parameter in scope inside a `par` datatype declaration (never in a [`Declarations`]).
     Parameter,
 }
 
@@ -139,13 +139,13 @@ pub struct Datatype {
 /// Every global declaration the script makes, keyed by unquoted name; when a name is declared
 /// again (after a `pop` or `reset`), the last declaration wins.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Signature {
+pub struct Declarations {
     pub functions: BTreeMap<String, FunctionDecl>,
     pub sorts: BTreeMap<String, SortDecl>,
     pub datatypes: BTreeMap<String, Datatype>,
 }
 
-impl Signature {
+impl Declarations {
     /// The rank of function `name` (quoted or not).
     pub fn function(&self, name: &str) -> Option<&FunctionDecl> {
         self.functions.get(unquote(name))
@@ -154,11 +154,11 @@ impl Signature {
 
 /// Strict sort inference: every term must be typable.
 pub fn infer_sorts(tree: &Tree) -> Result<SortMap, SortError> {
-    infer_with_signature(tree).map(|(sorts, _)| sorts)
+    infer_with_declarations(tree).map(|(sorts, _)| sorts)
 }
 
-/// Strict sort inference that also returns the script's [`Signature`].
-pub fn infer_with_signature(tree: &Tree) -> Result<(SortMap, Signature), SortError> {
+/// Strict sort inference that also returns the script's [`Declarations`].
+pub fn infer_with_declarations(tree: &Tree) -> Result<(SortMap, Declarations), SortError> {
     let mut inference = Inference::new(tree, true);
     inference.run()?;
     Ok((inference.finish(), inference.signature))
@@ -166,11 +166,11 @@ pub fn infer_with_signature(tree: &Tree) -> Result<(SortMap, Signature), SortErr
 
 /// Lenient variant for reducers: never fails; nodes it cannot type get no sort.
 pub fn infer_sorts_lenient(tree: &Tree) -> SortMap {
-    lenient_with_signature(tree).0
+    lenient_with_declarations(tree).0
 }
 
-/// Lenient sort inference that also returns the script's [`Signature`].
-pub fn lenient_with_signature(tree: &Tree) -> (SortMap, Signature) {
+/// Lenient sort inference that also returns the script's [`Declarations`].
+pub fn lenient_with_declarations(tree: &Tree) -> (SortMap, Declarations) {
     let mut inference = Inference::new(tree, false);
     // In lenient mode every failure is recorded and skipped, so `run` cannot fail.
     let _ = inference.run();
@@ -178,8 +178,8 @@ pub fn lenient_with_signature(tree: &Tree) -> (SortMap, Signature) {
 }
 
 /// The declarations of a script, collected leniently (ill-sorted terms do not matter).
-pub fn declarations(tree: &Tree) -> Signature {
-    lenient_with_signature(tree).1
+pub fn declarations(tree: &Tree) -> Declarations {
+    lenient_with_declarations(tree).1
 }
 
 /// A name -> value map whose insertions can be undone back to a mark (push/pop, binders).
@@ -264,7 +264,7 @@ struct Inference<'t> {
     scope_marks: Vec<usize>,
     /// `:named` terms of the current command, declared after it.
     pending_names: Vec<(String, Sort)>,
-    signature: Signature,
+    signature: Declarations,
 }
 
 type Step = Result<(), SortError>;
@@ -285,7 +285,7 @@ impl<'t> Inference<'t> {
             depth: 0,
             scope_marks: Vec::new(),
             pending_names: Vec::new(),
-            signature: Signature::default(),
+            signature: Declarations::default(),
         }
     }
 

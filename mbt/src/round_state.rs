@@ -1,10 +1,10 @@
-//! The context of one round, [`Cx`]: the system under test, the round's random generator,
+//! The context of one round, [`RoundState`]: the system under test, the round's random generator,
 //! its [`Shape`] (size and shape parameters drawn in state New), the term [`Pool`], the main
 //! solver and its shadow clone, the assertion scopes, budgets and statistics.
 //!
-//! Every call goes through [`Cx::run`], which checks it against the reference state first (the
+//! Every call goes through [`RoundState::run`], which checks it against the reference state first (the
 //! fuzzer generates only valid calls), counts it, fires a test-only injected failure, and
-//! sorts Z3 errors into expected ones ([`Reply::Refused`]) and findings. [`Cx::solver_call`]
+//! sorts Z3 errors into expected ones ([`Reply::Refused`]) and findings. [`RoundState::solver_call`]
 //! runs a solver call on the main solver and mirrors it on the shadow clone.
 
 use crate::failure::{Failure, FailureKind};
@@ -165,7 +165,7 @@ impl Reply {
 }
 
 /// The context of one round.
-pub struct Cx<'s> {
+pub struct RoundState<'s> {
     pub sut: &'s mut dyn Sut,
     pub rng: ChaCha8Rng,
     pub config: RoundConfig,
@@ -205,9 +205,14 @@ pub struct Budget {
     pub incremental_left: usize,
 }
 
-impl<'s> Cx<'s> {
-    pub fn new(sut: &'s mut dyn Sut, config: RoundConfig, seed: u64, rng: ChaCha8Rng) -> Cx<'s> {
-        Cx {
+impl<'s> RoundState<'s> {
+    pub fn new(
+        sut: &'s mut dyn Sut,
+        config: RoundConfig,
+        seed: u64,
+        rng: ChaCha8Rng,
+    ) -> RoundState<'s> {
+        RoundState {
             sut,
             rng,
             config,
