@@ -150,6 +150,7 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                 },
                 Check::Dump(z) => Check::Dump(solver(f, z)),
                 Check::Core(z) => Check::Core(solver(f, z)),
+                Check::Literal(t) => Check::Literal(term(f, t)),
             })
         }
         other => other,
@@ -279,6 +280,7 @@ mod tests {
             },
             Check::Dump(SolverId(1)),
             Check::Core(SolverId(1)),
+            Check::Literal(TermId(1)),
         ];
         for check in checks {
             let call = Call::Check(check);

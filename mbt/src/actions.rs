@@ -804,6 +804,51 @@ impl Action for Skip {
     }
 }
 
+// ---- Numeral differential ---------------------------------------------------------------
+
+/// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
+/// `check_literal`: the executor builds the same value through every other exact numeral
+/// constructor of Z3's API and compares.
+pub struct CheckLiteral;
+impl Action for CheckLiteral {
+    fn name(&self) -> &'static str {
+        "check_literal"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && numeral_sorts(cx).next().is_some()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let sorts: Vec<Sort> = numeral_sorts(cx).collect();
+        let Some(sort) = sorts
+            .get(cx.rng.random_range(0..sorts.len().max(1)))
+            .cloned()
+        else {
+            return Ok(false);
+        };
+        let Some(value) = gen::numeral_value(&mut cx.rng, &sort) else {
+            return Ok(false);
+        };
+        let Some(sid) = cx.sort_id(&sort)? else {
+            return Ok(false);
+        };
+        let Some(t) = cx.new_term(Call::Lit { sort: sid, value }, false)? else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::Literal(t)))?;
+        Ok(true)
+    }
+}
+
+/// The round's sorts that have numerals.
+fn numeral_sorts<'a>(cx: &'a RoundState<'_>) -> impl Iterator<Item = Sort> + 'a {
+    gen::input_sorts(cx).into_iter().filter(|s| {
+        matches!(
+            s,
+            Sort::Int | Sort::Real | Sort::BitVec(_) | Sort::FloatingPoint(..)
+        )
+    })
+}
+
 // ---- Dump Formula -----------------------------------------------------------------------
 
 /// Checks the solver, then `check_dump`: the executor dumps the assertions as SMT-LIB,

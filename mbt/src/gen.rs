@@ -133,6 +133,99 @@ pub fn literal_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
     })
 }
 
+/// A numeral value of `sort` for the numeral differential (`check_literal`): the edges of
+/// the machine-integer constructors (32 and 64 bits, signed and unsigned), values with the top
+/// bit of a bit-vector set, exact and inexact decimals, and floating-point values that are
+/// floats, integers, tiny or huge; `None` for sorts without numerals.
+pub fn numeral_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
+    const EDGES: &[&str] = &[
+        "0",
+        "1",
+        "-1",
+        "2147483647",
+        "2147483648",
+        "-2147483648",
+        "-2147483649",
+        "4294967295",
+        "4294967296",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "340282366920938463463374607431768211456",
+    ];
+    let edge = |rng: &mut dyn rand::RngCore| EDGES[rng.random_range(0..EDGES.len())].to_string();
+    Some(match sort {
+        Sort::Int => match rng.random_range(0..4) {
+            0 => rng.random_range(-1000..1000i64).to_string(),
+            _ => edge(rng),
+        },
+        Sort::Real => match rng.random_range(0..4) {
+            0 => edge(rng),
+            1 => format!("{}/{}", edge(rng), rng.random_range(1..2000u32)),
+            2 => format!(
+                "{}.{}",
+                rng.random_range(-99..99),
+                rng.random_range(0..1000u32)
+            ),
+            _ => format!(
+                "{}/{}",
+                rng.random_range(-50..50),
+                rng.random_range(1..64u32)
+            ),
+        },
+        Sort::BitVec(w) => {
+            let w = (*w).min(128);
+            let top = 1u128 << (w - 1);
+            let max = if w == 128 {
+                u128::MAX
+            } else {
+                (1u128 << w) - 1
+            };
+            match rng.random_range(0..5) {
+                0 => max.to_string(),
+                1 => top.to_string(),
+                2 => (top - 1).to_string(),
+                3 => (rng.random::<u128>() & max).to_string(),
+                _ => edge(rng)
+                    .parse::<u128>()
+                    .map_or_else(|_| "0".to_string(), |v| (v & max).to_string()),
+            }
+        }
+        Sort::FloatingPoint(..) => {
+            const VALUES: &[&str] = &[
+                "nan",
+                "+inf",
+                "-inf",
+                "+zero",
+                "-zero",
+                "1",
+                "-1",
+                "0.5",
+                "1.5",
+                "-2.75",
+                "0.1",
+                "3",
+                "7",
+                "100",
+                "65504",
+                "1e10",
+                "-1e-10",
+                "5e-324",
+                "2.2250738585072014e-308",
+                "1.7976931348623157e308",
+                "3.4028234663852886e38",
+                "1.401298464324817e-45",
+                "0.333333333333333314829616256247390992939472198486328125",
+            ];
+            VALUES[rng.random_range(0..VALUES.len())].to_string()
+        }
+        _ => return None,
+    })
+}
+
 /// A literal of `sort`, when the sort has literals.
 pub fn mk_lit(
     cx: &mut RoundState<'_>,

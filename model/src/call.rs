@@ -267,6 +267,10 @@ pub enum Check {
     /// `check_core zZ`: Z's last check, of assumptions that include every literal of the
     /// unsat core Z gave before, is not sat.
     Core(SolverId),
+    /// `check_literal tT`: T, made by `lit`, equals its value built through every other
+    /// numeral constructor of Z3's API that can express it (machine integers, doubles and
+    /// floats, bits, IEEE components, decimal strings).
+    Literal(TermId),
 }
 
 impl Check {
@@ -279,6 +283,7 @@ impl Check {
         "check_config",
         "check_dump",
         "check_core",
+        "check_literal",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -290,6 +295,7 @@ impl Check {
             Check::Config { .. } => "check_config",
             Check::Dump(_) => "check_dump",
             Check::Core(_) => "check_core",
+            Check::Literal(_) => "check_literal",
         }
     }
 
@@ -303,6 +309,7 @@ impl Check {
             Check::Config { .. } => K::Config,
             Check::Dump(_) => K::Dump,
             Check::Core(_) => K::Core,
+            Check::Literal(_) => K::Literal,
         }
     }
 
@@ -321,6 +328,7 @@ impl Check {
                 other: b,
             } => vec![AnyId::Solver(*a), AnyId::Solver(*b)],
             Check::Dump(z) | Check::Core(z) => vec![AnyId::Solver(*z)],
+            Check::Literal(t) => vec![AnyId::Term(*t)],
         }
     }
 }

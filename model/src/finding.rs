@@ -51,10 +51,13 @@ pub enum FailureKind {
     /// Another solver binary disagrees with Z3 on a definite check-sat answer of the trace's
     /// SMT-LIB script (`--cross-check`).
     SolverDiff,
+    /// One value built through two of Z3's numeral constructors (from a string, from machine
+    /// integers, from a double, from bits or from components) gives two different terms.
+    Literal,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 15] = [
+    pub const ALL: [FailureKind; 16] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -70,6 +73,7 @@ impl FailureKind {
         FailureKind::Internal,
         FailureKind::VersionDiff,
         FailureKind::SolverDiff,
+        FailureKind::Literal,
     ];
 
     pub fn name(self) -> &'static str {
@@ -89,6 +93,7 @@ impl FailureKind {
             FailureKind::Internal => "internal",
             FailureKind::VersionDiff => "version-diff",
             FailureKind::SolverDiff => "solver-diff",
+            FailureKind::Literal => "literal",
         }
     }
 
@@ -111,6 +116,7 @@ impl FailureKind {
                 | FailureKind::Dump
                 | FailureKind::Config
                 | FailureKind::EvalDisagreement
+                | FailureKind::Literal
         )
     }
 }

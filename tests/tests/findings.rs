@@ -167,6 +167,11 @@ fn satisfiable_cores_are_bug_reports() {
 }
 
 #[test]
+fn numeral_disagreements_are_bug_reports() {
+    finding_is_a_bug_report("wrong-numeral", "literal", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
 fn dump_disagreements_are_bug_reports() {
     finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
 }

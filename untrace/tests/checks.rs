@@ -154,6 +154,31 @@ get_unsat_core z1\ncheck_sat_assuming z1\ncheck_core z1\n";
 }
 
 #[test]
+fn the_literal_check_builds_each_value_through_every_numeral_constructor() {
+    // Values at the edges of the machine-integer constructors, a bit-vector with its top bit
+    // set (built from a negative int64 too), a rational and floats in a small format.
+    let text = "sort_int\nreturn s1\nlit s1 \"-2147483648\"\nreturn t1\ncheck_literal t1\n\
+lit s1 \"18446744073709551615\"\nreturn t2\ncheck_literal t2\nsort_bv 8\nreturn s2\n\
+lit s2 \"200\"\nreturn t3\ncheck_literal t3\nsort_real\nreturn s3\nlit s3 \"-6/4\"\n\
+return t4\ncheck_literal t4\nsort_fp 3 5\nreturn s4\nlit s4 \"-3\"\nreturn t5\n\
+check_literal t5\nlit s4 \"100\"\nreturn t6\ncheck_literal t6\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    // A constructor that builds another value is a finding named by the constructor.
+    let wrong = replay(text, Some(Fault::WrongNumeral));
+    assert_finding(
+        &wrong,
+        FailureKind::Literal,
+        "check_literal: Int from Z3_mk_int differs from lit",
+    );
+    // A term that is no literal (a minimizer replaced it) holds vacuously.
+    let not_a_literal = "sort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\ncheck_literal t1\n";
+    assert_eq!(
+        replay(not_a_literal, Some(Fault::WrongNumeral)).exit,
+        Exit::Ok
+    );
+}
+
+#[test]
 fn no_oracles_skips_every_check() {
     let trace = model::trace::text::parse(&format!("z3-trace 1\n{MODEL}check_model m1 t3\n"))
         .expect("parses");

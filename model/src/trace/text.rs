@@ -174,6 +174,7 @@ pub fn format_call(call: &Call) -> String {
                 word(b)
             }
             Check::Dump(z) | Check::Core(z) => word(z),
+            Check::Literal(t) => word(t),
         },
     }
     line
@@ -764,6 +765,10 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         "check_core" => {
             a.call = "check_core";
             Call::Check(Check::Core(a.solver()?))
+        }
+        "check_literal" => {
+            a.call = "check_literal";
+            Call::Check(Check::Literal(a.term()?))
         }
         "return" => {
             return Err(error(

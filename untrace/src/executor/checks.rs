@@ -203,6 +203,7 @@ impl Executor {
             Check::Config { original, other } => self.check_same_answer(check, *original, *other),
             Check::Dump(z) => self.check_dump(check, *z),
             Check::Core(z) => self.check_core(check, *z),
+            Check::Literal(t) => self.check_literal(check, *t),
         }
     }
 
@@ -464,6 +465,38 @@ impl Executor {
         ))
     }
 
+    /// `check_literal`: the literal `t` and each exact alternative construction of its value
+    /// (see [`super::numerals`]) simplify to equal. Holds where `t` is no literal (a minimizer
+    /// replaced it) and where Z3 leaves an equality unsimplified.
+    fn check_literal(&mut self, check: &Check, t: TermId) -> Result<(), ExecError> {
+        let (Some((sort, value)), Some(lit)) = (self.literals.get(&t), self.terms.get(&t)) else {
+            return Ok(());
+        };
+        let (sort, value, lit) = (sort.clone(), value.clone(), lit.clone());
+        let z3_sort = z3::ast::Ast::get_sort(&lit);
+        let perturb = matches!(self.config.inject, Some(super::inject::Fault::WrongNumeral));
+        let alternatives = super::numerals::alternatives(&sort, &z3_sort, &value, perturb);
+        for alternative in &alternatives {
+            match super::numerals::simplified_equality(&lit, &alternative.term) {
+                Some(false) => {
+                    let kind = sort_kind(&sort);
+                    return Err(Self::finding(
+                        check,
+                        format!(
+                            "the literal {value} of sort {sort} ({t}) differs from the same value \
+                             built by {}: {}",
+                            alternative.via, alternative.term
+                        ),
+                        format!("{kind} from {} differs from lit", alternative.via),
+                    ));
+                }
+                Some(true) => self.count("literals: constructions agree"),
+                None => self.count("literals: skipped: equality not simplified"),
+            }
+        }
+        Ok(())
+    }
+
     /// The independent evaluator's reading of model `m`'s values (once per model).
     fn model_values(&mut self, m: ModelId) -> Option<&eval::Model> {
         let slot = self.models.get(&m)?;
@@ -569,5 +602,18 @@ fn shorten(text: &str) -> String {
     match line.char_indices().nth(200) {
         Some((i, _)) => format!("{}...", &line[..i]),
         None => line,
+    }
+}
+
+/// The kind of a sort without its parameters, for a cause shared by every width and format
+/// (`BitVec`, `FloatingPoint`).
+fn sort_kind(sort: &model::Sort) -> &'static str {
+    use model::Sort;
+    match sort {
+        Sort::Int => "Int",
+        Sort::Real => "Real",
+        Sort::BitVec(_) => "BitVec",
+        Sort::FloatingPoint(..) => "FloatingPoint",
+        _ => "literal",
     }
 }

@@ -16,6 +16,7 @@
 //! | `empty-core` | `get_unsat_core` answers an empty core | core |
 //! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
+//! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -38,6 +39,7 @@ pub enum Fault {
     EmptyCore,
     DumpFalse,
     WrongModel,
+    WrongNumeral,
 }
 
 impl Fault {
@@ -46,7 +48,8 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core, dump-false or wrong-model, got `{text}`"
+                 wrong-eval@OP, empty-core, dump-false, wrong-model or wrong-numeral, got \
+                 `{text}`"
             )
         };
         let (kind, arg) = match text.split_once('@') {
@@ -64,6 +67,7 @@ impl Fault {
             ("empty-core", None) => Fault::EmptyCore,
             ("dump-false", None) => Fault::DumpFalse,
             ("wrong-model", None) => Fault::WrongModel,
+            ("wrong-numeral", None) => Fault::WrongNumeral,
             _ => return Err(bad()),
         })
     }
@@ -134,6 +138,7 @@ mod tests {
             Ok(Fault::Abort("xor t1".into()))
         );
         assert_eq!(Fault::parse("flip-solver@2"), Ok(Fault::FlipSolver(2)));
+        assert_eq!(Fault::parse("wrong-numeral"), Ok(Fault::WrongNumeral));
         assert_eq!(
             Fault::parse("wrong-eval@bvadd"),
             Ok(Fault::WrongEval("bvadd".into()))

@@ -16,6 +16,7 @@
 mod checks;
 mod guard;
 pub mod inject;
+mod numerals;
 mod ops;
 pub mod term_text;
 mod terms;
@@ -196,6 +197,8 @@ pub struct Executor {
     solvers_made: u32,
     /// The operation that built each term, kept only for the injected `wrong-eval` fault.
     built_by: HashMap<TermId, &'static str>,
+    /// The sort and value of each term made by `lit`, for `check_literal`.
+    literals: HashMap<TermId, (Sort, String)>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -221,6 +224,7 @@ impl Executor {
             released: HashMap::new(),
             solvers_made: 0,
             built_by: HashMap::new(),
+            literals: HashMap::new(),
             config,
             state: State::new(),
             main,
@@ -374,6 +378,11 @@ impl Executor {
             (&ret, &self.config.inject)
         {
             self.built_by.insert(*t, call.name());
+        }
+        if let (Some(Ret::Id(AnyId::Term(t))), Call::Lit { sort, value }) = (&ret, call) {
+            if let Ok(sort) = self.state.sort(*sort) {
+                self.literals.insert(*t, (sort.clone(), value.clone()));
+            }
         }
         if let (Some(Ret::Id(id)), true) = (&ret, is_object) {
             let mut outcome = outcome;

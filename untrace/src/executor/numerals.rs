@@ -1,0 +1,363 @@
+//! The numeral differential behind `check_literal`: one value, built through every numeral
+//! constructor of Z3's C API that can express it exactly, must give one term. `lit` builds a
+//! value from its text (`Z3_mk_numeral`, or `Z3_mk_fpa_numeral_double` and the special values
+//! for floating point); [`alternatives`] builds the same value from machine integers of each
+//! width and signedness, from numerator and denominator, from a decimal string, from bits,
+//! from a float, and from IEEE components. Each constructor has its own code path in Z3 (and
+//! its own conversions in the bindings), and each is where a wrong numeral would come from.
+//!
+//! Only exact constructions are offered: a constructor that would round (a double for a
+//! Real, a float for a value that is no float) is left out, so a difference is a bug.
+
+use super::guard;
+use model::Sort;
+use num_bigint::{BigInt, BigUint, Sign};
+use num_traits::{One, ToPrimitive, Zero};
+use std::ffi::CString;
+use z3::ast::{Ast, Dynamic, BV};
+use z3::Context;
+
+/// One alternative construction: the constructor's name and the term it built.
+pub struct Alternative {
+    pub via: &'static str,
+    pub term: Dynamic,
+}
+
+/// Every exact alternative construction of `value` (a `lit` text of `sort`); `z3_sort` is the
+/// Z3 form of `sort`. `perturb` (the injected `wrong-numeral` fault) builds the first integer
+/// alternative one too large, as a faulty constructor would.
+pub fn alternatives(
+    sort: &Sort,
+    z3_sort: &z3::Sort,
+    value: &str,
+    perturb: bool,
+) -> Vec<Alternative> {
+    let s = z3_sort.get_z3_sort();
+    let mut out = Vec::new();
+    match sort {
+        Sort::Int => {
+            let Ok(mut v) = value.parse::<BigInt>() else {
+                return out;
+            };
+            if perturb {
+                v += 1;
+            }
+            integers(&mut out, &v, s);
+            if let Some(text) = c_text(&v.to_string()) {
+                push(&mut out, "Z3_mk_numeral", move |ctx| unsafe {
+                    z3_sys::Z3_mk_numeral(ctx, text.as_ptr(), s)
+                });
+            }
+        }
+        Sort::Real => {
+            let Some((num, den)) = rational(value) else {
+                return out;
+            };
+            if den.is_one() {
+                integers(&mut out, &num, s);
+            }
+            if let (Some(n), Some(d)) = (num.to_i32(), den.to_i32()) {
+                push(&mut out, "Z3_mk_real", move |ctx| unsafe {
+                    z3_sys::Z3_mk_real(ctx, n, d)
+                });
+            }
+            if let Some(text) = decimal(&num, &den).and_then(|d| c_text(&d)) {
+                push(&mut out, "Z3_mk_numeral (decimal)", move |ctx| unsafe {
+                    z3_sys::Z3_mk_numeral(ctx, text.as_ptr(), s)
+                });
+            }
+        }
+        Sort::BitVec(width) => {
+            let Ok(mut v) = value.parse::<BigUint>() else {
+                return out;
+            };
+            if perturb {
+                v += 1u32;
+            }
+            bit_vector(&mut out, &v, *width, s);
+        }
+        Sort::FloatingPoint(e, sig) => floating_point(&mut out, value, (*e, *sig), s),
+        _ => {}
+    }
+    out
+}
+
+/// Runs one constructor in the thread-local context and keeps its term (a NULL answer, Z3
+/// refusing the construction, is left out: `check_literal` compares values, not refusals).
+fn push(
+    out: &mut Vec<Alternative>,
+    via: &'static str,
+    build: impl FnOnce(z3_sys::Z3_context) -> Option<z3_sys::Z3_ast>,
+) {
+    let ctx = Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let Ok(Some(ast)) = guard::in_context(&ctx, || build(raw)) else {
+        return;
+    };
+    // SAFETY: a non-NULL AST just returned by Z3 for the thread-local context.
+    out.push(Alternative {
+        via,
+        term: unsafe { Dynamic::wrap(&ctx, ast) },
+    });
+}
+
+fn c_text(text: &str) -> Option<CString> {
+    CString::new(text).ok()
+}
+
+/// The machine-integer constructors that hold `v` exactly (Int, Real or bit-vector sort `s`).
+fn integers(out: &mut Vec<Alternative>, v: &BigInt, s: z3_sys::Z3_sort) {
+    if let Some(n) = v.to_i32() {
+        push(out, "Z3_mk_int", move |ctx| unsafe {
+            z3_sys::Z3_mk_int(ctx, n, s)
+        });
+    }
+    if let Some(n) = v.to_u32() {
+        push(out, "Z3_mk_unsigned_int", move |ctx| unsafe {
+            z3_sys::Z3_mk_unsigned_int(ctx, n, s)
+        });
+    }
+    if let Some(n) = v.to_i64() {
+        push(out, "Z3_mk_int64", move |ctx| unsafe {
+            z3_sys::Z3_mk_int64(ctx, n, s)
+        });
+    }
+    if let Some(n) = v.to_u64() {
+        push(out, "Z3_mk_unsigned_int64", move |ctx| unsafe {
+            z3_sys::Z3_mk_unsigned_int64(ctx, n, s)
+        });
+    }
+}
+
+/// A bit-vector value `v` of `width` bits: from its bits, from its decimal text, from unsigned
+/// machine integers, and from the signed machine integer of the same bits (two's complement).
+fn bit_vector(out: &mut Vec<Alternative>, v: &BigUint, width: u32, s: z3_sys::Z3_sort) {
+    let modulus = BigUint::one() << width;
+    let v = v % &modulus;
+    integers(out, &BigInt::from(v.clone()), s);
+    if width <= 64 && v.bit(u64::from(width) - 1) {
+        let signed = BigInt::from(v.clone()) - BigInt::from(modulus);
+        if let Some(n) = signed.to_i64() {
+            push(out, "Z3_mk_int64 (negative)", move |ctx| unsafe {
+                z3_sys::Z3_mk_int64(ctx, n, s)
+            });
+        }
+    }
+    if let Some(text) = c_text(&v.to_string()) {
+        push(out, "Z3_mk_numeral", move |ctx| unsafe {
+            z3_sys::Z3_mk_numeral(ctx, text.as_ptr(), s)
+        });
+    }
+    if width <= 1 << 12 {
+        let bits: Vec<bool> = (0..u64::from(width)).map(|i| v.bit(i)).collect();
+        push(out, "Z3_mk_bv_numeral", move |ctx| unsafe {
+            z3_sys::Z3_mk_bv_numeral(ctx, width, bits.as_ptr())
+        });
+    }
+}
+
+/// A floating-point value: the special values from their own constructors and from doubles;
+/// numbers the format holds exactly as normal numbers (or zeros) from a float when the double
+/// is one, from a machine integer when integral, and from IEEE components.
+fn floating_point(
+    out: &mut Vec<Alternative>,
+    value: &str,
+    (e, sig): (u32, u32),
+    s: z3_sys::Z3_sort,
+) {
+    let v: f64 = match value {
+        "nan" => f64::NAN,
+        "+inf" => f64::INFINITY,
+        "-inf" => f64::NEG_INFINITY,
+        "+zero" => 0.0,
+        "-zero" => -0.0,
+        text => match text.parse() {
+            Ok(v) => v,
+            Err(_) => return,
+        },
+    };
+    match value {
+        "nan" | "+inf" | "-inf" | "+zero" | "-zero" => {
+            push(out, "Z3_mk_fpa_numeral_double", move |ctx| unsafe {
+                z3_sys::Z3_mk_fpa_numeral_double(ctx, v, s)
+            });
+        }
+        _ => {
+            if v.is_nan() {
+                push(out, "Z3_mk_fpa_nan", move |ctx| unsafe {
+                    z3_sys::Z3_mk_fpa_nan(ctx, s)
+                });
+            } else if v.is_infinite() {
+                let negative = v < 0.0;
+                push(out, "Z3_mk_fpa_inf", move |ctx| unsafe {
+                    z3_sys::Z3_mk_fpa_inf(ctx, s, negative)
+                });
+            } else if v == 0.0 {
+                let negative = v.is_sign_negative();
+                push(out, "Z3_mk_fpa_zero", move |ctx| unsafe {
+                    z3_sys::Z3_mk_fpa_zero(ctx, s, negative)
+                });
+            }
+        }
+    }
+    // Z3 documents the float and integer constructors for values that fit the format: only
+    // values the format holds exactly (so that no constructor rounds) are compared.
+    let exact = components(v, e, sig);
+    if exact.is_none() {
+        return;
+    }
+    if v.is_finite() && f64::from(v as f32) == v {
+        let f = v as f32;
+        push(out, "Z3_mk_fpa_numeral_float", move |ctx| unsafe {
+            z3_sys::Z3_mk_fpa_numeral_float(ctx, f, s)
+        });
+    }
+    if v.is_finite() && v.fract() == 0.0 && v != 0.0 {
+        if let Some(n) = (v as i64).to_i32().filter(|n| f64::from(*n) == v) {
+            push(out, "Z3_mk_fpa_numeral_int", move |ctx| unsafe {
+                z3_sys::Z3_mk_fpa_numeral_int(ctx, n, s)
+            });
+        }
+    }
+    if let Some((negative, exponent, significand)) = exact {
+        // The fields as reference-counted terms of the bindings: a bare AST of Z3's C API
+        // with no reference is freed by the next call that makes one.
+        let fields = (
+            BV::from_u64(u64::from(negative), 1),
+            BV::from_str(e, &exponent.to_string()),
+            BV::from_str(sig - 1, &significand.to_string()),
+        );
+        let (sign, Some(exponent), Some(significand)) = fields else {
+            return;
+        };
+        push(out, "Z3_mk_fpa_fp", move |ctx| unsafe {
+            z3_sys::Z3_mk_fpa_fp(
+                ctx,
+                sign.get_z3_ast(),
+                exponent.get_z3_ast(),
+                significand.get_z3_ast(),
+            )
+        });
+    }
+}
+
+/// The IEEE fields (sign, biased exponent, trailing significand) of `v` in the format with
+/// `e` exponent bits and `sig` significand bits (hidden bit included), when `v` is a normal
+/// number of that format exactly, or zero.
+fn components(v: f64, e: u32, sig: u32) -> Option<(bool, BigUint, BigUint)> {
+    if !v.is_finite() || !(2..=30).contains(&e) || sig < 2 {
+        return None;
+    }
+    let negative = v.is_sign_negative();
+    if v == 0.0 {
+        return Some((negative, BigUint::zero(), BigUint::zero()));
+    }
+    // v = m * 2^k with m odd.
+    let bits = v.abs().to_bits();
+    let (raw_exponent, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
+    let (mut m, mut k) = if raw_exponent == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), raw_exponent - 1075)
+    };
+    let shift = m.trailing_zeros();
+    m >>= shift;
+    k += i64::from(shift);
+    // v = 1.f * 2^unbiased, with f the bits of m below its top bit.
+    let top = 63 - i64::from(m.leading_zeros());
+    let unbiased = k + top;
+    let bias = (1i64 << (e - 1)) - 1;
+    if top > i64::from(sig - 1) || unbiased < 1 - bias || unbiased > bias {
+        return None;
+    }
+    let below_top = m & !(1u64 << top);
+    let significand = BigUint::from(below_top) << (i64::from(sig - 1) - top) as usize;
+    let exponent = BigUint::from((unbiased + bias) as u64);
+    Some((negative, exponent, significand))
+}
+
+/// A Real literal's text (`-3`, `-3/4`, `1.25`) as numerator and positive denominator.
+fn rational(value: &str) -> Option<(BigInt, BigInt)> {
+    let (num, den) = model::call_text::real_parts(value)?;
+    let (num, den): (BigInt, BigInt) = (num.parse().ok()?, den.parse().ok()?);
+    if den.is_zero() {
+        return None;
+    }
+    let g = num_integer::Integer::gcd(&num, &den);
+    let (mut num, mut den) = (num / &g, den / &g);
+    if den.sign() == Sign::Minus {
+        num = -num;
+        den = -den;
+    }
+    Some((num, den))
+}
+
+/// `num/den` as an exact decimal (`-0.75`), when the denominator divides a power of ten.
+fn decimal(num: &BigInt, den: &BigInt) -> Option<String> {
+    let mut d = den.clone();
+    let mut digits = 0u32;
+    let (two, five) = (BigInt::from(2), BigInt::from(5));
+    let mut scale = BigInt::one();
+    while !d.is_one() {
+        if (&d % &two).is_zero() {
+            d /= &two;
+            scale *= &five;
+        } else if (&d % &five).is_zero() {
+            d /= &five;
+            scale *= &two;
+        } else {
+            return None;
+        }
+        digits += 1;
+    }
+    let scaled = (num * scale).magnitude().to_string();
+    let sign = if num.sign() == Sign::Minus { "-" } else { "" };
+    let digits = digits as usize;
+    let padded = format!("{scaled:0>width$}", width = digits + 1);
+    let (int, frac) = padded.split_at(padded.len() - digits);
+    Some(if digits == 0 {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    })
+}
+
+/// Whether Z3 simplifies `a = b` to `false` (a definite difference), `true`, or neither.
+pub fn simplified_equality(a: &Dynamic, b: &Dynamic) -> Option<bool> {
+    a.safe_eq(b).ok()?.simplify().as_bool()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ieee_components_of_exact_normal_numbers() {
+        // 1.5 in Float32: sign 0, exponent 127, fraction 0x400000.
+        let (neg, exp, frac) = components(1.5, 8, 24).unwrap();
+        assert_eq!(
+            (neg, exp, frac),
+            (false, 127u32.into(), 0x40_0000u32.into())
+        );
+        let (neg, exp, frac) = components(-0.25, 11, 53).unwrap();
+        assert_eq!((neg, exp, frac), (true, 1021u32.into(), 0u32.into()));
+        // 0.1 is no Float16 (3, 5) value; 3 in (3, 5) is 1.1b * 2^1.
+        assert!(components(0.1, 3, 5).is_none());
+        assert_eq!(
+            components(3.0, 3, 5),
+            Some((false, 4u32.into(), 8u32.into()))
+        );
+        // 2^4 is beyond the largest exponent of (3, 5).
+        assert!(components(16.0, 3, 5).is_none());
+    }
+
+    #[test]
+    fn exact_decimals_and_reduced_rationals() {
+        let r = |n: i64, d: i64| decimal(&BigInt::from(n), &BigInt::from(d));
+        assert_eq!(r(-3, 4).as_deref(), Some("-0.75"));
+        assert_eq!(r(1, 8).as_deref(), Some("0.125"));
+        assert_eq!(r(7, 1).as_deref(), Some("7"));
+        assert_eq!(r(1, 3), None);
+        assert_eq!(rational("-6/4"), Some((BigInt::from(-3), BigInt::from(2))));
+    }
+}
