@@ -754,40 +754,81 @@ impl Action for CrossCheck {
             .any(|a| last_check_is_current(cx, a))
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
-        let Some(expected) = cx.last_answer else {
-            return Ok(false);
-        };
         let kind = match cx.rng.random_range(0..3) {
             0 => SolverKind::Default,
             1 => SolverKind::Tactic("smt".into()),
             _ => SolverKind::Logic("ALL".into()),
         };
-        let Some(other) = new_solver(cx, kind)? else {
-            return Ok(false);
-        };
-        let mut formula: Vec<TermId> = cx
-            .assertions()
-            .iter()
-            .map(|a| match a {
-                Asserted::Plain(t) | Asserted::Tracked { term: t, .. } => *t,
-            })
-            .collect();
-        formula.extend(cx.last_assumptions.iter().copied());
-        for t in formula {
-            cx.run(Call::Assert(other, t))?;
-        }
-        let answer = cx.run(Call::CheckSat(other))?.sat();
-        if answer.is_some() && expected != SatResult::Unknown {
-            if let Some(main) = cx.solver {
-                cx.run(Call::Check(Check::Config {
-                    original: main,
-                    other,
-                }))?;
-            }
-        }
-        cx.run(Call::Delete(other))?;
-        Ok(true)
+        cross_check_with(cx, kind)
     }
+}
+
+/// Exception safety: the solver runs out of a tiny resource limit in a check, gets its limit
+/// back and checks again; then it must answer as a fresh default solver given the same
+/// formula (`check_config`). A solver left inconsistent by an interrupted check is Z3's bug.
+pub struct RecoverAfterLimit;
+impl Action for RecoverAfterLimit {
+    fn name(&self) -> &'static str {
+        "recover_after_limit"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx) && cx.last_assumptions.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let tiny = cx.rng.random_range(1..200u32).to_string();
+        cx.solver_call(|z| Call::SetParam {
+            solver: z,
+            key: "rlimit".into(),
+            value: tiny.clone(),
+        })?;
+        let interrupted = cx.solver_call(Call::CheckSat)?.sat();
+        cx.count_answer(interrupted);
+        let limit = cx.config.rlimit.to_string();
+        cx.solver_call(|z| Call::SetParam {
+            solver: z,
+            key: "rlimit".into(),
+            value: limit.clone(),
+        })?;
+        let answer = cx.solver_call(Call::CheckSat)?.sat();
+        cx.count_answer(answer);
+        if beyond_limit(cx) {
+            return Ok(false);
+        }
+        cross_check_with(cx, SolverKind::Default)
+    }
+}
+
+/// Gives a new solver of `kind` the main solver's formula and last assumptions, checks it and
+/// compares the answers (`check_config`).
+fn cross_check_with(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<bool, Failure> {
+    let Some(expected) = cx.last_answer else {
+        return Ok(false);
+    };
+    let Some(other) = new_solver(cx, kind)? else {
+        return Ok(false);
+    };
+    let mut formula: Vec<TermId> = cx
+        .assertions()
+        .iter()
+        .map(|a| match a {
+            Asserted::Plain(t) | Asserted::Tracked { term: t, .. } => *t,
+        })
+        .collect();
+    formula.extend(cx.last_assumptions.iter().copied());
+    for t in formula {
+        cx.run(Call::Assert(other, t))?;
+    }
+    let answer = cx.run(Call::CheckSat(other))?.sat();
+    if answer.is_some() && expected != SatResult::Unknown {
+        if let Some(main) = cx.solver {
+            cx.run(Call::Check(Check::Config {
+                original: main,
+                other,
+            }))?;
+        }
+    }
+    cx.run(Call::Delete(other))?;
+    Ok(true)
 }
 
 /// Leaves a state without doing anything (Query Model when there is nothing to query).

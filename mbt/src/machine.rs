@@ -102,6 +102,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &EvalModel, 8, ResetIncremental),
     t(QueryModel, &QueryCore, 8, ResetIncremental),
     t(QueryModel, &CrossCheck, 2, ResetIncremental),
+    t(QueryModel, &RecoverAfterLimit, 2, ResetIncremental),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

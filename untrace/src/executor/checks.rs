@@ -483,9 +483,11 @@ impl Executor {
                     return Err(Self::finding(
                         check,
                         format!(
-                            "the literal {value} of sort {sort} ({t}) differs from the same value \
-                             built by {}: {}",
-                            alternative.via, alternative.term
+                            "the literal {value} of sort {sort} ({t}) is {}, the same value built \
+                             by {} is {}",
+                            one_line(&z3::ast::Ast::simplify(&lit)),
+                            alternative.via,
+                            one_line(&z3::ast::Ast::simplify(&alternative.term))
                         ),
                         format!("{kind} from {} differs from lit", alternative.via),
                     ));
@@ -616,4 +618,12 @@ fn sort_kind(sort: &model::Sort) -> &'static str {
         Sort::FloatingPoint(..) => "FloatingPoint",
         _ => "literal",
     }
+}
+
+/// A term as one line of text (Z3 breaks long terms over lines).
+fn one_line(term: &z3::ast::Dynamic) -> String {
+    term.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }

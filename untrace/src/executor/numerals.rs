@@ -200,6 +200,17 @@ fn floating_point(
             }
         }
     }
+    if v.is_finite() && v != 0.0 {
+        // The double's exact value as a Real, rounded to the format as IEEE rounds (RNE):
+        // `Z3_mk_fpa_numeral_double` must round the same value the same way.
+        let (num, den) = exact_ratio(v);
+        if let Some(real) = z3::ast::Real::from_rational_str(&num, &den) {
+            let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+            push(out, "Z3_mk_fpa_to_fp_real (RNE)", move |ctx| unsafe {
+                z3_sys::Z3_mk_fpa_to_fp_real(ctx, rne.get_z3_ast(), real.get_z3_ast(), s)
+            });
+        }
+    }
     // Z3 documents the float and integer constructors for values that fit the format: only
     // values the format holds exactly (so that no constructor rounds) are compared.
     let exact = components(v, e, sig);
@@ -238,6 +249,34 @@ fn floating_point(
                 significand.get_z3_ast(),
             )
         });
+    }
+}
+
+/// A finite double as an exact ratio of decimal numerator and denominator (`-3`/`4`).
+fn exact_ratio(v: f64) -> (String, String) {
+    let bits = v.abs().to_bits();
+    let (raw_exponent, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
+    let (mut m, mut k) = if raw_exponent == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), raw_exponent - 1075)
+    };
+    if m != 0 {
+        let shift = m.trailing_zeros();
+        m >>= shift;
+        k += i64::from(shift);
+    }
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    if k >= 0 {
+        (
+            format!("{sign}{}", BigUint::from(m) << k as usize),
+            "1".into(),
+        )
+    } else {
+        (
+            format!("{sign}{m}"),
+            (BigUint::one() << (-k) as usize).to_string(),
+        )
     }
 }
 
@@ -349,6 +388,13 @@ mod tests {
         );
         // 2^4 is beyond the largest exponent of (3, 5).
         assert!(components(16.0, 3, 5).is_none());
+    }
+
+    #[test]
+    fn doubles_as_exact_ratios() {
+        assert_eq!(exact_ratio(-0.75), ("-3".into(), "4".into()));
+        assert_eq!(exact_ratio(6.0), ("6".into(), "1".into()));
+        assert_eq!(exact_ratio(0.1).1, (BigUint::one() << 55usize).to_string());
     }
 
     #[test]
