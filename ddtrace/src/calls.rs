@@ -64,6 +64,10 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
             value: term(f, value),
         },
         Call::Simplify(t) => Call::Simplify(term(f, t)),
+        Call::SimplifyWith { term: t, params } => Call::SimplifyWith {
+            term: term(f, t),
+            params,
+        },
         Call::Substitute { term: t, pairs } => Call::Substitute {
             term: term(f, t),
             pairs: pairs
@@ -151,6 +155,7 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                 Check::Dump(z) => Check::Dump(solver(f, z)),
                 Check::Core(z) => Check::Core(solver(f, z)),
                 Check::Literal(t) => Check::Literal(term(f, t)),
+                Check::Simplify(t) => Check::Simplify(term(f, t)),
             })
         }
         other => other,

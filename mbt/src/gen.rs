@@ -6,7 +6,7 @@
 use crate::failure::Failure;
 use crate::round_state::RoundState;
 use model::ops::{Arity, OpSpec, Signature, OPS};
-use model::{Call, Op, Sort, TermId, Theory};
+use model::{Call, Check, Op, Sort, TermId, Theory};
 use rand::Rng;
 
 /// Widest bit-vector the generator builds.
@@ -520,12 +520,29 @@ pub fn mk_const_array(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<T
     cx.new_term(Call::ConstArray { index, value }, initial)
 }
 
-/// `simplify` of a term of the pool.
+/// `simplify` of a term of the pool, or `simplify_with` one to three of the simplifier's
+/// Boolean parameters; then `check_simplify` (the result is equivalent to the term).
 pub fn mk_simplify(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(t) = cx.pool.any(&mut cx.rng) else {
         return Ok(None);
     };
-    cx.new_term(Call::Simplify(t), false)
+    let names = untrace::executor::simplify_bool_params();
+    let call = if names.is_empty() || cx.rng.random_bool(0.5) {
+        Call::Simplify(t)
+    } else {
+        let params = (0..cx.rng.random_range(1..=3))
+            .map(|_| {
+                let name = names[cx.rng.random_range(0..names.len())].clone();
+                (name, cx.rng.random_bool(0.5).to_string())
+            })
+            .collect();
+        Call::SimplifyWith { term: t, params }
+    };
+    let simplified = cx.new_term(call, false)?;
+    if let Some(s) = simplified {
+        cx.run(Call::Check(Check::Simplify(s)))?;
+    }
+    Ok(simplified)
 }
 
 /// `substitute` in a term of the pool: one or two pairs of terms of one sort.

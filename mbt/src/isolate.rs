@@ -93,6 +93,7 @@ pub fn warm_up() {
     let _ = z3::Context::thread_local();
     let _ = untrace::executor::solver_param_kinds();
     untrace::executor::adapt_model_to_loaded_z3();
+    let _ = untrace::executor::simplify_bool_params();
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {

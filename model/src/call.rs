@@ -232,6 +232,12 @@ pub enum Call {
     /// An oracle check: replays run it exactly as the fuzzer did; a check that does not hold
     /// is a finding. Appended last so that older binary traces keep their variant numbers.
     Check(Check),
+    /// `simplify_with tT "KEY" "VALUE" ...`: T simplified with simplifier parameters
+    /// (`Z3_simplify_ex`). Last, so that binary traces of format 1 keep their variant numbers.
+    SimplifyWith {
+        term: TermId,
+        params: Vec<(String, String)>,
+    },
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -267,6 +273,9 @@ pub enum Check {
     /// `check_core zZ`: Z's last check, of assumptions that include every literal of the
     /// unsat core Z gave before, is not sat.
     Core(SolverId),
+    /// `check_simplify tS`: S, made by `simplify` or `simplify_with` of T, is equivalent to
+    /// T: a fresh solver under a resource limit does not find `(distinct T S)` satisfiable.
+    Simplify(TermId),
     /// `check_literal tT`: T, made by `lit`, equals its value built through every other
     /// numeral constructor of Z3's API that can express it (machine integers, doubles and
     /// floats, bits, IEEE components, decimal strings).
@@ -284,6 +293,7 @@ impl Check {
         "check_dump",
         "check_core",
         "check_literal",
+        "check_simplify",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -296,6 +306,7 @@ impl Check {
             Check::Dump(_) => "check_dump",
             Check::Core(_) => "check_core",
             Check::Literal(_) => "check_literal",
+            Check::Simplify(_) => "check_simplify",
         }
     }
 
@@ -310,6 +321,7 @@ impl Check {
             Check::Dump(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) => K::Literal,
+            Check::Simplify(_) => K::Simplify,
         }
     }
 
@@ -328,7 +340,7 @@ impl Check {
                 other: b,
             } => vec![AnyId::Solver(*a), AnyId::Solver(*b)],
             Check::Dump(z) | Check::Core(z) => vec![AnyId::Solver(*z)],
-            Check::Literal(t) => vec![AnyId::Term(*t)],
+            Check::Literal(t) | Check::Simplify(t) => vec![AnyId::Term(*t)],
         }
     }
 }
@@ -481,6 +493,7 @@ impl Call {
             Call::Op { op, .. } => op.name(),
             Call::ConstArray { .. } => "const_array",
             Call::Simplify(_) => "simplify",
+            Call::SimplifyWith { .. } => "simplify_with",
             Call::Substitute { .. } => "substitute",
             Call::NewSolver(_) => "new_solver",
             Call::SetParam { .. } => "set_param",
@@ -562,6 +575,7 @@ impl Call {
             | Call::Op { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
+            | Call::SimplifyWith { .. }
             | Call::Substitute { .. } => RetKind::Term,
             Call::Fun { .. } => RetKind::Func,
             Call::NewSolver(_) | Call::Translate(_) => RetKind::Solver,
@@ -611,7 +625,7 @@ impl Call {
                 .collect(),
             Call::Op { args, .. } => args.iter().map(|t| A::Term(*t)).collect(),
             Call::ConstArray { index, value } => vec![A::Sort(*index), A::Term(*value)],
-            Call::Simplify(t) => vec![A::Term(*t)],
+            Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => vec![A::Term(*t)],
             Call::Substitute { term, pairs } => std::iter::once(A::Term(*term))
                 .chain(pairs.iter().flat_map(|(a, b)| [A::Term(*a), A::Term(*b)]))
                 .collect(),

@@ -54,10 +54,12 @@ pub enum FailureKind {
     /// One value built through two of Z3's numeral constructors (from a string, from machine
     /// integers, from a double, from bits or from components) gives two different terms.
     Literal,
+    /// A term and its simplification (`simplify`, `simplify_with`) differ in some model.
+    Simplify,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 16] = [
+    pub const ALL: [FailureKind; 17] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -74,6 +76,7 @@ impl FailureKind {
         FailureKind::VersionDiff,
         FailureKind::SolverDiff,
         FailureKind::Literal,
+        FailureKind::Simplify,
     ];
 
     pub fn name(self) -> &'static str {
@@ -94,6 +97,7 @@ impl FailureKind {
             FailureKind::VersionDiff => "version-diff",
             FailureKind::SolverDiff => "solver-diff",
             FailureKind::Literal => "literal",
+            FailureKind::Simplify => "simplify",
         }
     }
 
@@ -117,6 +121,7 @@ impl FailureKind {
                 | FailureKind::Config
                 | FailureKind::EvalDisagreement
                 | FailureKind::Literal
+                | FailureKind::Simplify
         )
     }
 }

@@ -170,7 +170,7 @@ impl State {
             Call::ConstArray { index, value } => {
                 Sort::array(self.sort(*index)?.clone(), self.term_sort(*value)?.clone())
             }
-            Call::Simplify(t) => self.term_sort(*t)?.clone(),
+            Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => self.term_sort(*t)?.clone(),
             Call::Substitute { term, pairs } => {
                 for (from, to) in pairs {
                     let (a, b) = (self.term_sort(*from)?, self.term_sort(*to)?);
@@ -224,6 +224,7 @@ impl State {
             | Call::Op { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
+            | Call::SimplifyWith { .. }
             | Call::Substitute { .. } => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
@@ -418,6 +419,7 @@ impl State {
             | Call::Op { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
+            | Call::SimplifyWith { .. }
             | Call::Substitute { .. } => {
                 let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
                 let is_const = matches!(call, Call::Const { .. });

@@ -172,6 +172,11 @@ fn numeral_disagreements_are_bug_reports() {
 }
 
 #[test]
+fn wrong_simplifications_are_bug_reports() {
+    finding_is_a_bug_report("wrong-simplify", "simplify", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
 fn dump_disagreements_are_bug_reports() {
     finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
 }

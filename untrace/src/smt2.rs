@@ -236,7 +236,9 @@ impl Writer {
                 format!("((as const (Array {index} {element})) {v})")
             }
             // simplify returns an equivalent term.
-            Call::Simplify(t) => self.name(*t).ok_or(MISSING)?,
+            Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => {
+                self.name(*t).ok_or(MISSING)?
+            }
             _ => return Err("Z3 API only"),
         })
     }

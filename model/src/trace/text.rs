@@ -81,6 +81,13 @@ pub fn format_call(call: &Call) -> String {
             word(value)
         }
         Call::Simplify(t) => word(t),
+        Call::SimplifyWith { term, params } => {
+            word(term);
+            for (key, value) in params {
+                word(&quote(key));
+                word(&quote(value));
+            }
+        }
         Call::Substitute { term, pairs } => {
             word(term);
             for (from, to) in pairs {
@@ -174,7 +181,7 @@ pub fn format_call(call: &Call) -> String {
                 word(b)
             }
             Check::Dump(z) | Check::Core(z) => word(z),
-            Check::Literal(t) => word(t),
+            Check::Literal(t) | Check::Simplify(t) => word(t),
         },
     }
     line
@@ -765,6 +772,27 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         "check_core" => {
             a.call = "check_core";
             Call::Check(Check::Core(a.solver()?))
+        }
+        "check_simplify" => {
+            a.call = "check_simplify";
+            Call::Check(Check::Simplify(a.term()?))
+        }
+        "simplify_with" => {
+            a.call = "simplify_with";
+            let term = a.term()?;
+            if !a.remaining().is_multiple_of(2) {
+                return Err(a.fail(
+                    ErrorKind::Arity,
+                    "`simplify_with` expects a term and pairs of parameter names and values, got \
+                     an odd count"
+                        .into(),
+                ));
+            }
+            let mut params = Vec::new();
+            while a.remaining() > 0 {
+                params.push((a.string("a parameter name")?, a.string("a value")?));
+            }
+            Call::SimplifyWith { term, params }
         }
         "check_literal" => {
             a.call = "check_literal";

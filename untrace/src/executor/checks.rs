@@ -32,6 +32,10 @@ pub mod counters {
 }
 use counters::*;
 
+/// The resource limit of `check_simplify`'s solver: deterministic, and enough for the small
+/// terms of a round.
+pub const SIMPLIFY_RLIMIT: u32 = 200_000;
+
 /// What the checks know of a solver's formula, kept in step by the executor.
 #[derive(Clone, Debug)]
 pub struct Formula {
@@ -204,6 +208,7 @@ impl Executor {
             Check::Dump(z) => self.check_dump(check, *z),
             Check::Core(z) => self.check_core(check, *z),
             Check::Literal(t) => self.check_literal(check, *t),
+            Check::Simplify(s) => self.check_simplify(check, *s),
         }
     }
 
@@ -497,6 +502,57 @@ impl Executor {
             }
         }
         Ok(())
+    }
+
+    /// `check_simplify`: the simplification `s` of a term T is equivalent to T, as a fresh
+    /// solver (under [`SIMPLIFY_RLIMIT`]) finds `(distinct T S)` not satisfiable. Holds where `s`
+    /// is no simplification (a minimizer replaced it) and where the solver answers unknown.
+    fn check_simplify(&mut self, check: &Check, s: TermId) -> Result<(), ExecError> {
+        let Some((from, with_params)) = self.simplified_from.get(&s).copied() else {
+            return Ok(());
+        };
+        let (Some(original), Some(simplified)) = (self.terms.get(&from), self.terms.get(&s)) else {
+            return Ok(());
+        };
+        let (original, simplified) = (original.clone(), simplified.clone());
+        let answer = self.main(|| {
+            let solver = Solver::new();
+            let mut params = Params::new();
+            params.set_u32("rlimit", SIMPLIFY_RLIMIT);
+            solver.set_params(&params);
+            // Sorts differ only where Z3 changed a term's sort: a finding too.
+            let differs = match original.safe_eq(&simplified) {
+                Ok(eq) => eq.not(),
+                Err(_) => z3::ast::Bool::from_bool(true),
+            };
+            solver.assert(&differs);
+            solver.check()
+        })?;
+        match answer {
+            z3::SatResult::Sat => {
+                let call = if with_params {
+                    "simplify_with"
+                } else {
+                    "simplify"
+                };
+                Err(Self::finding(
+                    check,
+                    format!(
+                        "{s} (a simplification of {from}) differs from {from} in a model: \
+                         (distinct {from} {s}) is satisfiable"
+                    ),
+                    format!("{call} changes a term's value"),
+                ))
+            }
+            z3::SatResult::Unsat => {
+                self.count("simplifications: equivalent");
+                Ok(())
+            }
+            _ => {
+                self.count("simplifications: skipped: equivalence unknown");
+                Ok(())
+            }
+        }
     }
 
     /// The independent evaluator's reading of model `m`'s values (once per model).

@@ -16,6 +16,7 @@
 //! | `empty-core` | `get_unsat_core` answers an empty core | core |
 //! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
+//! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
 //! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
@@ -40,6 +41,7 @@ pub enum Fault {
     DumpFalse,
     WrongModel,
     WrongNumeral,
+    WrongSimplify,
 }
 
 impl Fault {
@@ -48,7 +50,8 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core, dump-false, wrong-model or wrong-numeral, got \
+                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral or \
+                 wrong-simplify, got \
                  `{text}`"
             )
         };
@@ -68,6 +71,7 @@ impl Fault {
             ("dump-false", None) => Fault::DumpFalse,
             ("wrong-model", None) => Fault::WrongModel,
             ("wrong-numeral", None) => Fault::WrongNumeral,
+            ("wrong-simplify", None) => Fault::WrongSimplify,
             _ => return Err(bad()),
         })
     }
@@ -139,6 +143,7 @@ mod tests {
         );
         assert_eq!(Fault::parse("flip-solver@2"), Ok(Fault::FlipSolver(2)));
         assert_eq!(Fault::parse("wrong-numeral"), Ok(Fault::WrongNumeral));
+        assert_eq!(Fault::parse("wrong-simplify"), Ok(Fault::WrongSimplify));
         assert_eq!(
             Fault::parse("wrong-eval@bvadd"),
             Ok(Fault::WrongEval("bvadd".into()))

@@ -199,6 +199,9 @@ pub struct Executor {
     built_by: HashMap<TermId, &'static str>,
     /// The sort and value of each term made by `lit`, for `check_literal`.
     literals: HashMap<TermId, (Sort, String)>,
+    /// The term each `simplify`/`simplify_with` result simplifies, for `check_simplify`.
+    /// (The simplified term, whether `simplify_with` made it.)
+    simplified_from: HashMap<TermId, (TermId, bool)>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -225,6 +228,7 @@ impl Executor {
             solvers_made: 0,
             built_by: HashMap::new(),
             literals: HashMap::new(),
+            simplified_from: HashMap::new(),
             config,
             state: State::new(),
             main,
@@ -378,6 +382,14 @@ impl Executor {
             (&ret, &self.config.inject)
         {
             self.built_by.insert(*t, call.name());
+        }
+        if let (
+            Some(Ret::Id(AnyId::Term(t))),
+            Call::Simplify(from) | Call::SimplifyWith { term: from, .. },
+        ) = (&ret, call)
+        {
+            let with_params = matches!(call, Call::SimplifyWith { .. });
+            self.simplified_from.insert(*t, (*from, with_params));
         }
         if let (Some(Ret::Id(AnyId::Term(t))), Call::Lit { sort, value }) = (&ret, call) {
             if let Ok(sort) = self.state.sort(*sort) {
@@ -605,7 +617,13 @@ impl Executor {
             }
             Call::Simplify(t) => {
                 let t = self.z3_term(*t)?;
-                Outcome::Term(self.main(|| t.simplify())?)
+                let simplified = self.main(|| t.simplify())?;
+                Outcome::Term(self.injected_simplification(simplified))
+            }
+            Call::SimplifyWith { term, params } => {
+                let t = self.z3_term(*term)?.clone();
+                let simplified = self.main(|| terms::simplify_with(&t, params))?;
+                Outcome::Term(self.injected_simplification(simplified.map_err(z3err)?))
             }
             Call::Substitute { term, pairs } => {
                 let t = self.z3_term(*term)?;
@@ -845,6 +863,14 @@ impl Executor {
     }
 
     /// The answer of a check of solver `z`, flipped by the injected `flip-solver` fault.
+    /// A simplification as the injected `wrong-simplify` fault makes it: negated if Boolean.
+    fn injected_simplification(&self, simplified: Dynamic) -> Dynamic {
+        match (&self.config.inject, simplified.as_bool()) {
+            (Some(inject::Fault::WrongSimplify), Some(b)) => Dynamic::from_ast(&b.not()),
+            _ => simplified,
+        }
+    }
+
     fn injected_answer(&self, z: SolverId, answer: z3::SatResult) -> z3::SatResult {
         let flips = matches!(self.config.inject, Some(inject::Fault::FlipSolver(n))
             if self.solvers.get(&z).is_some_and(|s| s.ordinal == n));
@@ -1041,44 +1067,83 @@ fn thread_cpu_time() -> std::time::Duration {
 /// context of its own, uncached. The one reader of Z3's parameter descriptions: the executor
 /// sets parameters by the kinds, a fuzzer picks parameters and values from them.
 pub fn solver_param_descrs() -> Vec<ParamDescr> {
+    // SAFETY: a scratch solver, referenced while its descriptions are taken and referenced.
+    read_param_descrs(|raw| unsafe {
+        let solver = z3_sys::Z3_mk_solver(raw)?;
+        z3_sys::Z3_solver_inc_ref(raw, solver);
+        let descrs = z3_sys::Z3_solver_get_param_descrs(raw, solver);
+        if let Some(d) = descrs {
+            z3_sys::Z3_param_descrs_inc_ref(raw, d);
+        }
+        z3_sys::Z3_solver_dec_ref(raw, solver);
+        descrs
+    })
+}
+
+/// Every parameter of Z3's simplifier (`Z3_simplify_get_param_descrs`), sorted by name.
+pub fn simplify_param_descrs() -> Vec<ParamDescr> {
+    // SAFETY: the simplifier's descriptions of the scratch context, referenced once.
+    read_param_descrs(|raw| unsafe {
+        let descrs = z3_sys::Z3_simplify_get_param_descrs(raw);
+        if let Some(d) = descrs {
+            z3_sys::Z3_param_descrs_inc_ref(raw, d);
+        }
+        descrs
+    })
+}
+
+/// The Boolean simplifier parameters a fuzzer may set in `simplify_with`, read once per
+/// process: all but `hi_div0`, which changes what division by zero means (a simplification
+/// under it is not equivalent to its input, by design).
+pub fn simplify_bool_params() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        simplify_param_descrs()
+            .into_iter()
+            .filter(|d| d.kind == ParamKind::Bool && d.name != "hi_div0")
+            .map(|d| d.name)
+            .collect()
+    })
+}
+
+/// Reads the parameter descriptions `get` returns (referenced once, released here) in a
+/// scratch context of their own, sorted by name.
+fn read_param_descrs(
+    get: impl FnOnce(z3_sys::Z3_context) -> Option<z3_sys::Z3_param_descrs>,
+) -> Vec<ParamDescr> {
     let Ok(scratch) = guard::fresh_context() else {
         return Vec::new();
     };
     let raw = scratch.get_z3_context();
     let mut descrs_read = Vec::new();
-    // SAFETY: a scratch solver and its descriptions, reference-counted and released;
-    // strings are copied before the next Z3 call.
+    let Some(descrs) = get(raw) else {
+        return descrs_read;
+    };
+    // SAFETY: the descriptions are referenced by `get` and released below; strings are copied
+    // before the next Z3 call.
     unsafe {
-        let Some(solver) = z3_sys::Z3_mk_solver(raw) else {
-            return descrs_read;
-        };
-        z3_sys::Z3_solver_inc_ref(raw, solver);
-        if let Some(descrs) = z3_sys::Z3_solver_get_param_descrs(raw, solver) {
-            z3_sys::Z3_param_descrs_inc_ref(raw, descrs);
-            for i in 0..z3_sys::Z3_param_descrs_size(raw, descrs) {
-                let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
-                    continue;
-                };
-                let Some(name) = c_string(z3_sys::Z3_get_symbol_string(raw, symbol)) else {
-                    continue;
-                };
-                let kind = match z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol) {
-                    z3_sys::ParamKind::Uint => ParamKind::Uint,
-                    z3_sys::ParamKind::Bool => ParamKind::Bool,
-                    z3_sys::ParamKind::Double => ParamKind::Double,
-                    z3_sys::ParamKind::Symbol => ParamKind::Symbol,
-                    z3_sys::ParamKind::String => ParamKind::String,
-                    _ => ParamKind::Other,
-                };
-                let doc = c_string(z3_sys::Z3_param_descrs_get_documentation(
-                    raw, descrs, symbol,
-                ))
-                .unwrap_or_default();
-                descrs_read.push(ParamDescr { name, kind, doc });
-            }
-            z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
+        for i in 0..z3_sys::Z3_param_descrs_size(raw, descrs) {
+            let Some(symbol) = z3_sys::Z3_param_descrs_get_name(raw, descrs, i) else {
+                continue;
+            };
+            let Some(name) = c_string(z3_sys::Z3_get_symbol_string(raw, symbol)) else {
+                continue;
+            };
+            let kind = match z3_sys::Z3_param_descrs_get_kind(raw, descrs, symbol) {
+                z3_sys::ParamKind::Uint => ParamKind::Uint,
+                z3_sys::ParamKind::Bool => ParamKind::Bool,
+                z3_sys::ParamKind::Double => ParamKind::Double,
+                z3_sys::ParamKind::Symbol => ParamKind::Symbol,
+                z3_sys::ParamKind::String => ParamKind::String,
+                _ => ParamKind::Other,
+            };
+            let doc = c_string(z3_sys::Z3_param_descrs_get_documentation(
+                raw, descrs, symbol,
+            ))
+            .unwrap_or_default();
+            descrs_read.push(ParamDescr { name, kind, doc });
         }
-        z3_sys::Z3_solver_dec_ref(raw, solver);
+        z3_sys::Z3_param_descrs_dec_ref(raw, descrs);
     }
     descrs_read.sort_by(|a, b| a.name.cmp(&b.name));
     descrs_read

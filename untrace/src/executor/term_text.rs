@@ -104,7 +104,7 @@ impl TermTexts {
                 }
             }
             // simplify returns an equivalent term: the check evaluates the original.
-            Call::Simplify(s) => Node::Expr {
+            Call::Simplify(s) | Call::SimplifyWith { term: s, .. } => Node::Expr {
                 head,
                 expr: var(*s),
                 args: vec![*s],

@@ -5,6 +5,7 @@
 
 use model::call_text::real_parts;
 use model::Sort;
+use std::ffi::CString;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, RoundingMode, Seq, BV};
 use z3::{Context, Symbol};
 
@@ -84,4 +85,42 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
         Sort::Seq(element) if value.is_empty() => Seq::empty(&z3_sort(element)?).into(),
         _ => return Err(bad()),
     })
+}
+
+/// `t` simplified with simplifier parameters (`Z3_simplify_ex`): `true`/`false` values are
+/// Booleans, numerals unsigned integers, anything else a symbol, as Z3 reads them.
+pub fn simplify_with(t: &Dynamic, params: &[(String, String)]) -> Result<Dynamic, String> {
+    let ctx = Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let names = params
+        .iter()
+        .map(|(k, v)| Ok((CString::new(k.as_str())?, CString::new(v.as_str())?, v)))
+        .collect::<Result<Vec<_>, std::ffi::NulError>>()
+        .map_err(|_| "a parameter with a NUL byte".to_string())?;
+    // SAFETY: a parameter set made, reference-counted and released here; symbols and the
+    // result belong to the thread-local context, and the result is wrapped (referenced)
+    // before the parameter set is released.
+    unsafe {
+        let p = z3_sys::Z3_mk_params(raw).ok_or("Z3_mk_params failed")?;
+        z3_sys::Z3_params_inc_ref(raw, p);
+        for (key, text, value) in &names {
+            let Some(k) = z3_sys::Z3_mk_string_symbol(raw, key.as_ptr()) else {
+                continue;
+            };
+            match (value.as_str(), value.parse::<u32>()) {
+                ("true", _) => z3_sys::Z3_params_set_bool(raw, p, k, true),
+                ("false", _) => z3_sys::Z3_params_set_bool(raw, p, k, false),
+                (_, Ok(n)) => z3_sys::Z3_params_set_uint(raw, p, k, n),
+                _ => {
+                    if let Some(v) = z3_sys::Z3_mk_string_symbol(raw, text.as_ptr()) {
+                        z3_sys::Z3_params_set_symbol(raw, p, k, v)
+                    }
+                }
+            }
+        }
+        let result = z3_sys::Z3_simplify_ex(raw, t.get_z3_ast(), p);
+        let wrapped = result.map(|ast| Dynamic::wrap(&ctx, ast));
+        z3_sys::Z3_params_dec_ref(raw, p);
+        wrapped.ok_or_else(|| "simplify_with returned no term".to_string())
+    }
 }
