@@ -76,6 +76,7 @@ fn run(
 ) -> Result<(), EngineError> {
     let start = Instant::now();
     let infile = opts.infile.display().to_string();
+    ddsmt::engine::check_output(&opts.infile, &opts.outfile)?;
     let original = std::fs::read(&opts.infile)
         .map_err(|e| EngineError::Io(format!("{infile}: cannot read: {e}")))?;
     let text = std::str::from_utf8(&original)

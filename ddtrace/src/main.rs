@@ -159,10 +159,14 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
 
 fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
+    ddsmt::engine::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
     let (entries, format) = trace_io::read(&bytes)
         .map_err(|e| EngineError::Input(format!("{}:{e}", cli.intrace.display())))?;
+    let recorded_on = model::trace::parse(&bytes)
+        .ok()
+        .and_then(|trace| trace.z3_version);
     let lines_before = line_count(&entries);
     let stop = StopFlag::new();
     stop.install_signal_handlers()
@@ -184,6 +188,11 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         }
     }
     let done = minimize(&config, entries, format, Some(&cli.outtrace), &stop)?;
+    if recorded_on.is_some() {
+        // The replays never needed it; the bug report does.
+        let bytes = trace_io::render_recorded_on(&done.entries, format, recorded_on.as_deref());
+        ddsmt::engine::write_atomically(&cli.outtrace, &bytes)?;
+    }
     if cli.verbose > 0 {
         let g = &done.golden;
         eprintln!(

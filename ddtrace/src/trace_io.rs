@@ -24,9 +24,19 @@ impl Format {
 
 /// Renders entries in `format`.
 pub fn render(entries: &[Entry], format: Format) -> Vec<u8> {
+    render_recorded_on(entries, format, None)
+}
+
+/// Renders entries in `format` with the version of the Z3 they were recorded on (the text
+/// form's `; z3 VERSION` line, the binary header's field), so that a minimized trace still
+/// says where it comes from.
+pub fn render_recorded_on(entries: &[Entry], format: Format, z3_version: Option<&str>) -> Vec<u8> {
     match format {
-        Format::Text => text::write(entries).into_bytes(),
-        Format::Binary => binary::write(entries),
+        Format::Text => text::write_recorded_on(entries, z3_version).into_bytes(),
+        Format::Binary => binary::write_trace(&model::trace::Trace {
+            z3_version: z3_version.map(str::to_string),
+            ..model::trace::Trace::from_entries(entries.to_vec())
+        }),
     }
 }
 

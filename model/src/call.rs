@@ -677,10 +677,7 @@ mod tests {
         );
         assert_eq!(Call::make_sort(&Sort::RegLan, unused), Ok(None));
         let none = |_: &Sort| Ok::<_, ()>(None);
-        assert_eq!(
-            Call::make_sort(&Sort::Seq(Box::new(Sort::Int)), none),
-            Ok(None)
-        );
+        assert_eq!(Call::make_sort(&Sort::seq(Sort::Int), none), Ok(None));
         assert_eq!(Call::make_sort(&array, |_| Err("stop")), Err("stop"));
     }
 

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// A sort as SMT-LIB v2.6 writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -15,25 +16,53 @@ pub enum Sort {
     /// `(_ BitVec w)`, `w >= 1`.
     BitVec(u32),
     /// `(Array index element)`.
-    Array(Box<Sort>, Box<Sort>),
+    Array(Arc<Sort>, Arc<Sort>),
     /// `(_ FloatingPoint e s)`: exponent and significand width (significand includes the hidden bit).
     FloatingPoint(u32, u32),
     RoundingMode,
     String,
     RegLan,
     /// `(Seq T)`.
-    Seq(Box<Sort>),
+    Seq(Arc<Sort>),
     /// A declared (uninterpreted) sort, a datatype or any other named sort with its parameters.
     Named(String, Vec<Sort>),
 }
 
+/// The most nodes a sort of a trace may have (`(Array Int Int)` has three). Sorts nest by
+/// reference, so a few lines can describe a sort of astronomical size (each doubling the
+/// last); every tool that walks a sort (printing it, building it in Z3) walks the tree.
+pub const MAX_SORT_SIZE: usize = 1_000;
+
 impl Sort {
+    /// The number of nodes of the sort's tree, counted up to `MAX_SORT_SIZE + 1` (a larger
+    /// sort is not walked to its end).
+    pub fn size(&self) -> usize {
+        fn walk(sort: &Sort, budget: &mut usize) {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            match sort {
+                Sort::Array(i, e) => {
+                    walk(i, budget);
+                    walk(e, budget);
+                }
+                Sort::Seq(e) => walk(e, budget),
+                Sort::Named(_, params) => params.iter().for_each(|p| walk(p, budget)),
+                _ => {}
+            }
+        }
+        let mut budget = MAX_SORT_SIZE + 1;
+        walk(self, &mut budget);
+        MAX_SORT_SIZE + 1 - budget
+    }
+
     pub fn array(index: Sort, element: Sort) -> Sort {
-        Sort::Array(Box::new(index), Box::new(element))
+        Sort::Array(Arc::new(index), Arc::new(element))
     }
 
     pub fn seq(element: Sort) -> Sort {
-        Sort::Seq(Box::new(element))
+        Sort::Seq(Arc::new(element))
     }
 
     pub fn uninterpreted(name: impl Into<String>) -> Sort {

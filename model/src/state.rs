@@ -203,8 +203,11 @@ impl State {
                 }
             }
             Call::SortFp(e, s) => fp_format(*e, *s).map(drop).map_err(Violation),
-            Call::SortArray(i, e) => self.sort(*i).and(self.sort(*e)).map(drop),
-            Call::SortSeq(e) => self.sort(*e).map(drop),
+            Call::SortArray(i, e) => {
+                let size = 1 + self.sort(*i)?.size() + self.sort(*e)?.size();
+                within_sort_size(size)
+            }
+            Call::SortSeq(e) => within_sort_size(1 + self.sort(*e)?.size()),
             Call::SortUninterpreted(name) => {
                 if name.is_empty() {
                     violation("an uninterpreted sort needs a name")
@@ -583,4 +586,16 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
 fn parse_int(text: &str) -> Option<&str> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
+}
+
+/// A sort of `size` nodes is within [`crate::sort::MAX_SORT_SIZE`].
+fn within_sort_size(size: usize) -> Result<(), Violation> {
+    if size > crate::sort::MAX_SORT_SIZE {
+        violation(format!(
+            "the sort would have more than {} nodes (the limit of a trace's sorts)",
+            crate::sort::MAX_SORT_SIZE
+        ))
+    } else {
+        Ok(())
+    }
 }

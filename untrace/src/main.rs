@@ -153,6 +153,15 @@ fn main() -> ExitCode {
         Err((exit, message)) => return fail(exit, &message),
     };
     if let Some(out) = &cli.convert {
+        if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {
+            return fail(
+                Exit::Usage,
+                &format!(
+                    "{}: --convert would overwrite the input trace; give another output path",
+                    out.display()
+                ),
+            );
+        }
         let was_binary = raw.starts_with(model::trace::binary::MAGIC);
         let to = cli.to.unwrap_or(if was_binary {
             Format::Text
@@ -164,7 +173,7 @@ fn main() -> ExitCode {
                 model::trace::text::write_recorded_on(&trace.entries, trace.z3_version.as_deref())
                     .into_bytes()
             }
-            Format::Binary => model::trace::binary::write(&trace.entries),
+            Format::Binary => model::trace::binary::write_trace(&trace),
         };
         return match write_file(out, &bytes) {
             Ok(()) => ExitCode::SUCCESS,

@@ -273,9 +273,52 @@ fn binary_garbage_exits_3() {
         "wrong_return_binary".into(),
         model::trace::binary::write(&wrong_ret),
     ));
+    // A sort created without the `return` that names it, then another call: the text reader
+    // rejects it, and so does the binary one (one validation for both).
+    let missing_return = vec![
+        model::Entry {
+            call: model::Call::SortBool,
+            ret: None,
+        },
+        model::Entry {
+            call: model::Call::SortInt,
+            ret: Some(model::Ret::Id(model::AnyId::Sort(model::SortId(1)))),
+        },
+    ];
+    cases.push((
+        "missing_return_binary".into(),
+        model::trace::binary::write(&missing_return),
+    ));
     for (name, bytes) in cases {
         let path = dir.path().join(format!("{name}.bin"));
         std::fs::write(&path, bytes).expect("written");
         expect_malformed(&path, None);
     }
+}
+
+/// Hostile traces from issue 16: a sort that doubles on every line (2^40 nodes in 40 lines)
+/// ends with exit 3 at the line that crosses the sort-size limit, where it once took 4 GB;
+/// a call with 200,000 arguments replays (its tokenizing was quadratic).
+#[test]
+fn hostile_traces_end_cleanly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut doubling = String::from("z3-trace 1\nsort_int\nreturn s1\n");
+    for k in 1..=40 {
+        doubling += &format!("sort_array s{k} s{k}\nreturn s{}\n", k + 1);
+    }
+    let path = dir.path().join("doubling.trace");
+    std::fs::write(&path, doubling).unwrap();
+    let (code, err) = untrace(&path);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(err.contains("more than 1000 nodes"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let args = vec!["t1"; 200_000].join(" ");
+    let long = format!(
+        "z3-trace 1\nsort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\n+ {args}\nreturn t2\n"
+    );
+    let path = dir.path().join("long.trace");
+    std::fs::write(&path, long).unwrap();
+    let (code, err) = untrace(&path);
+    assert_eq!(code, Some(0), "{err}");
 }

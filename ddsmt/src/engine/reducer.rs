@@ -363,6 +363,27 @@ impl<'t> Reducer<'t> {
     }
 }
 
+/// Checks, before any work, that `output` can take the result: it is not the input (the same
+/// path, or another name of the same file: a minimizer never overwrites its input) and its
+/// folder exists and takes new files.
+pub fn check_output(input: &Path, output: &Path) -> Result<(), EngineError> {
+    if same_file::is_same_file(input, output).unwrap_or(false) {
+        return Err(EngineError::Io(format!(
+            "{}: the output is the input file; give another output path (the input is kept)",
+            output.display()
+        )));
+    }
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    tempfile::Builder::new()
+        .prefix(".ddsmt-check-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| EngineError::Io(format!("{}: cannot write there: {e}", output.display())))
+}
+
 /// Replace `path` by `content` atomically: temporary file in the same directory, then rename.
 pub fn write_atomically(path: &Path, content: &[u8]) -> Result<(), EngineError> {
     let dir = match path.parent() {

@@ -1048,7 +1048,10 @@ impl<'a> Evaluator<'a> {
                                 ),
                             ));
                         }
-                        Ok(Some(Value::Array(Rc::new(ArrayValue::constant(*index, v)))))
+                        Ok(Some(Value::Array(Rc::new(ArrayValue::constant(
+                            (*index).clone(),
+                            v,
+                        )))))
                     }
                     Some(f) => Ok(self
                         .application(src, node, f, arg_nodes)?

@@ -37,6 +37,65 @@ impl Trace {
     }
 }
 
+/// The rules on entries that both readers enforce, so that they accept exactly the same
+/// traces: a recorded result fits its call (an id of the kind the call creates, an answer for
+/// a check, a value for an evaluation; `return error` fits any call), and only the last call
+/// may lack the result that names the object it creates (a recorder writes each call line
+/// before the call runs, so a crash leaves the crashing call last without one).
+pub fn validate(trace: &Trace) -> Result<(), ReadError> {
+    use crate::call::{AnyId, Ret, RetKind};
+    let last = trace.entries.len().saturating_sub(1);
+    for (i, entry) in trace.entries.iter().enumerate() {
+        let line = trace.lines.get(i).copied().unwrap_or(i as u32 + 1);
+        let fail = |message: String| ReadError {
+            kind: ErrorKind::Return,
+            line,
+            column: 1,
+            message,
+        };
+        let kind = entry.call.ret_kind();
+        let name = entry.call.name();
+        match &entry.ret {
+            None => {
+                let creates = matches!(
+                    kind,
+                    RetKind::Sort
+                        | RetKind::Term
+                        | RetKind::Func
+                        | RetKind::Solver
+                        | RetKind::Model
+                );
+                if creates && i != last {
+                    return Err(fail(format!(
+                        "`{name}` creates an object but no `return` line names it"
+                    )));
+                }
+            }
+            Some(Ret::Error(_)) => {}
+            Some(ret) => {
+                let fits = matches!(
+                    (kind, ret),
+                    (RetKind::Sort, Ret::Id(AnyId::Sort(_)))
+                        | (RetKind::Term, Ret::Id(AnyId::Term(_)))
+                        | (RetKind::Func, Ret::Id(AnyId::Func(_)))
+                        | (RetKind::Solver, Ret::Id(AnyId::Solver(_)))
+                        | (RetKind::Model, Ret::Id(AnyId::Model(_)))
+                        | (RetKind::Sat, Ret::Sat(_))
+                        | (RetKind::Core, Ret::Core(_))
+                        | (RetKind::Value, Ret::Value(_))
+                );
+                if !fits {
+                    return Err(fail(format!(
+                        "`{name}` cannot return `{}`",
+                        text::format_ret(ret)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What went wrong while reading a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

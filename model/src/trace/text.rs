@@ -276,6 +276,9 @@ fn tokenize(number: u32, text: &str) -> Result<Line<'_>, ReadError> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
+    // Columns count characters; counted from the previous token on, so that a long line
+    // tokenizes in linear time (counting from the line start was quadratic).
+    let (mut counted_to, mut counted) = (0usize, 0u32);
     while i < bytes.len() {
         let b = bytes[i];
         if b == b' ' || b == b'\t' || b == b'\r' {
@@ -286,7 +289,9 @@ fn tokenize(number: u32, text: &str) -> Result<Line<'_>, ReadError> {
             break;
         }
         let start = i;
-        let column = text[..start].chars().count() as u32 + 1;
+        counted += text[counted_to..start].chars().count() as u32;
+        counted_to = start;
+        let column = counted + 1;
         if b == b'"' {
             let mut value = String::new();
             let mut chars = text[start + 1..].char_indices();
