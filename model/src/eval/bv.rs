@@ -5,14 +5,34 @@
 //! standard's definitions (see the tests for each corner case).
 
 use super::value::{BitVec, Value};
+
+/// The widest bit-vector value the evaluator builds (2^24 bits, 2 MiB): a wider result of
+/// `concat`, `repeat`, `zero_extend`, `sign_extend` or `int2bv` is a "too large" error, never
+/// a wrapped width (a width of 2^32 once wrapped to a small one and judged a model valid).
+pub const MAX_WIDTH: u64 = 1 << 24;
+
+/// `width` as a value width, or why it is too wide.
+fn checked_width(name: &str, width: u64) -> Result<u32, String> {
+    if width <= MAX_WIDTH {
+        Ok(width as u32)
+    } else {
+        Err(format!(
+            "{name} would build a bit-vector of {width} bits, more than the limit of {MAX_WIDTH}"
+        ))
+    }
+}
 use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
 
 /// The result of applying a bit-vector operation by name: `None` if `name` is not one.
 pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result<Value, String>> {
     let result = match name {
-        "concat" | "bvand" | "bvor" | "bvxor" | "bvadd" | "bvmul" => {
-            fold_left(name, args, |a, b| binary(name, a, b))
+        "concat" => fold_left(name, args, |a, b| {
+            let w = checked_width(name, u64::from(a.width) + u64::from(b.width))?;
+            Ok(BitVec::new(w, (&a.bits << b.width) | &b.bits))
+        }),
+        "bvand" | "bvor" | "bvxor" | "bvadd" | "bvmul" => {
+            fold_left(name, args, |a, b| Ok(binary(name, a, b)))
         }
         "bvnot" | "bvneg" => one(name, args).map(|a| Value::BitVec(unary(name, a))),
         "bvnand" | "bvnor" | "bvxnor" | "bvsub" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem"
@@ -69,7 +89,7 @@ fn two<'a>(name: &str, args: &'a [Value]) -> Result<(&'a BitVec, &'a BitVec), St
 fn fold_left(
     name: &str,
     args: &[Value],
-    f: impl Fn(&BitVec, &BitVec) -> BitVec,
+    f: impl Fn(&BitVec, &BitVec) -> Result<BitVec, String>,
 ) -> Result<Value, String> {
     if args.len() < 2 {
         return Err(format!(
@@ -81,7 +101,7 @@ fn fold_left(
     for arg in &args[1..] {
         let (a, b) =
             two(name, &[Value::BitVec(acc), arg.clone()]).map(|(a, b)| (a.clone(), b.clone()))?;
-        acc = f(&a, &b);
+        acc = f(&a, &b)?;
     }
     Ok(Value::BitVec(acc))
 }
@@ -125,7 +145,6 @@ fn shift_amount(b: &BitVec, width: u32) -> Option<u32> {
 fn binary(name: &str, a: &BitVec, b: &BitVec) -> BitVec {
     let w = a.width;
     match name {
-        "concat" => BitVec::new(w + b.width, (&a.bits << b.width) | &b.bits),
         "bvand" => BitVec::new(w, &a.bits & &b.bits),
         "bvor" => BitVec::new(w, &a.bits | &b.bits),
         "bvxor" => BitVec::new(w, &a.bits ^ &b.bits),
@@ -268,16 +287,32 @@ fn indexed(name: &str, idx: &[BigInt], args: &[Value]) -> Result<Value, String> 
             if n == 0 {
                 return Err("(_ repeat 0) is not allowed".into());
             }
-            let mut bits = BigUint::zero();
-            for _ in 0..n {
-                bits = (bits << w) | &a.bits;
+            let width = checked_width(name, u64::from(w) * u64::from(n))?;
+            // Doubling: log(n) shifts of growing blocks instead of n shifts of the whole.
+            let (mut bits, mut block, mut block_width, mut left) =
+                (BigUint::zero(), a.bits.clone(), u64::from(w), n);
+            while left > 0 {
+                if left & 1 == 1 {
+                    bits = (bits << block_width) | &block;
+                }
+                left >>= 1;
+                if left > 0 {
+                    block = (&block << block_width) | &block;
+                    block_width *= 2;
+                }
             }
-            BitVec::new(w * n, bits)
+            BitVec::new(width, bits)
         }
-        "zero_extend" => BitVec::new(w + index(name, idx, 1)?[0], a.bits.clone()),
+        "zero_extend" => {
+            let width = checked_width(name, u64::from(w) + u64::from(index(name, idx, 1)?[0]))?;
+            BitVec::new(width, a.bits.clone())
+        }
         "sign_extend" => {
             let n = index(name, idx, 1)?[0];
-            BitVec::from_int(w + n, &a.signed())
+            BitVec::from_int(
+                checked_width(name, u64::from(w) + u64::from(n))?,
+                &a.signed(),
+            )
         }
         "rotate_left" => rotate_left(a, index(name, idx, 1)?[0] % w),
         _ => rotate_left(a, w - index(name, idx, 1)?[0] % w),
@@ -290,6 +325,7 @@ fn int_to_bv(name: &str, idx: &[BigInt], args: &[Value]) -> Result<Value, String
     if w == 0 {
         return Err(format!("(_ {name} 0) is not allowed"));
     }
+    checked_width(name, u64::from(w))?;
     match args {
         [Value::Int(i)] => Ok(Value::BitVec(BitVec::from_int(w, i))),
         _ => Err(format!("(_ {name} {w}) expects one Int argument")),

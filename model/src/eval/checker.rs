@@ -227,7 +227,7 @@ fn scope_ranges<R: std::io::BufRead>(
     mut reader: StatementReader<R>,
 ) -> Result<Vec<(u32, u32)>, Located> {
     let mut ranges: Vec<(u32, u32)> = Vec::new();
-    let mut frames: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut frames: Scopes<Vec<usize>> = Scopes::new();
     let mut checks = 0u32;
     let close = |frame: Vec<usize>, ranges: &mut Vec<(u32, u32)>, checks: u32| {
         for id in frame {
@@ -240,40 +240,86 @@ fn scope_ranges<R: std::io::BufRead>(
         for &root in tree.roots() {
             match tree.head(root) {
                 Some("assert") => {
-                    if let Some(f) = frames.last_mut() {
-                        f.push(ranges.len());
-                    }
+                    frames.top().push(ranges.len());
                     ranges.push((checks, u32::MAX));
                 }
                 Some("check-sat" | "check-sat-assuming") => checks += 1,
-                Some("push") => {
-                    for _ in 0..count_arg(&group, root).unwrap_or(1) {
-                        frames.push(Vec::new());
-                    }
-                }
+                Some("push") => frames.push(count_arg(&group, root).unwrap_or(1)),
                 Some("pop") => {
-                    for _ in 0..count_arg(&group, root).unwrap_or(1) {
-                        if frames.len() > 1 {
-                            let f = frames.pop().unwrap_or_default();
-                            close(f, &mut ranges, checks);
-                        }
-                    }
+                    // Too many pops are the evaluation pass's error to report.
+                    let n = count_arg(&group, root).unwrap_or(1);
+                    let _ = frames.pop(n, |f| close(f, &mut ranges, checks));
                 }
                 Some("reset" | "reset-assertions") => {
-                    for f in frames.drain(..) {
-                        close(f, &mut ranges, checks);
-                    }
-                    frames.push(Vec::new());
+                    frames.reset(|f| close(f, &mut ranges, checks));
                 }
                 Some("exit") => break 'groups,
                 _ => {}
             }
         }
     }
-    for f in frames {
-        close(f, &mut ranges, checks);
-    }
+    frames.reset(|f| close(f, &mut ranges, checks));
     Ok(ranges)
+}
+
+/// Push/pop scopes, run-length encoded: `(push 100000000)` is one entry that stands for that
+/// many scopes, all empty but the topmost, since only the topmost scope takes new assertions
+/// and names. Pushing and popping cost the number of commands, not the number of scopes.
+struct Scopes<T> {
+    /// `(content of the topmost scope of the run, number of scopes in the run)`; the first
+    /// entry is the global scope, never popped.
+    runs: Vec<(T, u32)>,
+}
+
+impl<T: Default> Scopes<T> {
+    fn new() -> Scopes<T> {
+        Scopes {
+            runs: vec![(T::default(), 1)],
+        }
+    }
+
+    fn top(&mut self) -> &mut T {
+        let last = self.runs.len() - 1;
+        &mut self.runs[last].0
+    }
+
+    fn push(&mut self, n: u32) {
+        if n > 0 {
+            self.runs.push((T::default(), n));
+        }
+    }
+
+    /// Pops `n` scopes, handing the content of each non-empty one to `forget`; `Err` when
+    /// fewer than `n` scopes were pushed (the scopes up to there are popped).
+    fn pop(&mut self, mut n: u32, mut forget: impl FnMut(T)) -> Result<(), ()> {
+        while n > 0 {
+            if self.runs.len() == 1 {
+                return Err(());
+            }
+            let last = self.runs.len() - 1;
+            let (content, count) = &mut self.runs[last];
+            forget(std::mem::take(content));
+            let popped = n.min(*count);
+            *count -= popped;
+            n -= popped;
+            if *count == 0 {
+                self.runs.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// Pops every scope and empties the global one (`reset`).
+    fn reset(&mut self, mut forget: impl FnMut(T)) {
+        for (content, _) in self.runs.drain(..) {
+            forget(content);
+        }
+        self.runs.push((T::default(), 1));
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.runs.iter().map(|(content, _)| content)
+    }
 }
 
 /// The numeral argument of `push`/`pop` (absent means 1).
@@ -308,7 +354,7 @@ struct CheckAcc {
 
 struct Checker {
     env: Env,
-    frames: Vec<Frame>,
+    frames: Scopes<Frame>,
     answers: Vec<Answer>,
     models: Vec<Option<Rc<Model>>>,
     accs: Vec<CheckAcc>,
@@ -329,7 +375,7 @@ impl Checker {
                 strict: true,
                 ..Env::default()
             },
-            frames: vec![Frame::default()],
+            frames: Scopes::new(),
             answers: response.answers,
             models: vec![None; n],
             accs: Vec::new(),
@@ -342,9 +388,7 @@ impl Checker {
     }
 
     fn frame(&mut self) -> &mut Frame {
-        // There is always the global frame.
-        let last = self.frames.len() - 1;
-        &mut self.frames[last]
+        self.frames.top()
     }
 
     /// Handles one top-level command; `Ok(false)` at `exit`.
@@ -439,25 +483,24 @@ impl Checker {
             }
             // Other queries and settings (solver-specific ones too) do not change the assertions.
             _ if head.starts_with("get-") || head.starts_with("set-") => {}
-            "push" => {
-                for _ in 0..count_arg(src, node).unwrap_or(1) {
-                    self.frames.push(Frame::default());
-                }
-            }
+            "push" => self.frames.push(count_arg(src, node).unwrap_or(1)),
             "pop" => {
-                for _ in 0..count_arg(src, node).unwrap_or(1) {
-                    if self.frames.len() == 1 {
-                        return Err(src.at(node, "pop without a matching push"));
-                    }
-                    let frame = self.frames.pop().unwrap_or_default();
+                let n = count_arg(src, node).unwrap_or(1);
+                let mut popped = Vec::new();
+                let result = self.frames.pop(n, |frame| popped.push(frame));
+                for frame in popped {
                     self.forget(frame);
+                }
+                if result.is_err() {
+                    return Err(src.at(node, "pop without a matching push"));
                 }
             }
             "reset" | "reset-assertions" => {
-                while let Some(frame) = self.frames.pop() {
+                let mut popped = Vec::new();
+                self.frames.reset(|frame| popped.push(frame));
+                for frame in popped {
                     self.forget(frame);
                 }
-                self.frames.push(Frame::default());
             }
             "assert" if ch.len() == 2 => self.assert(src, ch[1])?,
             "check-sat" => self.check_sat(src, node, &[])?,
