@@ -16,7 +16,8 @@ Exit codes:
   2  usage error, unreadable or unwritable file, a --z3-lib file that is missing, not a
      shared library, not a libz3, lacks a Z3 function untrace calls, or is not the one the
      loader took
-  3  malformed or unsupported trace (FILE:LINE:COL: message)
+  3  malformed or unsupported trace (FILE:LINE:COL: message), also a sort of more than
+     1,000 nodes (the limit of a trace's sorts; see docs/limits.md)
   4  Z3 error on a call the API model says is valid (the trace records none)
   5  an oracle check failed (a check_* line: model, core, shadow, dump, config, eval)
   6  Z3 crashed: fatal signal, Z3's fatal exit (assertion violation), stack overflow, panic

@@ -161,12 +161,44 @@ pub fn check_texts(
     limits: Limits,
 ) -> Result<Report, Located> {
     let response = Src::parse(response, response_label, 0)?;
-    let problem = Src::parse(problem, problem_label, 0)?;
-    let mut checker = Checker::new(&response, None, limits);
-    for &root in problem.tree.roots() {
-        if !checker.statement(&problem, root)? {
-            break;
+    let checker = Checker::new(&response, None, limits);
+    read_statements(
+        checker,
+        StatementReader::new(problem.as_bytes(), problem_label),
+        response_label,
+    )
+}
+
+/// Feeds the problem's statements to `checker` in order until `(exit)`. Both modes read the
+/// problem this way, statement by statement, so that they agree on everything a solver reads
+/// (nothing after `(exit)`, not even a syntax error there).
+/// A response with fewer answers than the problem has `check-sat`s is an error: an empty or
+/// truncated response (a solver that died) must not pass for a valid one.
+fn read_statements<R: std::io::BufRead>(
+    mut checker: Checker,
+    mut reader: StatementReader<R>,
+    response_label: &str,
+) -> Result<Report, Located> {
+    'groups: while let Some(group) = reader.next_group() {
+        let group = group?;
+        for &root in group.tree.roots() {
+            if !checker.statement(&group, root)? {
+                break 'groups;
+            }
         }
+    }
+    if checker.answers.len() < checker.checks {
+        return Err(Located {
+            file: response_label.to_string(),
+            line: 0,
+            column: 0,
+            message: format!(
+                "the response answers {} of the problem's {} check-sat commands: it is empty or \
+                 truncated",
+                checker.answers.len(),
+                checker.checks
+            ),
+        });
     }
     Ok(checker.finish())
 }
@@ -209,17 +241,12 @@ pub fn check_files(
             })
     };
     let ranges = scope_ranges(StatementReader::new(open()?, &problem_label))?;
-    let mut checker = Checker::new(&response, Some(ranges), limits);
-    let mut reader = StatementReader::new(open()?, &problem_label);
-    'groups: while let Some(group) = reader.next_group() {
-        let group = group?;
-        for &root in group.tree.roots() {
-            if !checker.statement(&group, root)? {
-                break 'groups;
-            }
-        }
-    }
-    Ok(checker.finish())
+    let checker = Checker::new(&response, Some(ranges), limits);
+    read_statements(
+        checker,
+        StatementReader::new(open()?, &problem_label),
+        &response_label,
+    )
 }
 
 /// For every assertion in order, the `check-sat` numbers (0-based, half-open) it is in scope for.

@@ -34,7 +34,7 @@ pub type Eval = Result<Option<Value>, Located>;
 pub struct Evaluator<'a> {
     env: &'a Env,
     model: &'a Model,
-    locals: Vec<(String, Option<Value>)>,
+    locals: Locals,
     /// Declared symbols (or functions) the model gives no value, met while evaluating.
     pub missing: BTreeSet<String>,
     /// Applications of partial operations outside their domain with no model extension.
@@ -49,6 +49,67 @@ pub struct Evaluator<'a> {
     /// Evaluation step limit (recursive definitions may not terminate).
     pub max_steps: u64,
     in_extension: bool,
+    /// Results of defined functions by definition, arguments and extension mode: a shared
+    /// definition (a chain of define-funs each using the previous twice is a DAG of
+    /// exponential tree size) is evaluated once per argument values, not once per use.
+    memo: HashMap<MemoKey, Option<Value>>,
+}
+
+/// A call of a definition (by address: definitions live as long as the evaluator's
+/// environment and model), its argument values, and whether an extension was being applied.
+type MemoKey = (usize, Vec<Option<Value>>, bool);
+
+/// Bound variables in scope (`let`, quantifiers, `match`, function parameters): a stack of
+/// bindings with, per name, the stack of its values, so that a lookup costs one hash however
+/// many bindings are in scope (scanning them made 100,000 nested `let`s quadratic).
+#[derive(Default)]
+struct Locals {
+    order: Vec<String>,
+    values: HashMap<String, Vec<Option<Value>>>,
+}
+
+impl Locals {
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    fn push(&mut self, (name, value): (String, Option<Value>)) {
+        self.values.entry(name.clone()).or_default().push(value);
+        self.order.push(name);
+    }
+
+    fn pop(&mut self) {
+        if let Some(name) = self.order.pop() {
+            if let Some(stack) = self.values.get_mut(&name) {
+                stack.pop();
+                if stack.is_empty() {
+                    self.values.remove(&name);
+                }
+            }
+        }
+    }
+
+    /// Drops the bindings made after the first `mark`.
+    fn truncate(&mut self, mark: usize) {
+        while self.order.len() > mark {
+            self.pop();
+        }
+    }
+
+    fn extend(&mut self, bindings: impl IntoIterator<Item = (String, Option<Value>)>) {
+        for binding in bindings {
+            self.push(binding);
+        }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    /// The innermost value bound to `name`.
+    fn get(&self, name: &str) -> Option<&Option<Value>> {
+        self.values.get(name).and_then(|stack| stack.last())
+    }
 }
 
 impl<'a> Evaluator<'a> {
@@ -56,7 +117,7 @@ impl<'a> Evaluator<'a> {
         Evaluator {
             env,
             model,
-            locals: Vec::new(),
+            locals: Locals::default(),
             missing: BTreeSet::new(),
             undefined: BTreeSet::new(),
             unsupported: BTreeSet::new(),
@@ -65,6 +126,7 @@ impl<'a> Evaluator<'a> {
             steps: 0,
             max_steps: 50_000_000,
             in_extension: false,
+            memo: HashMap::new(),
         }
     }
 
@@ -317,7 +379,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn is_known_symbol(&self, name: &str) -> bool {
-        self.locals.iter().any(|(n, _)| n == name)
+        self.locals.contains(name)
             || matches!(name, "true" | "false")
             || self.env.defs.contains_key(name)
             || self.env.decls.contains_key(name)
@@ -330,7 +392,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn symbol(&mut self, src: &Src, node: NodeId, name: &str) -> Eval {
-        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+        if let Some(v) = self.locals.get(name) {
             return Ok(v.clone());
         }
         match name {
@@ -473,10 +535,21 @@ impl<'a> Evaluator<'a> {
             }
             frame.push((param.clone(), arg));
         }
-        let saved = std::mem::replace(&mut self.locals, frame);
+        let key: MemoKey = (
+            Rc::as_ptr(def) as usize,
+            frame.iter().map(|(_, v)| v.clone()).collect(),
+            self.in_extension,
+        );
+        if let Some(value) = self.memo.get(&key) {
+            return Ok(value.clone());
+        }
+        let mut scope = Locals::default();
+        scope.extend(frame);
+        let saved = std::mem::replace(&mut self.locals, scope);
         let result = self.eval(&def.body.src, def.body.node);
         self.locals = saved;
         let value = result?.map(|v| v.coerce(&def.result));
+        self.memo.insert(key, value.clone());
         if let Some(v) = &value {
             if !v.fits(&def.result) {
                 return Err(def.body.src.at(

@@ -24,7 +24,14 @@ pub enum Regex {
     Inter(Rc<Regex>, Rc<Regex>),
     Star(Rc<Regex>),
     Complement(Rc<Regex>),
+    /// Between `lo` and `hi` repetitions (`re.loop`, `re.^`), kept as counts: unrolling
+    /// `(_ re.^ 1000000000)` would never end.
+    Loop(Rc<Regex>, u32, u32),
 }
+
+/// The most nodes a derivative may have while deciding membership: beyond it the language
+/// is too large to decide here ("too large" error), never a hang or an exhausted memory.
+pub const MAX_DERIVATIVE_SIZE: usize = 200_000;
 
 pub fn nothing() -> Regex {
     Regex::Nothing
@@ -116,18 +123,17 @@ pub fn diff(a: Regex, b: Regex) -> Regex {
 
 /// `(_ re.loop lo hi)`: between `lo` and `hi` repetitions; empty when `lo > hi`.
 pub fn repeat(a: Regex, lo: u32, hi: u32) -> Regex {
-    if lo > hi {
-        return Regex::Nothing;
+    match a {
+        _ if lo > hi => Regex::Nothing,
+        _ if hi == 0 => Regex::Epsilon,
+        Regex::Nothing if lo == 0 => Regex::Epsilon,
+        Regex::Nothing => Regex::Nothing,
+        Regex::Epsilon => Regex::Epsilon,
+        _ if lo == 1 && hi == 1 => a,
+        // With the empty word in `a`, fewer repetitions are among more: a^j is in a^k.
+        a if a.nullable() => Regex::Loop(Rc::new(a), 0, hi),
+        a => Regex::Loop(Rc::new(a), lo, hi),
     }
-    let mut out = Regex::Nothing;
-    let mut power = Regex::Epsilon;
-    for k in 0..=hi {
-        if k >= lo {
-            out = union(out, power.clone());
-        }
-        power = concat(power, a.clone());
-    }
-    out
 }
 
 fn unrc(r: Rc<Regex>) -> Regex {
@@ -143,7 +149,29 @@ impl Regex {
             Regex::Concat(a, b) | Regex::Inter(a, b) => a.nullable() && b.nullable(),
             Regex::Union(a, b) => a.nullable() || b.nullable(),
             Regex::Complement(a) => !a.nullable(),
+            Regex::Loop(a, lo, _) => *lo == 0 || a.nullable(),
         }
+    }
+
+    /// The number of nodes, counted up to `limit + 1`.
+    fn size(&self, limit: usize) -> usize {
+        let mut stack = vec![self];
+        let mut n = 0;
+        while let Some(r) = stack.pop() {
+            n += 1;
+            if n > limit {
+                break;
+            }
+            match r {
+                Regex::Concat(a, b) | Regex::Union(a, b) | Regex::Inter(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                Regex::Star(a) | Regex::Complement(a) | Regex::Loop(a, ..) => stack.push(a),
+                _ => {}
+            }
+        }
+        n
     }
 
     /// The Brzozowski derivative by character `c`.
@@ -169,19 +197,32 @@ impl Regex {
             Regex::Inter(a, b) => inter(a.derive(c), b.derive(c)),
             Regex::Star(a) => concat(a.derive(c), self.clone()),
             Regex::Complement(a) => complement(a.derive(c)),
+            // d(a^k) = d(a) a^(k-1) for k >= 1 (a without the empty word; with it, `repeat`
+            // made lo 0 and the same holds for the union of powers).
+            Regex::Loop(a, lo, hi) => concat(
+                a.derive(c),
+                repeat((**a).clone(), lo.saturating_sub(1), hi - 1),
+            ),
         }
     }
 
-    /// Whether `word` is in the language.
-    pub fn matches(&self, word: &[u32]) -> bool {
+    /// Whether `word` is in the language; `Err` when a derivative grows beyond
+    /// [`MAX_DERIVATIVE_SIZE`] nodes.
+    pub fn matches(&self, word: &[u32]) -> Result<bool, String> {
         let mut current = self.clone();
         for &c in word {
             if current == Regex::Nothing {
-                return false;
+                return Ok(false);
             }
             current = current.derive(c);
+            if current.size(MAX_DERIVATIVE_SIZE) > MAX_DERIVATIVE_SIZE {
+                return Err(format!(
+                    "regular expression membership too large to decide: a derivative grows \
+                     beyond {MAX_DERIVATIVE_SIZE} nodes"
+                ));
+            }
         }
-        current.nullable()
+        Ok(current.nullable())
     }
 }
 
@@ -198,6 +239,7 @@ impl fmt::Display for Regex {
             Regex::Inter(a, b) => write!(f, "(re.inter {a} {b})"),
             Regex::Star(a) => write!(f, "(re.* {a})"),
             Regex::Complement(a) => write!(f, "(re.comp {a})"),
+            Regex::Loop(a, lo, hi) => write!(f, "((_ re.loop {lo} {hi}) {a})"),
         }
     }
 }
@@ -213,20 +255,39 @@ mod tests {
     #[test]
     fn membership() {
         let ab_star = star(word(&w("ab")));
-        assert!(ab_star.matches(&w("")));
-        assert!(ab_star.matches(&w("abab")));
-        assert!(!ab_star.matches(&w("aba")));
+        assert!(ab_star.matches(&w("")).unwrap());
+        assert!(ab_star.matches(&w("abab")).unwrap());
+        assert!(!ab_star.matches(&w("aba")).unwrap());
         let digits = plus(range('0' as u32, '9' as u32));
-        assert!(digits.matches(&w("0123")));
-        assert!(!digits.matches(&w("")));
-        assert!(complement(digits.clone()).matches(&w("12a")));
+        assert!(digits.matches(&w("0123")).unwrap());
+        assert!(!digits.matches(&w("")).unwrap());
+        assert!(complement(digits.clone()).matches(&w("12a")).unwrap());
         let two_or_three = repeat(all_char(), 2, 3);
-        assert!(two_or_three.matches(&w("xyz")));
-        assert!(!two_or_three.matches(&w("x")));
-        assert!(!two_or_three.matches(&w("wxyz")));
-        assert!(diff(all(), digits).matches(&w("")));
-        assert!(!range(5, 3).matches(&[4]));
-        assert!(inter(plus(all_char()), opt(word(&w("q")))).matches(&w("q")));
-        assert!(!nothing().matches(&w("")));
+        assert!(two_or_three.matches(&w("xyz")).unwrap());
+        assert!(!two_or_three.matches(&w("x")).unwrap());
+        assert!(!two_or_three.matches(&w("wxyz")).unwrap());
+        assert!(diff(all(), digits).matches(&w("")).unwrap());
+        assert!(!range(5, 3).matches(&[4]).unwrap());
+        assert!(inter(plus(all_char()), opt(word(&w("q"))))
+            .matches(&w("q"))
+            .unwrap());
+        assert!(!nothing().matches(&w("")).unwrap());
+    }
+
+    #[test]
+    fn huge_loops_are_decided_without_unrolling() {
+        let a = word(&w("a"));
+        let power = repeat(a.clone(), 1_000_000_000, 1_000_000_000);
+        assert!(!power.matches(&w("aaa")).unwrap());
+        let many = repeat(a.clone(), 2, 1_000_000_000);
+        assert!(many.matches(&w("aaa")).unwrap());
+        assert!(!many.matches(&w("a")).unwrap());
+        assert!(!many.matches(&w("aab")).unwrap());
+        // A nullable body: any count up to hi.
+        let opt_a = repeat(opt(a.clone()), 3, 5);
+        assert!(opt_a.matches(&w("")).unwrap());
+        assert!(opt_a.matches(&w("aaaaa")).unwrap());
+        assert!(!opt_a.matches(&w("aaaaaa")).unwrap());
+        assert!(repeat(word(&w("ab")), 2, 2).matches(&w("abab")).unwrap());
     }
 }

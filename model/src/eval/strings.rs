@@ -64,7 +64,7 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             })
         }),
         "str.in_re" => match args {
-            [Value::String(s), Value::RegLan(r)] => Ok(Value::Bool(r.matches(s))),
+            [Value::String(s), Value::RegLan(r)] => r.matches(s).map(Value::Bool),
             _ => Err("str.in_re expects a String and a RegLan".into()),
         },
         "str.to_re" => str1(name, args).map(|s| re(regex::word(s))),
