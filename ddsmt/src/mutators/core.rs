@@ -154,7 +154,10 @@ impl EraseNode {
                     .first()
                     .and_then(|&n| util::name(tree, n))
                     .unwrap_or_default();
-                let body = tree.children(grand)[2];
+                // A binder without a body (it parses) has nothing to keep the name out of.
+                let Some(&body) = tree.children(grand).get(2) else {
+                    return false;
+                };
                 !util::free_symbols(tree, body).contains(name)
             }
             _ => false,

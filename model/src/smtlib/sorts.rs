@@ -1043,6 +1043,13 @@ impl<'t> Inference<'t> {
                 let [_, scrutinee, cases] = kids else {
                     return self.fail(id, "expected (match TERM ((PATTERN TERM) ...))");
                 };
+                // Every case is checked before the exit is scheduled: the exit reads each
+                // case's body, and a lenient failure below would leave it scheduled.
+                for &case in tree.children(*cases) {
+                    if tree.children(case).len() != 2 {
+                        return self.fail(case, "expected a match case (PATTERN TERM)");
+                    }
+                }
                 work.push(Work::Exit(id));
                 for &case in tree.children(*cases).iter().rev() {
                     let [_pattern, body] = tree.children(case) else {
