@@ -2,10 +2,10 @@
 //! See `ddtrace --help`; the work is done by [`ddtrace::minimize`].
 
 use clap::Parser;
-use ddsmt::engine::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
-use ddsmt::engine::{exit_code, EngineError, Matching, StopFlag};
 use ddtrace::trace_io::{self, line_count};
 use ddtrace::{minimize, Config, Passes};
+use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
+use reduce::{exit_code, EngineError, Matching, StopFlag};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -159,7 +159,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
 
 fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
-    ddsmt::engine::check_output(&cli.intrace, &cli.outtrace)?;
+    reduce::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
     let (entries, format) = trace_io::read(&bytes)
@@ -191,7 +191,7 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     if recorded_on.is_some() {
         // The replays never needed it; the bug report does.
         let bytes = trace_io::render_recorded_on(&done.entries, format, recorded_on.as_deref());
-        ddsmt::engine::write_atomically(&cli.outtrace, &bytes)?;
+        reduce::write_atomically(&cli.outtrace, &bytes)?;
     }
     if cli.verbose > 0 {
         let g = &done.golden;
