@@ -242,6 +242,8 @@ pub const REQUIRED_SYMBOLS: &[&str] = &[
     "Z3_set_error",
     "Z3_set_error_handler",
     "Z3_simplify",
+    "Z3_simplify_ex",
+    "Z3_simplify_get_param_descrs",
     "Z3_solver_assert",
     "Z3_solver_assert_and_track",
     "Z3_solver_check",
