@@ -28,5 +28,5 @@ pub use sorts::{
     lenient_with_declarations, Constructor, Datatype, Declarations, FunctionDecl, FunctionKind,
     SortDecl, SortError, SortMap,
 };
-pub use symbols::{decode_string, encode_string, quote, unquote};
+pub use symbols::{decode_string, encode_string, is_simple_symbol, quote, unquote};
 pub use tree::{structurally_equal, Atom, AtomText, Edit, Node, NodeId, NodeKind, Pos, Sx, Tree};

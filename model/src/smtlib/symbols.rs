@@ -12,10 +12,32 @@ pub fn unquote(symbol: &str) -> &str {
     }
 }
 
-/// Whether `name` can be written as a simple symbol (no bars needed).
+/// The reserved words of SMT-LIB v2.6: made of symbol characters, yet no symbol.
+const RESERVED: &[&str] = &[
+    "_",
+    "!",
+    "as",
+    "let",
+    "exists",
+    "forall",
+    "match",
+    "par",
+    "lambda",
+    "BINARY",
+    "DECIMAL",
+    "HEXADECIMAL",
+    "NUMERAL",
+    "STRING",
+];
+
+/// Whether `name` can be written as a simple symbol (no bars needed): symbol characters, no
+/// leading digit, not a reserved word.
 pub fn is_simple_symbol(name: &str) -> bool {
     let bytes = name.as_bytes();
-    !bytes.is_empty() && !bytes[0].is_ascii_digit() && bytes.iter().all(|&b| is_symbol_char(b))
+    !bytes.is_empty()
+        && !bytes[0].is_ascii_digit()
+        && bytes.iter().all(|&b| is_symbol_char(b))
+        && !RESERVED.contains(&name)
 }
 
 /// `name` as a symbol token: unchanged if simple, otherwise in bars. Returns `None` for names
@@ -102,6 +124,14 @@ pub fn encode_string(chars: &[u32]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn reserved_words_are_quoted() {
+        assert!(!is_simple_symbol("let") && !is_simple_symbol("_") && !is_simple_symbol("par"));
+        assert_eq!(quote("let").as_deref(), Some("|let|"));
+        assert_eq!(quote("lettuce").as_deref(), Some("lettuce"));
+    }
+
     use super::*;
 
     #[test]
