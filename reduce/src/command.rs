@@ -109,6 +109,21 @@ pub fn run_on_file(
         .stdout(File::create(&out_path)?)
         .stderr(File::create(&err_path)?)
         .process_group(0);
+    // SAFETY: prctl is async-signal-safe. The check dies with the thread that started it (it
+    // waits for the check), so a SIGKILLed ddsmt or ddtrace leaves no solver running.
+    let parent = std::process::id() as libc::pid_t;
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent may have died before the signal was armed: then do not start.
+            if libc::getppid() != parent {
+                return Err(io::Error::other("the minimizer is gone"));
+            }
+            Ok(())
+        });
+    }
     if let Some(mb) = limits.memout_mb {
         let bytes = mb.saturating_mul(1024 * 1024) as libc::rlim_t;
         // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
