@@ -48,13 +48,14 @@ fn main() -> ExitCode {
     let registry = registry_with(&MutatorConfig {
         replace_by_variable_mode: mode,
     });
+    let started = reduce::run_started();
     match run(&options, &matches, &registry) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
                 EngineError::Interrupted(_) => eprintln!(
-                    "ddsmt: {e}; {} holds the best result so far",
-                    options.outfile.display()
+                    "ddsmt: {e}; {}",
+                    reduce::interrupted_output(&options.outfile, started)
                 ),
                 _ => eprintln!("ddsmt: error: {e}"),
             }

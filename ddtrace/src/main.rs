@@ -240,13 +240,14 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
+    let started = reduce::run_started();
     match run(&cli, z3_lib.as_ref()) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
                 EngineError::Interrupted(_) => eprintln!(
-                    "ddtrace: {e}; {} holds the best trace so far",
-                    cli.outtrace.display()
+                    "ddtrace: {e}; {}",
+                    reduce::interrupted_output(&cli.outtrace, started)
                 ),
                 EngineError::NotFailing(_) => {
                     eprintln!("ddtrace: {}: {e}", cli.intrace.display())

@@ -146,7 +146,7 @@ fn sigint_leaves_a_failing_trace_on_disk() {
         String::from_utf8_lossy(&out.stderr)
     );
     if code == Some(130) {
-        assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best trace so far"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best result so far"));
     }
     assert!(aborts(&output, pattern), "the trace on disk still fails");
 }

@@ -26,7 +26,8 @@ pub use command::{CommandLine, Exit, RunLimits, RunOutcome};
 pub use error::{exit_code, EngineError};
 pub use matching::{matches_golden, Matching};
 pub use reducer::{
-    check_output, write_atomically, Candidate, PassStats, Reducer, ReducerOptions, Status,
+    check_output, interrupted_output, run_started, write_atomically, Candidate, PassStats, Reducer,
+    ReducerOptions, Status,
 };
 pub use signals::StopFlag;
 pub use tester::{CommandTester, Property, PropertySpec, Tester, Verdict};

@@ -384,6 +384,26 @@ pub fn check_output(input: &Path, output: &Path) -> Result<(), EngineError> {
         .map_err(|e| EngineError::Io(format!("{}: cannot write there: {e}", output.display())))
 }
 
+/// The time a run started, for [`interrupted_output`]: a little before now, since file times
+/// come from a coarser clock than `SystemTime::now`.
+pub fn run_started() -> std::time::SystemTime {
+    std::time::SystemTime::now() - Duration::from_millis(50)
+}
+
+/// What an interrupted minimizer tells about its output: that it holds the best result so far
+/// when this run wrote it (modified since `started`), or that no output was written (an
+/// interruption during the golden run; a file from an earlier run is not this run's result).
+pub fn interrupted_output(output: &Path, started: std::time::SystemTime) -> String {
+    let written = std::fs::metadata(output)
+        .and_then(|m| m.modified())
+        .is_ok_and(|modified| modified >= started);
+    if written {
+        format!("{} holds the best result so far", output.display())
+    } else {
+        format!("no output was written to {}", output.display())
+    }
+}
+
 /// Replace `path` by `content` atomically: temporary file in the same directory, then rename.
 pub fn write_atomically(path: &Path, content: &[u8]) -> Result<(), EngineError> {
     let dir = match path.parent() {

@@ -84,3 +84,45 @@ fn an_output_folder_that_does_not_exist_is_an_error_before_any_run() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write there"), "{err}");
 }
+
+#[test]
+fn an_interruption_before_any_result_says_no_output_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let smt2 = dir.path().join("a.smt2");
+    std::fs::write(&smt2, "(check-sat)\n").unwrap();
+    let out = dir.path().join("out.smt2");
+    // The golden run sleeps; Ctrl-C arrives during it.
+    let mut ddsmt = std::process::Command::new(e2e::bin("ddsmt"))
+        .arg(&smt2)
+        .arg(&out)
+        .args(["python3", "-c", "import time; time.sleep(27.1828)"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let golden_runs = || {
+        std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+            std::fs::read(entry.path().join("cmdline")).is_ok_and(|c| {
+                let line = String::from_utf8_lossy(&c).replace('\0', " ");
+                line.contains("27.1828") && line.contains("input.smt2")
+            })
+        })
+    };
+    while !golden_runs() {
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the golden run never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &ddsmt.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let done = ddsmt.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("no output was written"), "{err}");
+    assert!(!out.exists());
+}
