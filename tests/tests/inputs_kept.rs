@@ -92,7 +92,7 @@ fn an_interruption_before_any_result_says_no_output_was_written() {
     std::fs::write(&smt2, "(check-sat)\n").unwrap();
     let out = dir.path().join("out.smt2");
     // The golden run sleeps; Ctrl-C arrives during it.
-    let mut ddsmt = std::process::Command::new(e2e::bin("ddsmt"))
+    let ddsmt = std::process::Command::new(e2e::bin("ddsmt"))
         .arg(&smt2)
         .arg(&out)
         .args(["python3", "-c", "import time; time.sleep(27.1828)"])
