@@ -111,31 +111,29 @@ pub fn run_on_file(
         .process_group(0);
     // SAFETY: prctl is async-signal-safe. The check dies with the thread that started it (it
     // waits for the check), so a SIGKILLed ddsmt or ddtrace leaves no solver running.
-    let parent = std::process::id() as libc::pid_t;
+    let parent = nix::unistd::Pid::this();
+    // SAFETY: prctl and getppid are async-signal-safe. The check dies with the thread that
+    // started it (it waits for the check), so a SIGKILLed ddsmt or ddtrace leaves no solver
+    // running; a parent already gone before the signal was armed means: do not start.
     unsafe {
         command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            // The parent may have died before the signal was armed: then do not start.
-            if libc::getppid() != parent {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
+            if nix::unistd::getppid() != parent {
                 return Err(io::Error::other("the minimizer is gone"));
             }
             Ok(())
         });
     }
     if let Some(mb) = limits.memout_mb {
-        let bytes = mb.saturating_mul(1024 * 1024) as libc::rlim_t;
+        let bytes = mb.saturating_mul(1024 * 1024);
         // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
         unsafe {
             command.pre_exec(move || {
-                let lim = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
+                nix::sys::resource::setrlimit(
+                    nix::sys::resource::Resource::RLIMIT_AS,
+                    bytes,
+                    bytes,
+                )?;
                 Ok(())
             });
         }
@@ -184,11 +182,9 @@ fn wait_with_limits(
 /// SIGKILL the child's whole process group (its pid is the group id: `process_group(0)`).
 /// Called before the child is reaped, so the group id cannot have been reused.
 fn kill_group(child: &Child) {
-    let pgid = child.id() as libc::pid_t;
-    // SAFETY: plain syscall; failure (group already gone) is harmless.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-    }
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    // Failure (the group is already gone) is harmless.
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
 }
 
 fn exit_of(status: ExitStatus) -> Exit {
