@@ -50,6 +50,7 @@ pub const REQUIRED_SYMBOLS: &[&str] = &[
     "Z3_global_param_reset_all",
     "Z3_global_param_set",
     "Z3_inc_ref",
+    "Z3_is_eq_ast",
     "Z3_is_eq_sort",
     "Z3_is_string_sort",
     "Z3_mk_add",
