@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
 
-use crate::engine::{CommandLine, Matching, PropertySpec};
 use crate::mutators::{Group, Mutator};
 use crate::strategies::Strategy;
+use reduce::{CommandLine, Matching, PropertySpec};
 
 /// Text of `--help` after the option list: exit codes and notes.
 pub const AFTER_HELP: &str = "\

@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ddsmt::cli::{self, Options};
-use ddsmt::engine::error::{EXIT_OK, EXIT_USAGE};
-use ddsmt::engine::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
 use ddsmt::mutators::{detect_groups, registry, registry_with, MutatorConfig, VariableMode};
 use ddsmt::strategies::{self, Session};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::smtlib::{PrintOptions, Tree};
+use reduce::error::{EXIT_OK, EXIT_USAGE};
+use reduce::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
 
 /// Width used by `--wrap-lines`.
 const WRAP_WIDTH: usize = 80;

@@ -1,6 +1,6 @@
 //! `ddtrace`: minimize a failing Z3 API trace while its replay by `untrace` keeps behaving the
 //! same (exit code or signal, stdout, stderr), after ddMBT (Niemetz, Preiner, Biere 2017,
-//! section 5), on the reduction engine of `ddsmt` ([`ddsmt::engine`]): the golden run,
+//! section 5), on the reduction engine of the `reduce` crate (shared with `ddsmt`): the golden run,
 //! behaviour matching, timeouts, `-j` parallel deterministic checks, the cache, and the best
 //! trace always on disk come from there.
 //!
@@ -17,12 +17,12 @@
 //!
 //! Example (what `mbt --minimize` does):
 //! ```no_run
-//! # fn main() -> Result<(), ddsmt::engine::EngineError> {
+//! # fn main() -> Result<(), reduce::EngineError> {
 //! use ddtrace::{minimize, Config};
 //! let bytes = std::fs::read("failure.trace").unwrap();
 //! let (entries, format) = ddtrace::trace_io::read(&bytes).unwrap();
 //! let config = Config::new("untrace".into());
-//! let stop = ddsmt::engine::StopFlag::new();
+//! let stop = reduce::StopFlag::new();
 //! let done = minimize(&config, entries, format, Some("failure.min.trace".as_ref()), &stop)?;
 //! println!("{} lines, {} replays", ddtrace::trace_io::line_count(&done.entries), done.replays);
 //! # Ok(()) }
@@ -39,11 +39,11 @@ pub mod validity;
 pub use passes::Passes;
 pub use trace_io::Format;
 
-use ddsmt::engine::{
+use model::Entry;
+use reduce::{
     CommandLine, CommandTester, EngineError, Exit, Matching, PassStats, PropertySpec, Reducer,
     ReducerOptions, RunOutcome, StopFlag, Tester,
 };
-use model::Entry;
 use session::Session;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

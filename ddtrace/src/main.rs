@@ -2,10 +2,10 @@
 //! See `ddtrace --help`; the work is done by [`ddtrace::minimize`].
 
 use clap::Parser;
-use ddsmt::engine::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
-use ddsmt::engine::{exit_code, EngineError, Matching, StopFlag};
 use ddtrace::trace_io::{self, line_count};
 use ddtrace::{minimize, Config, Passes};
+use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
+use reduce::{exit_code, EngineError, Matching, StopFlag};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;

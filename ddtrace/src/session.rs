@@ -4,8 +4,8 @@
 
 use crate::trace_io::{self, Format};
 use crate::validity::Validity;
-use ddsmt::engine::{Candidate, Reducer};
 use model::Entry;
+use reduce::{Candidate, Reducer};
 
 /// One reduction in progress (see the module documentation).
 pub struct Session<'r, 't> {

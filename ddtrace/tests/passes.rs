@@ -5,12 +5,12 @@
 mod common;
 
 use common::{fails_on, random_trace, without, Builder};
-use ddsmt::engine::{ReducerOptions, StopFlag, Tester};
 use ddtrace::trace_io::{line_count, read, render, Format};
 use ddtrace::validity::is_valid;
 use ddtrace::{reduce, Passes, Reduction};
 use model::trace::text::format_call;
 use model::{Call, Entry, Ret, SatResult};
+use reduce::{ReducerOptions, StopFlag, Tester};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 fn only(f: impl FnOnce(&mut Passes)) -> Passes {
@@ -352,10 +352,7 @@ fn a_stop_request_leaves_the_best_trace_on_disk() {
         Some(&out),
         &stop,
     );
-    assert!(matches!(
-        result,
-        Err(ddsmt::engine::EngineError::Interrupted(2))
-    ));
+    assert!(matches!(result, Err(reduce::EngineError::Interrupted(2))));
     let (best, _) = read(&std::fs::read(&out).unwrap()).unwrap();
     assert!(
         inner(&render(&best, Format::Text)),

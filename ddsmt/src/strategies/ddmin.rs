@@ -7,7 +7,7 @@ use model::smtlib::{Edit, NodeId, Tree};
 
 use super::edits::EditSet;
 use super::Session;
-use crate::engine::{ddmin as engine_ddmin, substitute};
+use reduce::{ddmin as engine_ddmin, substitute};
 
 /// ddmin over all top-level commands. Returns whether anything was removed.
 pub fn commands(s: &mut Session) -> bool {

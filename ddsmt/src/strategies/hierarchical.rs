@@ -13,8 +13,8 @@ use model::smtlib::NodeId;
 
 use super::ddmin::is_declaration;
 use super::{Current, Session};
-use crate::engine::Candidate;
 use crate::mutators::Mutation;
+use reduce::Candidate;
 
 /// Run passes to the fixpoint.
 pub fn run(s: &mut Session) {

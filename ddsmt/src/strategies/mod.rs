@@ -16,8 +16,8 @@ pub mod hierarchical;
 
 use model::smtlib::{infer_sorts_lenient, Edit, PrintOptions, SortMap, Tree};
 
-use crate::engine::Reducer;
 use crate::mutators::Mutator;
+use reduce::Reducer;
 
 /// Which strategy to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

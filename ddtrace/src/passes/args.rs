@@ -4,7 +4,7 @@
 
 use crate::calls::{list_len, remove_list_items};
 use crate::session::Session;
-use ddsmt::engine::ddmin;
+use reduce::ddmin;
 
 pub fn shrink_lists(s: &mut Session) {
     let current = s.current.clone();

@@ -3,8 +3,8 @@
 //! call needs: `check_sat` results, unsat cores, model values).
 
 use crate::session::Session;
-use ddsmt::engine::ddmin;
 use model::Ret;
+use reduce::ddmin;
 
 /// Line-level ddmin over call units (a call and its `return` line are one unit). A removal
 /// also removes every later call it makes invalid, transitively: the users of a removed

@@ -5,8 +5,8 @@
 //! minimized trace says the failure needs none of it.
 
 use crate::session::Session;
-use ddsmt::engine::substitute;
 use model::{Call, SolverKind};
+use reduce::substitute;
 
 /// The simpler form of `call`, if it has one.
 pub fn simpler(call: &Call) -> Option<Call> {

@@ -10,8 +10,8 @@
 use crate::analysis::{build_sort, Analysis};
 use crate::calls::{set_term_slot, term_slots};
 use crate::session::Session;
-use ddsmt::engine::substitute;
 use model::{AnyId, Call, Entry, Ret, Sort, SortId, TermId};
+use reduce::substitute;
 use std::collections::HashMap;
 
 /// Whether slot `k` of `call` only takes a Boolean constant (or its negation): the tracker of

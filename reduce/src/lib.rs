@@ -1,4 +1,4 @@
-//! The reduction engine shared by `ddsmt` and `ddtrace`.
+//! The reduction engine shared by `ddsmt` and `ddtrace` (each depends on this crate, not on the other).
 //!
 //! It knows nothing about SMT-LIB or traces: a candidate is a byte string. The pieces:
 //! - [`command`]: run a command on a file (argument vector, process group, timeout, memout);

@@ -109,7 +109,7 @@ pub fn substitute(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{ReducerOptions, StopFlag};
+    use crate::{ReducerOptions, StopFlag};
 
     /// Render a kept subset of numbers as text "1 5 9".
     fn render(items: &[u32], keep: &[bool]) -> Vec<u8> {
