@@ -263,7 +263,7 @@ fn let_bindings(tree: &Tree, id: NodeId) -> Option<Vec<(String, NodeId, NodeId)>
     if tree.head(id) != Some("let") {
         return None;
     }
-    let bindings = tree.children(id)[1];
+    let bindings = *tree.children(id).get(1)?;
     let vars = util::binder_vars(tree, id)?;
     Some(
         vars.into_iter()

@@ -1147,7 +1147,10 @@ impl<'t> Inference<'t> {
             Some("match") => {
                 let mut result: Option<Sort> = None;
                 for &case in self.kids(kids[2]) {
-                    let body = self.kids(case)[1];
+                    // A case that is an atom or lacks a body parses; it has no sort.
+                    let Some(&body) = self.kids(case).get(1) else {
+                        return Ok(());
+                    };
                     let Some(sort) = self.sorts[body.index()].clone() else {
                         return Ok(());
                     };
