@@ -12,7 +12,9 @@ use ddsmt::strategies::{self, Session};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::smtlib::{PrintOptions, Tree};
 use reduce::error::{EXIT_OK, EXIT_USAGE};
-use reduce::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
+use reduce::{
+    exit_code, CommandTester, EngineError, OutputSnapshot, Reducer, ReducerOptions, StopFlag,
+};
 
 /// Width used by `--wrap-lines`.
 const WRAP_WIDTH: usize = 80;
@@ -48,14 +50,18 @@ fn main() -> ExitCode {
     let registry = registry_with(&MutatorConfig {
         replace_by_variable_mode: mode,
     });
+    let snapshot = OutputSnapshot::take(&options.outfile);
     match run(&options, &matches, &registry) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
-                EngineError::Interrupted(_) => eprintln!(
+                EngineError::Interrupted(_) if snapshot.written() => eprintln!(
                     "ddsmt: {e}; {} holds the best result so far",
                     options.outfile.display()
                 ),
+                EngineError::Interrupted(_) => {
+                    eprintln!("ddsmt: {e} before the golden run ended; no output was written")
+                }
                 _ => eprintln!("ddsmt: error: {e}"),
             }
             ExitCode::from(exit_code(&e) as u8)
@@ -75,6 +81,7 @@ fn run(
     registry: &[Box<dyn ddsmt::mutators::Mutator>],
 ) -> Result<(), EngineError> {
     let start = Instant::now();
+    reduce::check_output(&opts.infile, &opts.outfile)?;
     let infile = opts.infile.display().to_string();
     let original = std::fs::read(&opts.infile)
         .map_err(|e| EngineError::Io(format!("{infile}: cannot read: {e}")))?;

@@ -411,3 +411,34 @@ fn replace_by_variable_mode_picks_larger_or_smaller_names() {
     assert!(reduce("inc").contains("(assert (> zz 0))"));
     assert!(reduce("dec").contains("(assert (> a 0))"));
 }
+
+/// `ddsmt A A`, a symlink to the input as output and a missing output directory are refused
+/// before the golden run (the command, which leaves a marker file, never runs), and the input is
+/// left as it was.
+#[test]
+fn output_is_checked_before_the_golden_run() {
+    let w = Work::new("lia.smt2");
+    let before = w.input();
+    let marker = w.path("golden-ran");
+    let touch = format!("touch '{}'", marker.display());
+    let link = w.path("link.smt2");
+    std::os::unix::fs::symlink(w.path("in.smt2"), &link).unwrap();
+    let missing = w.path("no-such-dir").join("out.smt2");
+    for (output, expected) in [
+        (w.path("in.smt2"), "refusing to overwrite the input"),
+        (link.clone(), "refusing to overwrite the input"),
+        (missing, "does not exist"),
+    ] {
+        let out = Command::new(BIN)
+            .arg(w.path("in.smt2"))
+            .arg(&output)
+            .args(["sh", "-c", &touch])
+            .output()
+            .unwrap();
+        assert_ne!(code(&out), 0, "{}", stderr(&out));
+        assert!(stderr(&out).contains(expected), "{}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+        assert!(!marker.exists(), "the golden run must not start");
+        assert_eq!(w.input(), before);
+    }
+}

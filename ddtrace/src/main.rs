@@ -5,7 +5,7 @@ use clap::Parser;
 use ddtrace::trace_io::{self, line_count};
 use ddtrace::{minimize, Config, Passes};
 use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
-use reduce::{exit_code, EngineError, Matching, StopFlag};
+use reduce::{exit_code, EngineError, Matching, OutputSnapshot, StopFlag};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -159,6 +159,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
 
 fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
+    reduce::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
     let (entries, format) = trace_io::read(&bytes)
@@ -231,14 +232,18 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
+    let snapshot = OutputSnapshot::take(&cli.outtrace);
     match run(&cli, z3_lib.as_ref()) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
-                EngineError::Interrupted(_) => eprintln!(
+                EngineError::Interrupted(_) if snapshot.written() => eprintln!(
                     "ddtrace: {e}; {} holds the best trace so far",
                     cli.outtrace.display()
                 ),
+                EngineError::Interrupted(_) => {
+                    eprintln!("ddtrace: {e} before the golden run ended; no output was written")
+                }
                 EngineError::NotFailing(_) => {
                     eprintln!("ddtrace: {}: {e}", cli.intrace.display())
                 }

@@ -10,12 +10,14 @@
 //!   parallel deterministic evaluation ([`Reducer::first_success`]) and statistics.
 //! - [`algorithms`]: [`ddmin`] and [`substitute`] over any list of units.
 //! - [`signals`]: Ctrl-C / SIGTERM handling ([`StopFlag`]).
+//! - [`output`]: [`check_output`], the output path checked before the golden run.
 //! - [`error`]: [`EngineError`] and the documented exit codes.
 
 pub mod algorithms;
 pub mod command;
 pub mod error;
 pub mod matching;
+pub mod output;
 pub mod reducer;
 pub mod signals;
 pub mod tester;
@@ -24,6 +26,7 @@ pub use algorithms::{ddmin, substitute};
 pub use command::{CommandLine, Exit, RunLimits, RunOutcome};
 pub use error::{exit_code, EngineError};
 pub use matching::{matches_golden, Matching};
+pub use output::{check_output, OutputSnapshot};
 pub use reducer::{Candidate, PassStats, Reducer, ReducerOptions, Status};
 pub use signals::StopFlag;
 pub use tester::{CommandTester, Property, PropertySpec, Tester, Verdict};
