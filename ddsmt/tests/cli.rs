@@ -442,3 +442,49 @@ fn output_is_checked_before_the_golden_run() {
         assert_eq!(w.input(), before);
     }
 }
+
+/// SIGKILL of ddsmt during a check leaves no command running: the check dies with it
+/// (parent-death signal).
+#[test]
+fn killing_ddsmt_kills_its_checks() {
+    let w = Work::new("lia.smt2");
+    let pid_file = w.path("check.pid");
+    let record = format!("echo $$ > '{}'; exec sleep 30", pid_file.display());
+    let mut child = Command::new(BIN)
+        .arg(w.path("in.smt2"))
+        .arg(w.path("out.smt2"))
+        .args(["sh", "-c", &record])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut pid = None;
+    for _ in 0..500 {
+        if let Some(p) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            pid = Some(p);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = pid.expect("the golden run started");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut alive = true;
+    for _ in 0..500 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => alive = false,
+            Ok(stat) => {
+                alive = !stat[stat.rfind(')').unwrap() + 1..]
+                    .trim_start()
+                    .starts_with('Z')
+            }
+        }
+        if !alive {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive, "check {pid} outlived a SIGKILLed ddsmt");
+}

@@ -2,8 +2,9 @@
 //! path is appended last), [`RunLimits`] (timeout, memory limit) and [`run_on_file`], which
 //! returns a [`RunOutcome`] (how it exited, what it printed, how long it took).
 //!
-//! The child runs in its own process group so that a timeout or Ctrl-C kills it together with
-//! everything it started. Its stdout/stderr go to files in the check's private directory, which
+//! The child runs in its own session so that a timeout or Ctrl-C kills it together with
+//! everything it started, even processes that made a process group of their own (coreutils
+//! `timeout` does); a parent-death signal ends it when ddsmt itself is killed. Its stdout/stderr go to files in the check's private directory, which
 //! avoids pipe deadlocks and cannot block on grandchildren that keep a pipe open.
 
 use std::ffi::OsString;
@@ -107,13 +108,29 @@ pub fn run_on_file(
         .arg(input)
         .stdin(Stdio::null())
         .stdout(File::create(&out_path)?)
-        .stderr(File::create(&err_path)?)
-        .process_group(0);
-    if let Some(mb) = limits.memout_mb {
-        let bytes = mb.saturating_mul(1024 * 1024) as libc::rlim_t;
-        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
+        .stderr(File::create(&err_path)?);
+    let memory = limits
+        .memout_mb
+        .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (setsid, prctl, getppid, setrlimit) between fork
+    // and exec.
+    unsafe {
+        command.pre_exec(move || {
+            // Its own session (and process group): the whole session is killed on timeout,
+            // including helpers such as coreutils `timeout` that move to a group of their own.
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Die with the thread that started us, even when ddsmt is SIGKILLed; the check
+            // after prctl closes the race with a parent that died just before it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(137);
+            }
+            if let Some(bytes) = memory {
                 let lim = libc::rlimit {
                     rlim_cur: bytes,
                     rlim_max: bytes,
@@ -121,9 +138,9 @@ pub fn run_on_file(
                 if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                     return Err(io::Error::last_os_error());
                 }
-                Ok(())
-            });
-        }
+            }
+            Ok(())
+        });
     }
     let start = Instant::now();
     let mut child = command.spawn()?;
@@ -148,6 +165,14 @@ fn wait_with_limits(
     let mut nap = Duration::from_micros(200);
     loop {
         if let Some(status) = child.try_wait()? {
+            // Whatever the command left running in its session (a backgrounded solver) goes
+            // too: nothing a check started outlives it.
+            for pid in session_members(child.id() as libc::pid_t) {
+                // SAFETY: plain syscall on a member of the check's own session.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
             return Ok(exit_of(status));
         }
         let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);
@@ -166,14 +191,42 @@ fn wait_with_limits(
     }
 }
 
-/// SIGKILL the child's whole process group (its pid is the group id: `process_group(0)`).
-/// Called before the child is reaped, so the group id cannot have been reused.
+/// SIGKILL the child's whole session: its process group (its pid is the group and session id,
+/// from `setsid`) and every process in the session that moved to another group. Called before
+/// the child is reaped, so the ids cannot have been reused.
 fn kill_group(child: &Child) {
-    let pgid = child.id() as libc::pid_t;
-    // SAFETY: plain syscall; failure (group already gone) is harmless.
+    let sid = child.id() as libc::pid_t;
+    // SAFETY: plain syscalls; failure (already gone) is harmless.
     unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
+        libc::kill(-sid, libc::SIGKILL);
     }
+    for pid in session_members(sid) {
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The processes whose session id is `sid`, read from `/proc/PID/stat` (field 6; the command
+/// name in field 2 may contain spaces and parentheses, so fields are counted after its last ')').
+fn session_members(sid: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(3)?.parse::<libc::pid_t>().ok()
+                })
+                == Some(sid)
+        })
+        .collect()
 }
 
 fn exit_of(status: ExitStatus) -> Exit {
@@ -183,5 +236,88 @@ fn exit_of(status: ExitStatus) -> Exit {
         // Unreachable on Unix (a status is either an exit or a signal); map to a code
         // that never equals a real one.
         (None, None) => Exit::Code(i32::MIN),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gone(pid: libc::pid_t) -> bool {
+        // A killed process whose parent is gone is reaped by init; until then it is a zombie.
+        for _ in 0..500 {
+            match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Err(_) => return true,
+                Ok(stat)
+                    if stat[stat.rfind(')').unwrap() + 1..]
+                        .trim_start()
+                        .starts_with('Z') =>
+                {
+                    return true
+                }
+                Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        false
+    }
+
+    /// A command that starts its solver under coreutils `timeout` (which makes a process group
+    /// of its own) is still killed whole on timeout.
+    #[test]
+    fn a_timeout_kills_processes_that_left_the_process_group() {
+        if Command::new("timeout").arg("--version").output().is_err() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "timeout 60 sh -c 'echo $$ > \"$0.pid\"; exec sleep 30' \"$0\"; sleep 30",
+        ])
+        .unwrap();
+        let limits = RunLimits {
+            timeout: Some(Duration::from_millis(500)),
+            memout_mb: None,
+        };
+        let pid_file = dir.path().join("input.smt2.pid");
+        let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
+        assert_eq!(outcome.exit, Exit::Timeout);
+        let pid: libc::pid_t = std::fs::read_to_string(&pid_file)
+            .expect("the inner command ran")
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone(pid), "process {pid} outlived the timeout");
+    }
+
+    /// A background process that the command leaves behind is killed when the command ends.
+    #[test]
+    fn nothing_outlives_a_finished_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "sleep 30 > /dev/null 2>&1 & echo $! > \"$0.pid\"",
+        ])
+        .unwrap();
+        let outcome = run_on_file(
+            &cmd,
+            &input,
+            dir.path(),
+            &RunLimits::default(),
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert_eq!(outcome.exit, Exit::Code(0));
+        let pid: libc::pid_t = std::fs::read_to_string(dir.path().join("input.smt2.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone(pid), "background process {pid} outlived the check");
     }
 }
