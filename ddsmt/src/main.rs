@@ -165,9 +165,17 @@ fn run(
             opts,
             1,
             format!(
-                "{what} runtime: {:.3} s, timeout per check: {:.3} s",
+                "{what} runtime: {:.3} s ({:.3} s CPU), limit per check: {}",
                 p.golden.duration.as_secs_f64(),
-                p.timeout.as_secs_f64()
+                p.golden.cpu.as_secs_f64(),
+                match p.cpu_limit {
+                    Some(cpu) => format!(
+                        "{:.0} s CPU ({:.0} s wall-clock net)",
+                        cpu.as_secs_f64(),
+                        p.timeout.as_secs_f64()
+                    ),
+                    None => format!("{:.3} s wall-clock", p.timeout.as_secs_f64()),
+                }
             ),
         );
     }

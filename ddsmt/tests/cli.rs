@@ -488,3 +488,24 @@ fn killing_ddsmt_kills_its_checks() {
     }
     assert!(!alive, "check {pid} outlived a SIGKILLed ddsmt");
 }
+
+/// With the default limits (CPU time, not wall clock) a real solver gives the same output for
+/// `-j 1` and `-j 2`, on several inputs.
+#[test]
+fn z3_default_limits_same_output_for_one_and_two_jobs() {
+    if !have("z3") {
+        return;
+    }
+    for input in ["unsat.smt2", "lia.smt2"] {
+        let outputs: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|jobs| {
+                let w = Work::new(input);
+                let out = w.ddsmt(&["-j", jobs], &["z3"]);
+                assert_eq!(code(&out), 0, "{}", stderr(&out));
+                w.output()
+            })
+            .collect();
+        assert_eq!(outputs[0], outputs[1], "{input}");
+    }
+}

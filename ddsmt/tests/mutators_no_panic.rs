@@ -67,7 +67,7 @@ fn exists_with_bound_variables_and_no_body() {
 #[test]
 fn other_odd_shapes() {
     for text in [
-        "(assert (!))\n(assert (! true :named))",
+        "(assert (!))\n(assert (! true :named))\n(assert (let (let x) (!)))",
         "(assert (ite))\n(assert (ite true))\n(assert (=))\n(assert (not))",
         "(assert ((_ extract 1) #b01))\n(assert ((_)))\n(assert (_ bv))",
         "(declare-fun)\n(define-fun f)\n(define-fun f ((x)) Int x)\n(declare-const)",

@@ -60,7 +60,7 @@ struct Cli {
     /// Number of parallel replays (the result does not depend on it).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
-    /// Timeout of each replay (default: 1.5 x golden run time, at least 0.5 s).
+    /// Wall-clock timeout of each replay (default: a CPU-time limit of 10 x the golden run's CPU time, at least 1 s, with a wall-clock net of at least 10 s).
     #[arg(long, value_parser = seconds, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Memory limit of each replay in megabytes.

@@ -80,6 +80,8 @@ pub struct RunOutcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub duration: Duration,
+    /// CPU time (user + system) of the command and the children it waited for.
+    pub cpu: Duration,
 }
 
 /// Limits for one run.
@@ -89,6 +91,10 @@ pub struct RunLimits {
     pub timeout: Option<Duration>,
     /// Address-space limit in megabytes (RLIMIT_AS); `None` = unlimited.
     pub memout_mb: Option<u64>,
+    /// CPU-time limit per process (RLIMIT_CPU, whole seconds, rounded up); `None` = unlimited.
+    /// Unlike the wall clock it does not depend on how loaded the machine is, so verdicts
+    /// under it do not change with `-j`.
+    pub cpu: Option<Duration>,
 }
 
 /// Run `cmd input` with cwd unchanged, stdout/stderr captured through files in `workdir`
@@ -112,6 +118,9 @@ pub fn run_on_file(
     let memory = limits
         .memout_mb
         .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
+    let cpu_seconds = limits
+        .cpu
+        .map(|d| d.as_secs() as libc::rlim_t + libc::rlim_t::from(d.subsec_nanos() > 0));
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: only async-signal-safe calls (setsid, prctl, getppid, setrlimit) between fork
     // and exec.
@@ -139,15 +148,33 @@ pub fn run_on_file(
                     return Err(io::Error::last_os_error());
                 }
             }
+            if let Some(seconds) = cpu_seconds {
+                // SIGXCPU at the soft limit, SIGKILL one second later for a process that
+                // ignores it.
+                let lim = libc::rlimit {
+                    rlim_cur: seconds.max(1),
+                    rlim_max: seconds.max(1) + 1,
+                };
+                if libc::setrlimit(libc::RLIMIT_CPU, &lim) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
             Ok(())
         });
     }
     let start = Instant::now();
     let mut child = command.spawn()?;
-    let exit = wait_with_limits(&mut child, start, limits.timeout, stop)?;
+    let (mut exit, cpu) = wait_with_limits(&mut child, start, limits.timeout, stop)?;
     let duration = start.elapsed();
+    if let (Exit::Signal(sig), Some(limit)) = (exit, limits.cpu) {
+        // Killed at the CPU limit (SIGXCPU, or SIGKILL at the hard limit): a timeout.
+        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limit) {
+            exit = Exit::Timeout;
+        }
+    }
     Ok(RunOutcome {
         exit,
+        cpu,
         stdout: std::fs::read(&out_path)?,
         stderr: std::fs::read(&err_path)?,
         duration,
@@ -155,16 +182,17 @@ pub fn run_on_file(
 }
 
 /// Poll the child with a short, growing sleep (fast runs are noticed within a fraction of
-/// their run time); kill its process group on timeout or stop.
+/// their run time); kill its session on timeout or stop. Reaps the child with `wait4` to learn
+/// its CPU time.
 fn wait_with_limits(
     child: &mut Child,
     start: Instant,
     timeout: Option<Duration>,
     stop: &StopFlag,
-) -> io::Result<Exit> {
+) -> io::Result<(Exit, Duration)> {
     let mut nap = Duration::from_micros(200);
     loop {
-        if let Some(status) = child.try_wait()? {
+        if let Some((status, cpu)) = reap(child, false)? {
             // Whatever the command left running in its session (a backgrounded solver) goes
             // too: nothing a check started outlives it.
             for pid in session_members(child.id() as libc::pid_t) {
@@ -173,21 +201,52 @@ fn wait_with_limits(
                     libc::kill(pid, libc::SIGKILL);
                 }
             }
-            return Ok(exit_of(status));
+            return Ok((exit_of(status), cpu));
         }
         let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);
         if timed_out || stop.is_set() {
             kill_group(child);
-            child.wait()?;
-            return Ok(if timed_out {
-                Exit::Timeout
-            } else {
-                Exit::Interrupted
-            });
+            let cpu = reap(child, true)?.map_or(Duration::ZERO, |(_, cpu)| cpu);
+            return Ok((
+                if timed_out {
+                    Exit::Timeout
+                } else {
+                    Exit::Interrupted
+                },
+                cpu,
+            ));
         }
         std::thread::sleep(nap);
         // At most 1 ms late: a solver check often takes only a few tens of milliseconds.
         nap = (nap * 2).min(Duration::from_millis(1));
+    }
+}
+
+/// `wait4` on the child (blocking or not): its status and CPU time once it has ended.
+fn reap(child: &Child, block: bool) -> io::Result<Option<(ExitStatus, Duration)>> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data that wait4 fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: waits for our own child; the pointers are valid for the call.
+        let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, flags, &mut usage) };
+        if pid < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        if pid == 0 {
+            return Ok(None);
+        }
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+        return Ok(Some((ExitStatus::from_raw(status), cpu)));
     }
 }
 
@@ -280,6 +339,7 @@ mod tests {
         let limits = RunLimits {
             timeout: Some(Duration::from_millis(500)),
             memout_mb: None,
+            cpu: None,
         };
         let pid_file = dir.path().join("input.smt2.pid");
         let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
@@ -290,6 +350,27 @@ mod tests {
             .parse()
             .unwrap();
         assert!(gone(pid), "process {pid} outlived the timeout");
+    }
+
+    /// A command that spins past its CPU limit is a timeout, whatever the wall clock says.
+    #[test]
+    fn the_cpu_limit_ends_a_spinning_command_as_a_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv(["sh", "-c", "while :; do :; done"]).unwrap();
+        let limits = RunLimits {
+            timeout: Some(Duration::from_secs(600)),
+            memout_mb: None,
+            cpu: Some(Duration::from_secs(1)),
+        };
+        let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
+        assert_eq!(outcome.exit, Exit::Timeout);
+        assert!(
+            outcome.cpu >= Duration::from_millis(900),
+            "{:?}",
+            outcome.cpu
+        );
     }
 
     /// A background process that the command leaves behind is killed when the command ends.

@@ -45,14 +45,30 @@ impl<F: Fn(&[u8]) -> bool + Sync> Tester for F {
 pub struct PropertySpec {
     pub command: CommandLine,
     pub matching: Matching,
-    /// Per-check timeout; `None` = 1.5 x the golden run time, at least [`MIN_TIMEOUT`].
-    /// When set, the golden run is limited by it too.
+    /// Per-check wall-clock timeout. When set, the golden run is limited by it too. `None`:
+    /// checks are limited by CPU time, [`CPU_FACTOR`] x the golden run's, at least
+    /// [`MIN_CPU_LIMIT`], with a generous wall-clock safety net ([`default_limits`]).
     pub timeout: Option<Duration>,
 }
 
-/// Lower bound of the default per-check timeout, so that a very fast golden run does not turn
-/// scheduling noise into spurious timeouts.
-pub const MIN_TIMEOUT: Duration = Duration::from_millis(500);
+/// Lower bound of the default per-check CPU limit (RLIMIT_CPU counts whole seconds).
+pub const MIN_CPU_LIMIT: Duration = Duration::from_secs(1);
+/// Default CPU limit of a check as a multiple of the golden run's CPU time.
+pub const CPU_FACTOR: u32 = 10;
+/// Lower bound of the default wall-clock safety net.
+pub const MIN_WALL_NET: Duration = Duration::from_secs(10);
+
+/// The default limits of a check after a golden run `golden`: (CPU limit, wall-clock net).
+/// CPU time hardly changes with machine load, so verdicts (and the output) do not depend on
+/// `-j`; the wall-clock net only catches commands that sleep or wait, and is far enough away
+/// that load alone does not reach it.
+pub fn default_limits(golden: &RunOutcome) -> (Duration, Duration) {
+    let cpu = (golden.cpu * CPU_FACTOR).max(MIN_CPU_LIMIT);
+    let wall = (golden.duration * CPU_FACTOR)
+        .max(cpu * 4)
+        .max(MIN_WALL_NET);
+    (cpu, wall)
+}
 
 /// A command together with its golden run.
 #[derive(Clone, Debug)]
@@ -60,7 +76,10 @@ pub struct Property {
     pub command: CommandLine,
     pub matching: Matching,
     pub golden: RunOutcome,
+    /// Wall-clock limit of a check.
     pub timeout: Duration,
+    /// CPU-time limit of a check (`None` with an explicit `--timeout`).
+    pub cpu_limit: Option<Duration>,
 }
 
 /// Tests candidates by running one or two commands.
@@ -89,19 +108,25 @@ impl CommandTester {
             let limits = RunLimits {
                 timeout: spec.timeout,
                 memout_mb,
+                cpu: None,
             };
             let out = run_candidate(&spec.command, original, suffix, &limits, &stop)?;
             if out.exit == Exit::Interrupted {
                 return Err(EngineError::Interrupted(stop.signal().unwrap_or(2)));
             }
-            let timeout = spec
-                .timeout
-                .unwrap_or_else(|| out.duration.mul_f64(1.5).max(MIN_TIMEOUT));
+            let (timeout, cpu_limit) = match spec.timeout {
+                Some(t) => (t, None),
+                None => {
+                    let (cpu, wall) = default_limits(&out);
+                    (wall, Some(cpu))
+                }
+            };
             Ok(Property {
                 command: spec.command,
                 matching: spec.matching,
                 golden: out,
                 timeout,
+                cpu_limit,
             })
         };
         let primary = golden(primary)?;
@@ -119,6 +144,7 @@ impl CommandTester {
         let limits = RunLimits {
             timeout: Some(prop.timeout),
             memout_mb: self.memout_mb,
+            cpu: prop.cpu_limit,
         };
         match run_candidate(&prop.command, candidate, &self.suffix, &limits, &self.stop) {
             Ok(out) if out.exit == Exit::Interrupted => Verdict::Interrupted,

@@ -555,7 +555,7 @@ fn walk_rec(
                 walk_rec(tree, t, bound, visit);
             }
             // Only `:pattern` values are terms; `:named` values are new names.
-            for pair in ch[2..].windows(2) {
+            for pair in ch.get(2..).unwrap_or_default().windows(2) {
                 if text(tree, pair[0]) == Some(":pattern") {
                     walk_rec(tree, pair[1], bound, visit);
                 }
