@@ -191,6 +191,11 @@ fn run(
         stop.clone(),
     );
     reducer.set_output(&opts.outfile)?;
+    if strategies::scopes::scopes_are_valid(&tree) {
+        // Every candidate keeps valid push/pop scopes (and parses), so no intermediate output
+        // is invalid SMT-LIB.
+        reducer.set_admissible(strategies::scopes::admissible);
+    }
     let bar = progress_bar(opts);
     {
         let bar = bar.clone();

@@ -121,7 +121,11 @@ pub struct Reducer<'t> {
     failure: Option<EngineError>,
     observer: Option<Observer<'t>>,
     on_accept: Option<AcceptHook<'t>>,
+    admissible: Option<Admissible<'t>>,
+    inadmissible: u64,
 }
+
+type Admissible<'t> = Box<dyn Fn(&[u8]) -> bool + 't>;
 
 impl<'t> Reducer<'t> {
     /// Start from `initial`, which the tester is assumed to keep (the golden input).
@@ -154,6 +158,8 @@ impl<'t> Reducer<'t> {
             failure: None,
             observer: None,
             on_accept: None,
+            admissible: None,
+            inadmissible: 0,
         }
     }
 
@@ -172,6 +178,17 @@ impl<'t> Reducer<'t> {
     /// Called with (previous best, new best) on every accepted candidate (e.g. `--dump-diffs`).
     pub fn set_accept_hook(&mut self, f: impl FnMut(&[u8], &[u8]) + 't) {
         self.on_accept = Some(Box::new(f));
+    }
+
+    /// Only candidates for which `f` holds are ever checked or accepted (e.g. ddsmt: scopes
+    /// stay balanced); the others are skipped without running anything.
+    pub fn set_admissible(&mut self, f: impl Fn(&[u8]) -> bool + 't) {
+        self.admissible = Some(Box::new(f));
+    }
+
+    /// Candidates skipped because they were not admissible.
+    pub fn inadmissible(&self) -> u64 {
+        self.inadmissible
     }
 
     /// Name of the current phase, for progress displays.
@@ -241,6 +258,10 @@ impl<'t> Reducer<'t> {
                 next += 1;
                 let Some(cand) = build(index) else { continue };
                 if cand.text == self.best {
+                    continue;
+                }
+                if self.admissible.as_ref().is_some_and(|ok| !ok(&cand.text)) {
+                    self.inadmissible += 1;
                     continue;
                 }
                 let key = Key::of(&cand.text);
