@@ -113,8 +113,8 @@ pub fn run_on_file(
         .args(&cmd.args)
         .arg(input)
         .stdin(Stdio::null())
-        .stdout(File::create(&out_path)?)
-        .stderr(File::create(&err_path)?);
+        .stdout(private_file(&out_path)?)
+        .stderr(private_file(&err_path)?);
     let memory = limits
         .memout_mb
         .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
@@ -179,6 +179,17 @@ pub fn run_on_file(
         stderr: std::fs::read(&err_path)?,
         duration,
     })
+}
+
+/// A new file only the user can read (the command's output may quote the input).
+fn private_file(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
 }
 
 /// Poll the child with a short, growing sleep (fast runs are noticed within a fraction of

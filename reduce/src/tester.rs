@@ -104,6 +104,7 @@ impl CommandTester {
         memout_mb: Option<u64>,
         stop: StopFlag,
     ) -> Result<CommandTester, EngineError> {
+        remove_stale_check_dirs();
         let golden = |spec: PropertySpec| -> Result<Property, EngineError> {
             let limits = RunLimits {
                 timeout: spec.timeout,
@@ -169,6 +170,38 @@ impl Tester for CommandTester {
     }
 }
 
+/// Check directories are `ddsmt-check-PID-XXXXXX` in the temporary directory, so that those
+/// of a killed run (whose process is gone) can be told from those of a running one.
+const CHECK_DIR_PREFIX: &str = "ddsmt-check-";
+
+/// Remove check directories left behind by runs that were killed (SIGKILL leaves no chance to
+/// clean up): those whose PID names no running process. Errors are ignored: another run may be
+/// removing the same directory.
+pub fn remove_stale_check_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(CHECK_DIR_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest
+            .split('-')
+            .next()
+            .and_then(|p| p.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && pid != std::process::id() as libc::pid_t {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Write `content` to `input<suffix>` in a fresh private directory and run `cmd` on it.
 fn run_candidate(
     cmd: &CommandLine,
@@ -177,12 +210,21 @@ fn run_candidate(
     limits: &RunLimits,
     stop: &StopFlag,
 ) -> Result<RunOutcome, EngineError> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    // Private to the user: candidates may hold what the input held.
     let dir = tempfile::Builder::new()
-        .prefix("ddsmt-check-")
+        .prefix(&format!("{CHECK_DIR_PREFIX}{}-", std::process::id()))
+        .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| EngineError::Io(format!("cannot create a temporary directory: {e}")))?;
     let input = dir.path().join(format!("input{suffix}"));
-    std::fs::write(&input, content)
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&input)
+        .and_then(|mut f| f.write_all(content))
         .map_err(|e| EngineError::Io(format!("{}: cannot write: {e}", input.display())))?;
     run_on_file(cmd, &input, dir.path(), limits, stop).map_err(|e| {
         EngineError::Command(format!(
@@ -190,4 +232,45 @@ fn run_candidate(
             cmd.program.to_string_lossy()
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check's directory is 0700 and the candidate and captured output files are 0600.
+    #[test]
+    fn check_files_are_private() {
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "stat -c %a \"$(dirname \"$0\")\" \"$0\" \"$(dirname \"$0\")/stdout\"",
+        ])
+        .unwrap();
+        let out = run_candidate(
+            &cmd,
+            b"(check-sat)",
+            ".smt2",
+            &RunLimits::default(),
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "700\n600\n600\n");
+    }
+
+    /// A check directory of a process that no longer exists is removed; one of a running
+    /// process is kept.
+    #[test]
+    fn stale_check_directories_are_removed() {
+        // A PID above the kernel's maximum (4194304) never names a process.
+        let stale = std::env::temp_dir().join(format!("{CHECK_DIR_PREFIX}4999999-test"));
+        let live =
+            std::env::temp_dir().join(format!("{CHECK_DIR_PREFIX}1-test-{}", std::process::id()));
+        std::fs::create_dir_all(&stale).unwrap();
+        std::fs::create_dir_all(&live).unwrap();
+        remove_stale_check_dirs();
+        let (stale_left, live_left) = (stale.exists(), live.exists());
+        let _ = std::fs::remove_dir_all(&live);
+        assert!(!stale_left && live_left);
+    }
 }
