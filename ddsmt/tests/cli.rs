@@ -509,3 +509,35 @@ fn z3_default_limits_same_output_for_one_and_two_jobs() {
         assert_eq!(outputs[0], outputs[1], "{input}");
     }
 }
+
+/// Ctrl-C during the golden run: exit 130, no output file, and the message says so.
+#[test]
+fn an_early_ctrl_c_says_no_output_was_written() {
+    let w = Work::new("lia.smt2");
+    let pid_file = w.path("golden.pid");
+    let record = format!("echo $$ > '{}'; exec sleep 30", pid_file.display());
+    let child = Command::new(BIN)
+        .arg(w.path("in.smt2"))
+        .arg(w.path("out.smt2"))
+        .args(["sh", "-c", &record])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..500 {
+        if std::fs::read_to_string(&pid_file).is_ok_and(|t| t.ends_with('\n')) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no output was written"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!w.path("out.smt2").exists());
+}
