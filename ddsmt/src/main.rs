@@ -12,7 +12,9 @@ use ddsmt::strategies::{self, Session};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::smtlib::{PrintOptions, Tree};
 use reduce::error::{EXIT_OK, EXIT_USAGE};
-use reduce::{exit_code, CommandTester, EngineError, Reducer, ReducerOptions, StopFlag};
+use reduce::{
+    exit_code, CommandTester, EngineError, OutputSnapshot, Reducer, ReducerOptions, StopFlag,
+};
 
 /// Width used by `--wrap-lines`.
 const WRAP_WIDTH: usize = 80;
@@ -48,15 +50,18 @@ fn main() -> ExitCode {
     let registry = registry_with(&MutatorConfig {
         replace_by_variable_mode: mode,
     });
-    let started = reduce::run_started();
+    let snapshot = OutputSnapshot::take(&options.outfile);
     match run(&options, &matches, &registry) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
-                EngineError::Interrupted(_) => eprintln!(
-                    "ddsmt: {e}; {}",
-                    reduce::interrupted_output(&options.outfile, started)
+                EngineError::Interrupted(_) if snapshot.written() => eprintln!(
+                    "ddsmt: {e}; {} holds the best result so far",
+                    options.outfile.display()
                 ),
+                EngineError::Interrupted(_) => {
+                    eprintln!("ddsmt: {e} before the golden run ended; no output was written")
+                }
                 _ => eprintln!("ddsmt: error: {e}"),
             }
             ExitCode::from(exit_code(&e) as u8)
@@ -76,8 +81,8 @@ fn run(
     registry: &[Box<dyn ddsmt::mutators::Mutator>],
 ) -> Result<(), EngineError> {
     let start = Instant::now();
-    let infile = opts.infile.display().to_string();
     reduce::check_output(&opts.infile, &opts.outfile)?;
+    let infile = opts.infile.display().to_string();
     let original = std::fs::read(&opts.infile)
         .map_err(|e| EngineError::Io(format!("{infile}: cannot read: {e}")))?;
     let text = std::str::from_utf8(&original)
@@ -160,9 +165,17 @@ fn run(
             opts,
             1,
             format!(
-                "{what} runtime: {:.3} s, timeout per check: {:.3} s",
+                "{what} runtime: {:.3} s ({:.3} s CPU), limit per check: {}",
                 p.golden.duration.as_secs_f64(),
-                p.timeout.as_secs_f64()
+                p.golden.cpu.as_secs_f64(),
+                match p.cpu_limit {
+                    Some(cpu) => format!(
+                        "{:.0} s CPU ({:.0} s wall-clock net)",
+                        cpu.as_secs_f64(),
+                        p.timeout.as_secs_f64()
+                    ),
+                    None => format!("{:.3} s wall-clock", p.timeout.as_secs_f64()),
+                }
             ),
         );
     }
@@ -178,6 +191,11 @@ fn run(
         stop.clone(),
     );
     reducer.set_output(&opts.outfile)?;
+    if strategies::scopes::scopes_are_valid(&tree) {
+        // Every candidate keeps valid push/pop scopes (and parses), so no intermediate output
+        // is invalid SMT-LIB.
+        reducer.set_admissible(strategies::scopes::admissible);
+    }
     let bar = progress_bar(opts);
     {
         let bar = bar.clone();

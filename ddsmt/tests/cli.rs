@@ -411,3 +411,133 @@ fn replace_by_variable_mode_picks_larger_or_smaller_names() {
     assert!(reduce("inc").contains("(assert (> zz 0))"));
     assert!(reduce("dec").contains("(assert (> a 0))"));
 }
+
+/// `ddsmt A A`, a symlink to the input as output and a missing output directory are refused
+/// before the golden run (the command, which leaves a marker file, never runs), and the input is
+/// left as it was.
+#[test]
+fn output_is_checked_before_the_golden_run() {
+    let w = Work::new("lia.smt2");
+    let before = w.input();
+    let marker = w.path("golden-ran");
+    let touch = format!("touch '{}'", marker.display());
+    let link = w.path("link.smt2");
+    std::os::unix::fs::symlink(w.path("in.smt2"), &link).unwrap();
+    let missing = w.path("no-such-dir").join("out.smt2");
+    for (output, expected) in [
+        (w.path("in.smt2"), "refusing to overwrite the input"),
+        (link.clone(), "refusing to overwrite the input"),
+        (missing, "does not exist"),
+    ] {
+        let out = Command::new(BIN)
+            .arg(w.path("in.smt2"))
+            .arg(&output)
+            .args(["sh", "-c", &touch])
+            .output()
+            .unwrap();
+        assert_ne!(code(&out), 0, "{}", stderr(&out));
+        assert!(stderr(&out).contains(expected), "{}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+        assert!(!marker.exists(), "the golden run must not start");
+        assert_eq!(w.input(), before);
+    }
+}
+
+/// SIGKILL of ddsmt during a check leaves no command running: the check dies with it
+/// (parent-death signal).
+#[test]
+fn killing_ddsmt_kills_its_checks() {
+    let w = Work::new("lia.smt2");
+    let pid_file = w.path("check.pid");
+    let record = format!("echo $$ > '{}'; exec sleep 30", pid_file.display());
+    let mut child = Command::new(BIN)
+        .arg(w.path("in.smt2"))
+        .arg(w.path("out.smt2"))
+        .args(["sh", "-c", &record])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut pid = None;
+    for _ in 0..500 {
+        if let Some(p) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            pid = Some(p);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = pid.expect("the golden run started");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut alive = true;
+    for _ in 0..500 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => alive = false,
+            Ok(stat) => {
+                alive = !stat[stat.rfind(')').unwrap() + 1..]
+                    .trim_start()
+                    .starts_with('Z')
+            }
+        }
+        if !alive {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive, "check {pid} outlived a SIGKILLed ddsmt");
+}
+
+/// With the default limits (CPU time, not wall clock) a real solver gives the same output for
+/// `-j 1` and `-j 2`, on several inputs.
+#[test]
+fn z3_default_limits_same_output_for_one_and_two_jobs() {
+    if !have("z3") {
+        return;
+    }
+    for input in ["unsat.smt2", "lia.smt2"] {
+        let outputs: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|jobs| {
+                let w = Work::new(input);
+                let out = w.ddsmt(&["-j", jobs], &["z3"]);
+                assert_eq!(code(&out), 0, "{}", stderr(&out));
+                w.output()
+            })
+            .collect();
+        assert_eq!(outputs[0], outputs[1], "{input}");
+    }
+}
+
+/// Ctrl-C during the golden run: exit 130, no output file, and the message says so.
+#[test]
+fn an_early_ctrl_c_says_no_output_was_written() {
+    let w = Work::new("lia.smt2");
+    let pid_file = w.path("golden.pid");
+    let record = format!("echo $$ > '{}'; exec sleep 30", pid_file.display());
+    let child = Command::new(BIN)
+        .arg(w.path("in.smt2"))
+        .arg(w.path("out.smt2"))
+        .args(["sh", "-c", &record])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..500 {
+        if std::fs::read_to_string(&pid_file).is_ok_and(|t| t.ends_with('\n')) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no output was written"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!w.path("out.smt2").exists());
+}

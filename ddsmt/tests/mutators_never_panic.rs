@@ -123,6 +123,7 @@ fn the_shapes_from_issue_16_do_not_panic() {
         "(assert (forall ()))",
         "(assert (! ))",
         "(assert ((_) 1))",
+        "(assert (let (let x) (!)))",
     ] {
         mutate_everything(&format!("{PRELUDE}{body}\n(check-sat)\n"));
     }

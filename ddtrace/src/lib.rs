@@ -1,6 +1,6 @@
 //! `ddtrace`: minimize a failing Z3 API trace while its replay by `untrace` keeps behaving the
 //! same (exit code or signal, stdout, stderr), after ddMBT (Niemetz, Preiner, Biere 2017,
-//! section 5), on the reduction engine (the `reduce` crate, shared with `ddsmt`) ([`reduce`]): the golden run,
+//! section 5), on the reduction engine of the `reduce` crate (shared with `ddsmt`): the golden run,
 //! behaviour matching, timeouts, `-j` parallel deterministic checks, the cache, and the best
 //! trace always on disk come from there.
 //!

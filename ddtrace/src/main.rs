@@ -5,7 +5,7 @@ use clap::Parser;
 use ddtrace::trace_io::{self, line_count};
 use ddtrace::{minimize, Config, Passes};
 use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
-use reduce::{exit_code, EngineError, Matching, StopFlag};
+use reduce::{exit_code, EngineError, Matching, OutputSnapshot, StopFlag};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,7 +60,7 @@ struct Cli {
     /// Number of parallel replays (the result does not depend on it).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
-    /// Timeout of each replay (default: 1.5 x golden run time, at least 0.5 s).
+    /// Wall-clock timeout of each replay (default: a CPU-time limit of 10 x the golden run's CPU time, at least 1 s, with a wall-clock net of at least 10 s).
     #[arg(long, value_parser = seconds, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Memory limit of each replay in megabytes.
@@ -240,15 +240,18 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
-    let started = reduce::run_started();
+    let snapshot = OutputSnapshot::take(&cli.outtrace);
     match run(&cli, z3_lib.as_ref()) {
         Ok(()) => ExitCode::from(EXIT_OK as u8),
         Err(e) => {
             match &e {
-                EngineError::Interrupted(_) => eprintln!(
-                    "ddtrace: {e}; {}",
-                    reduce::interrupted_output(&cli.outtrace, started)
+                EngineError::Interrupted(_) if snapshot.written() => eprintln!(
+                    "ddtrace: {e}; {} holds the best trace so far",
+                    cli.outtrace.display()
                 ),
+                EngineError::Interrupted(_) => {
+                    eprintln!("ddtrace: {e} before the golden run ended; no output was written")
+                }
                 EngineError::NotFailing(_) => {
                     eprintln!("ddtrace: {}: {e}", cli.intrace.display())
                 }

@@ -146,7 +146,7 @@ fn sigint_leaves_a_failing_trace_on_disk() {
         String::from_utf8_lossy(&out.stderr)
     );
     if code == Some(130) {
-        assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best result so far"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best trace so far"));
     }
     assert!(aborts(&output, pattern), "the trace on disk still fails");
 }
@@ -186,4 +186,20 @@ fn errors_name_the_file_and_have_exit_codes() {
     assert_eq!(missing.status.code(), Some(3));
     let usage = Command::new(ddtrace_bin()).arg(&input).output().unwrap();
     assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn the_input_is_never_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.trace");
+    let text = "z3-trace 1\nsort_bv 8\nreturn s1\n";
+    std::fs::write(&input, text).unwrap();
+    let out = ddtrace(&input, &input, "sort_bv", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("refusing to overwrite the input"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
 }

@@ -2,8 +2,9 @@
 //! path is appended last), [`RunLimits`] (timeout, memory limit) and [`run_on_file`], which
 //! returns a [`RunOutcome`] (how it exited, what it printed, how long it took).
 //!
-//! The child runs in its own process group so that a timeout or Ctrl-C kills it together with
-//! everything it started. Its stdout/stderr go to files in the check's private directory, which
+//! The child runs in its own session so that a timeout or Ctrl-C kills it together with
+//! everything it started, even processes that made a process group of their own (coreutils
+//! `timeout` does); a parent-death signal ends it when ddsmt itself is killed. Its stdout/stderr go to files in the check's private directory, which
 //! avoids pipe deadlocks and cannot block on grandchildren that keep a pipe open.
 
 use std::ffi::OsString;
@@ -79,6 +80,8 @@ pub struct RunOutcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub duration: Duration,
+    /// CPU time (user + system) of the command and the children it waited for.
+    pub cpu: Duration,
 }
 
 /// Limits for one run.
@@ -88,6 +91,10 @@ pub struct RunLimits {
     pub timeout: Option<Duration>,
     /// Address-space limit in megabytes (RLIMIT_AS); `None` = unlimited.
     pub memout_mb: Option<u64>,
+    /// CPU-time limit per process (RLIMIT_CPU, whole seconds, rounded up); `None` = unlimited.
+    /// Unlike the wall clock it does not depend on how loaded the machine is, so verdicts
+    /// under it do not change with `-j`.
+    pub cpu: Option<Duration>,
 }
 
 /// Run `cmd input` with cwd unchanged, stdout/stderr captured through files in `workdir`
@@ -106,72 +113,119 @@ pub fn run_on_file(
         .args(&cmd.args)
         .arg(input)
         .stdin(Stdio::null())
-        .stdout(File::create(&out_path)?)
-        .stderr(File::create(&err_path)?)
-        .process_group(0);
-    // SAFETY: prctl is async-signal-safe. The check dies with the thread that started it (it
-    // waits for the check), so a SIGKILLed ddsmt or ddtrace leaves no solver running.
-    let parent = nix::unistd::Pid::this();
-    // SAFETY: prctl and getppid are async-signal-safe. The check dies with the thread that
-    // started it (it waits for the check), so a SIGKILLed ddsmt or ddtrace leaves no solver
-    // running; a parent already gone before the signal was armed means: do not start.
+        .stdout(private_file(&out_path)?)
+        .stderr(private_file(&err_path)?);
+    let memory = limits
+        .memout_mb
+        .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
+    let cpu_seconds = limits
+        .cpu
+        .map(|d| d.as_secs() as libc::rlim_t + libc::rlim_t::from(d.subsec_nanos() > 0));
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (setsid, prctl, getppid, setrlimit) between fork
+    // and exec.
     unsafe {
         command.pre_exec(move || {
-            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
-            if nix::unistd::getppid() != parent {
-                return Err(io::Error::other("the minimizer is gone"));
+            // Its own session (and process group): the whole session is killed on timeout,
+            // including helpers such as coreutils `timeout` that move to a group of their own.
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Die with the thread that started us, even when ddsmt is SIGKILLed; the check
+            // after prctl closes the race with a parent that died just before it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(137);
+            }
+            if let Some(bytes) = memory {
+                let lim = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(seconds) = cpu_seconds {
+                // SIGXCPU at the soft limit, SIGKILL one second later for a process that
+                // ignores it.
+                let lim = libc::rlimit {
+                    rlim_cur: seconds.max(1),
+                    rlim_max: seconds.max(1) + 1,
+                };
+                if libc::setrlimit(libc::RLIMIT_CPU, &lim) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
             }
             Ok(())
         });
     }
-    if let Some(mb) = limits.memout_mb {
-        let bytes = mb.saturating_mul(1024 * 1024);
-        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
-                nix::sys::resource::setrlimit(
-                    nix::sys::resource::Resource::RLIMIT_AS,
-                    bytes,
-                    bytes,
-                )?;
-                Ok(())
-            });
-        }
-    }
     let start = Instant::now();
     let mut child = command.spawn()?;
-    let exit = wait_with_limits(&mut child, start, limits.timeout, stop)?;
+    let (mut exit, cpu) = wait_with_limits(&mut child, start, limits.timeout, stop)?;
     let duration = start.elapsed();
+    if let (Exit::Signal(sig), Some(limit)) = (exit, limits.cpu) {
+        // Killed at the CPU limit (SIGXCPU, or SIGKILL at the hard limit): a timeout.
+        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limit) {
+            exit = Exit::Timeout;
+        }
+    }
     Ok(RunOutcome {
         exit,
+        cpu,
         stdout: std::fs::read(&out_path)?,
         stderr: std::fs::read(&err_path)?,
         duration,
     })
 }
 
+/// A new file only the user can read (the command's output may quote the input).
+fn private_file(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+}
+
 /// Poll the child with a short, growing sleep (fast runs are noticed within a fraction of
-/// their run time); kill its process group on timeout or stop.
+/// their run time); kill its session on timeout or stop. Reaps the child with `wait4` to learn
+/// its CPU time.
 fn wait_with_limits(
     child: &mut Child,
     start: Instant,
     timeout: Option<Duration>,
     stop: &StopFlag,
-) -> io::Result<Exit> {
+) -> io::Result<(Exit, Duration)> {
     let mut nap = Duration::from_micros(200);
     loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(exit_of(status));
+        if let Some((status, cpu)) = reap(child, false)? {
+            // Whatever the command left running in its session (a backgrounded solver) goes
+            // too: nothing a check started outlives it.
+            for pid in session_members(child.id() as libc::pid_t) {
+                // SAFETY: plain syscall on a member of the check's own session.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            return Ok((exit_of(status), cpu));
         }
         let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);
         if timed_out || stop.is_set() {
             kill_group(child);
-            child.wait()?;
-            return Ok(if timed_out {
-                Exit::Timeout
-            } else {
-                Exit::Interrupted
-            });
+            let cpu = reap(child, true)?.map_or(Duration::ZERO, |(_, cpu)| cpu);
+            return Ok((
+                if timed_out {
+                    Exit::Timeout
+                } else {
+                    Exit::Interrupted
+                },
+                cpu,
+            ));
         }
         std::thread::sleep(nap);
         // At most 1 ms late: a solver check often takes only a few tens of milliseconds.
@@ -179,12 +233,70 @@ fn wait_with_limits(
     }
 }
 
-/// SIGKILL the child's whole process group (its pid is the group id: `process_group(0)`).
-/// Called before the child is reaped, so the group id cannot have been reused.
+/// `wait4` on the child (blocking or not): its status and CPU time once it has ended.
+fn reap(child: &Child, block: bool) -> io::Result<Option<(ExitStatus, Duration)>> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data that wait4 fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: waits for our own child; the pointers are valid for the call.
+        let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, flags, &mut usage) };
+        if pid < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        if pid == 0 {
+            return Ok(None);
+        }
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+        return Ok(Some((ExitStatus::from_raw(status), cpu)));
+    }
+}
+
+/// SIGKILL the child's whole session: its process group (its pid is the group and session id,
+/// from `setsid`) and every process in the session that moved to another group. Called before
+/// the child is reaped, so the ids cannot have been reused.
 fn kill_group(child: &Child) {
-    let group = nix::unistd::Pid::from_raw(child.id() as i32);
-    // Failure (the group is already gone) is harmless.
-    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+    let sid = child.id() as libc::pid_t;
+    // SAFETY: plain syscalls; failure (already gone) is harmless.
+    unsafe {
+        libc::kill(-sid, libc::SIGKILL);
+    }
+    for pid in session_members(sid) {
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The processes whose session id is `sid`, read from `/proc/PID/stat` (field 6; the command
+/// name in field 2 may contain spaces and parentheses, so fields are counted after its last ')').
+fn session_members(sid: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(3)?.parse::<libc::pid_t>().ok()
+                })
+                == Some(sid)
+        })
+        .collect()
 }
 
 fn exit_of(status: ExitStatus) -> Exit {
@@ -194,5 +306,110 @@ fn exit_of(status: ExitStatus) -> Exit {
         // Unreachable on Unix (a status is either an exit or a signal); map to a code
         // that never equals a real one.
         (None, None) => Exit::Code(i32::MIN),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gone(pid: libc::pid_t) -> bool {
+        // A killed process whose parent is gone is reaped by init; until then it is a zombie.
+        for _ in 0..500 {
+            match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Err(_) => return true,
+                Ok(stat)
+                    if stat[stat.rfind(')').unwrap() + 1..]
+                        .trim_start()
+                        .starts_with('Z') =>
+                {
+                    return true
+                }
+                Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        false
+    }
+
+    /// A command that starts its solver under coreutils `timeout` (which makes a process group
+    /// of its own) is still killed whole on timeout.
+    #[test]
+    fn a_timeout_kills_processes_that_left_the_process_group() {
+        if Command::new("timeout").arg("--version").output().is_err() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "timeout 60 sh -c 'echo $$ > \"$0.pid\"; exec sleep 30' \"$0\"; sleep 30",
+        ])
+        .unwrap();
+        let limits = RunLimits {
+            timeout: Some(Duration::from_millis(500)),
+            memout_mb: None,
+            cpu: None,
+        };
+        let pid_file = dir.path().join("input.smt2.pid");
+        let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
+        assert_eq!(outcome.exit, Exit::Timeout);
+        let pid: libc::pid_t = std::fs::read_to_string(&pid_file)
+            .expect("the inner command ran")
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone(pid), "process {pid} outlived the timeout");
+    }
+
+    /// A command that spins past its CPU limit is a timeout, whatever the wall clock says.
+    #[test]
+    fn the_cpu_limit_ends_a_spinning_command_as_a_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv(["sh", "-c", "while :; do :; done"]).unwrap();
+        let limits = RunLimits {
+            timeout: Some(Duration::from_secs(600)),
+            memout_mb: None,
+            cpu: Some(Duration::from_secs(1)),
+        };
+        let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
+        assert_eq!(outcome.exit, Exit::Timeout);
+        assert!(
+            outcome.cpu >= Duration::from_millis(900),
+            "{:?}",
+            outcome.cpu
+        );
+    }
+
+    /// A background process that the command leaves behind is killed when the command ends.
+    #[test]
+    fn nothing_outlives_a_finished_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "sleep 30 > /dev/null 2>&1 & echo $! > \"$0.pid\"",
+        ])
+        .unwrap();
+        let outcome = run_on_file(
+            &cmd,
+            &input,
+            dir.path(),
+            &RunLimits::default(),
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert_eq!(outcome.exit, Exit::Code(0));
+        let pid: libc::pid_t = std::fs::read_to_string(dir.path().join("input.smt2.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone(pid), "background process {pid} outlived the check");
     }
 }

@@ -5,7 +5,7 @@
 //! | ---- | ------- |
 //! | 0    | reduction finished (the output file holds the result) |
 //! | 1    | input/output error, or the input cannot be parsed |
-//! | 2    | bad command line |
+//! | 2    | bad command line (also: the output is the input) |
 //! | 3    | the command (or cross-check command) cannot be started |
 //! | 130  | interrupted by SIGINT (the output file holds the best result so far) |
 //! | 143  | interrupted by SIGTERM (likewise) |
@@ -34,6 +34,8 @@ pub enum EngineError {
     Input(String),
     /// Stopped by a signal (SIGINT = 2, SIGTERM = 15).
     Interrupted(i32),
+    /// A request that cannot be carried out as asked (e.g. the output is the input).
+    Usage(String),
     /// The golden run shows no failure, so there is nothing a reduction could keep.
     NotFailing(String),
 }
@@ -44,6 +46,7 @@ impl fmt::Display for EngineError {
             EngineError::Io(m)
             | EngineError::Command(m)
             | EngineError::Input(m)
+            | EngineError::Usage(m)
             | EngineError::NotFailing(m) => f.write_str(m),
             EngineError::Interrupted(sig) => write!(f, "interrupted by signal {sig}"),
         }
@@ -57,6 +60,7 @@ pub fn exit_code(err: &EngineError) -> i32 {
     match err {
         EngineError::Io(_) | EngineError::Input(_) => EXIT_IO,
         EngineError::Command(_) => EXIT_COMMAND,
+        EngineError::Usage(_) => EXIT_USAGE,
         EngineError::Interrupted(sig) => 128 + sig,
         EngineError::NotFailing(_) => EXIT_NOT_FAILING,
     }

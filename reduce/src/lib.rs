@@ -1,5 +1,4 @@
-//! The reduction engine shared by `ddsmt` and `ddtrace` (each depends on it, neither on the
-//! other).
+//! The reduction engine shared by `ddsmt` and `ddtrace` (each depends on this crate, not on the other).
 //!
 //! It knows nothing about SMT-LIB or traces: a candidate is a byte string. The pieces:
 //! - [`command`]: run a command on a file (argument vector, process group, timeout, memout);
@@ -11,12 +10,14 @@
 //!   parallel deterministic evaluation ([`Reducer::first_success`]) and statistics.
 //! - [`algorithms`]: [`ddmin`] and [`substitute`] over any list of units.
 //! - [`signals`]: Ctrl-C / SIGTERM handling ([`StopFlag`]).
+//! - [`output`]: [`check_output`], the output path checked before the golden run.
 //! - [`error`]: [`EngineError`] and the documented exit codes.
 
 pub mod algorithms;
 pub mod command;
 pub mod error;
 pub mod matching;
+pub mod output;
 pub mod reducer;
 pub mod signals;
 pub mod tester;
@@ -25,9 +26,7 @@ pub use algorithms::{ddmin, substitute};
 pub use command::{CommandLine, Exit, RunLimits, RunOutcome};
 pub use error::{exit_code, EngineError};
 pub use matching::{matches_golden, Matching};
-pub use reducer::{
-    check_output, interrupted_output, run_started, write_atomically, Candidate, PassStats, Reducer,
-    ReducerOptions, Status,
-};
+pub use output::{check_output, OutputSnapshot};
+pub use reducer::{write_atomically, Candidate, PassStats, Reducer, ReducerOptions, Status};
 pub use signals::StopFlag;
 pub use tester::{CommandTester, Property, PropertySpec, Tester, Verdict};

@@ -61,6 +61,7 @@ mod tests {
 
     fn run(exit: Exit, out: &str, err: &str) -> RunOutcome {
         RunOutcome {
+            cpu: Duration::ZERO,
             exit,
             stdout: out.as_bytes().to_vec(),
             stderr: err.as_bytes().to_vec(),

@@ -121,7 +121,11 @@ pub struct Reducer<'t> {
     failure: Option<EngineError>,
     observer: Option<Observer<'t>>,
     on_accept: Option<AcceptHook<'t>>,
+    admissible: Option<Admissible<'t>>,
+    inadmissible: u64,
 }
+
+type Admissible<'t> = Box<dyn Fn(&[u8]) -> bool + 't>;
 
 impl<'t> Reducer<'t> {
     /// Start from `initial`, which the tester is assumed to keep (the golden input).
@@ -154,6 +158,8 @@ impl<'t> Reducer<'t> {
             failure: None,
             observer: None,
             on_accept: None,
+            admissible: None,
+            inadmissible: 0,
         }
     }
 
@@ -172,6 +178,17 @@ impl<'t> Reducer<'t> {
     /// Called with (previous best, new best) on every accepted candidate (e.g. `--dump-diffs`).
     pub fn set_accept_hook(&mut self, f: impl FnMut(&[u8], &[u8]) + 't) {
         self.on_accept = Some(Box::new(f));
+    }
+
+    /// Only candidates for which `f` holds are ever checked or accepted (e.g. ddsmt: scopes
+    /// stay balanced); the others are skipped without running anything.
+    pub fn set_admissible(&mut self, f: impl Fn(&[u8]) -> bool + 't) {
+        self.admissible = Some(Box::new(f));
+    }
+
+    /// Candidates skipped because they were not admissible.
+    pub fn inadmissible(&self) -> u64 {
+        self.inadmissible
     }
 
     /// Name of the current phase, for progress displays.
@@ -241,6 +258,10 @@ impl<'t> Reducer<'t> {
                 next += 1;
                 let Some(cand) = build(index) else { continue };
                 if cand.text == self.best {
+                    continue;
+                }
+                if self.admissible.as_ref().is_some_and(|ok| !ok(&cand.text)) {
+                    self.inadmissible += 1;
                     continue;
                 }
                 let key = Key::of(&cand.text);
@@ -360,47 +381,6 @@ impl<'t> Reducer<'t> {
                 successes: self.successes,
             });
         }
-    }
-}
-
-/// Checks, before any work, that `output` can take the result: it is not the input (the same
-/// path, or another name of the same file: a minimizer never overwrites its input) and its
-/// folder exists and takes new files.
-pub fn check_output(input: &Path, output: &Path) -> Result<(), EngineError> {
-    if same_file::is_same_file(input, output).unwrap_or(false) {
-        return Err(EngineError::Io(format!(
-            "{}: the output is the input file; give another output path (the input is kept)",
-            output.display()
-        )));
-    }
-    let dir = match output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".ddsmt-check-")
-        .tempfile_in(dir)
-        .map(drop)
-        .map_err(|e| EngineError::Io(format!("{}: cannot write there: {e}", output.display())))
-}
-
-/// The time a run started, for [`interrupted_output`]: a little before now, since file times
-/// come from a coarser clock than `SystemTime::now`.
-pub fn run_started() -> std::time::SystemTime {
-    std::time::SystemTime::now() - Duration::from_millis(50)
-}
-
-/// What an interrupted minimizer tells about its output: that it holds the best result so far
-/// when this run wrote it (modified since `started`), or that no output was written (an
-/// interruption during the golden run; a file from an earlier run is not this run's result).
-pub fn interrupted_output(output: &Path, started: std::time::SystemTime) -> String {
-    let written = std::fs::metadata(output)
-        .and_then(|m| m.modified())
-        .is_ok_and(|modified| modified >= started);
-    if written {
-        format!("{} holds the best result so far", output.display())
-    } else {
-        format!("no output was written to {}", output.display())
     }
 }
 

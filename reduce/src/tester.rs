@@ -45,14 +45,30 @@ impl<F: Fn(&[u8]) -> bool + Sync> Tester for F {
 pub struct PropertySpec {
     pub command: CommandLine,
     pub matching: Matching,
-    /// Per-check timeout; `None` = 1.5 x the golden run time, at least [`MIN_TIMEOUT`].
-    /// When set, the golden run is limited by it too.
+    /// Per-check wall-clock timeout. When set, the golden run is limited by it too. `None`:
+    /// checks are limited by CPU time, [`CPU_FACTOR`] x the golden run's, at least
+    /// [`MIN_CPU_LIMIT`], with a generous wall-clock safety net ([`default_limits`]).
     pub timeout: Option<Duration>,
 }
 
-/// Lower bound of the default per-check timeout, so that a very fast golden run does not turn
-/// scheduling noise into spurious timeouts.
-pub const MIN_TIMEOUT: Duration = Duration::from_millis(500);
+/// Lower bound of the default per-check CPU limit (RLIMIT_CPU counts whole seconds).
+pub const MIN_CPU_LIMIT: Duration = Duration::from_secs(1);
+/// Default CPU limit of a check as a multiple of the golden run's CPU time.
+pub const CPU_FACTOR: u32 = 10;
+/// Lower bound of the default wall-clock safety net.
+pub const MIN_WALL_NET: Duration = Duration::from_secs(10);
+
+/// The default limits of a check after a golden run `golden`: (CPU limit, wall-clock net).
+/// CPU time hardly changes with machine load, so verdicts (and the output) do not depend on
+/// `-j`; the wall-clock net only catches commands that sleep or wait, and is far enough away
+/// that load alone does not reach it.
+pub fn default_limits(golden: &RunOutcome) -> (Duration, Duration) {
+    let cpu = (golden.cpu * CPU_FACTOR).max(MIN_CPU_LIMIT);
+    let wall = (golden.duration * CPU_FACTOR)
+        .max(cpu * 4)
+        .max(MIN_WALL_NET);
+    (cpu, wall)
+}
 
 /// A command together with its golden run.
 #[derive(Clone, Debug)]
@@ -60,7 +76,10 @@ pub struct Property {
     pub command: CommandLine,
     pub matching: Matching,
     pub golden: RunOutcome,
+    /// Wall-clock limit of a check.
     pub timeout: Duration,
+    /// CPU-time limit of a check (`None` with an explicit `--timeout`).
+    pub cpu_limit: Option<Duration>,
 }
 
 /// Tests candidates by running one or two commands.
@@ -85,23 +104,30 @@ impl CommandTester {
         memout_mb: Option<u64>,
         stop: StopFlag,
     ) -> Result<CommandTester, EngineError> {
+        remove_stale_check_dirs();
         let golden = |spec: PropertySpec| -> Result<Property, EngineError> {
             let limits = RunLimits {
                 timeout: spec.timeout,
                 memout_mb,
+                cpu: None,
             };
             let out = run_candidate(&spec.command, original, suffix, &limits, &stop)?;
             if out.exit == Exit::Interrupted {
                 return Err(EngineError::Interrupted(stop.signal().unwrap_or(2)));
             }
-            let timeout = spec
-                .timeout
-                .unwrap_or_else(|| out.duration.mul_f64(1.5).max(MIN_TIMEOUT));
+            let (timeout, cpu_limit) = match spec.timeout {
+                Some(t) => (t, None),
+                None => {
+                    let (cpu, wall) = default_limits(&out);
+                    (wall, Some(cpu))
+                }
+            };
             Ok(Property {
                 command: spec.command,
                 matching: spec.matching,
                 golden: out,
                 timeout,
+                cpu_limit,
             })
         };
         let primary = golden(primary)?;
@@ -119,6 +145,7 @@ impl CommandTester {
         let limits = RunLimits {
             timeout: Some(prop.timeout),
             memout_mb: self.memout_mb,
+            cpu: prop.cpu_limit,
         };
         match run_candidate(&prop.command, candidate, &self.suffix, &limits, &self.stop) {
             Ok(out) if out.exit == Exit::Interrupted => Verdict::Interrupted,
@@ -143,6 +170,38 @@ impl Tester for CommandTester {
     }
 }
 
+/// Check directories are `ddsmt-check-PID-XXXXXX` in the temporary directory, so that those
+/// of a killed run (whose process is gone) can be told from those of a running one.
+const CHECK_DIR_PREFIX: &str = "ddsmt-check-";
+
+/// Remove check directories left behind by runs that were killed (SIGKILL leaves no chance to
+/// clean up): those whose PID names no running process. Errors are ignored: another run may be
+/// removing the same directory.
+pub fn remove_stale_check_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(CHECK_DIR_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest
+            .split('-')
+            .next()
+            .and_then(|p| p.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && pid != std::process::id() as libc::pid_t {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Write `content` to `input<suffix>` in a fresh private directory and run `cmd` on it.
 fn run_candidate(
     cmd: &CommandLine,
@@ -151,12 +210,21 @@ fn run_candidate(
     limits: &RunLimits,
     stop: &StopFlag,
 ) -> Result<RunOutcome, EngineError> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    // Private to the user: candidates may hold what the input held.
     let dir = tempfile::Builder::new()
-        .prefix("ddsmt-check-")
+        .prefix(&format!("{CHECK_DIR_PREFIX}{}-", std::process::id()))
+        .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| EngineError::Io(format!("cannot create a temporary directory: {e}")))?;
     let input = dir.path().join(format!("input{suffix}"));
-    std::fs::write(&input, content)
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&input)
+        .and_then(|mut f| f.write_all(content))
         .map_err(|e| EngineError::Io(format!("{}: cannot write: {e}", input.display())))?;
     run_on_file(cmd, &input, dir.path(), limits, stop).map_err(|e| {
         EngineError::Command(format!(
@@ -164,4 +232,45 @@ fn run_candidate(
             cmd.program.to_string_lossy()
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check's directory is 0700 and the candidate and captured output files are 0600.
+    #[test]
+    fn check_files_are_private() {
+        let cmd = CommandLine::from_argv([
+            "sh",
+            "-c",
+            "stat -c %a \"$(dirname \"$0\")\" \"$0\" \"$(dirname \"$0\")/stdout\"",
+        ])
+        .unwrap();
+        let out = run_candidate(
+            &cmd,
+            b"(check-sat)",
+            ".smt2",
+            &RunLimits::default(),
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "700\n600\n600\n");
+    }
+
+    /// A check directory of a process that no longer exists is removed; one of a running
+    /// process is kept.
+    #[test]
+    fn stale_check_directories_are_removed() {
+        // A PID above the kernel's maximum (4194304) never names a process.
+        let stale = std::env::temp_dir().join(format!("{CHECK_DIR_PREFIX}4999999-test"));
+        let live =
+            std::env::temp_dir().join(format!("{CHECK_DIR_PREFIX}1-test-{}", std::process::id()));
+        std::fs::create_dir_all(&stale).unwrap();
+        std::fs::create_dir_all(&live).unwrap();
+        remove_stale_check_dirs();
+        let (stale_left, live_left) = (stale.exists(), live.exists());
+        let _ = std::fs::remove_dir_all(&live);
+        assert!(!stale_left && live_left);
+    }
 }

@@ -154,11 +154,11 @@ impl EraseNode {
                     .first()
                     .and_then(|&n| util::name(tree, n))
                     .unwrap_or_default();
-                // A binder without a body (it parses) has nothing to keep the name out of.
-                let Some(&body) = tree.children(grand).get(2) else {
-                    return false;
-                };
-                !util::free_symbols(tree, body).contains(name)
+                // A binder without a body parses; there is nothing the name could occur in.
+                match tree.children(grand).get(2) {
+                    Some(&body) => !util::free_symbols(tree, body).contains(name),
+                    None => true,
+                }
             }
             _ => false,
         }

@@ -263,9 +263,8 @@ fn let_bindings(tree: &Tree, id: NodeId) -> Option<Vec<(String, NodeId, NodeId)>
     if tree.head(id) != Some("let") {
         return None;
     }
-    // `binder_vars` checks the shape `(let (BINDING...) BODY)` first.
+    let bindings = *tree.children(id).get(1)?;
     let vars = util::binder_vars(tree, id)?;
-    let bindings = tree.children(id)[1];
     Some(
         vars.into_iter()
             .zip(tree.children(bindings).iter().copied())
@@ -385,12 +384,11 @@ impl Mutator for RemoveAnnotation {
         Self::removable(cx, id)
     }
     fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
-        cx.tree
-            .children(id)
-            .get(1)
-            .map(|&annotated| replace("remove annotation", id, node(annotated)))
-            .into_iter()
-            .collect()
+        vec![replace(
+            "remove annotation",
+            id,
+            node(cx.tree.children(id)[1]),
+        )]
     }
 }
 

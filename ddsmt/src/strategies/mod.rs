@@ -6,6 +6,8 @@
 //!   every strategy does after each accepted candidate.
 //! - [`ddmin`]: ddmin over top-level commands, then over terms level by level.
 //! - [`hierarchical`]: passes over the tree, top down, every mutator at each node.
+//! - [`scopes`]: valid push/pop scopes (the filter every candidate passes) and a pass over
+//!   whole scopes, which every strategy runs first.
 //!
 //! Hybrid = ddmin over the commands that are not declarations (which ddSMT's first round also
 //! leaves alone), then hierarchical, whose passes remove declarations once unused.
@@ -13,6 +15,7 @@
 pub mod ddmin;
 pub mod edits;
 pub mod hierarchical;
+pub mod scopes;
 
 use model::smtlib::{infer_sorts_lenient, Edit, PrintOptions, SortMap, Tree};
 
@@ -68,6 +71,9 @@ impl Session<'_, '_, '_> {
 
 /// Run `strategy` until it reaches its fixpoint or the reducer stops.
 pub fn run(strategy: Strategy, s: &mut Session) {
+    if !s.reducer.stopped() {
+        scopes::scopes(s);
+    }
     match strategy {
         Strategy::Ddmin => ddmin::run(s),
         Strategy::Hierarchical => hierarchical::run(s),
