@@ -7,6 +7,9 @@
 //! `timeout` does); a parent-death signal ends it when ddsmt itself is killed. Its stdout/stderr go to files in the check's private directory, which
 //! avoids pipe deadlocks and cannot block on grandchildren that keep a pipe open.
 
+use nix::sys::resource::{setrlimit, Resource};
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -115,49 +118,32 @@ pub fn run_on_file(
         .stdin(Stdio::null())
         .stdout(private_file(&out_path)?)
         .stderr(private_file(&err_path)?);
-    let memory = limits
-        .memout_mb
-        .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
+    let memory = limits.memout_mb.map(|mb| mb.saturating_mul(1024 * 1024));
     let cpu_seconds = limits
         .cpu
-        .map(|d| d.as_secs() as libc::rlim_t + libc::rlim_t::from(d.subsec_nanos() > 0));
-    let parent = std::process::id() as libc::pid_t;
+        .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0));
+    let parent = Pid::this();
     // SAFETY: only async-signal-safe calls (setsid, prctl, getppid, setrlimit) between fork
     // and exec.
     unsafe {
         command.pre_exec(move || {
             // Its own session (and process group): the whole session is killed on timeout,
             // including helpers such as coreutils `timeout` that move to a group of their own.
-            if libc::setsid() < 0 {
-                return Err(io::Error::last_os_error());
-            }
+            nix::unistd::setsid()?;
             // Die with the thread that started us, even when ddsmt is SIGKILLed; the check
             // after prctl closes the race with a parent that died just before it.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if libc::getppid() != parent {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            if nix::unistd::getppid() != parent {
+                // SAFETY: ends the forked child at once (nix has no wrapper for _exit).
                 libc::_exit(137);
             }
             if let Some(bytes) = memory {
-                let lim = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
+                setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
             }
             if let Some(seconds) = cpu_seconds {
                 // SIGXCPU at the soft limit, SIGKILL one second later for a process that
                 // ignores it.
-                let lim = libc::rlimit {
-                    rlim_cur: seconds.max(1),
-                    rlim_max: seconds.max(1) + 1,
-                };
-                if libc::setrlimit(libc::RLIMIT_CPU, &lim) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
+                setrlimit(Resource::RLIMIT_CPU, seconds.max(1), seconds.max(1) + 1)?;
             }
             Ok(())
         });
@@ -168,7 +154,7 @@ pub fn run_on_file(
     let duration = start.elapsed();
     if let (Exit::Signal(sig), Some(limit)) = (exit, limits.cpu) {
         // Killed at the CPU limit (SIGXCPU, or SIGKILL at the hard limit): a timeout.
-        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limit) {
+        if sig == Signal::SIGXCPU as i32 || (sig == Signal::SIGKILL as i32 && cpu >= limit) {
             exit = Exit::Timeout;
         }
     }
@@ -206,11 +192,8 @@ fn wait_with_limits(
         if let Some((status, cpu)) = reap(child, false)? {
             // Whatever the command left running in its session (a backgrounded solver) goes
             // too: nothing a check started outlives it.
-            for pid in session_members(child.id() as libc::pid_t) {
-                // SAFETY: plain syscall on a member of the check's own session.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
+            for pid in session_members(child.id() as i32) {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
             }
             return Ok((exit_of(status), cpu));
         }
@@ -233,7 +216,8 @@ fn wait_with_limits(
     }
 }
 
-/// `wait4` on the child (blocking or not): its status and CPU time once it has ended.
+/// `wait4` on the child (blocking or not): its status and CPU time once it has ended (libc:
+/// nix has no `wait4`, the one call that gives one child's CPU time).
 fn reap(child: &Child, block: bool) -> io::Result<Option<(ExitStatus, Duration)>> {
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain data that wait4 fills in.
@@ -265,34 +249,29 @@ fn reap(child: &Child, block: bool) -> io::Result<Option<(ExitStatus, Duration)>
 /// from `setsid`) and every process in the session that moved to another group. Called before
 /// the child is reaped, so the ids cannot have been reused.
 fn kill_group(child: &Child) {
-    let sid = child.id() as libc::pid_t;
-    // SAFETY: plain syscalls; failure (already gone) is harmless.
-    unsafe {
-        libc::kill(-sid, libc::SIGKILL);
-    }
+    let sid = child.id() as i32;
+    // Failures (already gone) are harmless.
+    let _ = killpg(Pid::from_raw(sid), Signal::SIGKILL);
     for pid in session_members(sid) {
-        // SAFETY: as above.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
 
 /// The processes whose session id is `sid`, read from `/proc/PID/stat` (field 6; the command
 /// name in field 2 may contain spaces and parentheses, so fields are counted after its last ')').
-fn session_members(sid: libc::pid_t) -> Vec<libc::pid_t> {
+fn session_members(sid: i32) -> Vec<i32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|&pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat"))
                 .ok()
                 .and_then(|stat| {
                     let rest = &stat[stat.rfind(')')? + 1..];
-                    rest.split_whitespace().nth(3)?.parse::<libc::pid_t>().ok()
+                    rest.split_whitespace().nth(3)?.parse::<i32>().ok()
                 })
                 == Some(sid)
         })

@@ -186,17 +186,13 @@ pub fn remove_stale_check_dirs() {
         let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(CHECK_DIR_PREFIX)) else {
             continue;
         };
-        let Some(pid) = rest
-            .split('-')
-            .next()
-            .and_then(|p| p.parse::<libc::pid_t>().ok())
-        else {
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
             continue;
         };
-        // SAFETY: signal 0 only asks whether the process exists.
-        let gone = unsafe { libc::kill(pid, 0) } != 0
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        if gone && pid != std::process::id() as libc::pid_t {
+        // No signal: only asks whether the process exists.
+        let gone = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None)
+            == Err(nix::errno::Errno::ESRCH);
+        if gone && pid != std::process::id() as i32 {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
