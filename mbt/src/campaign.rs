@@ -3,9 +3,10 @@
 //! Failures are deduplicated by signature and each unique one is saved once under
 //! `OUT/failures/<kind>-<hash>/` with its trace, the files the round wrote, and
 //! `failure.json` ([`FailureEntry`]: the report, with the commands that reproduce it);
-//! `--keep-all` keeps every trace under `OUT/traces/`. A live status line shows progress; the
-//! end prints the statistics table and the findings, new apart from known ones, and writes
-//! `OUT/summary.json` ([`Summary`]).
+//! `--keep-all` keeps every trace under `OUT/traces/`. Progress shows live (a bar on a
+//! terminal, status lines in a log: the `progress` crate); the end writes `OUT/summary.json`
+//! ([`Summary`]) and prints a short summary ([`Summary::brief`]) or, with `--stats`, the
+//! statistics tables and every finding ([`Summary::report`]).
 //!
 //! A campaign owns its output folder ([`OutLock`]: a folder that holds another campaign is
 //! refused), leaves nothing elsewhere (rounds run in private folders under a scratch folder
@@ -43,7 +44,10 @@ pub struct CampaignConfig {
     pub round: RoundConfig,
     /// The flags that select the round configuration, for the rerun command.
     pub round_flags: Vec<String>,
+    /// No progress display (`-q`).
     pub quiet: bool,
+    /// How often a status line is printed when stderr is not a terminal.
+    pub status_interval: Duration,
     /// Minimize every unique new failure with ddtrace after the rounds ([`crate::minimize`]).
     pub minimize: bool,
     /// Signatures of failures reported before (`--known`): such findings are not new.
@@ -167,10 +171,18 @@ fn moved_path(path: &Path, from: &Path, to: &Path) -> PathBuf {
         .map_or_else(|_| path.to_path_buf(), |rest| to.join(rest))
 }
 
-/// `summary.json`.
+/// The version of `summary.json`'s schema (docs/json-schemas.md): raised only when a field is
+/// removed, renamed or changes its meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// `summary.json` (docs/json-schemas.md). Readers of older files get defaults for the fields
+/// those lack.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Summary {
+    /// Schema version, tool, start and end time, command line, host.
+    #[serde(flatten)]
+    pub run: progress::RunRecord,
     pub rounds: u64,
     pub seconds: f64,
     pub rounds_per_second: f64,
@@ -233,40 +245,80 @@ impl Summary {
         self.write(out)
     }
 
-    /// The final report: the statistics table, throughput, and the unique failures, new ones
-    /// first.
+    /// The final report of `--stats`: the statistics table, throughput, and every unique
+    /// failure, new ones first.
     pub fn report(&self) -> String {
         let mut text = self.stats.table();
+        text.push_str(&self.throughput());
+        text.push_str(&self.findings(usize::MAX));
+        text
+    }
+
+    /// The short summary a campaign ends with: throughput, answers, unique findings (the
+    /// first few of each kind listed), and where the results are (`out`).
+    pub fn brief(&self, out: &Path) -> String {
+        let mut text = self.throughput();
+        let stats = &self.stats;
         text.push_str(&format!(
+            "check-sat answers: {} sat, {} unsat, {} unknown\n",
+            stats.sat, stats.unsat, stats.unknown
+        ));
+        text.push_str(&self.findings(BRIEF_LISTED));
+        let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+        text.push_str(&format!(
+            "results: {} and a folder a finding in {} (--stats: the full tables)\n",
+            out.join("summary.json").display(),
+            out.join("failures").display()
+        ));
+        text
+    }
+
+    /// Rounds, time and rate, and the timeouts that are not findings.
+    fn throughput(&self) -> String {
+        let mut text = format!(
             "{} rounds in {:.1} s: {:.1} rounds/s, {:.1} calls and {:.2} checks per round\n",
             self.rounds,
             self.seconds,
             self.rounds_per_second,
             self.calls_per_round,
             self.checks_per_round,
-        ));
+        );
         if self.timeouts_not_findings > 0 {
             text.push_str(&format!(
                 "{} rounds ran past their time limit outside a check under Z3's rlimit (not findings; seeds in summary.json)\n",
                 self.timeouts_not_findings
             ));
         }
-        text.push_str(&format!(
+        text
+    }
+
+    /// The unique failures, new ones first, at most `listed` of each kind by name.
+    fn findings(&self, listed: usize) -> String {
+        let mut text = format!(
             "{} new and {} known unique failures ({} failed rounds)\n",
             self.new_failures.len(),
             self.known_failures.len(),
             self.failed_rounds
-        ));
+        );
         for (title, known) in [("new", false), ("known", true)] {
-            let mut list = self.failure_list.iter().filter(|f| f.known == known);
-            if let Some(first) = list.next() {
-                text.push_str(&format!("{title}:\n"));
-                for f in std::iter::once(first).chain(list) {
-                    text.push_str(&format!(
-                        "  {} x{} seed {}: {}\n",
-                        f.id, f.count, f.seed, f.failure.message
-                    ));
-                }
+            let list: Vec<&FailureEntry> = self
+                .failure_list
+                .iter()
+                .filter(|f| f.known == known)
+                .collect();
+            if list.is_empty() {
+                continue;
+            }
+            text.push_str(&format!("{title}:\n"));
+            for f in list.iter().take(listed) {
+                text.push_str(&format!(
+                    "  {} x{} seed {}: {}\n",
+                    f.id, f.count, f.seed, f.failure.message
+                ));
+            }
+            if list.len() > listed {
+                let more = list.len() - listed;
+                text.push_str(&format!("  ... and {more} more (summary.json)\n"));
             }
         }
         if self.interrupted {
@@ -275,6 +327,9 @@ impl Summary {
         text
     }
 }
+
+/// How many new (and known) findings the short summary lists by name.
+const BRIEF_LISTED: usize = 10;
 
 /// The lock file of a running campaign in its output folder.
 pub const LOCK: &str = "mbt.lock";
@@ -359,14 +414,14 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         .with_context(|| format!("cannot resolve {}", cfg.out.display()))?;
     let cfg = &CampaignConfig { out, ..cfg.clone() };
     let scratch = round_scratch().context("cannot create a temporary folder")?;
-    let bar = if cfg.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        // No steady tick: it would start a thread, and the parent must stay single-threaded.
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
-        bar
+    // Ticked from the loop below, never from a thread: the parent must stay single-threaded.
+    let display = progress::Display::choose(cfg.quiet, cfg.status_interval);
+    let live = match (cfg.rounds, cfg.time) {
+        (Some(rounds), _) => progress::Progress::new("mbt", display, Some(rounds), "rounds"),
+        (None, time) => progress::Progress::new("mbt", display, time.map(|t| t.as_secs()), "s"),
     };
+    let mut run_record =
+        progress::RunRecord::start("mbt", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
     isolate::warm_up();
     let start = Instant::now();
     let mut summary = Summary {
@@ -422,32 +477,55 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
                 i += 1;
             }
         }
-        if progressed {
-            let secs = start.elapsed().as_secs_f64();
-            bar.set_message(format!(
-                "rounds {} ({:.1}/s)  sat {} unsat {} unknown {}  unique failures {}",
-                summary.rounds,
-                summary.rounds as f64 / secs.max(1e-9),
-                summary.stats.sat,
-                summary.stats.unsat,
-                summary.stats.unknown,
-                summary.failure_list.len()
-            ));
-        } else {
+        show_progress(cfg, &summary, start.elapsed(), &live);
+        if !progressed {
             // Wakes for the status line, the campaign's time limit and signals at least this
             // often.
             isolate::wait_for_news(&running, cfg.round_wall(), Duration::from_millis(200));
         }
     }
-    bar.finish_and_clear();
+    live.finish();
     summary.seconds = start.elapsed().as_secs_f64();
     if cfg.minimize && !summary.interrupted {
         minimize_all(cfg, &mut summary)?;
     }
     summary.finish();
+    run_record.finish();
+    summary.run = run_record;
     summary.write_all(&cfg.out)?;
     drop(out_lock);
     Ok(summary)
+}
+
+/// Shows where the campaign stands after `elapsed`: its position in rounds (or seconds of
+/// `--time`), rate, answers and findings.
+fn show_progress(
+    cfg: &CampaignConfig,
+    summary: &Summary,
+    elapsed: Duration,
+    live: &progress::Progress,
+) {
+    if live.display() == progress::Display::Off {
+        return;
+    }
+    // The bar counts rounds, or with --time alone the seconds (then the rounds are told).
+    let (position, rounds) = match cfg.rounds {
+        Some(_) => (summary.rounds, String::new()),
+        None => (elapsed.as_secs(), format!("rounds {}, ", summary.rounds)),
+    };
+    let new = summary.failure_list.iter().filter(|f| !f.known).count();
+    let stats = &summary.stats;
+    live.update(
+        position,
+        format!(
+            "{rounds}{:.1} rounds/s, sat {} unsat {} unknown {}, findings {} ({new} new)",
+            summary.rounds as f64 / elapsed.as_secs_f64().max(1e-9),
+            stats.sat,
+            stats.unsat,
+            stats.unknown,
+            summary.failure_list.len(),
+        ),
+    );
 }
 
 /// The private folder the rounds run in (mode 0700), removed when dropped. Every round creates

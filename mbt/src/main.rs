@@ -31,6 +31,11 @@ Output folder: --out must not hold a campaign already (summary.json, failures/, 
 the mbt.lock of a running or unfinished campaign); such a folder is refused, never mixed.
 There is no resume: give each campaign a new folder (mbt merge combines them).
 
+Progress: on a terminal a bar with rounds/s, ETA and findings; otherwise (a CI log) one
+status line every --status-interval (default 10 s): UTC time, progress, rate, answers,
+findings. -q silences both. The end prints a short summary (--stats: the full tables);
+OUT/summary.json holds every figure (docs/json-schemas.md).
+
 Exit codes (campaign and merge):
   0    finished, nothing new found (known failures and timeouts outside limited checks
        do not count)
@@ -97,9 +102,10 @@ struct RunArgs {
     /// Number of rounds (default 1000 unless --time is given).
     #[arg(long)]
     rounds: Option<u64>,
-    /// Stop starting rounds after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    time: Option<f64>,
+    /// Stop starting rounds after this long: seconds (`3600`) or a duration such as `90s`,
+    /// `30m`, `8h`, `1h30m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration)]
+    time: Option<Duration>,
     /// Seed of the first round (default: from the clock, printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -163,9 +169,18 @@ struct RunArgs {
     /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,
-    /// No status line.
+    /// No progress: neither the bar (stderr a terminal) nor the status lines (otherwise).
     #[arg(long, short)]
     quiet: bool,
+    /// When stderr is not a terminal (a CI log), print a status line this often: seconds or
+    /// a duration such as `30s`, `5m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration,
+          default_value = "10")]
+    status_interval: Duration,
+    /// At the end, print the full statistics tables (states, actions, calls, checks, oracles)
+    /// and every finding, instead of the short summary (summary.json holds them either way).
+    #[arg(long)]
+    stats: bool,
 }
 
 fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
@@ -262,7 +277,6 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{flag} must be a positive number of seconds, not {value}"))
     };
     let timeout = seconds("--timeout", args.timeout)?;
-    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
     let shard = args
         .shard
         .as_deref()
@@ -293,7 +307,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     let options = OptionModel::new(&descrs);
     let cfg = CampaignConfig {
         rounds,
-        time,
+        time: args.time,
         seed,
         jobs,
         out: args.out.clone(),
@@ -316,6 +330,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         },
         round_flags,
         quiet: args.quiet,
+        status_interval: args.status_interval,
         minimize: args.minimize,
         known,
     };
@@ -326,7 +341,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         args.out.display()
     );
     let summary = campaign::run(&cfg, out_lock)?;
-    print!("{}", summary.report());
+    if args.stats {
+        print!("{}", summary.report());
+    } else {
+        print!("{}", summary.brief(&args.out));
+    }
     Ok(match interrupt::requested() {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
         _ => findings_exit_code(&summary),
@@ -427,7 +446,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
-            print!("{}", s.report());
+            print!("{}", s.brief(&out));
             findings_exit_code(&s)
         }),
         Some(Command::Replay { trace, no_check }) => {

@@ -31,7 +31,13 @@ fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
     let _lock = OutLock::claim(out)?;
     let out = std::path::absolute(out)?;
-    let mut merged = Summary::default();
+    let mut merged = Summary {
+        run: progress::RunRecord::start("mbt", env!("CARGO_PKG_VERSION"), campaign::SCHEMA_VERSION),
+        ..Summary::default()
+    };
+    // The merged campaign ran from the first shard's start to the last shard's end (RFC 3339
+    // UTC times order as text); command line and host are the merge's.
+    let (mut first_start, mut last_end) = (None::<String>, None::<String>);
     for (n, dir) in dirs.iter().enumerate() {
         let path = dir.join("summary.json");
         let text =
@@ -42,6 +48,15 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
             merged.seed = shard.seed;
             merged.shard = (0, shard.shard.1);
             merged.z3_version = shard.z3_version.clone();
+        }
+        if !shard.run.start_time.is_empty() {
+            let (start, end) = (&shard.run.start_time, &shard.run.end_time);
+            if first_start.as_ref().is_none_or(|first| start < first) {
+                first_start = Some(start.clone());
+            }
+            if last_end.as_ref().is_none_or(|last| end > last) {
+                last_end = Some(end.clone());
+            }
         }
         merged.rounds += shard.rounds;
         // Shards run side by side: the campaign took as long as the slowest shard.
@@ -76,6 +91,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
     // Shards may have found one root cause through different first signatures.
     campaign::merge_same_root_cause(&out.join("failures"), &mut merged.failure_list)?;
     merged.finish();
+    merged.run.finish();
+    if let (Some(start), Some(end)) = (first_start, last_end) {
+        (merged.run.start_time, merged.run.end_time) = (start, end);
+    }
     merged.write_all(&out)?;
     Ok(merged)
 }

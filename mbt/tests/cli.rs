@@ -742,3 +742,144 @@ fn merge_adds_counts_and_rewrites_the_reports() {
     let output = mbt().arg("merge").arg(&s0).arg(&s1).output().unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
 }
+
+/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
+fn is_status_line(line: &str, tool: &str) -> bool {
+    line.split_once(' ').is_some_and(|(time, rest)| {
+        time.len() == "2026-11-24T21:40:00Z".len()
+            && time.ends_with('Z')
+            && time.as_bytes()[10] == b'T'
+            && rest.starts_with(&format!("{tool}: "))
+    })
+}
+
+/// A campaign whose stderr is a pipe (as in CI) prints a timestamped status line every
+/// --status-interval, with its position, rate and findings; `--time` takes a duration like
+/// `3s`; summary.json records schema version, tool, times, command line and host beside the
+/// figures; the end prints a short summary, not the tables (those need --stats).
+#[test]
+fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let output = mbt()
+        .args(["--seed", "1", "--time", "3s", "--jobs", "2"])
+        .args(["--status-interval", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| is_status_line(l, "mbt"))
+        .collect();
+    assert!(!lines.is_empty(), "no status line:\n{stderr}");
+    // Time mode: seconds of --time, ETA, then rounds, rate, answers and findings.
+    assert!(
+        lines[0].contains("/3 s (")
+            && lines[0].contains("rounds/s")
+            && lines[0].contains("findings"),
+        "{}",
+        lines[0]
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("rounds/s") && stdout.contains("check-sat answers:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("summary.json"),
+        "where the results are: {stdout}"
+    );
+    assert!(
+        !stdout.contains("succeeded"),
+        "the tables need --stats: {stdout}"
+    );
+    let summary = summary_of(&out);
+    assert_eq!(summary["schema_version"], 1);
+    assert_eq!(summary["tool"], "mbt");
+    assert_eq!(summary["tool_version"], env!("CARGO_PKG_VERSION"));
+    for time in ["start_time", "end_time"] {
+        let t = summary[time].as_str().unwrap();
+        assert!(t.ends_with('Z') && t.len() == 20, "{time}: {t}");
+    }
+    assert!(summary["start_time"].as_str() <= summary["end_time"].as_str());
+    let argv: Vec<&str> = summary["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(argv.windows(2).any(|w| w == ["--time", "3s"]), "{argv:?}");
+    assert!(!summary["host"].as_str().unwrap().is_empty());
+    assert!(summary["z3_version"].as_str().unwrap().starts_with('4'));
+    assert!(summary["rounds"].as_u64().unwrap() > 0);
+}
+
+/// `-q`: no status line even when one is due every second; --stats prints the tables.
+#[test]
+fn quiet_campaigns_print_no_progress_and_stats_prints_the_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = mbt()
+        .args([
+            "--seed", "1", "--time", "2s", "--jobs", "2", "-q", "--stats",
+        ])
+        .args(["--status-interval", "1", "--out"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.lines().any(|l| is_status_line(l, "mbt")),
+        "-q printed progress:\n{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("succeeded") && stdout.contains("rounds/s"),
+        "{stdout}"
+    );
+}
+
+/// `--time` and `--status-interval` take seconds or durations (`1m`, `1h30m`); anything else
+/// is a usage error naming the value.
+#[test]
+fn durations_on_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The round limit ends it long before the minute.
+    run(mbt()
+        .args([
+            "--seed", "1", "--rounds", "2", "--jobs", "1", "-q", "--time", "1m",
+        ])
+        .arg("--out")
+        .arg(tmp.path().join("a")));
+    run(mbt()
+        .args([
+            "--seed", "1", "--rounds", "2", "--jobs", "1", "-q", "--time", "90",
+        ])
+        .args(["--status-interval", "1h30m", "--out"])
+        .arg(tmp.path().join("b")));
+    for bad in ["eight hours", "0", "-5s", "1x"] {
+        let out = mbt()
+            .args(["--time", bad, "--out"])
+            .arg(tmp.path().join("c"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("not a positive duration"),
+            "{bad}: {stderr}"
+        );
+        assert!(
+            !tmp.path().join("c").exists(),
+            "a usage error creates no folder"
+        );
+    }
+    let help = String::from_utf8(run(mbt().arg("--help")).stdout).unwrap();
+    assert!(
+        help.contains("1h30m") && help.contains("--status-interval"),
+        "{help}"
+    );
+    assert!(help.contains("Exit codes"), "{help}");
+}

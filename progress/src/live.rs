@@ -232,7 +232,12 @@ mod tests {
 
     #[test]
     fn a_status_line_has_time_tool_progress_eta_and_message() {
-        let p = Progress::new("mbt", Display::Lines(Duration::from_secs(3600)), Some(200), "rounds");
+        let p = Progress::new(
+            "mbt",
+            Display::Lines(Duration::from_secs(3600)),
+            Some(200),
+            "rounds",
+        );
         p.update(50, "12.0 rounds/s, findings 1".into());
         let line = p.line_of(&p.state(), Duration::from_millis(1500));
         // 2026-11-24T21:40:00Z mbt: 50/200 rounds (25.0%), elapsed 1s, ETA 4s; ...
@@ -245,12 +250,20 @@ mod tests {
         let p = Progress::new("ddsmt", Display::Off, None, "");
         p.update(3, "checks 3".into());
         let line = p.line_of(&p.state(), Duration::from_secs(3725));
-        assert!(line.ends_with("ddsmt: elapsed 1h 2m 5s"), "off: no figures kept: {line}");
+        assert!(
+            line.ends_with("ddsmt: elapsed 1h 2m 5s"),
+            "off: no figures kept: {line}"
+        );
     }
 
     #[test]
     fn a_ticker_stops_when_dropped() {
-        let p = Progress::new("ddtrace", Display::Lines(Duration::from_secs(3600)), None, "");
+        let p = Progress::new(
+            "ddtrace",
+            Display::Lines(Duration::from_secs(3600)),
+            None,
+            "",
+        );
         let ticker = p.ticker();
         drop(ticker);
         let ticker = Progress::new("x", Display::Off, None, "").ticker();
