@@ -891,6 +891,33 @@ mod tests {
     }
 
     #[test]
+    fn summaries_without_the_run_record_still_read() {
+        // A summary.json of before schema_version: its figures read, the new fields empty.
+        let mut before = Summary {
+            rounds: 12,
+            seed: 3,
+            new_failures: vec!["crash-1".into()],
+            ..Summary::default()
+        };
+        before.stats.sat = 4;
+        let mut old = serde_json::to_value(&before).unwrap();
+        let head = ["schema_version", "tool", "tool_version", "start_time", "end_time"];
+        for field in head.into_iter().chain(["argv", "host"]) {
+            old.as_object_mut().unwrap().remove(field).unwrap();
+        }
+        let summary: Summary = serde_json::from_value(old).unwrap();
+        assert_eq!((summary.rounds, summary.seed, summary.stats.sat), (12, 3, 4));
+        assert_eq!(summary.new_failures, ["crash-1"]);
+        assert_eq!(summary.run, progress::RunRecord::default());
+        // A current one round-trips, the run record first and flat.
+        let mut current = summary.clone();
+        current.run = progress::RunRecord::start("mbt", "0.1.0", SCHEMA_VERSION);
+        let json = serde_json::to_string(&current).unwrap();
+        assert!(json.starts_with(r#"{"schema_version":1,"tool":"mbt""#), "{json}");
+        assert_eq!(serde_json::from_str::<Summary>(&json).unwrap(), current);
+    }
+
+    #[test]
     fn the_z3_version_is_the_loaded_librarys() {
         assert!(z3_version().starts_with("4."), "{}", z3_version());
     }
