@@ -901,19 +901,31 @@ mod tests {
         };
         before.stats.sat = 4;
         let mut old = serde_json::to_value(&before).unwrap();
-        let head = ["schema_version", "tool", "tool_version", "start_time", "end_time"];
+        let head = [
+            "schema_version",
+            "tool",
+            "tool_version",
+            "start_time",
+            "end_time",
+        ];
         for field in head.into_iter().chain(["argv", "host"]) {
             old.as_object_mut().unwrap().remove(field).unwrap();
         }
         let summary: Summary = serde_json::from_value(old).unwrap();
-        assert_eq!((summary.rounds, summary.seed, summary.stats.sat), (12, 3, 4));
+        assert_eq!(
+            (summary.rounds, summary.seed, summary.stats.sat),
+            (12, 3, 4)
+        );
         assert_eq!(summary.new_failures, ["crash-1"]);
         assert_eq!(summary.run, progress::RunRecord::default());
         // A current one round-trips, the run record first and flat.
         let mut current = summary.clone();
         current.run = progress::RunRecord::start("mbt", "0.1.0", SCHEMA_VERSION);
         let json = serde_json::to_string(&current).unwrap();
-        assert!(json.starts_with(r#"{"schema_version":1,"tool":"mbt""#), "{json}");
+        assert!(
+            json.starts_with(r#"{"schema_version":1,"tool":"mbt""#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Summary>(&json).unwrap(), current);
     }
 
