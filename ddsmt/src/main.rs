@@ -116,7 +116,7 @@ fn run(
     let start = Instant::now();
     let mut record = RunRecord::start("ddsmt", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
     if let Some(json) = &opts.json {
-        reduce::check_output(&opts.infile, json)?;
+        reduce::check_json_output(&opts.infile, &opts.outfile, json)?;
     }
     reduce::check_output(&opts.infile, &opts.outfile)?;
     let infile = opts.infile.display().to_string();

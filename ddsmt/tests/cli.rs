@@ -607,6 +607,18 @@ fn status_lines_in_a_log_and_the_json_result() {
     assert_eq!(pass_checks, checks, "{passes:?}");
     assert_eq!(result["interrupted"], false);
 
+    // The result never goes over the output or the input.
+    let out_arg = w.path("out.smt2").display().to_string();
+    let in_arg = w.path("in.smt2").display().to_string();
+    for (path, says) in [
+        (&out_arg, "names the output file"),
+        (&in_arg, "is the input"),
+    ] {
+        let out = w.ddsmt(&["--json", path], &[&s]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+
     // -q: no status line, no summary.
     let w = Work::new("lia.smt2");
     let out = w.ddsmt(&["-q", "-j", "1", "--status-interval", "0.1"], &[&s]);

@@ -207,7 +207,7 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
     let mut record = RunRecord::start("ddtrace", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
     if let Some(json) = &cli.json {
-        reduce::check_output(&cli.intrace, json)?;
+        reduce::check_json_output(&cli.intrace, &cli.outtrace, json)?;
     }
     reduce::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)

@@ -117,10 +117,12 @@ fn sigint_leaves_a_failing_trace_on_disk() {
     let entries = random_trace(8, 400);
     std::fs::write(&input, render(&entries, Format::Text)).unwrap();
     let pattern = "bvshl";
+    let json = dir.path().join("result.json");
     let child = Command::new(ddtrace_bin())
         .arg("--untrace")
         .arg(untrace_bin())
-        .args(["-j", "1", "--ignore-output"])
+        .args(["-j", "1", "--ignore-output", "--json"])
+        .arg(&json)
         .arg(&input)
         .arg(&output)
         .env("UNTRACE_FAIL_ON", pattern)
@@ -144,6 +146,14 @@ fn sigint_leaves_a_failing_trace_on_disk() {
         matches!(code, Some(130) | Some(0)),
         "{code:?}: {}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    // The JSON result says whether it was interrupted, with the figures so far.
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["interrupted"], code == Some(130));
+    assert_eq!(
+        result["output_size"],
+        std::fs::metadata(&output).unwrap().len()
     );
     if code == Some(130) {
         assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best trace so far"));

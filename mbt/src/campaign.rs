@@ -266,7 +266,7 @@ impl Summary {
         text.push_str(&self.findings(BRIEF_LISTED));
         let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
         text.push_str(&format!(
-            "results: {} and a folder a finding in {} (--stats: the full tables)\n",
+            "results: {}, one folder a finding under {} (--stats: the full tables)\n",
             out.join("summary.json").display(),
             out.join("failures").display()
         ));

@@ -26,7 +26,7 @@ pub use algorithms::{ddmin, substitute};
 pub use command::{CommandLine, Exit, RunLimits, RunOutcome};
 pub use error::{exit_code, EngineError};
 pub use matching::{matches_golden, Matching};
-pub use output::{check_output, OutputSnapshot};
+pub use output::{check_json_output, check_output, OutputSnapshot};
 pub use reducer::{
     write_atomically, Candidate, Figures, PassFigures, PassStats, Reducer, ReducerOptions, Status,
 };
