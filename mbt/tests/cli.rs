@@ -861,7 +861,8 @@ fn durations_on_the_command_line() {
         .arg(tmp.path().join("b")));
     for bad in ["eight hours", "0", "-5s", "1x"] {
         let out = mbt()
-            .args(["--time", bad, "--out"])
+            .arg(format!("--time={bad}"))
+            .arg("--out")
             .arg(tmp.path().join("c"))
             .output()
             .unwrap();
