@@ -541,3 +541,48 @@ fn an_early_ctrl_c_says_no_output_was_written() {
     );
     assert!(!w.path("out.smt2").exists());
 }
+
+/// Each check runs in a private working directory of its own: a command that writes a file
+/// into its working directory never sees another check's file (under -j 2 too) and leaves
+/// nothing in the directory ddsmt was started from; relative paths in the command (the
+/// program `./check.sh`, the argument `pattern.txt`) still name what they named there.
+#[test]
+fn checks_run_in_private_working_directories() {
+    let w = Work::new("lia.smt2");
+    let check = w.path("check.sh");
+    std::fs::write(
+        &check,
+        "#!/bin/sh\n\
+         # A scratch file left by another check means the working directory is shared.\n\
+         [ -e scratch.txt ] && exit 3\n\
+         echo scratch > scratch.txt\n\
+         grep -q -f \"$1\" \"$2\" && exit 1\n\
+         exit 0\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&check, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(w.path("pattern.txt"), "get-value\n").unwrap();
+    let out = Command::new(BIN)
+        .current_dir(w.dir.path())
+        .args([
+            "-j",
+            "2",
+            "in.smt2",
+            "out.smt2",
+            "./check.sh",
+            "pattern.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.contains("get-value"), "{result}");
+    assert!(result.len() < w.input().len() / 3, "{result}");
+    let mut left: Vec<String> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["check.sh", "in.smt2", "out.smt2", "pattern.txt"]);
+}
