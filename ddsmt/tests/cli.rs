@@ -586,3 +586,23 @@ fn checks_run_in_private_working_directories() {
     left.sort();
     assert_eq!(left, ["check.sh", "in.smt2", "out.smt2", "pattern.txt"]);
 }
+
+/// Header commands (`set-logic`, `set-info`, `set-option`) and unused sort declarations go when
+/// z3 answers the same without them, with every strategy.
+#[test]
+fn z3_header_commands_and_unused_sorts_are_removed() {
+    if !have("z3") {
+        return;
+    }
+    for strategy in ["hybrid", "hierarchical", "ddmin"] {
+        let w = Work::new("headers.smt2");
+        let out = w.ddsmt(&["--strategy", strategy], &["z3"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let result = w.output();
+        for gone in ["set-logic", "set-info", "set-option", "declare-sort"] {
+            assert!(!result.contains(gone), "{strategy}: {result}");
+        }
+        let z3 = Command::new("z3").arg(w.path("out.smt2")).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&z3.stdout), "unsat\n");
+    }
+}

@@ -123,8 +123,8 @@ impl EraseNode {
     fn erasable(cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let Some(parent) = tree.parent(id) else {
-            return tree.head(id) != Some("set-logic")
-                && removal_keeps_declarations(tree, &HashSet::from([id]));
+            // `set-logic` too: many solvers behave the same without it, and the check decides.
+            return removal_keeps_declarations(tree, &HashSet::from([id]));
         };
         if util::is_term(cx, parent) {
             // An argument (never the head) of an n-ary operator that keeps two arguments.
