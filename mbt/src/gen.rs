@@ -262,6 +262,11 @@ pub fn mk_op(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, F
     let ops = enabled_ops(cx);
     for _ in 0..12 {
         let spec = ops[cx.rng.random_range(0..ops.len())];
+        // Z3 answers unknown on every formula with `str.replace_re` (4.8.12 and 5.4.1), and
+        // an unknown ends the round's checks: a fifth of its share keeps it in few rounds.
+        if spec.signature == Signature::ReplaceRe && cx.rng.random_bool(0.8) {
+            continue;
+        }
         if let Some(t) = mk_op_of(cx, spec, initial)? {
             return Ok(Some(t));
         }
@@ -284,7 +289,14 @@ pub fn mk_op_of(
                 let Some(sid) = cx.sort_id(&Sort::String)? else {
                     return Ok(None);
                 };
-                let Some(t) = cx.new_term(Call::Lit { sort: sid, value: c }, initial)? else {
+                let Some(t) = cx.new_term(
+                    Call::Lit {
+                        sort: sid,
+                        value: c,
+                    },
+                    initial,
+                )?
+                else {
                     return Ok(None);
                 };
                 ends.push(t);

@@ -190,7 +190,9 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             let mut theories = Vec::new();
             for name in names {
                 theories.push(Theory::from_name(name).with_context(|| {
-                    format!("unknown theory `{name}` (core, arith, bv, array, uf, fp, strings, regex)")
+                    format!(
+                        "unknown theory `{name}` (core, arith, bv, array, uf, fp, strings, regex)"
+                    )
                 })?);
             }
             round_flags.push(format!("--theories {}", names.join(",")));

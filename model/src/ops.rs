@@ -170,9 +170,7 @@ const fn op(
 
 use Arity::{AtLeast, Fixed};
 use Signature as S;
-use Theory::{
-    Arith as A, Array as Arr, Bv as B, Core as C, Fp as F, Regex as Re, Strings as St,
-};
+use Theory::{Arith as A, Array as Arr, Bv as B, Core as C, Fp as F, Regex as Re, Strings as St};
 
 /// Every operation, grouped by theory.
 pub static OPS: &[OpSpec] = &[
@@ -319,7 +317,13 @@ pub static OPS: &[OpSpec] = &[
     op("str.replace_re_all", Re, 0, Fixed(3), S::ReplaceRe),
     op("re.all", Re, 0, Fixed(0), S::Nullary(NullarySort::RegLan)),
     op("re.none", Re, 0, Fixed(0), S::Nullary(NullarySort::RegLan)),
-    op("re.allchar", Re, 0, Fixed(0), S::Nullary(NullarySort::RegLan)),
+    op(
+        "re.allchar",
+        Re,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RegLan),
+    ),
     op("re.range", Re, 0, Fixed(2), S::ReRange),
     op("re.*", Re, 0, Fixed(1), S::Re),
     op("re.+", Re, 0, Fixed(1), S::Re),

@@ -102,7 +102,7 @@ fn parsed_app(sample: &str, args: &[&Dynamic]) -> Dynamic {
             std::ptr::null(),
             std::ptr::null(),
         )
-            .unwrap_or_else(|| panic!("Z3 cannot parse {sample}"));
+        .unwrap_or_else(|| panic!("Z3 cannot parse {sample}"));
         z3_sys::Z3_ast_vector_inc_ref(c, parsed);
         let decl = (z3_sys::Z3_ast_vector_size(c, parsed) == 1)
             .then(|| z3_sys::Z3_ast_vector_get(c, parsed, 0))

@@ -27,9 +27,7 @@ pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
         }
         // The crate's regular-expression sort constructor is private; `re.all` carries it.
         Sort::RegLan => z3::ast::Regexp::full().get_sort(),
-        Sort::Named(..) => {
-            return Err(format!("sort {sort} has no counterpart in the trace API"))
-        }
+        Sort::Named(..) => return Err(format!("sort {sort} has no counterpart in the trace API")),
     })
 }
 
