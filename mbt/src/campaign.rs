@@ -197,6 +197,10 @@ pub struct Summary {
     pub shard: (u64, u64),
     /// Per operation and solver action: tried / succeeded.
     pub operations: BTreeMap<String, Count>,
+    /// Per operation the independent evaluator cannot judge: the checks it made skip.
+    pub unjudged_ops: BTreeMap<String, u64>,
+    /// Per theory: the rounds that used its operations.
+    pub rounds_per_theory: BTreeMap<String, u64>,
     pub failure_list: Vec<FailureEntry>,
     pub stats: Stats,
 }
@@ -208,6 +212,8 @@ impl Summary {
         self.calls_per_round = self.stats.n_calls() as f64 / self.rounds.max(1) as f64;
         self.checks_per_round = self.stats.n_checks() as f64 / self.rounds.max(1) as f64;
         self.operations = self.stats.calls.clone();
+        self.unjudged_ops = self.stats.unjudged_ops.clone();
+        self.rounds_per_theory = self.stats.rounds_per_theory.clone();
         self.failures = self.failure_list.len();
         let ids = |known: bool| -> Vec<String> {
             let list = self.failure_list.iter().filter(|f| f.known == known);

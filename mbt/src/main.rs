@@ -114,7 +114,7 @@ struct RunArgs {
     /// with a known signature are reported as known, not new.
     #[arg(long, value_name = "PATH")]
     known: Option<PathBuf>,
-    /// Comma-separated theories: core,arith,bv,array,uf,fp,strings (default: all).
+    /// Comma-separated theories: core,arith,bv,array,uf,fp,strings,regex (default: all).
     #[arg(long, value_delimiter = ',')]
     theories: Option<Vec<String>>,
     /// Do not fuzz solver and global parameters (solver kinds are still chosen at random).
@@ -190,7 +190,9 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             let mut theories = Vec::new();
             for name in names {
                 theories.push(Theory::from_name(name).with_context(|| {
-                    format!("unknown theory `{name}` (core, arith, bv, array, uf, fp, strings)")
+                    format!(
+                        "unknown theory `{name}` (core, arith, bv, array, uf, fp, strings, regex)"
+                    )
                 })?);
             }
             round_flags.push(format!("--theories {}", names.join(",")));
