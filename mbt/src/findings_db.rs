@@ -253,8 +253,9 @@ impl FindingsDb {
             conn,
             path: path.to_path_buf(),
         };
+        // Only the outermost message: rusqlite's cause repeats it with SQLite's error code.
         db.migrate()
-            .with_context(|| format!("{name}: not a usable mbt findings database"))?;
+            .map_err(|e| anyhow::anyhow!("{name}: not a usable mbt findings database: {e}"))?;
         Ok(db)
     }
 
@@ -851,6 +852,264 @@ pub fn history_html(db: &Path) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::{Failure, FailureKind};
+
+    /// A failure of `signature` saved by the campaign in `out`, with a round trace of `lines`
+    /// lines (and a minimized trace of one line with `minimized`).
+    fn entry(out: &Path, signature: &str, minimized: Option<&str>, lines: usize) -> FailureEntry {
+        let dir = out
+            .join("failures")
+            .join(model::finding::signature_id(signature));
+        std::fs::create_dir_all(&dir).unwrap();
+        let trace = dir.join("round.trace");
+        std::fs::write(
+            &trace,
+            "z3-trace 1\n".to_string() + &"push z1\n".repeat(lines),
+        )
+        .unwrap();
+        let min = minimized.map(|_| {
+            let path = dir.join("min.trace");
+            std::fs::write(&path, "z3-trace 1\npush z1\n").unwrap();
+            path
+        });
+        FailureEntry {
+            id: dir.file_name().unwrap().to_string_lossy().into_owned(),
+            failure: Failure::new(FailureKind::Crash, "killed by SIGSEGV in `push`"),
+            signature: signature.into(),
+            known: false,
+            count: 3,
+            seed: 1,
+            first_seed: 1,
+            last_seed: 9,
+            options: Vec::new(),
+            z3_version: "4.8.12.0".into(),
+            trace,
+            files: None,
+            rerun: "/bin/mbt --seed 1 --rounds 1 --timeout 0.5 --out /o".into(),
+            replay: String::new(),
+            replay_args: Vec::new(),
+            minimized_trace: min,
+            minimized_replay: None,
+            minimized_signature: minimized.map(str::to_string),
+            minimize_note: None,
+            merged_ids: Vec::new(),
+            merged_signatures: Vec::new(),
+        }
+    }
+
+    fn summary(z3: &str, entries: Vec<FailureEntry>) -> Summary {
+        let mut summary = Summary {
+            rounds: 100,
+            z3_version: z3.into(),
+            failure_list: entries,
+            ..Summary::default()
+        };
+        summary.finish();
+        summary
+    }
+
+    fn night(started: i64) -> CampaignRun {
+        CampaignRun {
+            started,
+            ended: started + 3600,
+            command: Some("mbt --time 3600".into()),
+        }
+    }
+
+    const DAY: i64 = 86_400;
+    const T0: i64 = 1_790_000_000;
+
+    #[test]
+    fn a_finding_is_new_in_one_night_and_open_in_two() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let first = summary("4.8.12.0", vec![entry(&a, "crash|x", None, 5)]);
+        let recorded = db.record(&a, &first, &night(T0)).unwrap();
+        assert_eq!((recorded.findings, recorded.new), (1, 1));
+        let rows = db.history().unwrap();
+        assert_eq!(
+            (rows[0].status, rows[0].nights, rows[0].rounds),
+            (Status::New, 1, 3)
+        );
+        // Recording a folder again replaces what it recorded.
+        let again = db.record(&a, &first, &night(T0)).unwrap();
+        assert_eq!(again.new, 0);
+        let rows = db.history().unwrap();
+        assert_eq!((rows[0].nights, rows[0].rounds), (1, 3));
+        // The next night on another Z3, minimized this time: the same finding, now open.
+        let second = summary(
+            "4.13.0.0",
+            vec![entry(&b, "crash|x", Some("crash|x [push]"), 9)],
+        );
+        db.record(&b, &second, &night(T0 + DAY)).unwrap();
+        let rows = db.history().unwrap();
+        assert_eq!(rows.len(), 1);
+        let r = &rows[0];
+        assert_eq!((r.status, r.nights, r.rounds), (Status::Open, 2, 6));
+        assert_eq!(r.first_seen.as_deref(), Some("2026-09-21T14:13:20Z"));
+        assert_eq!(r.last_seen.as_deref(), Some("2026-09-22T14:13:20Z"));
+        assert_eq!(r.reproduces_on, ["4.13.0.0", "4.8.12.0"]);
+        assert_eq!(r.signatures, ["crash|x", "crash|x [push]"]);
+        assert!(r.minimized && r.trace_path.ends_with("min.trace"), "{r:?}");
+        let campaigns: Vec<PathBuf> = r.campaigns.iter().map(PathBuf::from).collect();
+        assert_eq!(campaigns, [a, b]);
+        // Its limits came from the rerun command.
+        let case = &db.to_triage().unwrap()[0];
+        assert_eq!(case.limits.timeout, Duration::from_millis(500));
+        assert_eq!(case.trace, b"z3-trace 1\npush z1\n");
+    }
+
+    #[test]
+    fn a_later_night_finds_a_finding_by_any_of_its_signatures() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let mut merged = entry(&a, "crash|x", Some("crash|root"), 5);
+        merged.merged_signatures = vec!["crash|y".into()];
+        db.record(&a, &summary("4.8.12.0", vec![merged]), &night(T0))
+            .unwrap();
+        // Unminimized, through a signature merged into it.
+        let recorded = db
+            .record(
+                &b,
+                &summary("4.8.12.0", vec![entry(&b, "crash|y", None, 50)]),
+                &night(T0 + DAY),
+            )
+            .unwrap();
+        assert_eq!(recorded.new, 0);
+        let rows = db.history().unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].signature.as_str(), rows[0].nights),
+            ("crash|root", 2)
+        );
+        // The minimized trace stays: a round trace is worse.
+        assert!(rows[0].minimized);
+    }
+
+    #[test]
+    fn a_fix_holds_until_a_later_night_sees_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let a = dir.path().join("a");
+        db.record(
+            &a,
+            &summary("4.8.12.0", vec![entry(&a, "crash|x", None, 5)]),
+            &night(T0),
+        )
+        .unwrap();
+        let id = db.history().unwrap()[0].id;
+        db.record_replay(id, "4.15.0.0", &ReplayResult::Passes)
+            .unwrap();
+        let r = &db.history().unwrap()[0];
+        assert_eq!(
+            (r.status, r.fixed_in.as_deref()),
+            (Status::Fixed, Some("4.15.0.0"))
+        );
+        assert!(
+            db.to_triage().unwrap().is_empty(),
+            "a fixed finding is not triaged"
+        );
+        // An older night recorded late does not reopen it.
+        let old = dir.path().join("old");
+        let late = summary("4.8.12.0", vec![entry(&old, "crash|x", None, 5)]);
+        assert_eq!(
+            db.record(&old, &late, &night(T0 - DAY)).unwrap().reopened,
+            0
+        );
+        assert_eq!(db.history().unwrap()[0].status, Status::Fixed);
+        // A night that starts after the fix and sees it again reopens it.
+        let next = dir.path().join("next");
+        let now = unix_now() + 10;
+        let again = summary("4.15.0.0", vec![entry(&next, "crash|x", None, 5)]);
+        assert_eq!(db.record(&next, &again, &night(now)).unwrap().reopened, 1);
+        let r = &db.history().unwrap()[0];
+        assert_eq!(
+            (r.status, r.fixed_in.as_deref(), r.nights),
+            (Status::Open, None, 3)
+        );
+        assert_eq!(r.replays[0].result, "passes");
+    }
+
+    #[test]
+    fn triage_results_confirm_a_finding_or_leave_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let a = dir.path().join("a");
+        let entries = vec![entry(&a, "crash|x", None, 5), entry(&a, "crash|y", None, 5)];
+        db.record(&a, &summary("4.8.12.0", entries), &night(T0))
+            .unwrap();
+        let ids: Vec<i64> = db.to_triage().unwrap().iter().map(|c| c.id).collect();
+        db.record_replay(ids[0], "5.4.1.0", &ReplayResult::Reproduces)
+            .unwrap();
+        let other = ReplayResult::FailsOtherwise("crash|z".into());
+        db.record_replay(ids[1], "5.4.1.0", &other).unwrap();
+        let rows = db.history().unwrap();
+        let row = |id: i64| rows.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(row(ids[0]).status, Status::Open);
+        assert_eq!(row(ids[0]).reproduces_on, ["4.8.12.0", "5.4.1.0"]);
+        assert_eq!(row(ids[1]).status, Status::New);
+        assert_eq!(row(ids[1]).reproduces_on, ["4.8.12.0"]);
+        assert_eq!(row(ids[1]).replays[0].signature.as_deref(), Some("crash|z"));
+    }
+
+    #[test]
+    fn files_that_are_not_findings_databases_are_refused_in_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = |path: &Path, create: bool| {
+            let e = FindingsDb::open(path, create).err().expect("refused");
+            let text = format!("{e:#}");
+            assert!(
+                !text.contains('\n') && text.contains(&path.display().to_string()),
+                "{text}"
+            );
+            text
+        };
+        let missing = dir.path().join("missing.sqlite");
+        assert!(error(&missing, false).contains("no such findings database"));
+        assert!(!missing.exists());
+        let text = dir.path().join("notes.txt");
+        std::fs::write(
+            &text,
+            "these are not the findings you are looking for\n".repeat(200),
+        )
+        .unwrap();
+        assert!(error(&text, true).contains("not a database"));
+        let foreign = dir.path().join("foreign.sqlite");
+        Connection::open(&foreign)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x)")
+            .unwrap();
+        assert!(error(&foreign, true).contains("another application's"));
+        let newer = dir.path().join("newer.sqlite");
+        FindingsDb::open(&newer, true).unwrap();
+        Connection::open(&newer)
+            .unwrap()
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        assert!(error(&newer, false).contains("of a newer mbt"));
+    }
+
+    #[test]
+    fn the_html_history_holds_a_row_per_finding() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.sqlite");
+        let mut db = FindingsDb::open(&path, true).unwrap();
+        let a = dir.path().join("a");
+        let entries = vec![
+            entry(&a, "crash|x<y>", Some("crash|x<y>"), 5),
+            entry(&a, "crash|z", None, 5),
+        ];
+        db.record(&a, &summary("4.8.12.0", entries), &night(T0))
+            .unwrap();
+        let html = history_html(&path).unwrap();
+        assert_eq!(html.matches("<tr class=").count(), 2, "{html}");
+        assert!(html.contains("<code>crash|x&lt;y&gt;</code>"), "{html}");
+        assert!(html.contains("2 findings in") && html.contains("2 new, 0 open, 0 fixed"));
+        assert!(html.contains("<pre>z3-trace 1\npush z1\n</pre>"), "{html}");
+        assert!(!html.contains("http"), "no external resources: {html}");
+    }
 
     #[test]
     fn limits_come_from_the_rerun_command() {
