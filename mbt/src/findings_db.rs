@@ -264,30 +264,27 @@ impl FindingsDb {
         &self.path
     }
 
+    /// A write transaction. It takes the write lock at once (`BEGIN IMMEDIATE`): two writers
+    /// that both began by reading could not both upgrade, and one would fail at once instead
+    /// of waiting its turn.
     fn write(&mut self) -> rusqlite::Result<Transaction<'_>> {
         self.conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
     }
 
+    /// Brings the schema to [`SCHEMA_VERSION`]; a database that is current takes no lock.
     fn migrate(&mut self) -> anyhow::Result<()> {
+        if schema_version(&self.conn)? == SCHEMA_VERSION {
+            return Ok(());
+        }
         let tx = self.write()?;
-        // The first read: a file that is not SQLite fails here ("file is not a database").
-        let id: i32 = tx.pragma_query_value(None, "application_id", |r| r.get(0))?;
-        let version: i32 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let objects: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
-        if id != APPLICATION_ID && !(id == 0 && objects == 0) {
-            bail!("another application's SQLite database");
-        }
-        if version > SCHEMA_VERSION {
-            bail!("schema {version} of a newer mbt (this one knows up to {SCHEMA_VERSION})");
-        }
-        for sql in &MIGRATIONS[version.max(0) as usize..] {
+        // Again under the lock: another process may have migrated it meanwhile.
+        let version = schema_version(&tx)?;
+        for sql in &MIGRATIONS[version as usize..] {
             tx.execute_batch(sql)?;
         }
-        if version < SCHEMA_VERSION {
-            tx.pragma_update(None, "application_id", APPLICATION_ID)?;
-            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        }
+        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()?;
         Ok(())
     }
@@ -554,6 +551,22 @@ impl FindingsDb {
             .optional()?
             .with_context(|| format!("{}: no finding {id}", self.path.display()))
     }
+}
+
+/// The schema version of the database `conn` is open on: 0 for an empty file; an error for a
+/// file that is not SQLite, another application's database or a newer schema.
+fn schema_version(conn: &Connection) -> anyhow::Result<i32> {
+    // The first read: a file that is not SQLite fails here ("file is not a database").
+    let id: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if id != APPLICATION_ID && !(id == 0 && objects == 0) {
+        bail!("another application's SQLite database");
+    }
+    if !(0..=SCHEMA_VERSION).contains(&version) {
+        bail!("schema {version} of a newer mbt (this one knows up to {SCHEMA_VERSION})");
+    }
+    Ok(version)
 }
 
 /// The signatures that name the finding of `entry`: the one after minimization (the key of
@@ -1052,6 +1065,42 @@ mod tests {
         assert_eq!(row(ids[1]).status, Status::New);
         assert_eq!(row(ids[1]).reproduces_on, ["4.8.12.0"]);
         assert_eq!(row(ids[1]).replays[0].signature.as_deref(), Some("crash|z"));
+    }
+
+    #[test]
+    fn campaigns_that_record_at_the_same_time_all_get_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.sqlite");
+        let threads: Vec<_> = (0..6)
+            .map(|i| {
+                let (path, out) = (path.clone(), dir.path().join(format!("shard-{i}")));
+                std::thread::spawn(move || {
+                    // Each a connection of its own, as separate processes have; the first
+                    // ones race to create the schema too.
+                    let mut db = FindingsDb::open(&path, true).unwrap();
+                    let entries = vec![
+                        entry(&out, "crash|shared", None, 5),
+                        entry(&out, &format!("crash|only-{i}"), None, 5),
+                    ];
+                    for _ in 0..5 {
+                        db.record(&out, &summary("4.8.12.0", entries.clone()), &night(T0 + i))
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let rows = FindingsDb::open(&path, false).unwrap().history().unwrap();
+        assert_eq!(rows.len(), 7);
+        let shared = rows.iter().find(|r| r.signature == "crash|shared").unwrap();
+        assert_eq!((shared.nights, shared.rounds), (6, 18));
+        let check: String = Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok");
     }
 
     #[test]
