@@ -178,6 +178,25 @@ pub struct FindingHistory {
     pub replays: Vec<ReplayRecord>,
 }
 
+/// One recorded campaign (night).
+#[derive(Clone, Debug, Serialize)]
+pub struct CampaignRecord {
+    pub id: i64,
+    /// The output folder (absolute).
+    pub output: String,
+    /// Start and end (UTC, ISO 8601).
+    pub started: String,
+    pub ended: String,
+    pub z3_version: String,
+    pub rounds: u64,
+    pub failed_rounds: u64,
+    pub interrupted: bool,
+    pub command: Option<String>,
+    /// The unique findings it saw, and how many of them no earlier night had seen.
+    pub findings: u64,
+    pub first_seen: u64,
+}
+
 /// A triage result as stored.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayRecord {
@@ -540,6 +559,36 @@ impl FindingsDb {
         Ok(())
     }
 
+    /// Every recorded campaign, the latest first.
+    pub fn campaigns(&self) -> anyhow::Result<Vec<CampaignRecord>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.id, c.output, c.started, c.ended, c.z3_version, c.rounds, c.failed_rounds,
+                    c.interrupted, c.command, COUNT(s.finding),
+                    COUNT(s.finding) FILTER (WHERE NOT EXISTS (
+                        SELECT 1 FROM sightings e JOIN campaigns ec ON ec.id = e.campaign
+                        WHERE e.finding = s.finding
+                          AND (ec.started < c.started OR (ec.started = c.started AND ec.id < c.id))))
+             FROM campaigns c LEFT JOIN sightings s ON s.campaign = c.id
+             GROUP BY c.id ORDER BY c.started DESC, c.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(CampaignRecord {
+                id: r.get(0)?,
+                output: r.get(1)?,
+                started: r.get(2)?,
+                ended: r.get(3)?,
+                z3_version: r.get(4)?,
+                rounds: r.get(5)?,
+                failed_rounds: r.get(6)?,
+                interrupted: r.get(7)?,
+                command: r.get(8)?,
+                findings: r.get(9)?,
+                first_seen: r.get(10)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The stored trace of finding `id`: its file name and text.
     pub fn trace(&self, id: i64) -> anyhow::Result<(String, Vec<u8>)> {
         self.conn
@@ -708,8 +757,8 @@ pub fn command_line() -> String {
 /// Records the finished campaign in the output folder `out` into the database at `db`
 /// (`mbt db record`). Start, end and command line come from `summary.json` where it holds
 /// them (`start_time`, `end_time` as RFC 3339, `command_line` as a string or a list of
-/// words), else the end is the file's modification time and the start that less the
-/// campaign's seconds.
+/// words), else from an earlier recording of the folder, else the end is the file's
+/// modification time and the start that less the campaign's seconds.
 pub fn record_folder(db: &mut FindingsDb, out: &Path) -> anyhow::Result<Recorded> {
     let path = out.join("summary.json");
     let text = std::fs::read_to_string(&path)
@@ -733,8 +782,26 @@ pub fn record_folder(db: &mut FindingsDb, out: &Path) -> anyhow::Result<Recorded
                 })?;
         Ok(unix)
     };
-    let ended = time("end_time")?.unwrap_or(modified);
-    let started = time("start_time")?.unwrap_or(ended - summary.seconds.round() as i64);
+    // What an earlier recording of this folder knew (the campaign's own `--db` knows its
+    // times and command line exactly) beats an estimate.
+    let absolute =
+        std::path::absolute(out).with_context(|| format!("cannot resolve {}", out.display()))?;
+    let earlier: Option<(i64, i64, Option<String>)> = db
+        .conn
+        .query_row(
+            "SELECT CAST(strftime('%s', started) AS INTEGER),
+                    CAST(strftime('%s', ended) AS INTEGER), command
+             FROM campaigns WHERE output = ?1",
+            [absolute.to_string_lossy()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let ended = time("end_time")?
+        .or(earlier.as_ref().map(|e| e.1))
+        .unwrap_or(modified);
+    let started = time("start_time")?
+        .or(earlier.as_ref().map(|e| e.0))
+        .unwrap_or(ended - summary.seconds.round() as i64);
     let command = match &fields["command_line"] {
         serde_json::Value::String(line) => Some(line.clone()),
         serde_json::Value::Array(words) => Some(
@@ -743,7 +810,7 @@ pub fn record_folder(db: &mut FindingsDb, out: &Path) -> anyhow::Result<Recorded
                 .collect::<Vec<_>>()
                 .join(" "),
         ),
-        _ => None,
+        _ => earlier.and_then(|e| e.2),
     };
     let run = CampaignRun {
         started,
@@ -791,6 +858,30 @@ pub fn table(rows: &[FindingHistory]) -> String {
     text
 }
 
+/// `campaigns` as a text table (`mbt db campaigns`).
+pub fn campaigns_table(campaigns: &[CampaignRecord]) -> String {
+    let mut text = format!(
+        "{:>4}  {:<20} {:<20} {:<12} {:>8} {:>8} {:>5}  output\n",
+        "id", "started", "ended", "z3", "rounds", "findings", "first"
+    );
+    for c in campaigns {
+        let _ = writeln!(
+            text,
+            "{:>4}  {:<20} {:<20} {:<12} {:>8} {:>8} {:>5}  {}{}",
+            c.id,
+            c.started,
+            c.ended,
+            c.z3_version,
+            c.rounds,
+            c.findings,
+            c.first_seen,
+            c.output,
+            if c.interrupted { " (interrupted)" } else { "" }
+        );
+    }
+    text
+}
+
 /// `text` with the characters HTML gives a meaning escaped.
 fn html_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -808,9 +899,10 @@ fn html_escape(text: &str) -> String {
 }
 
 /// The history of every finding in the database at `db` as an HTML fragment for the report:
-/// a `<section class="findings-history">` with a count per status and a table (signature,
-/// kind, status, first and last seen, nights, rounds, Z3 versions, fixed in), each minimized
-/// trace in a collapsed `<details>`. No external resources.
+/// a `<section class="findings-history">` with a count per status, a table of findings
+/// (signature, kind, status, first and last seen, nights, rounds, Z3 versions, fixed in; each
+/// minimized trace in a collapsed `<details>`) and a table of nights (start, end, Z3, rounds,
+/// findings, first seen there, output folder). No external resources.
 pub fn history_html(db: &Path) -> anyhow::Result<String> {
     let db = FindingsDb::open(db, false)?;
     let rows = db.history()?;
@@ -856,6 +948,26 @@ pub fn history_html(db: &Path) -> anyhow::Result<String> {
             rounds = r.rounds,
             versions = html_escape(&r.reproduces_on.join(", ")),
             fixed = html_escape(r.fixed_in.as_deref().unwrap_or("-")),
+        );
+    }
+    html.push_str(
+        "</tbody>\n</table>\n<h3>Nights</h3>\n<table>\n<thead><tr><th>started</th>\
+         <th>ended</th><th>Z3</th><th>rounds</th><th>findings</th><th>first seen</th>\
+         <th>output</th></tr></thead>\n<tbody>\n",
+    );
+    for c in db.campaigns()? {
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td><code>{}</code></td></tr>",
+            html_escape(&c.started),
+            html_escape(&c.ended),
+            if c.interrupted { " (interrupted)" } else { "" },
+            html_escape(&c.z3_version),
+            c.rounds,
+            c.findings,
+            c.first_seen,
+            html_escape(&c.output),
         );
     }
     html.push_str("</tbody>\n</table>\n</section>\n");
@@ -967,6 +1079,12 @@ mod tests {
         assert!(r.minimized && r.trace_path.ends_with("min.trace"), "{r:?}");
         let campaigns: Vec<PathBuf> = r.campaigns.iter().map(PathBuf::from).collect();
         assert_eq!(campaigns, [a, b]);
+        let nights = db.campaigns().unwrap();
+        let counts: Vec<(u64, u64, &str)> = (nights.iter())
+            .map(|c| (c.findings, c.first_seen, c.z3_version.as_str()))
+            .collect();
+        assert_eq!(counts, [(1, 0, "4.13.0.0"), (1, 1, "4.8.12.0")]);
+        assert_eq!(nights[1].command.as_deref(), Some("mbt --time 3600"));
         // Its limits came from the rerun command.
         let case = &db.to_triage().unwrap()[0];
         assert_eq!(case.limits.timeout, Duration::from_millis(500));

@@ -78,7 +78,7 @@ Exit codes:
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Findings across nights: record a campaign's output folder into a findings database,
-    /// list its findings, print a stored trace. Exit 0, or 2 on any error.
+    /// list its findings or campaigns, print a stored trace. Exit 0, or 2 on any error.
     Db {
         #[command(subcommand)]
         command: DbCommand,
@@ -140,6 +140,16 @@ enum DbCommand {
         #[arg(long, value_enum)]
         status: Option<Status>,
         /// As JSON (every field, with the campaigns, signatures and triage replays).
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the recorded campaigns (nights), the latest first: start, end, Z3 version,
+    /// rounds, findings, findings first seen there, output folder.
+    Campaigns {
+        /// The findings database.
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+        /// As JSON (with the command lines).
         #[arg(long)]
         json: bool,
     },
@@ -505,6 +515,16 @@ fn report_recorded(path: &std::path::Path, recorded: &findings_db::Recorded) {
     );
 }
 
+/// Writes `bytes` to stdout; a reader that went away (`mbt db list | head`) is no error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// `mbt db ...`.
 fn db_command(command: DbCommand) -> anyhow::Result<ExitCode> {
     match command {
@@ -515,16 +535,23 @@ fn db_command(command: DbCommand) -> anyhow::Result<ExitCode> {
         DbCommand::List { db, status, json } => {
             let mut rows = FindingsDb::open(&db, false)?.history()?;
             rows.retain(|r| status.is_none_or(|s| r.status == s));
-            if json {
-                println!("{}", serde_json::to_string_pretty(&rows)?);
-            } else {
-                print!("{}", findings_db::table(&rows));
-            }
+            let text = match json {
+                true => serde_json::to_string_pretty(&rows)? + "\n",
+                false => findings_db::table(&rows),
+            };
+            write_stdout(text.as_bytes())?;
+        }
+        DbCommand::Campaigns { db, json } => {
+            let campaigns = FindingsDb::open(&db, false)?.campaigns()?;
+            let text = match json {
+                true => serde_json::to_string_pretty(&campaigns)? + "\n",
+                false => findings_db::campaigns_table(&campaigns),
+            };
+            write_stdout(text.as_bytes())?;
         }
         DbCommand::Trace { id, db } => {
             let (_, trace) = FindingsDb::open(&db, false)?.trace(id)?;
-            use std::io::Write as _;
-            std::io::stdout().write_all(&trace)?;
+            write_stdout(&trace)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -535,7 +562,7 @@ fn triage_command(db: &std::path::Path) -> anyhow::Result<ExitCode> {
     let mut db = FindingsDb::open(db, false)?;
     let version = campaign::z3_version();
     let triaged = mbt::triage::triage(&mut db, &version)?;
-    print!("{}", mbt::triage::table(&triaged, &version));
+    write_stdout(mbt::triage::table(&triaged, &version).as_bytes())?;
     let all_fixed = (triaged.iter()).all(|t| t.result == findings_db::ReplayResult::Passes);
     Ok(ExitCode::from(u8::from(!all_fixed)))
 }

@@ -209,3 +209,43 @@ fn a_file_that_is_not_a_findings_database_is_a_one_line_error() {
     assert!(text(&run.stderr).contains("no such findings database"));
     assert!(!missing.exists());
 }
+
+#[test]
+fn an_interrupted_campaign_is_recorded_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, db) = (dir.path().join("out"), dir.path().join("findings.sqlite"));
+    let child = Command::new(env!("CARGO_BIN_EXE_mbt"))
+        .args(["--seed", "1", "--rounds", "1000000", "--jobs", "2", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--db")
+        .arg(&db)
+        .env_remove("MBT_INJECT")
+        .env_remove("UNTRACE_FAIL_ON")
+        .env_remove("UNTRACE_INJECT_OTHER")
+        .env("UNTRACE_INJECT", FAULT)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: signals our own child, by its id (not yet reaped, so still ours).
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    let listed = mbt(
+        &["db", "campaigns", "--json", "--db", db.to_str().unwrap()],
+        "",
+    );
+    let campaigns: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(campaigns.len(), 1, "{campaigns:#?}");
+    let night = &campaigns[0];
+    assert_eq!(night["interrupted"], true, "{night:#}");
+    assert!(night["rounds"].as_u64().unwrap() > 0, "{night:#}");
+    assert_eq!(night["output"], out.to_str().unwrap());
+    assert!(
+        night["command"].as_str().unwrap().contains("--db"),
+        "{night:#}"
+    );
+    assert!(!injected_findings(&db).is_empty());
+}
