@@ -264,6 +264,12 @@ impl FindingsDb {
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
+            // The first night's `--db nightly/findings.sqlite` comes before its `--out
+            // nightly/DATE` makes the folder.
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
         }
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("{name}: cannot open"))?;

@@ -351,6 +351,12 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Checked (and created) before the rounds, closed while they run: the workers fork.
     if let Some(path) = &args.db {
         FindingsDb::open(path, true)?;
+        if args.shard.is_some() {
+            eprintln!(
+                "mbt: warning: --db with --shard records this shard as a night of its own; \
+                 record the merged folder instead (mbt merge, then mbt db record)"
+            );
+        }
     }
     let out_lock = campaign::OutLock::claim(&args.out)?;
     let known = match &args.known {

@@ -55,8 +55,8 @@ fn night(out: &Path, db: &Path, seed: &str, extra: &[&str]) {
 #[test]
 fn findings_are_tracked_across_nights_and_triage_verifies_fixes() {
     let dir = tempfile::tempdir().unwrap();
+    // Its folder does not exist yet, as on the first night.
     let db = dir.path().join("nightly/findings.sqlite");
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
     let (one, two) = (dir.path().join("night-1"), dir.path().join("night-2"));
     night(&one, &db, "1", &[]);
     for f in injected_findings(&db) {
