@@ -1,5 +1,6 @@
-//! The `mbt` binary: runs a fuzzing campaign, or merges the output folders of shards. Exit
-//! codes: [`EXIT_HELP`].
+//! The `mbt` binary: runs a fuzzing campaign, merges the output folders of shards, records
+//! findings across nights and triages them (`mbt db`, `mbt triage`). Exit codes:
+//! [`EXIT_HELP`], [`TRIAGE_EXIT_HELP`].
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
