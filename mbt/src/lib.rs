@@ -14,6 +14,8 @@
 //! - [`interrupt`]: SIGINT/SIGTERM stop a campaign cleanly.
 //! - [`known`]: signatures of known failures (`--known`).
 //! - [`merge`]: merges the output folders of shards.
+//! - [`timeline`]: the campaign's counts over time, for the report.
+//! - [`report`]: the self-contained HTML report (`mbt report`, `OUT/report.html`).
 //! - [`inject`]: TEST-ONLY failure injection (`MBT_INJECT`).
 
 pub mod actions;
@@ -29,7 +31,9 @@ pub mod merge;
 pub mod minimize;
 pub mod options;
 pub mod pool;
+pub mod report;
 pub mod round;
 pub mod round_state;
 pub mod stats;
 pub mod sut;
+pub mod timeline;

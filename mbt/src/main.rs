@@ -72,6 +72,19 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Render the self-contained HTML report of a campaign folder (several folders: shards,
+    /// merged first) into DIR/report.html or FILE; exit 0 when written, 2 on an error.
+    Report {
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// An earlier campaign's folder (e.g. last night's): its findings are not new, and
+        /// those not met again are listed.
+        #[arg(long, value_name = "DIR")]
+        baseline: Option<PathBuf>,
+        /// Where to write the page (default DIR/report.html; required with several folders).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
     Replay {
         trace: PathBuf,
@@ -429,6 +442,14 @@ fn main() -> ExitCode {
         Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
             print!("{}", s.report());
             findings_exit_code(&s)
+        }),
+        Some(Command::Report {
+            dirs,
+            baseline,
+            output,
+        }) => mbt::report::run(&dirs, baseline.as_deref(), output.as_deref()).map(|path| {
+            eprintln!("mbt: report in {}", path.display());
+            ExitCode::SUCCESS
         }),
         Some(Command::Replay { trace, no_check }) => {
             let mut options = untrace::replay::ReplayOptions::default();
