@@ -212,6 +212,9 @@ pub struct Summary {
     pub stats: Stats,
     /// Rounds, answers and failed rounds over time, for the report.
     pub timeline: Timeline,
+    /// `mbt merge`: the shard folders merged into this summary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<PathBuf>,
 }
 
 impl Summary {

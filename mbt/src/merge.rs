@@ -90,6 +90,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
         .map(|dir| read_summary(dir))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut merged = merge_summaries(&shards);
+    merged.merged_from = dirs
+        .iter()
+        .map(std::path::absolute)
+        .collect::<Result<_, _>>()?;
     for entry in &mut merged.failure_list {
         let to = out.join("failures").join(&entry.id);
         let from = entry

@@ -101,7 +101,10 @@ pub fn run(
         .collect::<anyhow::Result<Vec<_>>>()?;
     let summary = match shards.as_slice() {
         [one] => one.clone(),
-        _ => merge::merge_summaries(&shards),
+        _ => Summary {
+            merged_from: dirs.to_vec(),
+            ..merge::merge_summaries(&shards)
+        },
     };
     let baseline = baseline.map(Baseline::load).transpose()?;
     // Never over an input: the summaries are the only files read that a path could name.
@@ -247,8 +250,8 @@ fn header(page: &mut String, input: &Input) {
         .iter()
         .map(|d| format!("<code>{}</code>", esc(&d.display().to_string())))
         .collect();
-    let shards = if input.sources.len() > 1 {
-        format!(" &middot; {} shards merged", input.sources.len())
+    let shards = if !s.merged_from.is_empty() {
+        format!(" &middot; {} shards merged", s.merged_from.len())
     } else if s.shard.1 > 1 {
         format!(" &middot; shard {} of {}", s.shard.0, s.shard.1)
     } else {
