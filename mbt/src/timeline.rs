@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// The most samples a timeline keeps.
 pub const MAX_SAMPLES: usize = 512;
 /// The interval between samples at the start of a campaign, in seconds.
-pub const FIRST_INTERVAL: f64 = 0.5;
+pub const FIRST_INTERVAL: f64 = 0.25;
 
 /// The campaign's counts at one time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -157,7 +157,7 @@ mod tests {
         let mut t = Timeline::default();
         t.record(sample(0.0, 0));
         t.record(sample(0.2, 1));
-        t.record(sample(0.6, 2));
+        t.record(sample(0.3, 2));
         assert_eq!(t.samples.len(), 2, "0.2 s is within the first interval");
         for i in 0..10_000u64 {
             t.record(sample(1.0 + i as f64, i));

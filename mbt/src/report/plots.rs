@@ -12,6 +12,8 @@ const FONT: &str = "sans-serif";
 /// Width of a plot in pixels (the page scales it to its column).
 pub const WIDTH: u32 = 560;
 const HEIGHT: u32 = 300;
+/// Series with at most this many points get a marker on each.
+const MARKED_POINTS: usize = 40;
 /// Height of one bar's row.
 const ROW: u32 = 15;
 
@@ -97,6 +99,11 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Series]) -> Resu
                 .legend(move |(x, y)| {
                     PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
                 });
+            // Few points (a short campaign): each one shows, even a single one.
+            if s.points.len() <= MARKED_POINTS {
+                let dots = s.points.iter().map(|&p| Circle::new(p, 3, color.filled()));
+                chart.draw_series(dots)?;
+            }
         }
         if series.len() > 1 {
             chart
@@ -117,7 +124,8 @@ pub fn bars(title: &str, bars: &[Bar]) -> Result<String> {
     let n = bars.len().max(1) as i32;
     let longest = bars.iter().map(|b| b.name.len()).max().unwrap_or(4);
     let label_width = (longest as u32 * 7 + 14).clamp(60, 220);
-    let x_max = bars.iter().map(|b| b.tried).max().unwrap_or(1).max(1) as f64 * 8.0;
+    // Room right of the longest bar for its count.
+    let x_max = bars.iter().map(|b| b.tried).max().unwrap_or(1).max(1) as f64 * 4.0;
     let height = 70 + ROW * n as u32;
     svg((WIDTH, height), |root| {
         let mut chart = ChartBuilder::on(root)
