@@ -814,6 +814,30 @@ mod tests {
     }
 
     #[test]
+    fn the_lowest_seed_represents_a_signature_in_any_merge_order() {
+        let mut a = entry("x", "crash|x|push", None, 9);
+        a.found_after = Some(3.0);
+        let mut b = entry("x", "crash|x|push", None, 4);
+        b.trace = PathBuf::from("/shard-1/failures/x/round.trace");
+        b.found_after = Some(5.0);
+        for order in [[a.clone(), b.clone()], [b.clone(), a.clone()]] {
+            let mut list = Vec::new();
+            for e in order {
+                add_by_signature(&mut list, e);
+            }
+            let [merged] = list.as_slice() else {
+                panic!("one signature: {list:?}")
+            };
+            assert_eq!((merged.seed, &merged.trace), (4, &b.trace));
+            assert_eq!(
+                (merged.count, merged.first_seed, merged.last_seed),
+                (4, 4, 19)
+            );
+            assert_eq!(merged.found_after, Some(3.0), "the earliest");
+        }
+    }
+
+    #[test]
     fn shell_words_are_quoted_only_when_needed() {
         assert_eq!(shell_word("/tmp/out-1/failures"), "/tmp/out-1/failures");
         assert_eq!(shell_word("/tmp/my out"), "'/tmp/my out'");
