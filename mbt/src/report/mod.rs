@@ -270,9 +270,16 @@ fn header(page: &mut String, input: &Input) {
              figures are those until then.</p>\n",
         );
     }
+    page.push_str("<nav><a href=\"#findings\">Findings</a> ");
+    if input.baseline.is_some() {
+        page.push_str("<a href=\"#baseline\">Baseline</a> ");
+    }
+    if input.history.is_some() {
+        page.push_str("<a href=\"#history\">History</a> ");
+    }
     page.push_str(
-        "<nav><a href=\"#findings\">Findings</a> <a href=\"#progress\">Over time</a> \
-         <a href=\"#coverage\">Coverage</a> <a href=\"#statistics\">Statistics</a></nav>\n</header>\n",
+        "<a href=\"#progress\">Over time</a> <a href=\"#coverage\">Coverage</a> \
+         <a href=\"#statistics\">Statistics</a></nav>\n</header>\n",
     );
 }
 
@@ -797,3 +804,32 @@ table.stats { width: auto; min-width: 24rem; margin: .4rem 0 .8rem; }
 table.stats td { padding: .15rem .6rem; }
 footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 1rem; }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_summary_renders_and_the_history_has_its_section() {
+        let summary = Summary::default();
+        let sources = [PathBuf::from("/out/<night>")];
+        let history = "<table id=\"nights\"></table>";
+        let html = render(&Input {
+            summary: &summary,
+            sources: &sources,
+            baseline: None,
+            history: Some(history),
+        })
+        .unwrap();
+        assert!(html.contains("No findings."));
+        assert!(html.contains("No timeline recorded"));
+        assert!(html.contains("<code>/out/&lt;night&gt;</code>"), "escaped");
+        let at = html
+            .find("<section id=\"history\">")
+            .expect("history section");
+        assert!(html[at..].contains(history));
+        assert!(html.contains("<a href=\"#history\">"));
+        // Every operation of the model shows, none exercised.
+        assert!(html.contains("<code>bvadd</code>") && html.contains("<code>check_sat</code>"));
+    }
+}
