@@ -15,6 +15,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v parallel >/dev/null || { echo "$0: GNU parallel is not installed" >&2; exit 2; }
 # -q: every word goes to the shard as it is, without a shell in between. A shard that fails
 # shows in the merge (its summary.json is missing).
-parallel -q --jobs "${PARALLEL_JOBS:-$(nproc)}" --halt never \
+parallel -q --will-cite --jobs "${PARALLEL_JOBS:-$(nproc)}" --halt never \
     "$here/shard.sh" {} "$n" "$@" ::: $(seq 0 $((n - 1))) || true
 exec "$here/merge.sh" "$n"

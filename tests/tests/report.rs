@@ -430,3 +430,96 @@ fn shards_merged_with_gnu_parallel_equal_one_run() {
     let shard_dirs: Vec<&Path> = shards.iter().map(|d| d.as_path()).collect();
     assert_eq!(timeless_sections(&report(&page), &shard_dirs), timeless);
 }
+
+/// Every shell script of `scale/` (the job files of schedulers this machine has not) parses.
+#[test]
+fn the_scale_scripts_parse() {
+    let mut scripts = Vec::new();
+    for sub in ["", "slurm", "k8s"] {
+        let dir = repo_root().join("scale").join(sub);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "sh" || e == "sbatch") {
+                scripts.push(path);
+            }
+        }
+    }
+    assert!(scripts.len() >= 7, "{scripts:?}");
+    for script in scripts {
+        let out = Command::new("bash")
+            .arg("-n")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            script.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A stand-in for Slurm's `sbatch`: runs the job script at once, every task of an `--array`
+/// in turn (with `SLURM_ARRAY_TASK_ID`), in `--chdir`, and prints a job id.
+const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
+array="" chdir=.
+while [[ $1 == --* ]]; do
+    case $1 in
+        --array=*) array=${1#--array=} ;;
+        --chdir=*) chdir=${1#--chdir=} ;;
+    esac
+    shift
+done
+script=$1
+shift
+cd "$chdir"
+if [ -n "$array" ]; then
+    for k in $(seq "${array%-*}" "${array#*-}"); do
+        SLURM_ARRAY_TASK_ID=$k SLURM_CPUS_PER_TASK=1 bash "$script" "$@" || echo "task $k failed" >&2
+    done
+else
+    bash "$script" "$@" >&2
+fi
+echo "$RANDOM;cluster"
+"#;
+
+/// `scale/slurm/submit.sh` with a stand-in `sbatch`: the array's shards and the dependent
+/// merge give `OUT/all` with its report, the findings of one run over the same seeds.
+#[test]
+fn the_slurm_job_files_run_the_shards_and_the_merge() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("bin");
+    std::fs::create_dir(&fake).unwrap();
+    let sbatch = fake.join("sbatch");
+    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", fake.display(), std::env::var("PATH").unwrap());
+    let out = dir.path().join("night");
+    let run = Command::new("bash")
+        .arg(repo_root().join("scale/slurm/submit.sh"))
+        .args(["--theories", "core"])
+        .env("PATH", path)
+        .env("OUT", &out)
+        .env("SEED", "5")
+        .env("SHARDS", "2")
+        .env("ROUNDS", "3")
+        .env("MBT", bin("mbt"))
+        .env("MBT_INJECT", "abort@3")
+        .env_remove("UNTRACE_INJECT")
+        .env_remove("UNTRACE_FAIL_ON")
+        .env_remove("UNTRACE_INJECT_OTHER")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    let merged = summary(&out.join("all"));
+    assert_eq!(merged["rounds"], 6, "{err}");
+    assert_eq!(
+        merged["failed_seeds"],
+        serde_json::json!([5, 6, 7, 8, 9, 10])
+    );
+    assert_eq!(merged["merged_from"].as_array().unwrap().len(), 2);
+    assert!(report(&out.join("all/report.html")).contains("2 shards merged"));
+}
