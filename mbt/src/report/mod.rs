@@ -538,18 +538,25 @@ fn over_time(page: &mut String, s: &Summary) {
         color: COLORS[color],
         points: samples.iter().map(|p| (p.seconds / length, y(p))).collect(),
     };
-    let rates = Series {
+    // Rounds finish in bursts (a worker reports a batch): the rate is a moving average over
+    // a thirtieth of the campaign, at least a second.
+    let end = samples.last().map_or(0.0, |l| l.seconds);
+    let window = (end / 30.0).max(1.0);
+    let mut rates = Series {
         name: "rounds/s".into(),
         color: COLORS[0],
-        points: samples
-            .windows(2)
-            .filter(|w| w[1].seconds > w[0].seconds)
-            .map(|w| {
-                let rate = (w[1].rounds - w[0].rounds) as f64 / (w[1].seconds - w[0].seconds);
-                (w[1].seconds / length, rate)
-            })
-            .collect(),
+        points: Vec::new(),
     };
+    let mut from = 0;
+    for (i, now) in samples.iter().enumerate().skip(1) {
+        while samples[from + 1].seconds <= now.seconds - window {
+            from += 1;
+        }
+        let then = &samples[from.min(i - 1)];
+        let rate = (now.rounds - then.rounds) as f64 / (now.seconds - then.seconds).max(1e-9);
+        rates.points.push((now.seconds / length, rate));
+    }
+    let rate_title = format!("Rounds per second (over {})", duration(window));
     // Unique findings: a step at the time each was first met (merged shards: the earliest).
     let mut found: Vec<f64> = s
         .failure_list
@@ -557,7 +564,6 @@ fn over_time(page: &mut String, s: &Summary) {
         .filter_map(|f| f.found_after)
         .collect();
     found.sort_by(f64::total_cmp);
-    let end = samples.last().map_or(0.0, |l| l.seconds);
     let mut unique = vec![(0.0, 0.0)];
     for (n, t) in found.iter().enumerate() {
         unique.push((t / length, n as f64));
@@ -571,7 +577,7 @@ fn over_time(page: &mut String, s: &Summary) {
             "rounds finished",
             &[series("rounds", 0, &|p| p.rounds as f64)],
         ),
-        plots::lines("Rounds per second", &x_desc, "rounds/s", &[rates]),
+        plots::lines(&rate_title, &x_desc, "rounds/s", &[rates]),
         plots::lines(
             "Check answers",
             &x_desc,
