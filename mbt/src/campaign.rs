@@ -478,7 +478,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
     }
     summary.finish();
     summary.write_all(&cfg.out)?;
-    report::write_beside(&cfg.out, &summary, cfg.quiet);
+    report::write_beside(&cfg.out, &summary, None, cfg.quiet);
     drop(out_lock);
     Ok(summary)
 }

@@ -447,7 +447,7 @@ fn main() -> ExitCode {
             dirs,
             baseline,
             output,
-        }) => mbt::report::run(&dirs, baseline.as_deref(), output.as_deref()).map(|path| {
+        }) => mbt::report::run(&dirs, baseline.as_deref(), output.as_deref(), None).map(|path| {
             eprintln!("mbt: report in {}", path.display());
             ExitCode::SUCCESS
         }),

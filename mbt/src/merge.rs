@@ -111,6 +111,6 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
         }
     }
     merged.write_all(&out)?;
-    report::write_beside(&out, &merged, false);
+    report::write_beside(&out, &merged, None, false);
     Ok(merged)
 }

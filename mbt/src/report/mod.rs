@@ -83,12 +83,14 @@ impl Input<'_> {
     }
 }
 
-/// `mbt report`: reads the folders (merging shards), renders the page and writes it to
-/// `output`, by default `DIR/report.html` of the one folder. Returns the path written.
+/// `mbt report`: reads the folders (merging shards), renders the page with the findings'
+/// `history` if given, and writes it to `output`, by default `DIR/report.html` of the one
+/// folder. Returns the path written.
 pub fn run(
     dirs: &[PathBuf],
     baseline: Option<&Path>,
     output: Option<&Path>,
+    history: Option<&str>,
 ) -> anyhow::Result<PathBuf> {
     let output = match (output, dirs) {
         (Some(path), _) => path.to_path_buf(),
@@ -119,7 +121,7 @@ pub fn run(
         summary: &summary,
         sources: dirs,
         baseline: baseline.as_ref(),
-        history: None,
+        history,
     })?;
     write(&output, &html)?;
     Ok(output)
@@ -156,15 +158,15 @@ pub fn write(path: &Path, html: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes `OUT/report.html` of the campaign (or merge) in `out`; a failure is a warning, as
-/// the results are in `summary.json` already.
-pub fn write_beside(out: &Path, summary: &Summary, quiet: bool) {
+/// Writes `OUT/report.html` of the campaign (or merge) in `out`, with the findings'
+/// `history` if given; a failure is a warning, as the results are in `summary.json` already.
+pub fn write_beside(out: &Path, summary: &Summary, history: Option<&str>, quiet: bool) {
     let sources = [out.to_path_buf()];
     let input = Input {
         summary,
         sources: &sources,
         baseline: None,
-        history: None,
+        history,
     };
     let path = out.join(FILE);
     match render(&input).and_then(|html| write(&path, &html)) {
