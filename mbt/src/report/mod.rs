@@ -234,7 +234,7 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
             "<section id=\"history\">\n<h2>History across nights</h2>\n{history}\n</section>\n"
         );
     }
-    over_time(&mut page, s);
+    over_time(&mut page, input);
     coverage(&mut page, s);
     statistics(&mut page, s);
     let _ = write!(
@@ -524,7 +524,8 @@ fn time_unit(seconds: f64) -> (&'static str, f64) {
     }
 }
 
-fn over_time(page: &mut String, s: &Summary) {
+fn over_time(page: &mut String, input: &Input) {
+    let s = input.summary;
     let samples = &s.timeline.samples;
     page.push_str("<section id=\"progress\">\n<h2>Over time</h2>\n");
     if samples.len() < 2 {
@@ -560,24 +561,41 @@ fn over_time(page: &mut String, s: &Summary) {
     }
     let rate_title = format!("Rounds per second (over {})", duration(window));
     // Unique findings: a step at the time each was first met (merged shards: the earliest).
-    let mut found: Vec<f64> = s
-        .failure_list
-        .iter()
-        .filter_map(|f| f.found_after)
-        .collect();
-    found.sort_by(f64::total_cmp);
-    let mut unique = vec![(0.0, 0.0)];
-    for (n, t) in found.iter().enumerate() {
-        unique.push((t / length, n as f64));
-        unique.push((t / length, (n + 1) as f64));
+    let found_at = |new_only: bool| -> Vec<(f64, f64)> {
+        let list = s.failure_list.iter();
+        let list = list.filter(|f| !new_only || input.is_new(f));
+        let mut times: Vec<f64> = list.filter_map(|f| f.found_after).collect();
+        times.sort_by(f64::total_cmp);
+        let mut steps = vec![(0.0, 0.0)];
+        for (n, t) in times.iter().enumerate() {
+            steps.push((t / length, n as f64));
+            steps.push((t / length, (n + 1) as f64));
+        }
+        steps.push((end / length, times.len() as f64));
+        steps
+    };
+    let mut findings = vec![Series {
+        name: "unique findings".into(),
+        color: COLORS[1],
+        points: found_at(false),
+    }];
+    let new = found_at(true);
+    if new.last() != findings[0].points.last() {
+        findings.push(Series {
+            name: "new".into(),
+            color: COLORS[2],
+            points: new,
+        });
     }
-    unique.push((end / length, found.len() as f64));
     let plots_html = [
         plots::lines(
             "Rounds",
             &x_desc,
-            "rounds finished",
-            &[series("rounds", 0, &|p| p.rounds as f64)],
+            "rounds so far",
+            &[
+                series("finished", 0, &|p| p.rounds as f64),
+                series("failed", 1, &|p| p.failed_rounds as f64),
+            ],
         ),
         plots::lines(&rate_title, &x_desc, "rounds/s", &[rates]),
         plots::lines(
@@ -590,19 +608,7 @@ fn over_time(page: &mut String, s: &Summary) {
                 series("unknown", 2, &|p| p.unknown as f64),
             ],
         ),
-        plots::lines(
-            "Findings",
-            &x_desc,
-            "so far",
-            &[
-                Series {
-                    name: "unique findings".into(),
-                    color: COLORS[1],
-                    points: unique,
-                },
-                series("failed rounds", 2, &|p| p.failed_rounds as f64),
-            ],
-        ),
+        plots::lines("Unique findings", &x_desc, "so far", &findings),
     ];
     page.push_str("<div class=\"plots\">\n");
     for svg in plots_html {
