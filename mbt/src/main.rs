@@ -101,6 +101,23 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Render the self-contained HTML report of a campaign folder (several folders: shards,
+    /// merged first) into DIR/report.html or FILE; exit 0 when written, 2 on an error.
+    Report {
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// An earlier campaign's folder (e.g. last night's): its findings are not new, and
+        /// those not met again are listed.
+        #[arg(long, value_name = "DIR")]
+        baseline: Option<PathBuf>,
+        /// Where to write the page (default DIR/report.html; required with several folders).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The findings database of the nightly campaigns (`--db`): the page shows each
+        /// finding's history across nights.
+        #[arg(long, value_name = "PATH")]
+        db: Option<PathBuf>,
+    },
     /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
     Replay {
         trace: PathBuf,
@@ -432,6 +449,12 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
                 )
             })?;
         report_recorded(path, &recorded);
+        // The report written at the end of the rounds is written again with the history of
+        // the findings across nights, now that this night is in it.
+        match findings_db::history_html(path) {
+            Ok(history) => mbt::report::write_beside(&args.out, &summary, Some(&history), true),
+            Err(e) => eprintln!("mbt: warning: report without history: {e:#}"),
+        }
     }
     Ok(match interrupt::requested() {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
@@ -601,6 +624,27 @@ fn main() -> ExitCode {
         }),
         Some(Command::Db { command }) => db_command(command),
         Some(Command::Triage { db }) => triage_command(&db),
+        Some(Command::Report {
+            dirs,
+            baseline,
+            output,
+            db,
+        }) => db
+            .as_deref()
+            .map(findings_db::history_html)
+            .transpose()
+            .and_then(|history| {
+                mbt::report::run(
+                    &dirs,
+                    baseline.as_deref(),
+                    output.as_deref(),
+                    history.as_deref(),
+                )
+            })
+            .map(|path| {
+                eprintln!("mbt: report in {}", path.display());
+                ExitCode::SUCCESS
+            }),
         Some(Command::Replay { trace, no_check }) => {
             let mut options = untrace::replay::ReplayOptions::default();
             options.config.check_results = !no_check;

@@ -102,6 +102,24 @@ fn findings_are_tracked_across_nights_and_triage_verifies_fixes() {
     for f in &findings {
         assert!(html.contains(f["signature"].as_str().unwrap()), "{html}");
     }
+    // The night's report shows that history, and so does `mbt report --db`.
+    let page = std::fs::read_to_string(two.join("report.html")).unwrap();
+    assert!(page.contains("Findings across nights"), "{page}");
+    let rendered = dir.path().join("again.html");
+    let report = mbt(
+        &[
+            "report",
+            one.to_str().unwrap(),
+            "-o",
+            rendered.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report.stderr));
+    let page = std::fs::read_to_string(&rendered).unwrap();
+    assert!(page.contains("Findings across nights"), "{page}");
 
     // A Z3 that still has the bug: the findings stay open, the version is recorded.
     let db_arg = db.to_str().unwrap();
