@@ -1025,6 +1025,7 @@ mod tests {
             minimize_note: None,
             merged_ids: Vec::new(),
             merged_signatures: Vec::new(),
+            found_after: None,
         }
     }
 
