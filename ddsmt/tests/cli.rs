@@ -639,3 +639,68 @@ fn json_counts_timeouts() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert!(result["timeouts"].as_u64().unwrap() > 0, "{result}");
 }
+
+/// Each check runs in a private working directory of its own: a command that writes a file
+/// into its working directory never sees another check's file (under -j 2 too) and leaves
+/// nothing in the directory ddsmt was started from; relative paths in the command (the
+/// program `./check.sh`, the argument `pattern.txt`) still name what they named there.
+#[test]
+fn checks_run_in_private_working_directories() {
+    let w = Work::new("lia.smt2");
+    let check = w.path("check.sh");
+    std::fs::write(
+        &check,
+        "#!/bin/sh\n\
+         # A scratch file left by another check means the working directory is shared.\n\
+         [ -e scratch.txt ] && exit 3\n\
+         echo scratch > scratch.txt\n\
+         grep -q -f \"$1\" \"$2\" && exit 1\n\
+         exit 0\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&check, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(w.path("pattern.txt"), "get-value\n").unwrap();
+    let out = Command::new(BIN)
+        .current_dir(w.dir.path())
+        .args([
+            "-j",
+            "2",
+            "in.smt2",
+            "out.smt2",
+            "./check.sh",
+            "pattern.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.contains("get-value"), "{result}");
+    assert!(result.len() < w.input().len() / 3, "{result}");
+    let mut left: Vec<String> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["check.sh", "in.smt2", "out.smt2", "pattern.txt"]);
+}
+
+/// Header commands (`set-logic`, `set-info`, `set-option`) and unused sort declarations go when
+/// z3 answers the same without them, with every strategy.
+#[test]
+fn z3_header_commands_and_unused_sorts_are_removed() {
+    if !have("z3") {
+        return;
+    }
+    for strategy in ["hybrid", "hierarchical", "ddmin"] {
+        let w = Work::new("headers.smt2");
+        let out = w.ddsmt(&["--strategy", strategy], &["z3"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let result = w.output();
+        for gone in ["set-logic", "set-info", "set-option", "declare-sort"] {
+            assert!(!result.contains(gone), "{strategy}: {result}");
+        }
+        let z3 = Command::new("z3").arg(w.path("out.smt2")).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&z3.stdout), "unsat\n");
+    }
+}

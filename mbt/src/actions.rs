@@ -143,7 +143,7 @@ impl Action for NewSolver {
 pub const LOGIC_THEORIES: &[(&str, &[Theory])] = &[
     ("QF_UF", &[Theory::Core, Theory::Uf]),
     ("UF", &[Theory::Core, Theory::Uf]),
-    ("QF_SLIA", &[Theory::Core, Theory::Strings]),
+    ("QF_SLIA", &[Theory::Core, Theory::Strings, Theory::Regex]),
 ];
 
 /// The logics whose theories cover the round's: always `ALL`.

@@ -5,8 +5,10 @@
 //! `failure.json` ([`FailureEntry`]: the report, with the commands that reproduce it);
 //! `--keep-all` keeps every trace under `OUT/traces/`. Progress shows live (a bar on a
 //! terminal, status lines in a log: the `progress` crate); the end writes `OUT/summary.json`
-//! ([`Summary`]) and prints a short summary ([`Summary::brief`]) or, with `--stats`, the
-//! statistics tables and every finding ([`Summary::report`]).
+//! ([`Summary`], with the [`Timeline`] of the campaign) and the HTML report `OUT/report.html`
+//! ([`crate::report`]), also when interrupted, and prints a short summary
+//! ([`Summary::brief`]) or, with `--stats`, the statistics tables and every finding
+//! ([`Summary::report`]).
 //!
 //! A campaign owns its output folder ([`OutLock`]: a folder that holds another campaign is
 //! refused), leaves nothing elsewhere (rounds run in private folders under a scratch folder
@@ -19,8 +21,10 @@ use crate::interrupt;
 use crate::isolate::{self, Finished, Limits, Worker};
 use crate::known::KnownSignatures;
 use crate::minimize;
+use crate::report;
 use crate::round_state::RoundConfig;
 use crate::stats::{Count, Stats};
+use crate::timeline::{Sample, Timeline};
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -130,6 +134,10 @@ pub struct FailureEntry {
     pub merged_ids: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_signatures: Vec<String>,
+    /// Seconds into the campaign when the first round with this signature finished (the
+    /// earliest of the shards' and merged failures'), for the report's findings over time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_after: Option<f64>,
 }
 
 impl FailureEntry {
@@ -140,6 +148,10 @@ impl FailureEntry {
         self.last_seed = self.last_seed.max(other.last_seed);
         // One of the rounds is a known bug: so are the others.
         self.known |= other.known;
+        self.found_after = match (self.found_after, other.found_after) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
     }
 
     pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
@@ -209,8 +221,17 @@ pub struct Summary {
     pub shard: (u64, u64),
     /// Per operation and solver action: tried / succeeded.
     pub operations: BTreeMap<String, Count>,
+    /// Per operation the independent evaluator cannot judge: the checks it made skip.
+    pub unjudged_ops: BTreeMap<String, u64>,
+    /// Per theory: the rounds that used its operations.
+    pub rounds_per_theory: BTreeMap<String, u64>,
     pub failure_list: Vec<FailureEntry>,
     pub stats: Stats,
+    /// Rounds, answers and failed rounds over time, for the report.
+    pub timeline: Timeline,
+    /// `mbt merge`: the shard folders merged into this summary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<PathBuf>,
 }
 
 impl Summary {
@@ -220,6 +241,8 @@ impl Summary {
         self.calls_per_round = self.stats.n_calls() as f64 / self.rounds.max(1) as f64;
         self.checks_per_round = self.stats.n_checks() as f64 / self.rounds.max(1) as f64;
         self.operations = self.stats.calls.clone();
+        self.unjudged_ops = self.stats.unjudged_ops.clone();
+        self.rounds_per_theory = self.stats.rounds_per_theory.clone();
         self.failures = self.failure_list.len();
         let ids = |known: bool| -> Vec<String> {
             let list = self.failure_list.iter().filter(|f| f.known == known);
@@ -228,6 +251,18 @@ impl Summary {
         (self.new_failures, self.known_failures) = (ids(false), ids(true));
         self.failed_seeds.sort_unstable();
         self.timeout_seeds.sort_unstable();
+    }
+
+    /// The counts so far, at `seconds` into the campaign.
+    pub fn sample(&self, seconds: f64) -> Sample {
+        Sample {
+            seconds,
+            rounds: self.rounds,
+            sat: self.stats.sat,
+            unsat: self.stats.unsat,
+            unknown: self.stats.unknown,
+            failed_rounds: self.failed_rounds,
+        }
     }
 
     pub fn write(&self, out: &Path) -> anyhow::Result<()> {
@@ -266,8 +301,9 @@ impl Summary {
         text.push_str(&self.findings(BRIEF_LISTED));
         let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
         text.push_str(&format!(
-            "results: {}, one folder a finding under {} (--stats: the full tables)\n",
+            "results: {}, {}, one folder a finding under {} (--stats: the full tables)\n",
             out.join("summary.json").display(),
+            out.join(crate::report::FILE).display(),
             out.join("failures").display()
         ));
         text
@@ -430,6 +466,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         z3_version: z3_version(),
         ..Summary::default()
     };
+    summary.timeline.record(summary.sample(0.0));
     let mut by_signature: BTreeMap<String, usize> = BTreeMap::new();
     let mut running: Vec<Worker> = Vec::new();
     let mut next: u64 = 0;
@@ -467,7 +504,8 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         let mut i = 0;
         while i < running.len() {
             if let Some(finished) = running[i].poll(cfg.round_wall()) {
-                finish_round(cfg, &mut summary, &mut by_signature, &finished)?;
+                let elapsed = start.elapsed().as_secs_f64();
+                finish_round(cfg, &mut summary, &mut by_signature, &finished, elapsed)?;
                 let _ = fs::remove_dir_all(&finished.dir);
                 progressed = true;
             }
@@ -476,6 +514,11 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
             } else {
                 i += 1;
             }
+        }
+        if progressed {
+            summary
+                .timeline
+                .record(summary.sample(start.elapsed().as_secs_f64()));
         }
         show_progress(cfg, &summary, start.elapsed(), &live);
         if !progressed {
@@ -486,6 +529,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
     }
     live.finish();
     summary.seconds = start.elapsed().as_secs_f64();
+    summary.timeline.finish(summary.sample(summary.seconds));
     if cfg.minimize && !summary.interrupted {
         minimize_all(cfg, &mut summary)?;
     }
@@ -493,6 +537,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
     run_record.finish();
     summary.run = run_record;
     summary.write_all(&cfg.out)?;
+    report::write_beside(&cfg.out, &summary, None, cfg.quiet);
     drop(out_lock);
     Ok(summary)
 }
@@ -551,6 +596,7 @@ fn finish_round(
     summary: &mut Summary,
     by_signature: &mut BTreeMap<String, usize>,
     finished: &Finished,
+    elapsed: f64,
 ) -> anyhow::Result<()> {
     let report = finished.report.clone();
     summary.rounds += 1;
@@ -622,6 +668,7 @@ fn finish_round(
         minimize_note: None,
         merged_ids: Vec::new(),
         merged_signatures: Vec::new(),
+        found_after: Some(elapsed),
     };
     // Written now, so that a campaign that dies leaves its findings; again at the end with the
     // final counts.
@@ -736,6 +783,17 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
 /// through different first signatures) into the first of them: counts summed, seeds widened,
 /// the others' ids and signatures recorded, their folders under `failures` removed.
 pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> anyhow::Result<()> {
+    for id in merge_root_causes(list) {
+        let dir = failures.join(&id);
+        fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// [`merge_same_root_cause`] in memory: merges the entries and returns the ids merged away,
+/// whose folders are no longer needed.
+pub fn merge_root_causes(list: &mut Vec<FailureEntry>) -> Vec<String> {
+    let mut merged_away = Vec::new();
     let mut kept: Vec<FailureEntry> = Vec::new();
     let mut by_root_cause: BTreeMap<String, usize> = BTreeMap::new();
     for entry in std::mem::take(list) {
@@ -748,9 +806,7 @@ pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> a
                 into.merged_ids.extend(entry.merged_ids);
                 into.merged_signatures.push(entry.signature);
                 into.merged_signatures.extend(entry.merged_signatures);
-                let dir = failures.join(&entry.id);
-                fs::remove_dir_all(&dir)
-                    .with_context(|| format!("cannot remove {}", dir.display()))?;
+                merged_away.push(entry.id);
             }
             None => {
                 if let Some(signature) = root_cause {
@@ -761,14 +817,27 @@ pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> a
         }
     }
     *list = kept;
-    Ok(())
+    merged_away
 }
 
 /// Merges `entry` into `list` by signature: a new signature is appended, a known one adds its
-/// counts to the entry there.
-pub fn add_by_signature(list: &mut Vec<FailureEntry>, entry: FailureEntry) {
+/// counts to the entry there. The entry whose saved round has the lowest seed represents the
+/// signature (the round a one-job campaign over all the seeds saves), so that the result does
+/// not depend on the order in which shards are merged.
+pub fn add_by_signature(list: &mut Vec<FailureEntry>, mut entry: FailureEntry) {
     match list.iter_mut().find(|e| e.signature == entry.signature) {
-        Some(into) => into.absorb_counts(&entry),
+        Some(into) => {
+            if entry.seed < into.seed {
+                std::mem::swap(into, &mut entry);
+            }
+            into.absorb_counts(&entry);
+            into.merged_ids.extend(entry.merged_ids);
+            into.merged_ids.sort();
+            into.merged_ids.dedup();
+            into.merged_signatures.extend(entry.merged_signatures);
+            into.merged_signatures.sort();
+            into.merged_signatures.dedup();
+        }
         None => list.push(entry),
     }
 }
@@ -801,6 +870,7 @@ mod tests {
             minimize_note: None,
             merged_ids: Vec::new(),
             merged_signatures: Vec::new(),
+            found_after: None,
         }
     }
 
@@ -831,6 +901,30 @@ mod tests {
         let mut list = vec![entry("a", "s1", None, 1), entry("b", "s2", None, 2)];
         merge_same_root_cause(out.path(), &mut list).unwrap();
         assert_eq!(list.len(), 2);
+    }
+
+    #[test]
+    fn the_lowest_seed_represents_a_signature_in_any_merge_order() {
+        let mut a = entry("x", "crash|x|push", None, 9);
+        a.found_after = Some(3.0);
+        let mut b = entry("x", "crash|x|push", None, 4);
+        b.trace = PathBuf::from("/shard-1/failures/x/round.trace");
+        b.found_after = Some(5.0);
+        for order in [[a.clone(), b.clone()], [b.clone(), a.clone()]] {
+            let mut list = Vec::new();
+            for e in order {
+                add_by_signature(&mut list, e);
+            }
+            let [merged] = list.as_slice() else {
+                panic!("one signature: {list:?}")
+            };
+            assert_eq!((merged.seed, &merged.trace), (4, &b.trace));
+            assert_eq!(
+                (merged.count, merged.first_seed, merged.last_seed),
+                (4, 4, 19)
+            );
+            assert_eq!(merged.found_after, Some(3.0), "the earliest");
+        }
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub fn run_round(sut: &mut dyn Sut, config: &RoundConfig, seed: u64) -> RoundRep
     let mut cx = RoundState::new(sut, config.clone(), seed, rng);
     let failure = machine::drive(&mut cx).err();
     let mut stats = std::mem::take(&mut cx.stats);
-    stats.independent = cx.sut.counters();
+    stats.set_independent(cx.sut.counters());
+    stats.count_round_theories();
     RoundReport {
         seed,
         stats,

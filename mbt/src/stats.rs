@@ -34,6 +34,13 @@ pub struct Stats {
     /// by reason ([`untrace::differential::Verdict::counts`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub differential: BTreeMap<String, u64>,
+    /// Per call that the independent evaluator cannot judge: how many of the independent
+    /// checks skipped a term because of it (the lowest such call below the term).
+    #[serde(default)]
+    pub unjudged_ops: BTreeMap<String, u64>,
+    /// Per theory: the rounds that built at least one term of its operations.
+    #[serde(default)]
+    pub rounds_per_theory: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -43,6 +50,33 @@ impl Stats {
 
     pub fn call_ok(&mut self, name: &str) {
         self.calls.entry(name.to_string()).or_default().ok += 1;
+    }
+
+    /// Takes a round's independent-check counters: the `unjudged op: ` ones go to
+    /// [`Stats::unjudged_ops`] by operation, the others to [`Stats::independent`].
+    pub fn set_independent(&mut self, counters: BTreeMap<String, u64>) {
+        use untrace::executor::counters::UNJUDGED_OP;
+        for (k, n) in counters {
+            match k.strip_prefix(UNJUDGED_OP) {
+                Some(op) => *self.unjudged_ops.entry(op.to_string()).or_default() += n,
+                None => *self.independent.entry(k).or_default() += n,
+            }
+        }
+    }
+
+    /// Counts this round (its stats hold one round's calls) once for each theory whose
+    /// operations it built a term of.
+    pub fn count_round_theories(&mut self) {
+        let theories: std::collections::BTreeSet<&str> = self
+            .calls
+            .iter()
+            .filter(|(_, c)| c.ok > 0)
+            .filter_map(|(name, _)| model::ops::lookup(name))
+            .map(|op| op.theory.name())
+            .collect();
+        for t in theories {
+            *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;
+        }
     }
 
     pub fn n_calls(&self) -> u64 {
@@ -72,6 +106,8 @@ impl Stats {
         for (into, from) in [
             (&mut self.independent, &other.independent),
             (&mut self.differential, &other.differential),
+            (&mut self.unjudged_ops, &other.unjudged_ops),
+            (&mut self.rounds_per_theory, &other.rounds_per_theory),
         ] {
             for (k, n) in from {
                 *into.entry(k.clone()).or_default() += n;
@@ -112,6 +148,11 @@ impl Stats {
                 "differential (rounds; answers compared, agreed, not compared by reason)",
                 &self.differential,
             ),
+            (
+                "unjudged by the independent evaluator (skipped checks by operation)",
+                &self.unjudged_ops,
+            ),
+            ("rounds per theory", &self.rounds_per_theory),
         ] {
             if !map.is_empty() {
                 let _ = writeln!(out, "{title}");
@@ -143,5 +184,31 @@ mod tests {
         assert_eq!((a.sat, a.unsat, a.incremental_checks), (1, 2, 1));
         assert_eq!(a.n_calls(), 2);
         assert!(a.table().contains("sat:unsat 1:2.00"), "{}", a.table());
+    }
+
+    #[test]
+    fn unjudged_operations_and_theories_are_counted_per_round() {
+        let mut round = Stats::default();
+        round.call_tried("re.*");
+        round.call_ok("re.*");
+        round.call_ok("str.in_re");
+        round.call_tried("bvadd");
+        round.call_ok("assert");
+        round.count_round_theories();
+        assert_eq!(
+            round.rounds_per_theory,
+            BTreeMap::from([("regex".to_string(), 1)])
+        );
+        round.set_independent(BTreeMap::from([
+            ("unjudged op: seq.foo".to_string(), 2),
+            ("checked".to_string(), 5),
+        ]));
+        let mut campaign = Stats::default();
+        campaign.merge(&round);
+        campaign.merge(&round);
+        assert_eq!(campaign.unjudged_ops["seq.foo"], 4);
+        assert_eq!(campaign.independent["checked"], 10);
+        assert_eq!(campaign.rounds_per_theory["regex"], 2);
+        assert!(campaign.table().contains("seq.foo"));
     }
 }

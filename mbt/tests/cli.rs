@@ -460,7 +460,7 @@ fn parameters_that_write_files_are_listed_as_not_fuzzed() {
 }
 
 /// SIGINT or SIGTERM in the middle of a long campaign: the workers are killed, the findings so
-/// far written with `"interrupted": true`, and the exit code is the shell's for the signal.
+/// far written with `"interrupted": true` (and `report.html`), and the exit code is the shell's for the signal.
 fn check_stops_on(signal: i32, code: i32) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
@@ -492,6 +492,9 @@ fn check_stops_on(signal: i32, code: i32) {
         assert_eq!(saved["count"], entry["count"]);
     }
     assert!(String::from_utf8_lossy(&output.stdout).contains("interrupted"));
+    // The report too, saying so.
+    let report = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("Interrupted"), "{report}");
     assert_eq!(scratch_folders(pid), Vec::<PathBuf>::new());
     assert!(!out.join("mbt.lock").exists());
 }

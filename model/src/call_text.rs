@@ -1,7 +1,8 @@
 //! The SMT-LIB text of what trace calls build: symbols, `lit` values and operation
 //! applications. Two writers need it: `untrace --smt2` (a script for the Z3 binary) and the
 //! fuzzer's independent model check (terms for `model::eval`, which knows only standard
-//! SMT-LIB). [`Dialect`] is where they differ: operations only Z3 knows.
+//! SMT-LIB and the extensions of Z3 it implements). [`Dialect`] is where they differ:
+//! operations only Z3 knows.
 
 use crate::sort::Sort;
 use std::fmt::Write as _;
@@ -11,8 +12,12 @@ use std::fmt::Write as _;
 pub enum Dialect {
     /// The Z3 binary: Z3's own names where SMT-LIB has no operation.
     Z3,
-    /// Standard SMT-LIB v2.6 only: Z3-only operations have no text.
+    /// Standard SMT-LIB v2.6 only: Z3-only operations have no text (another solver reads it).
     Standard,
+    /// What the independent evaluator (`model::eval`) reads: standard SMT-LIB, plus the
+    /// Z3 operations it implements (`rem`, `^`, `bvredand`, `bvredor`, `ext_rotate_*`, the
+    /// sequences), under Z3's names.
+    Evaluator,
 }
 
 /// Splits a Real literal (`-3`, `-3/4`, `1.25`) into a decimal numerator and denominator
@@ -166,7 +171,7 @@ pub fn operation(
     // The 2w-bit product of the arguments extended by `how`.
     let product = |how: &str| format!("(bvmul {} {})", wide(how, &a[0]), wide(how, &a[1]));
     let z3_only = |z3_name: &str| match dialect {
-        Dialect::Z3 => Some(app(z3_name)),
+        Dialect::Z3 | Dialect::Evaluator => Some(app(z3_name)),
         Dialect::Standard => None,
     };
     Some(match name {
@@ -212,7 +217,7 @@ pub fn operation(
         "bvredand" | "bvredor" | "ext_rotate_left" | "ext_rotate_right" | "rem" | "^" => {
             z3_only(name)?
         }
-        // The evaluator has no sequences.
+        // Sequences are Z3's (SMT-LIB 2.6 has none).
         _ if name.starts_with("seq.") && dialect == Dialect::Standard => return None,
         _ if indices.is_empty() => app(name),
         _ => {
@@ -281,6 +286,10 @@ mod tests {
             Some("(= ((_ extract 4 4) (bvadd ((_ zero_extend 1) x) ((_ zero_extend 1) y))) #b0)")
         );
         assert_eq!(op("bvredor", 1, Dialect::Standard), None);
+        assert_eq!(
+            op("bvredor", 1, Dialect::Evaluator).as_deref(),
+            Some("(bvredor x)")
+        );
         assert_eq!(
             op("bvredor", 1, Dialect::Z3).as_deref(),
             Some("(bvredor x)")

@@ -120,6 +120,16 @@ pub enum Signature {
     SeqNth,
     /// Sequences of one sort to Bool.
     SeqCmp,
+    /// String to a regular language (`str.to_re`).
+    ToRe,
+    /// A String and a regular language to Bool (`str.in_re`).
+    InRe,
+    /// Regular languages, a regular language as result (`re.*`, `re.union`, `(_ re.loop i j)`).
+    Re,
+    /// Two Strings to the language of the characters between them (`re.range`).
+    ReRange,
+    /// A String, a regular language and a String to a String (`str.replace_re`).
+    ReplaceRe,
 }
 
 /// Result sorts of nullary operations.
@@ -127,6 +137,7 @@ pub enum Signature {
 pub enum NullarySort {
     Bool,
     RoundingMode,
+    RegLan,
 }
 
 /// One operation of the table.
@@ -159,7 +170,7 @@ const fn op(
 
 use Arity::{AtLeast, Fixed};
 use Signature as S;
-use Theory::{Arith as A, Array as Arr, Bv as B, Core as C, Fp as F, Strings as St};
+use Theory::{Arith as A, Array as Arr, Bv as B, Core as C, Fp as F, Regex as Re, Strings as St};
 
 /// Every operation, grouped by theory.
 pub static OPS: &[OpSpec] = &[
@@ -299,6 +310,31 @@ pub static OPS: &[OpSpec] = &[
     op("seq.at", St, 0, Fixed(2), S::SeqAt),
     op("seq.nth", St, 0, Fixed(2), S::SeqNth),
     op("seq.contains", St, 0, Fixed(2), S::SeqCmp),
+    // Regular expressions over Strings (SMT-LIB names; Z3's API calls them Z3_mk_re_*).
+    op("str.to_re", Re, 0, Fixed(1), S::ToRe),
+    op("str.in_re", Re, 0, Fixed(2), S::InRe),
+    op("str.replace_re", Re, 0, Fixed(3), S::ReplaceRe),
+    op("str.replace_re_all", Re, 0, Fixed(3), S::ReplaceRe),
+    op("re.all", Re, 0, Fixed(0), S::Nullary(NullarySort::RegLan)),
+    op("re.none", Re, 0, Fixed(0), S::Nullary(NullarySort::RegLan)),
+    op(
+        "re.allchar",
+        Re,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RegLan),
+    ),
+    op("re.range", Re, 0, Fixed(2), S::ReRange),
+    op("re.*", Re, 0, Fixed(1), S::Re),
+    op("re.+", Re, 0, Fixed(1), S::Re),
+    op("re.opt", Re, 0, Fixed(1), S::Re),
+    op("re.comp", Re, 0, Fixed(1), S::Re),
+    op("re.union", Re, 0, AtLeast(2), S::Re),
+    op("re.++", Re, 0, AtLeast(2), S::Re),
+    op("re.inter", Re, 0, AtLeast(2), S::Re),
+    op("re.diff", Re, 0, Fixed(2), S::Re),
+    op("re.loop", Re, 2, Fixed(1), S::Re),
+    op("re.^", Re, 1, Fixed(1), S::Re),
 ];
 
 /// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x
@@ -364,6 +400,7 @@ impl OpSpec {
         match self.signature {
             S::Nullary(NullarySort::Bool) => Ok(Sort::Bool),
             S::Nullary(NullarySort::RoundingMode) => Ok(Sort::RoundingMode),
+            S::Nullary(NullarySort::RegLan) => Ok(Sort::RegLan),
             S::Bool if all(&|s| *s == Sort::Bool) => Ok(Sort::Bool),
             S::Bool => ill("Bool arguments"),
             S::Equal if all_same(args) => Ok(Sort::Bool),
@@ -507,6 +544,22 @@ impl OpSpec {
             },
             S::SeqCmp if matches!(args[0], Sort::Seq(_)) && all_same(args) => Ok(Sort::Bool),
             S::SeqCmp => ill("sequences of one sort"),
+            S::ToRe if *args[0] == Sort::String => Ok(Sort::RegLan),
+            S::ToRe => ill("a String"),
+            S::InRe if *args[0] == Sort::String && *args[1] == Sort::RegLan => Ok(Sort::Bool),
+            S::InRe => ill("a String and a RegLan"),
+            S::Re if all(&|s| *s == Sort::RegLan) => Ok(Sort::RegLan),
+            S::Re => ill("RegLan arguments"),
+            S::ReRange if all(&|s| *s == Sort::String) => Ok(Sort::RegLan),
+            S::ReRange => ill("two Strings"),
+            S::ReplaceRe
+                if *args[0] == Sort::String
+                    && *args[1] == Sort::RegLan
+                    && *args[2] == Sort::String =>
+            {
+                Ok(Sort::String)
+            }
+            S::ReplaceRe => ill("a String, a RegLan and a String"),
         }
     }
 }
@@ -546,6 +599,7 @@ fn sample_sorts() -> Vec<Sort> {
         Sort::RoundingMode,
         Sort::String,
         Sort::seq(Sort::Int),
+        Sort::RegLan,
         Sort::array(Sort::Int, Sort::BitVec(4)),
     ]
 }
@@ -556,6 +610,8 @@ fn sample_indices(op: &OpSpec) -> Vec<Vec<u32>> {
     match op.indices {
         0 => vec![vec![]],
         1 => vec![vec![1]],
+        // `re.loop 1 3` is the only two-index choice the sample sorts admit of RegLan.
+        _ if op.signature == Signature::Re => vec![vec![1, 3]],
         _ => vec![vec![3, 1], vec![3, 5]],
     }
 }

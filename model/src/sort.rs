@@ -95,7 +95,8 @@ impl Sort {
             Sort::BitVec(_) => Theory::Bv,
             Sort::Array(..) => Theory::Array,
             Sort::FloatingPoint(..) | Sort::RoundingMode => Theory::Fp,
-            Sort::String | Sort::RegLan | Sort::Seq(_) => Theory::Strings,
+            Sort::String | Sort::Seq(_) => Theory::Strings,
+            Sort::RegLan => Theory::Regex,
             Sort::Named(..) => Theory::Uf,
         }
     }
@@ -138,10 +139,12 @@ pub enum Theory {
     Uf,
     Fp,
     Strings,
+    /// Regular expressions over Strings (`str.in_re`, `re.*`, ...); Strings come with them.
+    Regex,
 }
 
 impl Theory {
-    pub const ALL: [Theory; 7] = [
+    pub const ALL: [Theory; 8] = [
         Theory::Core,
         Theory::Arith,
         Theory::Bv,
@@ -149,6 +152,7 @@ impl Theory {
         Theory::Uf,
         Theory::Fp,
         Theory::Strings,
+        Theory::Regex,
     ];
 
     pub fn name(self) -> &'static str {
@@ -160,6 +164,7 @@ impl Theory {
             Theory::Uf => "uf",
             Theory::Fp => "fp",
             Theory::Strings => "strings",
+            Theory::Regex => "regex",
         }
     }
 

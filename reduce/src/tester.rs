@@ -108,7 +108,12 @@ impl CommandTester {
         stop: StopFlag,
     ) -> Result<CommandTester, EngineError> {
         remove_stale_check_dirs();
-        let golden = |spec: PropertySpec| -> Result<Property, EngineError> {
+        // Checks run in private working directories: relative paths in the commands must
+        // keep naming what they named where the user started us.
+        let base = std::env::current_dir()
+            .map_err(|e| EngineError::Io(format!("cannot read the working directory: {e}")))?;
+        let golden = |mut spec: PropertySpec| -> Result<Property, EngineError> {
+            spec.command = spec.command.resolved_against(&base);
             let limits = RunLimits {
                 timeout: spec.timeout,
                 memout_mb,

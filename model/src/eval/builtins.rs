@@ -5,11 +5,11 @@
 //! evaluator can consult the model's extension.
 
 use super::value::{values_equal, Value};
-use super::{bv, strings};
+use super::{bv, seq, strings};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 
 /// Names the evaluator handles itself (lazily or with a model extension), not through [`apply`].
@@ -31,6 +31,9 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             let (last, init) = b.split_last().unwrap_or((&true, &[]));
             Value::Bool(init.iter().rev().fold(*last, |acc, &x| !x || acc))
         }),
+        "=" | "distinct" if args.iter().any(|a| !a.has_canonical_form()) => Err(format!(
+            "{name} of regular languages (language equivalence) is not decided here"
+        )),
         "=" => same_sorts(name, args)
             .map(|()| Value::Bool(args.windows(2).all(|w| values_equal(&w[0], &w[1])))),
         "distinct" => same_sorts(name, args).map(|()| {
@@ -100,7 +103,9 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             _ => Err("(_ divisible n) expects a positive index and one Int".into()),
         },
         _ => {
-            return bv::apply(name, idx, args).or_else(|| strings::apply(name, idx, args));
+            return bv::apply(name, idx, args)
+                .or_else(|| strings::apply(name, idx, args))
+                .or_else(|| seq::apply(name, args));
         }
     };
     Some(result)
@@ -112,6 +117,36 @@ pub(crate) fn is_builtin(name: &str) -> bool {
         || strings::constant(name).is_some()
         || apply(name, &[], &[]).is_some()
         || matches!(name, "true" | "false")
+}
+
+/// The largest exponent [`power`] computes: beyond it the value is too large to be useful.
+const MAX_EXPONENT: u32 = 4_096;
+
+/// Z3's `(^ a b)`: `a` to a natural power `b`, a Real, or an Int where the loaded Z3 types
+/// `^` on Ints so ([`crate::ops::int_power_is_real`]). `Ok(None)` where this evaluator does
+/// not decide it: `0^0`, negative and fractional exponents (Z3 gives them no fixed value, or
+/// an irrational one), and exponents beyond [`MAX_EXPONENT`].
+pub(crate) fn power(a: &Value, b: &Value) -> Result<Option<Value>, String> {
+    let [x, y] = nums("^", &[a.clone(), b.clone()])?
+        .try_into()
+        .map_err(|_| "^ expects two numbers".to_string())?;
+    let both_int = matches!((&x, &y), (Num::Int(_), Num::Int(_)));
+    let base = x.real();
+    let exponent = y.real();
+    let Some(n) = exponent
+        .is_integer()
+        .then(|| exponent.numer().to_u32())
+        .flatten()
+        .filter(|&n| n <= MAX_EXPONENT && !(n == 0 && base.is_zero()))
+    else {
+        return Ok(None);
+    };
+    let value = num_traits::pow::pow(base, n as usize);
+    Ok(Some(if both_int && !crate::ops::int_power_is_real() {
+        Value::Int(value.to_integer())
+    } else {
+        Value::Real(value)
+    }))
 }
 
 /// `div`, `mod` or `/` of two numbers; `Ok(None)` where undefined (a zero divisor).

@@ -35,6 +35,12 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             fold_left(name, args, |a, b| Ok(binary(name, a, b)))
         }
         "bvnot" | "bvneg" => one(name, args).map(|a| Value::BitVec(unary(name, a))),
+        // Z3's reductions: the 1-bit and (or) of every bit.
+        "bvredand" => one(name, args)
+            .map(|a| Value::BitVec(BitVec::from_u64(1, u64::from(*a == BitVec::ones(a.width))))),
+        "bvredor" => {
+            one(name, args).map(|a| Value::BitVec(BitVec::from_u64(1, u64::from(!a.is_zero()))))
+        }
         "bvnand" | "bvnor" | "bvxnor" | "bvsub" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem"
         | "bvsmod" | "bvshl" | "bvlshr" | "bvashr" | "bvcomp" | "ext_rotate_left"
         | "ext_rotate_right" => two(name, args).map(|(a, b)| Value::BitVec(binary(name, a, b))),

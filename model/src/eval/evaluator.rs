@@ -581,6 +581,8 @@ impl<'a> Evaluator<'a> {
         }
         match name {
             "select" | "store" => return self.array_op(src, node, name, arg_nodes),
+            "seq.nth" => return self.seq_nth(src, node, arg_nodes),
+            "^" => return self.power(src, node, arg_nodes),
             _ if PARTIAL.contains(&name) => return self.partial(src, node, name, arg_nodes),
             _ => {}
         }
@@ -621,6 +623,36 @@ impl<'a> Evaluator<'a> {
             return self.unsupported(src, node, name);
         }
         Err(src.at(node, format!("unknown function {name}")))
+    }
+
+    /// Z3's `^`, open where [`builtins::power`] does not decide it.
+    fn power(&mut self, src: &Src, node: NodeId, arg_nodes: &[NodeId]) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        let (Some(Some(a)), Some(Some(b)), 2) = (args.first(), args.get(1), args.len()) else {
+            return match args.len() {
+                2 => Ok(None),
+                _ => Err(src.at(node, "^ expects two arguments")),
+            };
+        };
+        match builtins::power(a, b) {
+            Ok(Some(v)) => Ok(Some(v)),
+            Ok(None) => self.extend_partial(src, node, "^", &[], vec![a.clone(), b.clone()], None),
+            Err(m) => Err(src.at(node, m)),
+        }
+    }
+
+    /// `seq.nth`; outside the sequence Z3 leaves it unspecified (`seq.nth_u` in its models),
+    /// so the model's definition of that decides, or the value is open.
+    fn seq_nth(&mut self, src: &Src, node: NodeId, arg_nodes: &[NodeId]) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+            return Ok(None);
+        };
+        match super::seq::nth(&args) {
+            Ok(Some(v)) => Ok(Some(v)),
+            Ok(None) => self.extend_partial(src, node, "seq.nth", &["seq.nth_u"], args, None),
+            Err(m) => Err(src.at(node, m)),
+        }
     }
 
     /// `div`, `mod`, `/` folded left; at a zero divisor the model's extension decides.
@@ -1042,6 +1074,12 @@ impl<'a> Evaluator<'a> {
         let sort = parse_sort(tree, ch[2], &self.env.aliases).map_err(|m| src.at(ch[2], m))?;
         let name = tree.symbol(ch[1]).map(unquote);
         if let Some(name) = name {
+            if name == "seq.empty" && !self.is_known_symbol(name) {
+                return match super::seq::empty(&sort) {
+                    Some(v) => Ok(Some(v)),
+                    None => Err(src.at(node, format!("seq.empty of sort {sort}"))),
+                };
+            }
             if !self.is_known_symbol(name) {
                 return match sort {
                     Sort::Named(..) => Ok(Some(Value::Uninterpreted {

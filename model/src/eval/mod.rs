@@ -4,7 +4,7 @@
 //! - [`value`]: [`Value`] and its canonical forms (exact integers and rationals, bit-vectors of
 //!   any width, code-point strings, arrays as default + table, uninterpreted elements,
 //!   datatype values);
-//! - [`builtins`], `bv`, `strings`, [`regex`]: the interpreted operations with SMT-LIB 2.6
+//! - [`builtins`], `bv`, `strings`, [`regex`], `seq`: the interpreted operations with SMT-LIB 2.6
 //!   semantics (total bit-vector division and shifts, Euclidean `div`/`mod`, ...);
 //! - [`model`]: [`Model`] (a solver's `define-fun`s) and [`Env`] (the problem's definitions);
 //! - [`evaluator`]: [`Evaluator`], three-valued: a term is true, false, or open when it depends
@@ -12,7 +12,7 @@
 //!   model's own `div`/`div0`/... applies, only where the builtin is undefined; likewise a
 //!   model's definition of a datatype selector applied to the wrong constructor). Quantifiers
 //!   are evaluated over finite domains (Bool, small bit-vectors, enumerations, a model's listed
-//!   universe); sequences are not supported (their terms are open);
+//!   universe); sequences (`seq`) are Z3's, `seq.nth` outside the sequence is open;
 //! - [`fp`]: IEEE floating point of any format with exact rounding;
 //! - [`response`]: splitting a solver response into per-`check-sat` answers and models;
 //! - [`checker`]: [`check_texts`] / [`check_files`] validate every assertion in scope at every
@@ -30,6 +30,7 @@ pub mod fp;
 pub mod model;
 pub mod regex;
 pub mod response;
+mod seq;
 pub mod sort_aliases;
 pub mod source;
 mod strings;

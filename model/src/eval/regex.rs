@@ -214,15 +214,45 @@ impl Regex {
             if current == Regex::Nothing {
                 return Ok(false);
             }
-            current = current.derive(c);
-            if current.size(MAX_DERIVATIVE_SIZE) > MAX_DERIVATIVE_SIZE {
-                return Err(format!(
-                    "regular expression membership too large to decide: a derivative grows \
-                     beyond {MAX_DERIVATIVE_SIZE} nodes"
-                ));
-            }
+            current = current.derive_bounded(c)?;
         }
         Ok(current.nullable())
+    }
+
+    /// The end of the shortest word of the language that starts at `start` in `word` (one
+    /// of at least one character when `nonempty`), if there is one.
+    pub fn shortest_match(
+        &self,
+        word: &[u32],
+        start: usize,
+        nonempty: bool,
+    ) -> Result<Option<usize>, String> {
+        let mut current = self.clone();
+        if !nonempty && current.nullable() {
+            return Ok(Some(start));
+        }
+        for (k, &c) in word.get(start..).unwrap_or_default().iter().enumerate() {
+            if current == Regex::Nothing {
+                return Ok(None);
+            }
+            current = current.derive_bounded(c)?;
+            if current.nullable() {
+                return Ok(Some(start + k + 1));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The derivative by `c`, or `Err` when it has more than [`MAX_DERIVATIVE_SIZE`] nodes.
+    fn derive_bounded(&self, c: u32) -> Result<Regex, String> {
+        let next = self.derive(c);
+        if next.size(MAX_DERIVATIVE_SIZE) > MAX_DERIVATIVE_SIZE {
+            return Err(format!(
+                "regular expression membership too large to decide: a derivative grows \
+                 beyond {MAX_DERIVATIVE_SIZE} nodes"
+            ));
+        }
+        Ok(next)
     }
 }
 
@@ -272,6 +302,19 @@ mod tests {
             .matches(&w("q"))
             .unwrap());
         assert!(!nothing().matches(&w("")).unwrap());
+    }
+
+    #[test]
+    fn shortest_matches() {
+        let ab_plus = plus(word(&w("ab")));
+        let s = w("xabab");
+        assert_eq!(ab_plus.shortest_match(&s, 1, false), Ok(Some(3)));
+        assert_eq!(ab_plus.shortest_match(&s, 0, false), Ok(None));
+        let a_star = star(word(&w("a")));
+        assert_eq!(a_star.shortest_match(&s, 0, false), Ok(Some(0)));
+        assert_eq!(a_star.shortest_match(&s, 0, true), Ok(None));
+        assert_eq!(a_star.shortest_match(&s, 1, true), Ok(Some(2)));
+        assert_eq!(a_star.shortest_match(&s, 5, false), Ok(Some(5)));
     }
 
     #[test]

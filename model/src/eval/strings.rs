@@ -68,6 +68,12 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             _ => Err("str.in_re expects a String and a RegLan".into()),
         },
         "str.to_re" => str1(name, args).map(|s| re(regex::word(s))),
+        "str.replace_re" | "str.replace_re_all" => match args {
+            [Value::String(s), Value::RegLan(r), Value::String(t)] => {
+                replace_re(s, r, t, name == "str.replace_re_all").map(Value::String)
+            }
+            _ => Err(format!("{name} expects a String, a RegLan and a String")),
+        },
         "re.range" => str2(name, args).map(|(a, b)| match (a, b) {
             ([a], [b]) => re(regex::range(*a, *b)),
             _ => re(regex::nothing()),
@@ -262,6 +268,44 @@ fn replace_all(s: &[u32], t: &[u32], u: &[u32]) -> Vec<u32> {
     out
 }
 
+/// The longest string `str.replace_re` searches: the search is quadratic in its length.
+pub const MAX_REPLACE_RE_LEN: usize = 2_000;
+
+/// `str.replace_re` (`all` false) and `str.replace_re_all` as SMT-LIB 2.6 defines them: the
+/// leftmost, then shortest, match of `r` in `s` is replaced by `t`; `str.replace_re` takes
+/// the first such match, also an empty one, `str.replace_re_all` every non-empty one from
+/// left to right, each search going on after the last match.
+fn replace_re(s: &[u32], r: &Regex, t: &[u32], all: bool) -> Result<Vec<u32>, String> {
+    if s.len() > MAX_REPLACE_RE_LEN {
+        return Err(format!(
+            "str.replace_re on a string of {} characters (more than {MAX_REPLACE_RE_LEN})",
+            s.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(s.len());
+    let mut rest = 0;
+    loop {
+        let mut found = None;
+        for start in rest..=s.len() {
+            if let Some(end) = r.shortest_match(s, start, all)? {
+                found = Some((start, end));
+                break;
+            }
+        }
+        let Some((start, end)) = found else {
+            break;
+        };
+        out.extend_from_slice(&s[rest..start]);
+        out.extend_from_slice(t);
+        rest = end;
+        if !all {
+            break;
+        }
+    }
+    out.extend_from_slice(&s[rest..]);
+    Ok(out)
+}
+
 /// Decodes a string literal as written (with its quotes): `""` is a quote, and `\u{d..}`
 /// (1 to 5 hex digits) or `\udddd` (4 hex digits) is a code point up to 0x2FFFF.
 pub fn decode_literal(text: &str) -> Result<Vec<u32>, String> {
@@ -335,6 +379,26 @@ mod tests {
         .unwrap();
         assert_eq!(ap("str.in_re", &[s("abab"), lp.clone()]), Value::Bool(true));
         assert_eq!(ap("str.in_re", &[s("ababab"), lp]), Value::Bool(false));
+    }
+
+    #[test]
+    fn replace_re_takes_the_leftmost_shortest_match() {
+        let re_of = |text: &str| ap("str.to_re", &[s(text)]);
+        let ab_plus = ap("re.+", &[re_of("ab")]);
+        let rr = |x: &str, r: &Value, t: &str| ap("str.replace_re", &[s(x), r.clone(), s(t)]);
+        let ra = |x: &str, r: &Value, t: &str| ap("str.replace_re_all", &[s(x), r.clone(), s(t)]);
+        assert_eq!(rr("xabab", &ab_plus, "c"), s("xcab"));
+        assert_eq!(ra("xabab", &ab_plus, "c"), s("xcc"));
+        assert_eq!(rr("xyz", &ab_plus, "c"), s("xyz"));
+        // The empty word: str.replace_re inserts at the front, str.replace_re_all skips it.
+        let a_star = ap("re.*", &[re_of("a")]);
+        assert_eq!(rr("baa", &a_star, "c"), s("cbaa"));
+        assert_eq!(ra("baa", &a_star, "c"), s("bcc"));
+        let none = constant("re.none").unwrap();
+        assert_eq!(ra("abc", &none, "c"), s("abc"));
+        let all = constant("re.all").unwrap();
+        assert_eq!(rr("", &all, "c"), s("c"));
+        assert_eq!(ra("ab", &all, "-"), s("--"));
     }
 
     #[test]

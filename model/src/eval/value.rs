@@ -33,6 +33,12 @@ pub enum Value {
     },
     /// A regular language (`RegLan`), kept as its expression.
     RegLan(Rc<Regex>),
+    /// A sequence (`(Seq element)`): its element sort (an empty sequence has no element to
+    /// tell it) and its elements, each of that sort (integers coerced where it is Real).
+    Seq {
+        element: Sort,
+        items: Rc<Vec<Value>>,
+    },
     /// A floating-point value (its bit pattern; one NaN).
     Fp(Fp),
     RoundingMode(RoundingMode),
@@ -208,6 +214,7 @@ impl Value {
             Value::Array(a) => Sort::array(a.index.clone(), a.default.sort()),
             Value::Uninterpreted { sort, .. } => sort.clone(),
             Value::RegLan(_) => Sort::RegLan,
+            Value::Seq { element, .. } => Sort::seq(element.clone()),
             Value::Fp(f) => Sort::FloatingPoint(f.eb, f.sb),
             Value::RoundingMode(_) => Sort::RoundingMode,
             Value::Datatype { datatype, .. } => Sort::uninterpreted(datatype.clone()),
@@ -260,6 +267,23 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             r.is_integer() && r.numer() == i
         }
         _ => a == b,
+    }
+}
+
+impl Value {
+    /// A sequence of `items` of sort `element`.
+    pub fn seq(element: Sort, items: Vec<Value>) -> Value {
+        let items = items.into_iter().map(|v| v.coerce(&element)).collect();
+        Value::Seq {
+            element,
+            items: Rc::new(items),
+        }
+    }
+
+    /// Whether `=` on values of this kind is decided by comparing canonical forms: not for
+    /// regular languages, whose expressions differ where their languages may be equal.
+    pub fn has_canonical_form(&self) -> bool {
+        !matches!(self, Value::RegLan(_))
     }
 }
 
@@ -343,6 +367,17 @@ impl fmt::Display for Value {
             }
             Value::Uninterpreted { name, .. } => f.write_str(name),
             Value::RegLan(r) => write!(f, "{r}"),
+            Value::Seq { element, items } => match items.as_slice() {
+                [] => write!(f, "(as seq.empty (Seq {element}))"),
+                [x] => write!(f, "(seq.unit {x})"),
+                _ => {
+                    f.write_str("(seq.++")?;
+                    for x in items.iter() {
+                        write!(f, " (seq.unit {x})")?;
+                    }
+                    f.write_str(")")
+                }
+            },
             Value::Fp(x) => write!(f, "{x}"),
             Value::RoundingMode(rm) => f.write_str(rm.name()),
             Value::Datatype {

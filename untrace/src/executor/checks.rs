@@ -29,8 +29,17 @@ pub mod counters {
     pub const NO_MODEL: &str = "models: text unreadable";
     pub const MODELS: &str = "models: read";
     pub const Z3_VALUE_OPEN: &str = "values: skipped: model_eval answer is no value";
+    /// Prefix of the counters of terms left unjudged, by the call that the evaluator cannot
+    /// judge (`unjudged op: seq.foo`): the lowest one below the term.
+    pub const UNJUDGED_OP: &str = "unjudged op: ";
+    /// Prefix of the counters of terms skipped because they hold a regular language, whose
+    /// equality with Z3's value is language equivalence (not decided here).
+    pub const REGLAN_VALUE: &str = "values: skipped: regular language";
 }
 use counters::*;
+
+/// How the evaluator's open reasons name what it does not support.
+const UNSUPPORTED_REASON: &str = "unsupported: ";
 
 /// The resource limit of `check_simplify`'s solver: deterministic, and enough for the small
 /// terms of a round (a harder equivalence is skipped as unknown, never a finding).
@@ -327,6 +336,10 @@ impl Executor {
         let Ours::Value(ours) = self.ours(model, term, false) else {
             return Ok(());
         };
+        if !ours.has_canonical_form() {
+            self.count(REGLAN_VALUE);
+            return Ok(());
+        }
         let Some(theirs) = self.read_value(model, &z3_value) else {
             // Without completion Z3 may answer an unevaluated term: no value to compare.
             self.count(Z3_VALUE_OPEN);
@@ -583,6 +596,7 @@ impl Executor {
             Some(Ok(text)) => text,
             _ => {
                 self.count_for(assertion, NO_TEXT);
+                self.count_unjudged(m, t);
                 return Ours::Skipped;
             }
         };
@@ -593,14 +607,54 @@ impl Executor {
         self.count_for(assertion, CHECKED);
         match result {
             Ok(v) => Ours::Value(v),
-            Err(EvalError::Open(_)) => {
+            Err(EvalError::Open(reasons)) => {
                 self.count_for(assertion, OPEN);
+                if reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON)) {
+                    self.count_unjudged(m, t);
+                }
                 Ours::Skipped
             }
             Err(EvalError::Error(_)) => {
                 self.count_for(assertion, UNSUPPORTED);
+                self.count_unjudged(m, t);
                 Ours::Skipped
             }
+        }
+    }
+
+    /// Counts the call the independent evaluator cannot judge below `t` (which it skipped):
+    /// the first term in post-order (arguments first) that has no text, or whose own text
+    /// the evaluator refuses or finds unsupported under model `m`.
+    fn count_unjudged(&mut self, m: ModelId, t: TermId) {
+        let Some(texts) = self.texts.as_ref() else {
+            return;
+        };
+        let mut culprit = None;
+        for u in texts.post_order(t) {
+            let judged = match texts.text(u) {
+                Err(_) => false,
+                Ok(text) => match self
+                    .models
+                    .get(&m)
+                    .and_then(|s| s.values.as_ref()?.as_ref())
+                {
+                    Some(values) => match eval::evaluate_str(&text, values) {
+                        Ok(_) => true,
+                        Err(EvalError::Open(reasons)) => {
+                            !reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON))
+                        }
+                        Err(EvalError::Error(_)) => false,
+                    },
+                    None => true,
+                },
+            };
+            if !judged {
+                culprit = texts.head(u);
+                break;
+            }
+        }
+        if let Some(head) = culprit {
+            self.count(&format!("{UNJUDGED_OP}{head}"));
         }
     }
 
@@ -651,7 +705,7 @@ impl Executor {
             ) else {
                 continue;
             };
-            if ours != theirs {
+            if ours != theirs && ours.has_canonical_form() {
                 return Some(head);
             }
         }

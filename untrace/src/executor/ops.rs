@@ -1,6 +1,13 @@
 //! The operations of `model::ops::OPS`, each mapped to the `z3` crate (or to z3-sys where
 //! the crate has no wrapper: indexed rotations, `repeat`, the `to_fp` conversions from Real
-//! and bit-vectors).
+//! and bit-vectors, and the regular expressions, whose crate wrappers take Rust strings).
+//!
+//! Four regular-expression operations have no C API function in Z3 4.8.12 (`re.diff`,
+//! `re.allchar`, `re.^`, `str.replace_re[_all]`; 5.x added `Z3_mk_re_diff` and friends), and
+//! `Z3_mk_re_loop` reads an upper bound 0 as "unbounded" where SMT-LIB's `(_ re.loop i 0)` is
+//! empty for `i > 0`. Those are built by [`parsed_app`]: Z3's own SMT-LIB parser makes the
+//! operation's declaration, which is then applied to the arguments, so every Z3 gets the
+//! genuine operator (not a rewriting of it) through functions it has.
 //!
 //! [`apply_op`] takes the arguments as `Dynamic`s with their model sorts; the reference state
 //! has already checked arity and sorts, so the `expect`s below only fire on a model bug, and
@@ -49,6 +56,71 @@ fn sys(name: &str, build: impl FnOnce(z3_sys::Z3_context) -> Option<z3_sys::Z3_a
     let ast = build(ctx.get_z3_context()).unwrap_or_else(|| panic!("{name} returned NULL"));
     // SAFETY: a non-NULL AST just built in the thread-local context.
     unsafe { Dynamic::wrap(&ctx, ast) }
+}
+
+/// `op` applied by z3-sys to the arguments' ASTs.
+fn sys_args(
+    name: &str,
+    args: &[&Dynamic],
+    build: impl FnOnce(z3_sys::Z3_context, &[z3_sys::Z3_ast]) -> Option<z3_sys::Z3_ast>,
+) -> Dynamic {
+    let asts: Vec<z3_sys::Z3_ast> = args.iter().map(|a| a.get_z3_ast()).collect();
+    sys(name, |c| build(c, &asts))
+}
+
+/// The sort of regular expressions over Strings.
+///
+/// # Safety
+/// `c` is the live thread-local context.
+unsafe fn re_sort(c: z3_sys::Z3_context) -> z3_sys::Z3_sort {
+    let string = z3_sys::Z3_mk_string_sort(c).expect("Z3_mk_string_sort returned NULL");
+    z3_sys::Z3_mk_re_sort(c, string).expect("Z3_mk_re_sort returned NULL")
+}
+
+/// The application of the operation at the head of `sample` (an SMT-LIB term of it on
+/// placeholder arguments, e.g. `(re.diff re.all re.all)`) to `args`: Z3's parser declares the
+/// operation with its indices, and `Z3_mk_app` applies that declaration (see the module
+/// overview for why).
+fn parsed_app(sample: &str, args: &[&Dynamic]) -> Dynamic {
+    let script = std::ffi::CString::new(format!("(assert (= {sample} {sample}))"))
+        .expect("no NUL in an operation sample");
+    let asts: Vec<z3_sys::Z3_ast> = args.iter().map(|a| a.get_z3_ast()).collect();
+    let ctx = Context::thread_local();
+    let c = ctx.get_z3_context();
+    // SAFETY: the parsed vector is referenced while its terms are read; the declaration
+    // belongs to a term of the vector and the application keeps it. The application gets a
+    // reference of its own before the vector goes (the next API call may free unreferenced
+    // terms), and gives it back once `wrap` has taken one.
+    unsafe {
+        let parsed = z3_sys::Z3_parse_smtlib2_string(
+            c,
+            script.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+        .unwrap_or_else(|| panic!("Z3 cannot parse {sample}"));
+        z3_sys::Z3_ast_vector_inc_ref(c, parsed);
+        let decl = (z3_sys::Z3_ast_vector_size(c, parsed) == 1)
+            .then(|| z3_sys::Z3_ast_vector_get(c, parsed, 0))
+            .flatten()
+            .and_then(|eq| z3_sys::Z3_to_app(c, eq))
+            .and_then(|eq| z3_sys::Z3_get_app_arg(c, eq, 0))
+            .and_then(|t| z3_sys::Z3_to_app(c, t))
+            .and_then(|t| z3_sys::Z3_get_app_decl(c, t));
+        let app = decl.and_then(|d| z3_sys::Z3_mk_app(c, d, asts.len() as u32, asts.as_ptr()));
+        if let Some(a) = app {
+            z3_sys::Z3_inc_ref(c, a);
+        }
+        z3_sys::Z3_ast_vector_dec_ref(c, parsed);
+        let app = app.unwrap_or_else(|| panic!("applying the operation of {sample} failed"));
+        let wrapped = Dynamic::wrap(&ctx, app);
+        z3_sys::Z3_dec_ref(c, app);
+        wrapped
+    }
 }
 
 /// Arithmetic on Int or Real arguments, chosen by the first argument's sort.
@@ -244,6 +316,53 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         "seq.at" => sq(a[0]).at(&i(a[1])).into(),
         "seq.nth" => sq(a[0]).nth(i(a[1])),
         "seq.contains" => sq(a[0]).contains(sq(a[1])).into(),
+        // Regular expressions (SAFETY for the z3-sys calls: live ASTs of the thread-local
+        // context, and argument arrays that outlive the call).
+        "str.to_re" => sys_args("Z3_mk_seq_to_re", a, |c, x| unsafe {
+            z3_sys::Z3_mk_seq_to_re(c, x[0])
+        }),
+        "str.in_re" => sys_args("Z3_mk_seq_in_re", a, |c, x| unsafe {
+            z3_sys::Z3_mk_seq_in_re(c, x[0], x[1])
+        }),
+        "re.all" => sys("Z3_mk_re_full", |c| unsafe {
+            z3_sys::Z3_mk_re_full(c, re_sort(c))
+        }),
+        "re.none" => sys("Z3_mk_re_empty", |c| unsafe {
+            z3_sys::Z3_mk_re_empty(c, re_sort(c))
+        }),
+        "re.range" => sys_args("Z3_mk_re_range", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_range(c, x[0], x[1])
+        }),
+        "re.*" => sys_args("Z3_mk_re_star", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_star(c, x[0])
+        }),
+        "re.+" => sys_args("Z3_mk_re_plus", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_plus(c, x[0])
+        }),
+        "re.opt" => sys_args("Z3_mk_re_option", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_option(c, x[0])
+        }),
+        "re.comp" => sys_args("Z3_mk_re_complement", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_complement(c, x[0])
+        }),
+        "re.union" => sys_args("Z3_mk_re_union", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_union(c, x.len() as u32, x.as_ptr())
+        }),
+        "re.++" => sys_args("Z3_mk_re_concat", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_concat(c, x.len() as u32, x.as_ptr())
+        }),
+        "re.inter" => sys_args("Z3_mk_re_intersect", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_intersect(c, x.len() as u32, x.as_ptr())
+        }),
+        "re.loop" if indices[1] > 0 => sys_args("Z3_mk_re_loop", a, |c, x| unsafe {
+            z3_sys::Z3_mk_re_loop(c, x[0], indices[0], indices[1])
+        }),
+        "re.loop" => parsed_app(&format!("((_ re.loop {} 0) re.all)", indices[0]), a),
+        "re.^" => parsed_app(&format!("((_ re.^ {}) re.all)", indices[0]), a),
+        "re.diff" => parsed_app("(re.diff re.all re.all)", a),
+        "re.allchar" => parsed_app("re.allchar", a),
+        "str.replace_re" => parsed_app(r#"(str.replace_re "" re.all "")"#, a),
+        "str.replace_re_all" => parsed_app(r#"(str.replace_re_all "" re.all "")"#, a),
         other => panic!("operation `{other}` has no executor mapping"),
     }
 }

@@ -23,7 +23,11 @@ pub enum Node {
         expr: String,
         args: Vec<TermId>,
     },
-    Inexpressible(&'static str),
+    Inexpressible {
+        /// The call that built the term.
+        head: &'static str,
+        why: &'static str,
+    },
 }
 
 /// The recorded terms and function names of a round.
@@ -51,7 +55,10 @@ impl TermTexts {
                     expr: name,
                     args: vec![],
                 },
-                _ => Node::Inexpressible("a constant name without SMT-LIB form"),
+                _ => Node::Inexpressible {
+                    head,
+                    why: "a constant name without SMT-LIB form",
+                },
             },
             Call::Lit { sort: s, value } => match sort(s).and_then(|s| literal(&s, value)) {
                 Some(expr) => Node::Expr {
@@ -59,7 +66,10 @@ impl TermTexts {
                     expr,
                     args: vec![],
                 },
-                None => Node::Inexpressible("a literal without SMT-LIB form"),
+                None => Node::Inexpressible {
+                    head,
+                    why: "a literal without SMT-LIB form",
+                },
             },
             Call::Apply { func, args } => match self.funcs.get(func) {
                 Some(f) if args.is_empty() => Node::Expr {
@@ -75,7 +85,10 @@ impl TermTexts {
                     ),
                     args: args.clone(),
                 },
-                None => Node::Inexpressible("an unknown function"),
+                None => Node::Inexpressible {
+                    head,
+                    why: "an unknown function",
+                },
             },
             Call::Op { op, indices, args } => {
                 let names: Vec<String> = args.iter().map(|a| var(*a)).collect();
@@ -83,13 +96,16 @@ impl TermTexts {
                     .first()
                     .and_then(|a| state.terms.get(a))
                     .map(|i| &i.sort);
-                match operation(op.name(), indices, &names, first, Dialect::Standard) {
+                match operation(op.name(), indices, &names, first, Dialect::Evaluator) {
                     Some(expr) => Node::Expr {
                         head,
                         expr,
                         args: args.clone(),
                     },
-                    None => Node::Inexpressible("an operation only Z3 knows"),
+                    None => Node::Inexpressible {
+                        head,
+                        why: "an operation only Z3 knows",
+                    },
                 }
             }
             Call::ConstArray { index, value } => {
@@ -100,7 +116,10 @@ impl TermTexts {
                         expr: format!("((as const (Array {i} {e})) {})", var(*value)),
                         args: vec![*value],
                     },
-                    _ => Node::Inexpressible("a constant array of unknown sorts"),
+                    _ => Node::Inexpressible {
+                        head,
+                        why: "a constant array of unknown sorts",
+                    },
                 }
             }
             // simplify returns an equivalent term: the check evaluates the original.
@@ -109,7 +128,10 @@ impl TermTexts {
                 expr: var(*s),
                 args: vec![*s],
             },
-            _ => Node::Inexpressible("a term only the Z3 API builds"),
+            _ => Node::Inexpressible {
+                head,
+                why: "a term only the Z3 API builds",
+            },
         };
         self.nodes.insert(t, node);
     }
@@ -125,7 +147,7 @@ impl TermTexts {
     pub fn node(&self, t: TermId) -> Option<(&'static str, &[TermId])> {
         match self.nodes.get(&t)? {
             Node::Expr { head, args, .. } => Some((head, args)),
-            Node::Inexpressible(_) => None,
+            Node::Inexpressible { .. } => None,
         }
     }
 
@@ -134,7 +156,7 @@ impl TermTexts {
     pub fn expr(&self, t: TermId) -> Option<(&'static str, &str, &[TermId])> {
         match self.nodes.get(&t)? {
             Node::Expr { head, expr, args } => Some((head, expr, args)),
-            Node::Inexpressible(_) => None,
+            Node::Inexpressible { .. } => None,
         }
     }
 
@@ -166,13 +188,21 @@ impl TermTexts {
         order
     }
 
+    /// The call that built `t` (an operation's name, `substitute`, ...), whether or not the
+    /// term has an expression.
+    pub fn head(&self, t: TermId) -> Option<&'static str> {
+        match self.nodes.get(&t)? {
+            Node::Expr { head, .. } | Node::Inexpressible { head, .. } => Some(head),
+        }
+    }
+
     /// The SMT-LIB text of `t` as nested `let`s, or why it has none.
     pub fn text(&self, t: TermId) -> Result<String, &'static str> {
         let order = self.post_order(t);
         for u in &order {
             match self.nodes.get(u) {
                 Some(Node::Expr { .. }) => {}
-                Some(Node::Inexpressible(why)) => return Err(why),
+                Some(Node::Inexpressible { why, .. }) => return Err(why),
                 None => return Err("a term the round did not record"),
             }
         }

@@ -25,9 +25,9 @@ pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
         Sort::Named(name, params) if params.is_empty() => {
             z3::Sort::uninterpreted(Symbol::String(name.clone()))
         }
-        Sort::RegLan | Sort::Named(..) => {
-            return Err(format!("sort {sort} has no counterpart in the trace API"))
-        }
+        // The crate's regular-expression sort constructor is private; `re.all` carries it.
+        Sort::RegLan => z3::ast::Regexp::full().get_sort(),
+        Sort::Named(..) => return Err(format!("sort {sort} has no counterpart in the trace API")),
     })
 }
 
