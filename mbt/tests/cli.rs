@@ -758,15 +758,15 @@ fn is_status_line(line: &str, tool: &str) -> bool {
 
 /// A campaign whose stderr is a pipe (as in CI) prints a timestamped status line every
 /// --status-interval, with its position, rate and findings; `--time` takes a duration like
-/// `3s`; summary.json records schema version, tool, times, command line and host beside the
+/// `2s`; summary.json records schema version, tool, times, command line and host beside the
 /// figures; the end prints a short summary, not the tables (those need --stats).
 #[test]
 fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     let output = mbt()
-        .args(["--seed", "1", "--time", "3s", "--jobs", "2"])
-        .args(["--status-interval", "1", "--out"])
+        .args(["--seed", "1", "--time", "2s", "--jobs", "1"])
+        .args(["--status-interval", "0.5", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -779,7 +779,7 @@ fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
     assert!(!lines.is_empty(), "no status line:\n{stderr}");
     // Time mode: seconds of --time, ETA, then rounds, rate, answers and findings.
     assert!(
-        lines[0].contains("/3 s (")
+        lines[0].contains("/2 s (")
             && lines[0].contains("rounds/s")
             && lines[0].contains("findings"),
         "{}",
@@ -813,21 +813,21 @@ fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
         .iter()
         .map(|a| a.as_str().unwrap())
         .collect();
-    assert!(argv.windows(2).any(|w| w == ["--time", "3s"]), "{argv:?}");
+    assert!(argv.windows(2).any(|w| w == ["--time", "2s"]), "{argv:?}");
     assert!(!summary["host"].as_str().unwrap().is_empty());
     assert!(summary["z3_version"].as_str().unwrap().starts_with('4'));
     assert!(summary["rounds"].as_u64().unwrap() > 0);
 }
 
-/// `-q`: no status line even when one is due every second; --stats prints the tables.
+/// `-q`: no status line even when one is due every 0.1 s; --stats prints the tables.
 #[test]
 fn quiet_campaigns_print_no_progress_and_stats_prints_the_tables() {
     let tmp = tempfile::tempdir().unwrap();
     let output = mbt()
         .args([
-            "--seed", "1", "--time", "2s", "--jobs", "2", "-q", "--stats",
+            "--seed", "1", "--rounds", "3", "--jobs", "1", "-q", "--stats",
         ])
-        .args(["--status-interval", "1", "--out"])
+        .args(["--status-interval", "0.1", "--out"])
         .arg(tmp.path().join("out"))
         .output()
         .unwrap();
