@@ -177,7 +177,7 @@ fn injected_abort_is_a_crash_and_the_campaign_goes_on() {
 /// nothing: a performance note in the statistics, not a timeout finding.
 #[test]
 fn injected_loop_outside_a_check_is_counted_but_not_a_finding() {
-    let (summary, _out, _tmp) = injected("loop", &["--timeout", "0.5"]);
+    let (summary, _out, _tmp) = injected("loop", &["--timeout", "3"]);
     assert_eq!(summary["rounds"], 4);
     assert_eq!(summary["timeouts_not_findings"], 1);
     assert_eq!(summary["timeout_seeds"], serde_json::json!([11]));
@@ -301,7 +301,7 @@ fn shards_split_the_seed_space_and_merge() {
 
 #[test]
 fn injected_loop_in_the_middle_of_a_batch_is_not_a_finding() {
-    check_injected_mid_batch("loop", None, &["--timeout", "0.5"]);
+    check_injected_mid_batch("loop", None, &["--timeout", "3"]);
 }
 
 #[test]
