@@ -229,10 +229,8 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
         gone(&mut page, input, baseline);
     }
     if let Some(history) = input.history {
-        let _ = write!(
-            page,
-            "<section id=\"history\">\n<h2>History across nights</h2>\n{history}\n</section>\n"
-        );
+        // The fragment is a section with its own heading; the wrapper only gives the anchor.
+        let _ = write!(page, "<div id=\"history\">\n{history}\n</div>\n");
     }
     over_time(&mut page, input);
     coverage(&mut page, s);
@@ -266,6 +264,17 @@ fn header(page: &mut String, input: &Input) {
         s.seed,
         sources.join(", ")
     );
+    // When and where it ran, and the command (summaries from before these fields have none).
+    if !s.run.start_time.is_empty() {
+        let _ = write!(
+            page,
+            "<p class=\"sub\">{} to {} on {} &middot; <code>{}</code></p>\n",
+            esc(&s.run.start_time),
+            esc(&s.run.end_time),
+            esc(&s.run.host),
+            esc(&s.run.argv.join(" "))
+        );
+    }
     if s.interrupted {
         page.push_str(
             "<p class=\"banner\">Interrupted: the campaign stopped early on a signal; the \
@@ -838,12 +847,30 @@ mod tests {
         assert!(html.contains("No findings."));
         assert!(html.contains("No timeline recorded"));
         assert!(html.contains("<code>/out/&lt;night&gt;</code>"), "escaped");
-        let at = html
-            .find("<section id=\"history\">")
-            .expect("history section");
+        let at = html.find("<div id=\"history\">").expect("history section");
         assert!(html[at..].contains(history));
         assert!(html.contains("<a href=\"#history\">"));
         // Every operation of the model shows, none exercised.
         assert!(html.contains("<code>bvadd</code>") && html.contains("<code>check_sat</code>"));
+    }
+
+    /// The header says when, where and with which command the campaign ran.
+    #[test]
+    fn the_header_names_the_run() {
+        let mut summary = Summary::default();
+        summary.run.start_time = "2026-11-24T01:00:00Z".into();
+        summary.run.end_time = "2026-11-24T09:00:00Z".into();
+        summary.run.host = "node7".into();
+        summary.run.argv = vec!["mbt".into(), "--time".into(), "8h".into()];
+        let sources = [PathBuf::from("/out")];
+        let html = render(&Input {
+            summary: &summary,
+            sources: &sources,
+            baseline: None,
+            history: None,
+        })
+        .unwrap();
+        assert!(html.contains("2026-11-24T01:00:00Z to 2026-11-24T09:00:00Z on node7"));
+        assert!(html.contains("<code>mbt --time 8h</code>"));
     }
 }
