@@ -266,9 +266,9 @@ fn header(page: &mut String, input: &Input) {
     );
     // When and where it ran, and the command (summaries from before these fields have none).
     if !s.run.start_time.is_empty() {
-        let _ = write!(
+        let _ = writeln!(
             page,
-            "<p class=\"sub\">{} to {} on {} &middot; <code>{}</code></p>\n",
+            "<p class=\"sub\">{} to {} on {} &middot; <code>{}</code></p>",
             esc(&s.run.start_time),
             esc(&s.run.end_time),
             esc(&s.run.host),
