@@ -27,6 +27,9 @@ Exit codes:
   130  interrupted by SIGINT (Ctrl-C); OUTFILE holds the best result so far
   143  interrupted by SIGTERM; likewise
 
+Progress: on a terminal a bar; otherwise one status line every --status-interval (UTC time,
+checks, size against the input, reduction, rate). -q silences it and the summary.
+
 CMD and its options are run as an argument vector (no shell), with the candidate file
 appended as the last argument. The cross-check command of -c is split at whitespace.
 A second Ctrl-C exits at once (OUTFILE is still a complete earlier result).";
@@ -48,6 +51,10 @@ pub struct Options {
     pub wrap_lines: bool,
     pub dump_diffs: bool,
     pub check_loops: bool,
+    /// Where `--json` writes the result (docs/json-schemas.md).
+    pub json: Option<PathBuf>,
+    /// How often a status line is printed when stderr is not a terminal.
+    pub status_interval: Duration,
 }
 
 fn flag(name: &'static str, help: impl Into<String>) -> Arg {
@@ -103,6 +110,21 @@ pub fn command(mutators: &[Box<dyn Mutator>]) -> Command {
         .arg(flag("parser-test", "only test the parser: parse INFILE, print it to stdout, exit"))
         .arg(flag("pretty-print", "pretty-print to the output file"))
         .arg(flag("wrap-lines", "wrap lines in the output file"))
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .value_name("PATH")
+                .value_parser(value_parser!(PathBuf))
+                .help("write the result as JSON to PATH: command, times, host, sizes, checks, per-mutator figures (docs/json-schemas.md)"),
+        )
+        .arg(
+            Arg::new("status-interval")
+                .long("status-interval")
+                .value_name("DURATION")
+                .value_parser(progress::parse_duration)
+                .default_value("10")
+                .help("when stderr is not a terminal, print a status line this often (seconds, or e.g. 30s, 5m); -q: none"),
+        )
         .arg(
             Arg::new("strategy")
                 .long("strategy")
@@ -234,6 +256,11 @@ impl Options {
             wrap_lines: m.get_flag("wrap-lines"),
             dump_diffs: m.get_flag("dump-diffs"),
             check_loops: m.get_flag("check-loops"),
+            json: m.get_one::<PathBuf>("json").cloned(),
+            status_interval: m
+                .get_one::<Duration>("status-interval")
+                .copied()
+                .unwrap_or(progress::DEFAULT_STATUS_INTERVAL),
         })
     }
 }

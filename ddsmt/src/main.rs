@@ -2,19 +2,52 @@
 //! compatible). See `ddsmt --help` and ddsmt/README.md; exit codes are listed in
 //! [`ddsmt::cli::AFTER_HELP`].
 
-use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ddsmt::cli::{self, Options};
 use ddsmt::mutators::{detect_groups, registry, registry_with, MutatorConfig, VariableMode};
 use ddsmt::strategies::{self, Session};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::smtlib::{PrintOptions, Tree};
+use progress::{Display, Progress, RunRecord};
 use reduce::error::{EXIT_OK, EXIT_USAGE};
 use reduce::{
-    exit_code, CommandTester, EngineError, OutputSnapshot, Reducer, ReducerOptions, StopFlag,
+    exit_code, CommandLine, CommandTester, EngineError, Figures, OutputSnapshot, Reducer,
+    ReducerOptions, StopFlag,
 };
+use serde::Serialize;
+
+/// The version of the `--json` result's schema (docs/json-schemas.md).
+const SCHEMA_VERSION: u32 = 1;
+
+/// What `--json PATH` writes (docs/json-schemas.md).
+#[derive(Serialize)]
+struct JsonResult {
+    #[serde(flatten)]
+    run: RunRecord,
+    /// The command that judged the candidates (ddsmt runs no solver of its own).
+    command: Vec<String>,
+    cross_check: Option<Vec<String>>,
+    input: String,
+    output: String,
+    strategy: String,
+    jobs: usize,
+    /// Stopped by SIGINT/SIGTERM (the output holds the best result so far).
+    interrupted: bool,
+    /// Why the reduction stopped early otherwise (the output could not be written).
+    error: Option<String>,
+    reduction_percent: f64,
+    #[serde(flatten)]
+    figures: Figures,
+}
+
+fn argv_of(command: &CommandLine) -> Vec<String> {
+    std::iter::once(&command.program)
+        .chain(&command.args)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
 
 /// Width used by `--wrap-lines`.
 const WRAP_WIDTH: usize = 80;
@@ -81,6 +114,10 @@ fn run(
     registry: &[Box<dyn ddsmt::mutators::Mutator>],
 ) -> Result<(), EngineError> {
     let start = Instant::now();
+    let mut record = RunRecord::start("ddsmt", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
+    if let Some(json) = &opts.json {
+        reduce::check_json_output(&opts.infile, &opts.outfile, json)?;
+    }
     reduce::check_output(&opts.infile, &opts.outfile)?;
     let infile = opts.infile.display().to_string();
     let original = std::fs::read(&opts.infile)
@@ -196,17 +233,17 @@ fn run(
         // is invalid SMT-LIB.
         reducer.set_admissible(strategies::scopes::admissible);
     }
-    let bar = progress_bar(opts);
+    let live = Progress::new(
+        "ddsmt",
+        Display::choose(opts.verbosity < 0, opts.status_interval),
+        None,
+        "",
+    );
     {
-        let bar = bar.clone();
-        reducer.set_observer(move |st| {
-            let pct = 100.0 * (1.0 - st.best_size as f64 / st.initial_size.max(1) as f64);
-            bar.set_message(format!(
-                "size {} ({pct:.1}% reduced) | checks {} | successes {} | {}",
-                st.best_size, st.checks, st.successes, st.phase
-            ));
-        });
+        let live = live.clone();
+        reducer.set_observer(move |st| live.update(st.checks, status_message(st, start)));
     }
+    let ticker = live.ticker();
     if opts.dump_diffs {
         reducer.set_accept_hook(|old, new| {
             let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
@@ -225,8 +262,33 @@ fn run(
         print,
     };
     strategies::run(opts.strategy, &mut session);
-    bar.finish_and_clear();
+    drop(ticker);
+    live.finish();
     let failure = reducer.take_failure();
+    if let Some(path) = &opts.json {
+        let mut figures = reducer.figures();
+        figures.timeouts = tester.timeouts();
+        figures.wall_seconds = start.elapsed().as_secs_f64();
+        figures.cpu_seconds = progress::cpu_time().as_secs_f64();
+        record.finish();
+        let result = JsonResult {
+            run: record,
+            command: argv_of(&opts.primary.command),
+            cross_check: opts.cross_check.as_ref().map(|cc| argv_of(&cc.command)),
+            input: opts.infile.display().to_string(),
+            output: opts.outfile.display().to_string(),
+            strategy: format!("{:?}", opts.strategy).to_lowercase(),
+            jobs: opts.jobs,
+            interrupted: matches!(failure, Some(EngineError::Interrupted(_))),
+            error: match &failure {
+                Some(EngineError::Interrupted(_)) | None => None,
+                Some(e) => Some(e.to_string()),
+            },
+            reduction_percent: reduction_percent(figures.input_size, figures.output_size),
+            figures,
+        };
+        write_json(path, &result)?;
+    }
     if opts.verbosity >= 0 {
         summary(
             &reducer,
@@ -240,22 +302,36 @@ fn run(
     }
 }
 
-fn progress_bar(opts: &Options) -> ProgressBar {
-    if opts.verbosity < 0 || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+/// The status message of the progress display: checks and their rate, size against the
+/// input, the phase.
+fn status_message(st: &reduce::Status, start: Instant) -> String {
+    format!(
+        "checks {} ({:.1}/s), size {} of {} bytes ({:.1}% reduced), {} accepted, {}",
+        st.checks,
+        st.checks as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        st.best_size,
+        st.initial_size,
+        reduction_percent(st.initial_size, st.best_size),
+        st.successes,
+        st.phase
+    )
+}
+
+fn reduction_percent(input: usize, output: usize) -> f64 {
+    100.0 * (1.0 - output as f64 / input.max(1) as f64)
+}
+
+/// Writes `result` to `path` as pretty JSON (temporary file and rename).
+fn write_json(path: &Path, result: &JsonResult) -> Result<(), EngineError> {
+    let mut json = serde_json::to_vec_pretty(result)
+        .map_err(|e| EngineError::Io(format!("{}: cannot write: {e}", path.display())))?;
+    json.push(b'\n');
+    reduce::write_atomically(path, &json)
 }
 
 fn summary(r: &Reducer, elapsed: Duration, outfile: &str) {
     let (initial, best) = (r.initial_size(), r.best().len());
-    let pct = 100.0 * (1.0 - best as f64 / initial.max(1) as f64);
+    let pct = reduction_percent(initial, best);
     eprintln!("[ddsmt] input size:  {initial} bytes");
     eprintln!("[ddsmt] output size: {best} bytes ({pct:.1}% reduced), written to {outfile}");
     eprintln!(

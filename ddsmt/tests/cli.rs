@@ -541,3 +541,166 @@ fn an_early_ctrl_c_says_no_output_was_written() {
     );
     assert!(!w.path("out.smt2").exists());
 }
+
+/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
+fn is_status_line(line: &str, tool: &str) -> bool {
+    line.split_once(' ').is_some_and(|(time, rest)| {
+        time.len() == "2026-11-24T21:40:00Z".len()
+            && time.ends_with('Z')
+            && time.as_bytes()[10] == b'T'
+            && rest.starts_with(&format!("{tool}: "))
+    })
+}
+
+/// With stderr a pipe (a CI log), a status line every --status-interval: UTC time, checks
+/// and their rate, size against the input, reduction; `--json` records the run and every
+/// figure. `-q` prints nothing at all.
+#[test]
+fn status_lines_in_a_log_and_the_json_result() {
+    let w = Work::new("lia.smt2");
+    let s = script("slow_grep.sh");
+    let json = w.path("result.json");
+    let json_arg = json.display().to_string();
+    let options = ["-j", "1", "--status-interval", "0.3", "--json", &json_arg];
+    let out = w.ddsmt(&options, &[&s]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().filter(|l| is_status_line(l, "ddsmt")).collect();
+    assert!(!lines.is_empty(), "no status line:\n{err}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.contains("elapsed")
+            && last.contains("checks")
+            && last.contains("/s")
+            && last.contains("% reduced"),
+        "{last}"
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["schema_version"], 1);
+    assert_eq!(result["tool"], "ddsmt");
+    assert_eq!(result["tool_version"], env!("CARGO_PKG_VERSION"));
+    for time in ["start_time", "end_time"] {
+        let t = result[time].as_str().unwrap();
+        assert!(t.ends_with('Z') && t.len() == 20, "{time}: {t}");
+    }
+    assert!(result["argv"][0].as_str().unwrap().ends_with("ddsmt"));
+    assert!(result["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "--json"));
+    assert!(!result["host"].as_str().unwrap().is_empty());
+    assert_eq!(result["command"], serde_json::json!([s]));
+    let input = w.input().len() as u64;
+    let output = w.output().len() as u64;
+    assert_eq!(result["input_size"], input);
+    assert_eq!(result["output_size"], output);
+    assert!(output < input);
+    let checks = result["checks"].as_u64().unwrap();
+    assert!(checks > 0 && result["accepted"].as_u64().unwrap() > 0);
+    assert_eq!(result["timeouts"], 0);
+    assert!(result["cache_hits"].is_u64() && result["cpu_seconds"].is_f64());
+    assert!(result["wall_seconds"].as_f64().unwrap() > 0.2);
+    let passes = result["passes"].as_array().unwrap();
+    let pass_checks: u64 = passes.iter().map(|p| p["checks"].as_u64().unwrap()).sum();
+    assert_eq!(pass_checks, checks, "{passes:?}");
+    assert_eq!(result["interrupted"], false);
+
+    // The result never goes over the output or the input.
+    let out_arg = w.path("out.smt2").display().to_string();
+    let in_arg = w.path("in.smt2").display().to_string();
+    for (path, says) in [
+        (&out_arg, "names the output file"),
+        (&in_arg, "is the input"),
+    ] {
+        let out = w.ddsmt(&["--json", path], &[&s]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+
+    // -q: no status line, no summary.
+    let w = Work::new("lia.smt2");
+    let out = w.ddsmt(&["-q", "-j", "1", "--status-interval", "0.1"], &[&s]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "-q printed something");
+}
+
+/// A check killed at its time limit is counted in the JSON result.
+#[test]
+fn json_counts_timeouts() {
+    let w = Work::new("lia.smt2");
+    let h = script("hang.sh");
+    let json = w.path("r.json");
+    let json_arg = json.display().to_string();
+    let out = w.ddsmt(&["--timeout", "0.3", "-j", "2", "--json", &json_arg], &[&h]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(result["timeouts"].as_u64().unwrap() > 0, "{result}");
+}
+
+/// Each check runs in a private working directory of its own: a command that writes a file
+/// into its working directory never sees another check's file (under -j 2 too) and leaves
+/// nothing in the directory ddsmt was started from; relative paths in the command (the
+/// program `./check.sh`, the argument `pattern.txt`) still name what they named there.
+#[test]
+fn checks_run_in_private_working_directories() {
+    let w = Work::new("lia.smt2");
+    let check = w.path("check.sh");
+    std::fs::write(
+        &check,
+        "#!/bin/sh\n\
+         # A scratch file left by another check means the working directory is shared.\n\
+         [ -e scratch.txt ] && exit 3\n\
+         echo scratch > scratch.txt\n\
+         grep -q -f \"$1\" \"$2\" && exit 1\n\
+         exit 0\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&check, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(w.path("pattern.txt"), "get-value\n").unwrap();
+    let out = Command::new(BIN)
+        .current_dir(w.dir.path())
+        .args([
+            "-j",
+            "2",
+            "in.smt2",
+            "out.smt2",
+            "./check.sh",
+            "pattern.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let result = w.output();
+    assert!(result.contains("get-value"), "{result}");
+    assert!(result.len() < w.input().len() / 3, "{result}");
+    let mut left: Vec<String> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["check.sh", "in.smt2", "out.smt2", "pattern.txt"]);
+}
+
+/// Header commands (`set-logic`, `set-info`, `set-option`) and unused sort declarations go when
+/// z3 answers the same without them, with every strategy.
+#[test]
+fn z3_header_commands_and_unused_sorts_are_removed() {
+    if !have("z3") {
+        return;
+    }
+    for strategy in ["hybrid", "hierarchical", "ddmin"] {
+        let w = Work::new("headers.smt2");
+        let out = w.ddsmt(&["--strategy", strategy], &["z3"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let result = w.output();
+        for gone in ["set-logic", "set-info", "set-option", "declare-sort"] {
+            assert!(!result.contains(gone), "{strategy}: {result}");
+        }
+        let z3 = Command::new("z3").arg(w.path("out.smt2")).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&z3.stdout), "unsat\n");
+    }
+}

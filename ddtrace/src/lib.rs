@@ -41,8 +41,8 @@ pub use trace_io::Format;
 
 use model::Entry;
 use reduce::{
-    CommandLine, CommandTester, EngineError, Exit, Matching, PassStats, PropertySpec, Reducer,
-    ReducerOptions, RunOutcome, StopFlag, Tester,
+    CommandLine, CommandTester, EngineError, Exit, Figures, Matching, PassStats, PropertySpec,
+    Reducer, ReducerOptions, RunOutcome, Status, StopFlag, Tester,
 };
 use session::Session;
 use std::ffi::OsString;
@@ -103,6 +103,8 @@ pub struct Reduction {
     pub stats: Vec<(String, PassStats)>,
     /// Rounds of passes until nothing changed.
     pub rounds: usize,
+    /// The engine's figures (sizes in bytes of the rendered trace, checks, cache, passes).
+    pub figures: Figures,
 }
 
 /// The result of [`minimize`]: the reduction and the golden run it kept.
@@ -113,6 +115,8 @@ pub struct Minimized {
     pub replays: u64,
     pub stats: Vec<(String, PassStats)>,
     pub rounds: usize,
+    /// The engine's figures, with the replays that timed out.
+    pub figures: Figures,
 }
 
 /// Minimizes `input` with `tester` (which is assumed to keep `input`). With `output`, that
@@ -127,8 +131,25 @@ pub fn reduce(
     output: Option<&Path>,
     stop: &StopFlag,
 ) -> Result<Reduction, EngineError> {
+    reduce_observed(tester, input, format, passes, options, output, stop, |_| {})
+}
+
+/// [`reduce`], calling `observer` after every batch of replays and every accepted candidate
+/// (a progress display).
+#[allow(clippy::too_many_arguments)]
+pub fn reduce_observed(
+    tester: &dyn Tester,
+    input: Vec<Entry>,
+    format: Format,
+    passes: &Passes,
+    options: ReducerOptions,
+    output: Option<&Path>,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<Reduction, EngineError> {
     let initial = trace_io::render(&input, format);
     let mut reducer = Reducer::new(tester, initial, options, stop.clone());
+    reducer.set_observer(observer);
     if let Some(path) = output {
         reducer.set_output(path)?;
     }
@@ -148,6 +169,7 @@ pub fn reduce(
         cache_hits: reducer.cache_hits(),
         stats: reducer.stats().to_vec(),
         rounds,
+        figures: reducer.figures(),
     })
 }
 
@@ -159,6 +181,18 @@ pub fn minimize(
     format: Format,
     output: Option<&Path>,
     stop: &StopFlag,
+) -> Result<Minimized, EngineError> {
+    minimize_observed(config, input, format, output, stop, |_| {})
+}
+
+/// [`minimize`], calling `observer` as [`reduce_observed`] does.
+pub fn minimize_observed(
+    config: &Config,
+    input: Vec<Entry>,
+    format: Format,
+    output: Option<&Path>,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
 ) -> Result<Minimized, EngineError> {
     let mut argv = vec![config.untrace.clone().into_os_string()];
     argv.extend(config.untrace_args.iter().cloned());
@@ -214,7 +248,7 @@ pub fn minimize(
         jobs: config.jobs,
         ..ReducerOptions::default()
     };
-    let done = reduce(
+    let done = reduce_observed(
         &tester,
         input,
         format,
@@ -222,13 +256,17 @@ pub fn minimize(
         options,
         output,
         stop,
+        observer,
     )?;
+    let mut figures = done.figures;
+    figures.timeouts = tester.timeouts();
     Ok(Minimized {
         entries: done.entries,
         golden,
         replays: done.replays,
         stats: done.stats,
         rounds: done.rounds,
+        figures,
     })
 }
 

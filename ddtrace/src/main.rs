@@ -3,19 +3,55 @@
 
 use clap::Parser;
 use ddtrace::trace_io::{self, line_count};
-use ddtrace::{minimize, Config, Passes};
+use ddtrace::{minimize_observed, Config, Passes};
+use progress::{Display, Progress, RunRecord};
 use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
-use reduce::{exit_code, EngineError, Matching, OutputSnapshot, StopFlag};
+use reduce::{exit_code, EngineError, Figures, Matching, OutputSnapshot, Status, StopFlag};
+use serde::Serialize;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+/// The version of the `--json` result's schema (docs/json-schemas.md).
+const SCHEMA_VERSION: u32 = 1;
+
+/// What `--json PATH` writes (docs/json-schemas.md).
+#[derive(Serialize)]
+struct JsonResult {
+    #[serde(flatten)]
+    run: RunRecord,
+    /// The Z3 the replays ran on (`--z3-lib`, else the one untrace links), if it could be
+    /// named, and the trace's recorded one.
+    z3_version: Option<String>,
+    z3_lib: Option<String>,
+    recorded_z3_version: Option<String>,
+    /// The replay command without the trace.
+    replay_command: Vec<String>,
+    input: String,
+    output: String,
+    jobs: usize,
+    /// Stopped by SIGINT/SIGTERM: OUTTRACE holds the best trace so far, and the figures are
+    /// those of the last progress report (no per-pass figures).
+    interrupted: bool,
+    input_lines: usize,
+    output_lines: Option<usize>,
+    /// Rounds of passes until nothing changed.
+    rounds: Option<usize>,
+    golden_exit: Option<String>,
+    reduction_percent: f64,
+    #[serde(flatten)]
+    figures: Figures,
+}
 
 const AFTER_HELP: &str = "\
 The behaviour to keep is that of the golden replay `untrace [untrace options] INTRACE`: its exit
 code or signal always, stdout, and by default the error message of stderr (its last line
 without the FILE:LINE: location, which names each candidate's temporary file). Use
 --exact-err, --match-err STR or --ignore-err to change that.
+
+Progress: on a terminal a bar; otherwise one status line every --status-interval (UTC time,
+replays, size against the input, reduction, rate). -q silences it and the summary.
 
 Exit codes:
   0    minimization finished; OUTTRACE holds the result
@@ -111,9 +147,19 @@ struct Cli {
     /// More output: the Z3 the replays run on, the golden run and statistics per pass.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
-    /// No summary line.
+    /// No progress (bar or status lines) and no summary line.
     #[arg(short, long)]
     quiet: bool,
+    /// When stderr is not a terminal, print a status line this often: seconds or a duration
+    /// such as `30s`, `5m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration,
+          default_value = "10")]
+    status_interval: Duration,
+    /// Write the result as JSON to PATH: Z3 version, command line, times, host, line and byte
+    /// counts, replays, cache hits, timeouts, wall and CPU time, per-pass figures
+    /// (docs/json-schemas.md).
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
 }
 
 fn default_untrace() -> PathBuf {
@@ -159,6 +205,10 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
 
 fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
+    let mut record = RunRecord::start("ddtrace", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
+    if let Some(json) = &cli.json {
+        reduce::check_json_output(&cli.intrace, &cli.outtrace, json)?;
+    }
     reduce::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
@@ -172,22 +222,100 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     stop.install_signal_handlers()
         .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
     let config = config(cli, z3_lib);
-    if cli.verbose > 0 {
-        // ddtrace does not load Z3 itself: the replays run on --z3-lib, else on the libz3
-        // the untrace binary links against.
-        match z3_lib
+    // ddtrace does not load Z3 itself: the replays run on --z3-lib, else on the libz3 the
+    // untrace binary links against.
+    let replays_on = (cli.verbose > 0 || cli.json.is_some()).then(|| {
+        z3_lib
             .cloned()
             .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
-        {
-            Ok(library) => eprintln!(
+    });
+    if cli.verbose > 0 {
+        match &replays_on {
+            Some(Ok(library)) => eprintln!(
                 "ddtrace: Z3 {} ({})",
                 library.version,
                 library.path.display()
             ),
-            Err(e) => eprintln!("ddtrace: Z3 unknown: {e}"),
+            Some(Err(e)) => eprintln!("ddtrace: Z3 unknown: {e}"),
+            None => {}
         }
     }
-    let done = minimize(&config, entries, format, Some(&cli.outtrace), &stop)?;
+    let live = Progress::new(
+        "ddtrace",
+        Display::choose(cli.quiet, cli.status_interval),
+        None,
+        "",
+    );
+    // The last figures the engine reported, for the JSON result of an interrupted run.
+    let last = std::cell::RefCell::new(Figures::default());
+    let observer = |st: &Status| {
+        live.update(st.checks, status_message(st, start));
+        let mut last = last.borrow_mut();
+        (last.input_size, last.output_size) = (st.initial_size, st.best_size);
+        (last.checks, last.accepted) = (st.checks, st.successes);
+    };
+    let ticker = live.ticker();
+    let outcome = minimize_observed(
+        &config,
+        entries,
+        format,
+        Some(&cli.outtrace),
+        &stop,
+        observer,
+    );
+    drop(ticker);
+    live.finish();
+    if let Some(path) = &cli.json {
+        let mut replay_command = vec![config.untrace.to_string_lossy().into_owned()];
+        replay_command.extend(
+            config
+                .untrace_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
+        let (figures, output_lines, rounds, golden_exit) = match &outcome {
+            Ok(done) => (
+                done.figures.clone(),
+                Some(line_count(&done.entries)),
+                Some(done.rounds),
+                Some(done.golden.exit.to_string()),
+            ),
+            Err(_) => (last.borrow().clone(), None, None, None),
+        };
+        let mut figures = Figures {
+            wall_seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: progress::cpu_time().as_secs_f64(),
+            ..figures
+        };
+        if outcome.is_err() {
+            figures.passes.clear();
+        }
+        let interrupted = matches!(outcome, Err(EngineError::Interrupted(_)));
+        if outcome.is_ok() || interrupted {
+            record.finish();
+            let library = replays_on.and_then(Result::ok);
+            let result = JsonResult {
+                run: record,
+                z3_version: library.as_ref().map(|l| l.version.clone()),
+                z3_lib: library.map(|l| l.path.display().to_string()),
+                recorded_z3_version: recorded_on.clone(),
+                replay_command,
+                input: cli.intrace.display().to_string(),
+                output: cli.outtrace.display().to_string(),
+                jobs: config.jobs,
+                interrupted,
+                input_lines: lines_before,
+                output_lines,
+                rounds,
+                golden_exit,
+                reduction_percent: 100.0
+                    * (1.0 - figures.output_size as f64 / figures.input_size.max(1) as f64),
+                figures,
+            };
+            write_json(path, &result)?;
+        }
+    }
+    let done = outcome?;
     if recorded_on.is_some() {
         // The replays never needed it; the bug report does.
         let bytes = trace_io::render_recorded_on(&done.entries, format, recorded_on.as_deref());
@@ -223,6 +351,29 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         );
     }
     Ok(())
+}
+
+/// The status message of the progress display: replays and their rate, size against the
+/// input, the pass.
+fn status_message(st: &Status, start: Instant) -> String {
+    format!(
+        "replays {} ({:.1}/s), size {} of {} bytes ({:.1}% reduced), {} accepted, {}",
+        st.checks,
+        st.checks as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        st.best_size,
+        st.initial_size,
+        100.0 * (1.0 - st.best_size as f64 / st.initial_size.max(1) as f64),
+        st.successes,
+        st.phase
+    )
+}
+
+/// Writes `result` to `path` as pretty JSON (temporary file and rename).
+fn write_json(path: &Path, result: &JsonResult) -> Result<(), EngineError> {
+    let mut json = serde_json::to_vec_pretty(result)
+        .map_err(|e| EngineError::Io(format!("{}: cannot write: {e}", path.display())))?;
+    json.push(b'\n');
+    reduce::write_atomically(path, &json)
 }
 
 fn main() -> ExitCode {

@@ -117,10 +117,12 @@ fn sigint_leaves_a_failing_trace_on_disk() {
     let entries = random_trace(8, 400);
     std::fs::write(&input, render(&entries, Format::Text)).unwrap();
     let pattern = "bvshl";
+    let json = dir.path().join("result.json");
     let child = Command::new(ddtrace_bin())
         .arg("--untrace")
         .arg(untrace_bin())
-        .args(["-j", "1", "--ignore-output"])
+        .args(["-j", "1", "--ignore-output", "--json"])
+        .arg(&json)
         .arg(&input)
         .arg(&output)
         .env("UNTRACE_FAIL_ON", pattern)
@@ -144,6 +146,14 @@ fn sigint_leaves_a_failing_trace_on_disk() {
         matches!(code, Some(130) | Some(0)),
         "{code:?}: {}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    // The JSON result says whether it was interrupted, with the figures so far.
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["interrupted"], code == Some(130));
+    assert_eq!(
+        result["output_size"],
+        std::fs::metadata(&output).unwrap().len()
     );
     if code == Some(130) {
         assert!(String::from_utf8_lossy(&out.stderr).contains("holds the best trace so far"));
@@ -202,4 +212,92 @@ fn the_input_is_never_the_output() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
+}
+
+/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
+fn is_status_line(line: &str, tool: &str) -> bool {
+    line.split_once(' ').is_some_and(|(time, rest)| {
+        time.len() == "2026-11-24T21:40:00Z".len()
+            && time.ends_with('Z')
+            && time.as_bytes()[10] == b'T'
+            && rest.starts_with(&format!("{tool}: "))
+    })
+}
+
+/// With stderr a pipe (a CI log), ddtrace prints a status line every --status-interval
+/// (replays, size, reduction); `--json` records the run: Z3 version, times, command line,
+/// host, line counts and the engine's figures. `-q` prints nothing.
+#[test]
+fn status_lines_in_a_log_and_the_json_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.trace"), dir.path().join("out.trace"));
+    let json = dir.path().join("result.json");
+    let entries = random_trace(21, 90);
+    std::fs::write(&input, render(&entries, Format::Text)).unwrap();
+    let json_arg = json.to_str().unwrap();
+    let extra = [
+        "--ignore-output",
+        "--status-interval",
+        "0.1",
+        "--json",
+        json_arg,
+    ];
+    let out = ddtrace(&input, &output, "bvudiv", &extra);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| is_status_line(l, "ddtrace"))
+        .collect();
+    assert!(!lines.is_empty(), "no status line:\n{stderr}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.contains("replays") && last.contains("% reduced") && last.contains("elapsed"),
+        "{last}"
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["schema_version"], 1);
+    assert_eq!(result["tool"], "ddtrace");
+    for time in ["start_time", "end_time"] {
+        let t = result[time].as_str().unwrap();
+        assert!(t.ends_with('Z') && t.len() == 20, "{time}: {t}");
+    }
+    assert!(result["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == json_arg));
+    assert!(!result["host"].as_str().unwrap().is_empty());
+    assert!(
+        result["z3_version"].as_str().unwrap().starts_with('4'),
+        "{result}"
+    );
+    let minimized = read(&std::fs::read(&output).unwrap()).unwrap().0;
+    assert_eq!(result["input_lines"], line_count(&entries) as u64);
+    assert_eq!(result["output_lines"], line_count(&minimized) as u64);
+    assert_eq!(
+        result["output_size"],
+        std::fs::metadata(&output).unwrap().len()
+    );
+    let checks = result["checks"].as_u64().unwrap();
+    let passes = result["passes"].as_array().unwrap();
+    let pass_checks: u64 = passes.iter().map(|p| p["checks"].as_u64().unwrap()).sum();
+    assert!(checks > 0 && pass_checks == checks, "{result}");
+    assert!(result["cpu_seconds"].as_f64().unwrap() > 0.0);
+    assert_eq!(result["interrupted"], false);
+
+    let quiet = dir.path().join("quiet.trace");
+    let out = ddtrace(
+        &input,
+        &quiet,
+        "bvudiv",
+        &["--ignore-output", "-q", "--status-interval", "0.1"],
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "-q printed something"
+    );
 }

@@ -3,9 +3,12 @@
 //! Failures are deduplicated by signature and each unique one is saved once under
 //! `OUT/failures/<kind>-<hash>/` with its trace, the files the round wrote, and
 //! `failure.json` ([`FailureEntry`]: the report, with the commands that reproduce it);
-//! `--keep-all` keeps every trace under `OUT/traces/`. A live status line shows progress; the
-//! end prints the statistics table and the findings, new apart from known ones, and writes
-//! `OUT/summary.json` ([`Summary`]).
+//! `--keep-all` keeps every trace under `OUT/traces/`. Progress shows live (a bar on a
+//! terminal, status lines in a log: the `progress` crate); the end writes `OUT/summary.json`
+//! ([`Summary`], with the [`Timeline`] of the campaign) and the HTML report `OUT/report.html`
+//! ([`crate::report`]), also when interrupted, and prints a short summary
+//! ([`Summary::brief`]) or, with `--stats`, the statistics tables and every finding
+//! ([`Summary::report`]).
 //!
 //! A campaign owns its output folder ([`OutLock`]: a folder that holds another campaign is
 //! refused), leaves nothing elsewhere (rounds run in private folders under a scratch folder
@@ -18,8 +21,10 @@ use crate::interrupt;
 use crate::isolate::{self, Finished, Limits, Worker};
 use crate::known::KnownSignatures;
 use crate::minimize;
+use crate::report;
 use crate::round_state::RoundConfig;
 use crate::stats::{Count, Stats};
+use crate::timeline::{Sample, Timeline};
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -43,7 +48,10 @@ pub struct CampaignConfig {
     pub round: RoundConfig,
     /// The flags that select the round configuration, for the rerun command.
     pub round_flags: Vec<String>,
+    /// No progress display (`-q`).
     pub quiet: bool,
+    /// How often a status line is printed when stderr is not a terminal.
+    pub status_interval: Duration,
     /// Minimize every unique new failure with ddtrace after the rounds ([`crate::minimize`]).
     pub minimize: bool,
     /// Signatures of failures reported before (`--known`): such findings are not new.
@@ -126,6 +134,10 @@ pub struct FailureEntry {
     pub merged_ids: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_signatures: Vec<String>,
+    /// Seconds into the campaign when the first round with this signature finished (the
+    /// earliest of the shards' and merged failures'), for the report's findings over time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_after: Option<f64>,
 }
 
 impl FailureEntry {
@@ -136,6 +148,10 @@ impl FailureEntry {
         self.last_seed = self.last_seed.max(other.last_seed);
         // One of the rounds is a known bug: so are the others.
         self.known |= other.known;
+        self.found_after = match (self.found_after, other.found_after) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
     }
 
     pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
@@ -167,10 +183,18 @@ fn moved_path(path: &Path, from: &Path, to: &Path) -> PathBuf {
         .map_or_else(|_| path.to_path_buf(), |rest| to.join(rest))
 }
 
-/// `summary.json`.
+/// The version of `summary.json`'s schema (docs/json-schemas.md): raised only when a field is
+/// removed, renamed or changes its meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// `summary.json` (docs/json-schemas.md). Readers of older files get defaults for the fields
+/// those lack.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Summary {
+    /// Schema version, tool, start and end time, command line, host.
+    #[serde(flatten)]
+    pub run: progress::RunRecord,
     pub rounds: u64,
     pub seconds: f64,
     pub rounds_per_second: f64,
@@ -203,6 +227,11 @@ pub struct Summary {
     pub rounds_per_theory: BTreeMap<String, u64>,
     pub failure_list: Vec<FailureEntry>,
     pub stats: Stats,
+    /// Rounds, answers and failed rounds over time, for the report.
+    pub timeline: Timeline,
+    /// `mbt merge`: the shard folders merged into this summary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<PathBuf>,
 }
 
 impl Summary {
@@ -224,6 +253,18 @@ impl Summary {
         self.timeout_seeds.sort_unstable();
     }
 
+    /// The counts so far, at `seconds` into the campaign.
+    pub fn sample(&self, seconds: f64) -> Sample {
+        Sample {
+            seconds,
+            rounds: self.rounds,
+            sat: self.stats.sat,
+            unsat: self.stats.unsat,
+            unknown: self.stats.unknown,
+            failed_rounds: self.failed_rounds,
+        }
+    }
+
     pub fn write(&self, out: &Path) -> anyhow::Result<()> {
         let path = out.join("summary.json");
         let json = serde_json::to_string_pretty(self)?;
@@ -239,40 +280,81 @@ impl Summary {
         self.write(out)
     }
 
-    /// The final report: the statistics table, throughput, and the unique failures, new ones
-    /// first.
+    /// The final report of `--stats`: the statistics table, throughput, and every unique
+    /// failure, new ones first.
     pub fn report(&self) -> String {
         let mut text = self.stats.table();
+        text.push_str(&self.throughput());
+        text.push_str(&self.findings(usize::MAX));
+        text
+    }
+
+    /// The short summary a campaign ends with: throughput, answers, unique findings (the
+    /// first few of each kind listed), and where the results are (`out`).
+    pub fn brief(&self, out: &Path) -> String {
+        let mut text = self.throughput();
+        let stats = &self.stats;
         text.push_str(&format!(
+            "check-sat answers: {} sat, {} unsat, {} unknown\n",
+            stats.sat, stats.unsat, stats.unknown
+        ));
+        text.push_str(&self.findings(BRIEF_LISTED));
+        let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+        text.push_str(&format!(
+            "results: {}, {}, one folder a finding under {} (--stats: the full tables)\n",
+            out.join("summary.json").display(),
+            out.join(crate::report::FILE).display(),
+            out.join("failures").display()
+        ));
+        text
+    }
+
+    /// Rounds, time and rate, and the timeouts that are not findings.
+    fn throughput(&self) -> String {
+        let mut text = format!(
             "{} rounds in {:.1} s: {:.1} rounds/s, {:.1} calls and {:.2} checks per round\n",
             self.rounds,
             self.seconds,
             self.rounds_per_second,
             self.calls_per_round,
             self.checks_per_round,
-        ));
+        );
         if self.timeouts_not_findings > 0 {
             text.push_str(&format!(
                 "{} rounds ran past their time limit outside a check under Z3's rlimit (not findings; seeds in summary.json)\n",
                 self.timeouts_not_findings
             ));
         }
-        text.push_str(&format!(
+        text
+    }
+
+    /// The unique failures, new ones first, at most `listed` of each kind by name.
+    fn findings(&self, listed: usize) -> String {
+        let mut text = format!(
             "{} new and {} known unique failures ({} failed rounds)\n",
             self.new_failures.len(),
             self.known_failures.len(),
             self.failed_rounds
-        ));
+        );
         for (title, known) in [("new", false), ("known", true)] {
-            let mut list = self.failure_list.iter().filter(|f| f.known == known);
-            if let Some(first) = list.next() {
-                text.push_str(&format!("{title}:\n"));
-                for f in std::iter::once(first).chain(list) {
-                    text.push_str(&format!(
-                        "  {} x{} seed {}: {}\n",
-                        f.id, f.count, f.seed, f.failure.message
-                    ));
-                }
+            let list: Vec<&FailureEntry> = self
+                .failure_list
+                .iter()
+                .filter(|f| f.known == known)
+                .collect();
+            if list.is_empty() {
+                continue;
+            }
+            text.push_str(&format!("{title}:\n"));
+            for f in list.iter().take(listed) {
+                text.push_str(&format!(
+                    "  {} x{} seed {}: {}\n",
+                    f.id, f.count, f.seed, f.failure.message
+                ));
+            }
+            if list.len() > listed {
+                let more = list.len() - listed;
+                text.push_str(&format!("  ... and {more} more (summary.json)\n"));
             }
         }
         if self.interrupted {
@@ -281,6 +363,9 @@ impl Summary {
         text
     }
 }
+
+/// How many new (and known) findings the short summary lists by name.
+const BRIEF_LISTED: usize = 10;
 
 /// The lock file of a running campaign in its output folder.
 pub const LOCK: &str = "mbt.lock";
@@ -365,14 +450,14 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         .with_context(|| format!("cannot resolve {}", cfg.out.display()))?;
     let cfg = &CampaignConfig { out, ..cfg.clone() };
     let scratch = round_scratch().context("cannot create a temporary folder")?;
-    let bar = if cfg.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        // No steady tick: it would start a thread, and the parent must stay single-threaded.
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
-        bar
+    // Ticked from the loop below, never from a thread: the parent must stay single-threaded.
+    let display = progress::Display::choose(cfg.quiet, cfg.status_interval);
+    let live = match (cfg.rounds, cfg.time) {
+        (Some(rounds), _) => progress::Progress::new("mbt", display, Some(rounds), "rounds"),
+        (None, time) => progress::Progress::new("mbt", display, time.map(|t| t.as_secs()), "s"),
     };
+    let mut run_record =
+        progress::RunRecord::start("mbt", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
     isolate::warm_up();
     let start = Instant::now();
     let mut summary = Summary {
@@ -381,6 +466,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         z3_version: z3_version(),
         ..Summary::default()
     };
+    summary.timeline.record(summary.sample(0.0));
     let mut by_signature: BTreeMap<String, usize> = BTreeMap::new();
     let mut running: Vec<Worker> = Vec::new();
     let mut next: u64 = 0;
@@ -418,7 +504,8 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         let mut i = 0;
         while i < running.len() {
             if let Some(finished) = running[i].poll(cfg.round_wall()) {
-                finish_round(cfg, &mut summary, &mut by_signature, &finished)?;
+                let elapsed = start.elapsed().as_secs_f64();
+                finish_round(cfg, &mut summary, &mut by_signature, &finished, elapsed)?;
                 let _ = fs::remove_dir_all(&finished.dir);
                 progressed = true;
             }
@@ -429,31 +516,61 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
             }
         }
         if progressed {
-            let secs = start.elapsed().as_secs_f64();
-            bar.set_message(format!(
-                "rounds {} ({:.1}/s)  sat {} unsat {} unknown {}  unique failures {}",
-                summary.rounds,
-                summary.rounds as f64 / secs.max(1e-9),
-                summary.stats.sat,
-                summary.stats.unsat,
-                summary.stats.unknown,
-                summary.failure_list.len()
-            ));
-        } else {
+            summary
+                .timeline
+                .record(summary.sample(start.elapsed().as_secs_f64()));
+        }
+        show_progress(cfg, &summary, start.elapsed(), &live);
+        if !progressed {
             // Wakes for the status line, the campaign's time limit and signals at least this
             // often.
             isolate::wait_for_news(&running, cfg.round_wall(), Duration::from_millis(200));
         }
     }
-    bar.finish_and_clear();
+    live.finish();
     summary.seconds = start.elapsed().as_secs_f64();
+    summary.timeline.finish(summary.sample(summary.seconds));
     if cfg.minimize && !summary.interrupted {
         minimize_all(cfg, &mut summary)?;
     }
     summary.finish();
+    run_record.finish();
+    summary.run = run_record;
     summary.write_all(&cfg.out)?;
+    report::write_beside(&cfg.out, &summary, None, cfg.quiet);
     drop(out_lock);
     Ok(summary)
+}
+
+/// Shows where the campaign stands after `elapsed`: its position in rounds (or seconds of
+/// `--time`), rate, answers and findings.
+fn show_progress(
+    cfg: &CampaignConfig,
+    summary: &Summary,
+    elapsed: Duration,
+    live: &progress::Progress,
+) {
+    if live.display() == progress::Display::Off {
+        return;
+    }
+    // The bar counts rounds, or with --time alone the seconds (then the rounds are told).
+    let (position, rounds) = match cfg.rounds {
+        Some(_) => (summary.rounds, String::new()),
+        None => (elapsed.as_secs(), format!("rounds {}, ", summary.rounds)),
+    };
+    let new = summary.failure_list.iter().filter(|f| !f.known).count();
+    let stats = &summary.stats;
+    live.update(
+        position,
+        format!(
+            "{rounds}{:.1} rounds/s, sat {} unsat {} unknown {}, findings {} ({new} new)",
+            summary.rounds as f64 / elapsed.as_secs_f64().max(1e-9),
+            stats.sat,
+            stats.unsat,
+            stats.unknown,
+            summary.failure_list.len(),
+        ),
+    );
 }
 
 /// The private folder the rounds run in (mode 0700), removed when dropped. Every round creates
@@ -479,6 +596,7 @@ fn finish_round(
     summary: &mut Summary,
     by_signature: &mut BTreeMap<String, usize>,
     finished: &Finished,
+    elapsed: f64,
 ) -> anyhow::Result<()> {
     let report = finished.report.clone();
     summary.rounds += 1;
@@ -550,6 +668,7 @@ fn finish_round(
         minimize_note: None,
         merged_ids: Vec::new(),
         merged_signatures: Vec::new(),
+        found_after: Some(elapsed),
     };
     // Written now, so that a campaign that dies leaves its findings; again at the end with the
     // final counts.
@@ -664,6 +783,17 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
 /// through different first signatures) into the first of them: counts summed, seeds widened,
 /// the others' ids and signatures recorded, their folders under `failures` removed.
 pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> anyhow::Result<()> {
+    for id in merge_root_causes(list) {
+        let dir = failures.join(&id);
+        fs::remove_dir_all(&dir).with_context(|| format!("cannot remove {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// [`merge_same_root_cause`] in memory: merges the entries and returns the ids merged away,
+/// whose folders are no longer needed.
+pub fn merge_root_causes(list: &mut Vec<FailureEntry>) -> Vec<String> {
+    let mut merged_away = Vec::new();
     let mut kept: Vec<FailureEntry> = Vec::new();
     let mut by_root_cause: BTreeMap<String, usize> = BTreeMap::new();
     for entry in std::mem::take(list) {
@@ -676,9 +806,7 @@ pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> a
                 into.merged_ids.extend(entry.merged_ids);
                 into.merged_signatures.push(entry.signature);
                 into.merged_signatures.extend(entry.merged_signatures);
-                let dir = failures.join(&entry.id);
-                fs::remove_dir_all(&dir)
-                    .with_context(|| format!("cannot remove {}", dir.display()))?;
+                merged_away.push(entry.id);
             }
             None => {
                 if let Some(signature) = root_cause {
@@ -689,14 +817,27 @@ pub fn merge_same_root_cause(failures: &Path, list: &mut Vec<FailureEntry>) -> a
         }
     }
     *list = kept;
-    Ok(())
+    merged_away
 }
 
 /// Merges `entry` into `list` by signature: a new signature is appended, a known one adds its
-/// counts to the entry there.
-pub fn add_by_signature(list: &mut Vec<FailureEntry>, entry: FailureEntry) {
+/// counts to the entry there. The entry whose saved round has the lowest seed represents the
+/// signature (the round a one-job campaign over all the seeds saves), so that the result does
+/// not depend on the order in which shards are merged.
+pub fn add_by_signature(list: &mut Vec<FailureEntry>, mut entry: FailureEntry) {
     match list.iter_mut().find(|e| e.signature == entry.signature) {
-        Some(into) => into.absorb_counts(&entry),
+        Some(into) => {
+            if entry.seed < into.seed {
+                std::mem::swap(into, &mut entry);
+            }
+            into.absorb_counts(&entry);
+            into.merged_ids.extend(entry.merged_ids);
+            into.merged_ids.sort();
+            into.merged_ids.dedup();
+            into.merged_signatures.extend(entry.merged_signatures);
+            into.merged_signatures.sort();
+            into.merged_signatures.dedup();
+        }
         None => list.push(entry),
     }
 }
@@ -729,6 +870,7 @@ mod tests {
             minimize_note: None,
             merged_ids: Vec::new(),
             merged_signatures: Vec::new(),
+            found_after: None,
         }
     }
 
@@ -759,6 +901,30 @@ mod tests {
         let mut list = vec![entry("a", "s1", None, 1), entry("b", "s2", None, 2)];
         merge_same_root_cause(out.path(), &mut list).unwrap();
         assert_eq!(list.len(), 2);
+    }
+
+    #[test]
+    fn the_lowest_seed_represents_a_signature_in_any_merge_order() {
+        let mut a = entry("x", "crash|x|push", None, 9);
+        a.found_after = Some(3.0);
+        let mut b = entry("x", "crash|x|push", None, 4);
+        b.trace = PathBuf::from("/shard-1/failures/x/round.trace");
+        b.found_after = Some(5.0);
+        for order in [[a.clone(), b.clone()], [b.clone(), a.clone()]] {
+            let mut list = Vec::new();
+            for e in order {
+                add_by_signature(&mut list, e);
+            }
+            let [merged] = list.as_slice() else {
+                panic!("one signature: {list:?}")
+            };
+            assert_eq!((merged.seed, &merged.trace), (4, &b.trace));
+            assert_eq!(
+                (merged.count, merged.first_seed, merged.last_seed),
+                (4, 4, 19)
+            );
+            assert_eq!(merged.found_after, Some(3.0), "the earliest");
+        }
     }
 
     #[test]
@@ -816,6 +982,45 @@ mod tests {
         fs::create_dir_all(done.join("failures")).unwrap();
         let err = OutLock::claim(&done).unwrap_err().to_string();
         assert!(err.contains("already holds a campaign (failures)"), "{err}");
+    }
+
+    #[test]
+    fn summaries_without_the_run_record_still_read() {
+        // A summary.json of before schema_version: its figures read, the new fields empty.
+        let mut before = Summary {
+            rounds: 12,
+            seed: 3,
+            new_failures: vec!["crash-1".into()],
+            ..Summary::default()
+        };
+        before.stats.sat = 4;
+        let mut old = serde_json::to_value(&before).unwrap();
+        let head = [
+            "schema_version",
+            "tool",
+            "tool_version",
+            "start_time",
+            "end_time",
+        ];
+        for field in head.into_iter().chain(["argv", "host"]) {
+            old.as_object_mut().unwrap().remove(field).unwrap();
+        }
+        let summary: Summary = serde_json::from_value(old).unwrap();
+        assert_eq!(
+            (summary.rounds, summary.seed, summary.stats.sat),
+            (12, 3, 4)
+        );
+        assert_eq!(summary.new_failures, ["crash-1"]);
+        assert_eq!(summary.run, progress::RunRecord::default());
+        // A current one round-trips, the run record first and flat.
+        let mut current = summary.clone();
+        current.run = progress::RunRecord::start("mbt", "0.1.0", SCHEMA_VERSION);
+        let json = serde_json::to_string(&current).unwrap();
+        assert!(
+            json.starts_with(r#"{"schema_version":1,"tool":"mbt""#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Summary>(&json).unwrap(), current);
     }
 
     #[test]

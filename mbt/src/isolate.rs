@@ -28,6 +28,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// The default time limit of a round in seconds (`--timeout`).
+pub const DEFAULT_TIMEOUT_SECONDS: f64 = 2.0;
+/// The default memory limit of a round in MiB (`--memout`).
+pub const DEFAULT_MEMOUT_MIB: u64 = 2048;
+
 /// Resource limits of one round.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

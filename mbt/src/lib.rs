@@ -14,11 +14,16 @@
 //! - [`interrupt`]: SIGINT/SIGTERM stop a campaign cleanly.
 //! - [`known`]: signatures of known failures (`--known`).
 //! - [`merge`]: merges the output folders of shards.
+//! - [`findings_db`]: findings across nights in one SQLite file (`--db`, `mbt db`);
+//!   [`triage`] replays them on a given Z3 and marks the fixed ones.
+//! - [`timeline`]: the campaign's counts over time, for the report.
+//! - [`report`]: the self-contained HTML report (`mbt report`, `OUT/report.html`).
 //! - [`inject`]: TEST-ONLY failure injection (`MBT_INJECT`).
 
 pub mod actions;
 pub mod campaign;
 pub mod failure;
+pub mod findings_db;
 pub mod gen;
 pub mod inject;
 pub mod interrupt;
@@ -29,7 +34,10 @@ pub mod merge;
 pub mod minimize;
 pub mod options;
 pub mod pool;
+pub mod report;
 pub mod round;
 pub mod round_state;
 pub mod stats;
 pub mod sut;
+pub mod timeline;
+pub mod triage;

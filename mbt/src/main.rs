@@ -1,12 +1,14 @@
-//! The `mbt` binary: runs a fuzzing campaign, or merges the output folders of shards. Exit
-//! codes: [`EXIT_HELP`].
+//! The `mbt` binary: runs a fuzzing campaign, merges the output folders of shards, records
+//! findings across nights and triages them (`mbt db`, `mbt triage`). Exit codes:
+//! [`EXIT_HELP`], [`TRIAGE_EXIT_HELP`].
 
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
 use mbt::campaign::{self, CampaignConfig};
+use mbt::findings_db::{self, FindingsDb, Status};
 use mbt::inject::Inject;
 use mbt::interrupt;
-use mbt::isolate::Limits;
+use mbt::isolate::{Limits, DEFAULT_MEMOUT_MIB, DEFAULT_TIMEOUT_SECONDS};
 use mbt::known::KnownSignatures;
 use mbt::options::{why_not_fuzzed, OptionModel, ParamDescr, ParamKind};
 use mbt::round_state::{Differential, RoundConfig};
@@ -22,14 +24,17 @@ use untrace::executor::solver_param_descrs;
 /// by a quarter (32.8 -> 24.7 ms, seeds 1..300) while 98% of the definite answers stay
 /// definite (seeds 1..500).
 const DEFAULT_RLIMIT: u64 = 100_000;
-const DEFAULT_TIMEOUT_SECONDS: f64 = 2.0;
-const DEFAULT_MEMOUT_MIB: u64 = 2048;
 
 /// Exit codes (and the output folder rule), shown after `--help`.
 const EXIT_HELP: &str = "\
 Output folder: --out must not hold a campaign already (summary.json, failures/, traces/, or
 the mbt.lock of a running or unfinished campaign); such a folder is refused, never mixed.
 There is no resume: give each campaign a new folder (mbt merge combines them).
+
+Progress: on a terminal a bar with rounds/s, ETA and findings; otherwise (a CI log) one
+status line every --status-interval (default 10 s): UTC time, progress, rate, answers,
+findings. -q silences both. The end prints a short summary (--stats: the full tables);
+OUT/summary.json holds every figure (docs/json-schemas.md).
 
 Exit codes (campaign and merge):
   0    finished, nothing new found (known failures and timeouts outside limited checks
@@ -39,7 +44,9 @@ Exit codes (campaign and merge):
        campaign or cannot be written, a --z3-lib file that is missing, not a shared library,
        not a libz3, lacks a Z3 function mbt calls, or is not the one the loader took (a
        missing system libz3 stops the dynamic loader before mbt starts, with the loader's
-       own code, 127)
+       own code, 127); a --db file that is not a findings database (not SQLite, another
+       application's, a newer schema), checked before the rounds, or a recording into it
+       that failed at the end (the results stay in OUT: `mbt db record OUT --db PATH`)
   130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the workers are killed, OUT/summary.json
        holds every finding so far with \"interrupted\": true; a second signal exits at once";
 /// Model-based API fuzzer for Z3: random valid call sequences, every round isolated and
@@ -63,14 +70,58 @@ struct Cli {
     z3_lib: Option<PathBuf>,
 }
 
+/// Exit codes of `mbt triage`, shown after its `--help`.
+const TRIAGE_EXIT_HELP: &str = "\
+Exit codes:
+  0  every finding that was not fixed replays cleanly on this Z3 and is now marked fixed in
+     its version (also when there was none to replay)
+  1  at least one finding stays open: its replay still fails with its signature, fails
+     otherwise (another signature: not verified fixed), or decided nothing (ran past its
+     time limit, or ended without a signature)
+  2  usage or set-up error: a missing or unusable database (not SQLite, another
+     application's, a newer schema), an unusable --z3-lib, a replayer that cannot run";
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Findings across nights: record a campaign's output folder into a findings database,
+    /// list its findings or campaigns, print a stored trace. Exit 0, or 2 on any error.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+    /// Replay every finding of the database that is not fixed (its stored trace, minimized
+    /// where possible) on this Z3 (--z3-lib PATH, else the linked one): one that passes is
+    /// marked fixed in this Z3 version, one that still fails with its signature gets the
+    /// version added to "reproduces on"; prints a table.
+    #[command(after_help = TRIAGE_EXIT_HELP)]
+    Triage {
+        /// The findings database.
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+    },
     /// Merge the output folders of many shards into the new folder OUT (deduplicated failures,
     /// summed counts).
     Merge {
         out: PathBuf,
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+    },
+    /// Render the self-contained HTML report of a campaign folder (several folders: shards,
+    /// merged first) into DIR/report.html or FILE; exit 0 when written, 2 on an error.
+    Report {
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// An earlier campaign's folder (e.g. last night's): its findings are not new, and
+        /// those not met again are listed.
+        #[arg(long, value_name = "DIR")]
+        baseline: Option<PathBuf>,
+        /// Where to write the page (default DIR/report.html; required with several folders).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The findings database of the nightly campaigns (`--db`): the page shows each
+        /// finding's history across nights.
+        #[arg(long, value_name = "PATH")]
+        db: Option<PathBuf>,
     },
     /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
     Replay {
@@ -92,14 +143,57 @@ enum Command {
     },
 }
 
+#[derive(Subcommand, Debug)]
+enum DbCommand {
+    /// Record the finished campaign in the output folder OUT (a merged one too); recording a
+    /// folder again replaces what it recorded before.
+    Record {
+        out: PathBuf,
+        /// The findings database (created when missing).
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+    },
+    /// List the findings, the most recently seen first: status, kind, nights and rounds seen,
+    /// first and last seen, the Z3 versions it reproduces on, the version it was fixed in.
+    List {
+        /// The findings database.
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+        /// Only findings of this status.
+        #[arg(long, value_enum)]
+        status: Option<Status>,
+        /// As JSON (every field, with the campaigns, signatures and triage replays).
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the recorded campaigns (nights), the latest first: start, end, Z3 version,
+    /// rounds, findings, findings first seen there, output folder.
+    Campaigns {
+        /// The findings database.
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+        /// As JSON (with the command lines).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the trace stored for finding ID (its id in `mbt db list`) to stdout.
+    Trace {
+        id: i64,
+        /// The findings database.
+        #[arg(long, value_name = "PATH")]
+        db: PathBuf,
+    },
+}
+
 #[derive(Args, Debug)]
 struct RunArgs {
     /// Number of rounds (default 1000 unless --time is given).
     #[arg(long)]
     rounds: Option<u64>,
-    /// Stop starting rounds after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    time: Option<f64>,
+    /// Stop starting rounds after this long: seconds (`3600`) or a duration such as `90s`,
+    /// `30m`, `8h`, `1h30m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration)]
+    time: Option<Duration>,
     /// Seed of the first round (default: from the clock, printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -163,9 +257,23 @@ struct RunArgs {
     /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,
-    /// No status line.
+    /// No progress: neither the bar (stderr a terminal) nor the status lines (otherwise).
     #[arg(long, short)]
     quiet: bool,
+    /// When stderr is not a terminal (a CI log), print a status line this often: seconds or
+    /// a duration such as `30s`, `5m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration,
+          default_value = "10")]
+    status_interval: Duration,
+    /// At the end, print the full statistics tables (states, actions, calls, checks, oracles)
+    /// and every finding, instead of the short summary (summary.json holds them either way).
+    #[arg(long)]
+    stats: bool,
+    /// Record the findings into this findings database at the end (also of an interrupted
+    /// campaign): one SQLite file shared by every night's campaign (created when missing,
+    /// checked before the rounds). See `mbt db` and `mbt triage`.
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
 }
 
 fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
@@ -264,7 +372,6 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{flag} must be a positive number of seconds, not {value}"))
     };
     let timeout = seconds("--timeout", args.timeout)?;
-    let time = args.time.map(|t| seconds("--time", t)).transpose()?;
     let shard = args
         .shard
         .as_deref()
@@ -275,6 +382,16 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     // --known replays (a refused folder must not wait for them).
     // From here on a signal stops the campaign cleanly (no stale lock), even before it starts.
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    // Checked (and created) before the rounds, closed while they run: the workers fork.
+    if let Some(path) = &args.db {
+        FindingsDb::open(path, true)?;
+        if args.shard.is_some() {
+            eprintln!(
+                "mbt: warning: --db with --shard records this shard as a night of its own; \
+                 record the merged folder instead (mbt merge, then mbt db record)"
+            );
+        }
+    }
     let out_lock = campaign::OutLock::claim(&args.out)?;
     let known = match &args.known {
         Some(path) => KnownSignatures::load(path)?,
@@ -295,7 +412,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     let options = OptionModel::new(&descrs);
     let cfg = CampaignConfig {
         rounds,
-        time,
+        time: args.time,
         seed,
         jobs,
         out: args.out.clone(),
@@ -318,6 +435,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         },
         round_flags,
         quiet: args.quiet,
+        status_interval: args.status_interval,
         minimize: args.minimize,
         known,
     };
@@ -327,8 +445,36 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         cfg.known.len(),
         args.out.display()
     );
+    let started = findings_db::unix_now();
     let summary = campaign::run(&cfg, out_lock)?;
-    print!("{}", summary.report());
+    if args.stats {
+        print!("{}", summary.report());
+    } else {
+        print!("{}", summary.brief(&args.out));
+    }
+    if let Some(path) = &args.db {
+        let run = findings_db::CampaignRun {
+            started,
+            ended: findings_db::unix_now(),
+            command: Some(findings_db::command_line()),
+        };
+        let recorded = FindingsDb::open(path, true)
+            .and_then(|mut db| db.record(&args.out, &summary, &run))
+            .with_context(|| {
+                format!(
+                    "the results are in {0}; record them with `mbt db record {0} --db {1}`",
+                    args.out.display(),
+                    path.display()
+                )
+            })?;
+        report_recorded(path, &recorded);
+        // The report written at the end of the rounds is written again with the history of
+        // the findings across nights, now that this night is in it.
+        match findings_db::history_html(path) {
+            Ok(history) => mbt::report::write_beside(&args.out, &summary, Some(&history), true),
+            Err(e) => eprintln!("mbt: warning: report without history: {e:#}"),
+        }
+    }
     Ok(match interrupt::requested() {
         Some(signal) if summary.interrupted => ExitCode::from(interrupt::exit_code(signal)),
         _ => findings_exit_code(&summary),
@@ -409,6 +555,69 @@ fn same_param(a: &ParamDescr, b: &ParamDescr) -> bool {
     a.name == b.name && a.kind == b.kind && (a.kind != ParamKind::Symbol || a.doc == b.doc)
 }
 
+/// The line that says what recording a campaign into the findings database at `path` did.
+fn report_recorded(path: &std::path::Path, recorded: &findings_db::Recorded) {
+    eprintln!(
+        "mbt: recorded {} findings into {} ({} not seen in an earlier night, {} fixed before and seen again)",
+        recorded.findings,
+        path.display(),
+        recorded.new,
+        recorded.reopened
+    );
+}
+
+/// Writes `bytes` to stdout; a reader that went away (`mbt db list | head`) is no error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `mbt db ...`.
+fn db_command(command: DbCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        DbCommand::Record { out, db } => {
+            let recorded = findings_db::record_folder(&mut FindingsDb::open(&db, true)?, &out)?;
+            report_recorded(&db, &recorded);
+        }
+        DbCommand::List { db, status, json } => {
+            let mut rows = FindingsDb::open(&db, false)?.history()?;
+            rows.retain(|r| status.is_none_or(|s| r.status == s));
+            let text = match json {
+                true => serde_json::to_string_pretty(&rows)? + "\n",
+                false => findings_db::table(&rows),
+            };
+            write_stdout(text.as_bytes())?;
+        }
+        DbCommand::Campaigns { db, json } => {
+            let campaigns = FindingsDb::open(&db, false)?.campaigns()?;
+            let text = match json {
+                true => serde_json::to_string_pretty(&campaigns)? + "\n",
+                false => findings_db::campaigns_table(&campaigns),
+            };
+            write_stdout(text.as_bytes())?;
+        }
+        DbCommand::Trace { id, db } => {
+            let (_, trace) = FindingsDb::open(&db, false)?.trace(id)?;
+            write_stdout(&trace)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mbt triage --db PATH`: replays the findings that are not fixed on the loaded Z3.
+fn triage_command(db: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let mut db = FindingsDb::open(db, false)?;
+    let version = campaign::z3_version();
+    let triaged = mbt::triage::triage(&mut db, &version)?;
+    write_stdout(mbt::triage::table(&triaged, &version).as_bytes())?;
+    let all_fixed = (triaged.iter()).all(|t| t.result == findings_db::ReplayResult::Passes);
+    Ok(ExitCode::from(u8::from(!all_fixed)))
+}
+
 /// 1 when `summary` holds a new failure, else 0.
 fn findings_exit_code(summary: &campaign::Summary) -> ExitCode {
     if summary.new_failures.is_empty() {
@@ -429,9 +638,32 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
-            print!("{}", s.report());
+            print!("{}", s.brief(&out));
             findings_exit_code(&s)
         }),
+        Some(Command::Db { command }) => db_command(command),
+        Some(Command::Triage { db }) => triage_command(&db),
+        Some(Command::Report {
+            dirs,
+            baseline,
+            output,
+            db,
+        }) => db
+            .as_deref()
+            .map(findings_db::history_html)
+            .transpose()
+            .and_then(|history| {
+                mbt::report::run(
+                    &dirs,
+                    baseline.as_deref(),
+                    output.as_deref(),
+                    history.as_deref(),
+                )
+            })
+            .map(|path| {
+                eprintln!("mbt: report in {}", path.display());
+                ExitCode::SUCCESS
+            }),
         Some(Command::Replay { trace, no_check }) => {
             let mut options = untrace::replay::ReplayOptions::default();
             options.config.check_results = !no_check;

@@ -1,10 +1,14 @@
 //! `mbt merge OUT DIR...`: merges the output folders of many shards into one deduplicated
 //! result in the new folder OUT: summed statistics, failures deduplicated by signature (the
-//! first shard's copy is kept, counts are added, seeds widened; paths and commands point at
+//! copy whose saved round has the lowest seed is kept, counts are added, seeds widened; paths and commands point at
 //! the copy), kept traces copied, one `OUT/summary.json` and every `failure.json` with the
-//! merged counts. Failures whose signatures after minimization agree are merged too.
+//! merged counts. Failures whose signatures after minimization agree are merged too. The
+//! timelines of the shards add up ([`Timeline::merge`]), and `OUT/report.html` is written.
+//! [`merge_summaries`] does the same in memory, for `mbt report` on shard folders.
 
 use crate::campaign::{self, OutLock, Summary};
+use crate::report;
+use crate::timeline::Timeline;
 use anyhow::Context as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -27,17 +31,44 @@ fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Merges shard folders into the new folder `out`.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
-    let _lock = OutLock::claim(out)?;
-    let out = std::path::absolute(out)?;
-    let mut merged = Summary::default();
-    for (n, dir) in dirs.iter().enumerate() {
-        let path = dir.join("summary.json");
-        let text =
-            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let shard: Summary = serde_json::from_str(&text)
-            .with_context(|| format!("{}: not an mbt summary", path.display()))?;
+/// Reads the `summary.json` of the campaign folder `dir`, with its failures' paths and
+/// commands pointing at where their folders are now (a folder copied from a cluster node
+/// keeps working).
+pub fn read_summary(dir: &Path) -> anyhow::Result<Summary> {
+    let path = dir.join("summary.json");
+    let text =
+        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut summary: Summary = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not an mbt summary", path.display()))?;
+    let failures = std::path::absolute(dir.join("failures"))?;
+    for entry in &mut summary.failure_list {
+        if let Some(recorded) = entry.trace.parent().map(Path::to_path_buf) {
+            entry.relocate(&recorded, &failures.join(&entry.id));
+        }
+    }
+    Ok(summary)
+}
+
+/// Merges the summaries of shards in memory: counts summed, timelines added
+/// ([`Timeline::merge`]), failures deduplicated by signature and by signature after
+/// minimization; each failure's paths still point into the shard folder it came from. The
+/// merged campaign ran from the first shard's start to the last shard's end; its command line
+/// and host are this process's (the merge's).
+pub fn merge_summaries(shards: &[Summary]) -> Summary {
+    let mut merged = Summary {
+        run: progress::RunRecord::start("mbt", env!("CARGO_PKG_VERSION"), campaign::SCHEMA_VERSION),
+        ..Summary::default()
+    };
+    // RFC 3339 UTC times to the second order as text; shards of before the field have none.
+    let times = |time: fn(&Summary) -> &String| {
+        let times = shards.iter().map(time).filter(|t| !t.is_empty());
+        (times.clone().min().cloned(), times.max().cloned())
+    };
+    let (first_start, _) = times(|s| &s.run.start_time);
+    let (_, last_end) = times(|s| &s.run.end_time);
+    merged.run.start_time = first_start.unwrap_or_default();
+    merged.run.end_time = last_end.unwrap_or_default();
+    for (n, shard) in shards.iter().enumerate() {
         if n == 0 {
             merged.seed = shard.seed;
             merged.shard = (0, shard.shard.1);
@@ -52,30 +83,48 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
         merged.timeouts_not_findings += shard.timeouts_not_findings;
         merged.timeout_seeds.extend(&shard.timeout_seeds);
         merged.stats.merge(&shard.stats);
-        let shard_failures = std::path::absolute(dir.join("failures"))?;
-        for mut entry in shard.failure_list {
-            let (from, to) = (
-                shard_failures.join(&entry.id),
-                out.join("failures").join(&entry.id),
-            );
-            if merged
-                .failure_list
-                .iter()
-                .all(|e| e.signature != entry.signature)
-            {
-                copy_dir(&from, &to)?;
-                entry.relocate(&from, &to);
-            }
-            campaign::add_by_signature(&mut merged.failure_list, entry);
+        for entry in &shard.failure_list {
+            campaign::add_by_signature(&mut merged.failure_list, entry.clone());
         }
+    }
+    let timelines: Vec<&Timeline> = shards.iter().map(|s| &s.timeline).collect();
+    merged.timeline = Timeline::merge(&timelines);
+    // Shards may have found one root cause through different first signatures.
+    campaign::merge_root_causes(&mut merged.failure_list);
+    merged.finish();
+    merged
+}
+
+/// Merges shard folders into the new folder `out`, with its `report.html`.
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> anyhow::Result<Summary> {
+    let _lock = OutLock::claim(out)?;
+    let out = std::path::absolute(out)?;
+    let shards = dirs
+        .iter()
+        .map(|dir| read_summary(dir))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut merged = merge_summaries(&shards);
+    merged.merged_from = dirs
+        .iter()
+        .map(std::path::absolute)
+        .collect::<Result<_, _>>()?;
+    for entry in &mut merged.failure_list {
+        let to = out.join("failures").join(&entry.id);
+        let from = entry
+            .trace
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        copy_dir(&from, &to)?;
+        entry.relocate(&from, &to);
+    }
+    for dir in dirs {
         let traces = dir.join("traces");
         if traces.is_dir() {
             copy_dir(&traces, &out.join("traces"))?;
         }
     }
-    // Shards may have found one root cause through different first signatures.
-    campaign::merge_same_root_cause(&out.join("failures"), &mut merged.failure_list)?;
-    merged.finish();
     merged.write_all(&out)?;
+    report::write_beside(&out, &merged, None, false);
     Ok(merged)
 }

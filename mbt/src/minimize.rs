@@ -117,7 +117,7 @@ pub fn replay_once(
 }
 
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.
-fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
+pub fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
     let mut args = Vec::new();
     // A differential replay also limits the other side's replay with it.
     if kind == FailureKind::Timeout || kind.is_differential() {
@@ -129,6 +129,12 @@ fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
         args.push(limits.memout_mb.to_string().into());
     }
     args
+}
+
+/// The wall-clock limit of one replay of a finding found under the round's `limits`: a
+/// timeout finding needs its whole limit and then some.
+pub fn replay_budget(limits: Limits) -> Duration {
+    limits.timeout.mul_f64(2.0) + Duration::from_secs(20)
 }
 
 /// The signature of a finding after minimization: the minimized replay's signature, and for
@@ -197,8 +203,7 @@ pub fn minimize_failure(
             None => return Outcome::Skipped("the injected round made no call".into()),
         }
     }
-    // Time for the golden replay: a timeout finding needs its whole limit and then some.
-    let budget = limits.timeout.mul_f64(2.0) + Duration::from_secs(20);
+    let budget = replay_budget(limits);
     match replay_once(&replay, &trace, budget) {
         Err(e) => return Outcome::Skipped(format!("cannot run {}: {e}", replay.0.display())),
         Ok(None) => {

@@ -177,7 +177,7 @@ fn injected_abort_is_a_crash_and_the_campaign_goes_on() {
 /// nothing: a performance note in the statistics, not a timeout finding.
 #[test]
 fn injected_loop_outside_a_check_is_counted_but_not_a_finding() {
-    let (summary, _out, _tmp) = injected("loop", &["--timeout", "0.5"]);
+    let (summary, _out, _tmp) = injected("loop", &["--timeout", "3"]);
     assert_eq!(summary["rounds"], 4);
     assert_eq!(summary["timeouts_not_findings"], 1);
     assert_eq!(summary["timeout_seeds"], serde_json::json!([11]));
@@ -301,7 +301,7 @@ fn shards_split_the_seed_space_and_merge() {
 
 #[test]
 fn injected_loop_in_the_middle_of_a_batch_is_not_a_finding() {
-    check_injected_mid_batch("loop", None, &["--timeout", "0.5"]);
+    check_injected_mid_batch("loop", None, &["--timeout", "3"]);
 }
 
 #[test]
@@ -460,7 +460,7 @@ fn parameters_that_write_files_are_listed_as_not_fuzzed() {
 }
 
 /// SIGINT or SIGTERM in the middle of a long campaign: the workers are killed, the findings so
-/// far written with `"interrupted": true`, and the exit code is the shell's for the signal.
+/// far written with `"interrupted": true` (and `report.html`), and the exit code is the shell's for the signal.
 fn check_stops_on(signal: i32, code: i32) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
@@ -492,6 +492,9 @@ fn check_stops_on(signal: i32, code: i32) {
         assert_eq!(saved["count"], entry["count"]);
     }
     assert!(String::from_utf8_lossy(&output.stdout).contains("interrupted"));
+    // The report too, saying so.
+    let report = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("Interrupted"), "{report}");
     assert_eq!(scratch_folders(pid), Vec::<PathBuf>::new());
     assert!(!out.join("mbt.lock").exists());
 }
@@ -741,6 +744,148 @@ fn merge_adds_counts_and_rewrites_the_reports() {
     // Merging into a folder that holds a campaign is refused.
     let output = mbt().arg("merge").arg(&s0).arg(&s1).output().unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
+/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
+fn is_status_line(line: &str, tool: &str) -> bool {
+    line.split_once(' ').is_some_and(|(time, rest)| {
+        time.len() == "2026-11-24T21:40:00Z".len()
+            && time.ends_with('Z')
+            && time.as_bytes()[10] == b'T'
+            && rest.starts_with(&format!("{tool}: "))
+    })
+}
+
+/// A campaign whose stderr is a pipe (as in CI) prints a timestamped status line every
+/// --status-interval, with its position, rate and findings; `--time` takes a duration like
+/// `2s`; summary.json records schema version, tool, times, command line and host beside the
+/// figures; the end prints a short summary, not the tables (those need --stats).
+#[test]
+fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let output = mbt()
+        .args(["--seed", "1", "--time", "2s", "--jobs", "1"])
+        .args(["--status-interval", "0.5", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| is_status_line(l, "mbt"))
+        .collect();
+    assert!(!lines.is_empty(), "no status line:\n{stderr}");
+    // Time mode: seconds of --time, ETA, then rounds, rate, answers and findings.
+    assert!(
+        lines[0].contains("/2 s (")
+            && lines[0].contains("rounds/s")
+            && lines[0].contains("findings"),
+        "{}",
+        lines[0]
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("rounds/s") && stdout.contains("check-sat answers:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("summary.json"),
+        "where the results are: {stdout}"
+    );
+    assert!(
+        !stdout.contains("succeeded"),
+        "the tables need --stats: {stdout}"
+    );
+    let summary = summary_of(&out);
+    assert_eq!(summary["schema_version"], 1);
+    assert_eq!(summary["tool"], "mbt");
+    assert_eq!(summary["tool_version"], env!("CARGO_PKG_VERSION"));
+    for time in ["start_time", "end_time"] {
+        let t = summary[time].as_str().unwrap();
+        assert!(t.ends_with('Z') && t.len() == 20, "{time}: {t}");
+    }
+    assert!(summary["start_time"].as_str() <= summary["end_time"].as_str());
+    let argv: Vec<&str> = summary["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(argv.windows(2).any(|w| w == ["--time", "2s"]), "{argv:?}");
+    assert!(!summary["host"].as_str().unwrap().is_empty());
+    assert!(summary["z3_version"].as_str().unwrap().starts_with('4'));
+    assert!(summary["rounds"].as_u64().unwrap() > 0);
+}
+
+/// `-q`: no status line even when one is due every 0.1 s; --stats prints the tables.
+#[test]
+fn quiet_campaigns_print_no_progress_and_stats_prints_the_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = mbt()
+        .args([
+            "--seed", "1", "--rounds", "3", "--jobs", "1", "-q", "--stats",
+        ])
+        .args(["--status-interval", "0.1", "--out"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.lines().any(|l| is_status_line(l, "mbt")),
+        "-q printed progress:\n{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("succeeded") && stdout.contains("rounds/s"),
+        "{stdout}"
+    );
+}
+
+/// `--time` and `--status-interval` take seconds or durations (`1m`, `1h30m`); anything else
+/// is a usage error naming the value.
+#[test]
+fn durations_on_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The round limit ends it long before the minute.
+    run(mbt()
+        .args([
+            "--seed", "1", "--rounds", "2", "--jobs", "1", "-q", "--time", "1m",
+        ])
+        .arg("--out")
+        .arg(tmp.path().join("a")));
+    run(mbt()
+        .args([
+            "--seed", "1", "--rounds", "2", "--jobs", "1", "-q", "--time", "90",
+        ])
+        .args(["--status-interval", "1h30m", "--out"])
+        .arg(tmp.path().join("b")));
+    for bad in ["eight hours", "0", "-5s", "1x"] {
+        let out = mbt()
+            .arg(format!("--time={bad}"))
+            .arg("--out")
+            .arg(tmp.path().join("c"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("not a positive duration"),
+            "{bad}: {stderr}"
+        );
+        assert!(
+            !tmp.path().join("c").exists(),
+            "a usage error creates no folder"
+        );
+    }
+    let help = String::from_utf8(run(mbt().arg("--help")).stdout).unwrap();
+    assert!(
+        help.contains("1h30m") && help.contains("--status-interval"),
+        "{help}"
+    );
+    assert!(help.contains("Exit codes"), "{help}");
 }
 
 #[test]

@@ -223,7 +223,9 @@ fn cases() -> Vec<Case> {
             sat("(define-fun f () Float32 (_ +zero 8 24)) (define-fun g () Float32 (_ -zero 8 24))"), INVALID),
         case("fp.min of zeros of both signs is unspecified", one_check("(declare-fun f () Float32) (declare-fun g () Float32)", &["(fp.isNegative (fp.min f g))"]),
             sat("(define-fun f () Float32 (_ +zero 8 24)) (define-fun g () Float32 (_ -zero 8 24))"), INCOMPLETE),
-        case("sequences are incomplete, not an error", one_check("(declare-fun s () (Seq Int))", &["(= (seq.len s) 0)"]),
+        case("sequences are judged", one_check("(declare-fun s () (Seq Int))", &["(= (seq.len s) 0)"]),
+            sat("(define-fun s () (Seq Int) (as seq.empty (Seq Int)))"), VALID),
+        case("seq.nth outside the sequence is unspecified, not an error", one_check("(declare-fun s () (Seq Int))", &["(= (seq.nth s 5) 0)"]),
             sat("(define-fun s () (Seq Int) (as seq.empty (Seq Int)))"), INCOMPLETE),
         case("parse error in the response", one_check(ints, &["(> x 0)"]), "sat\n((define-fun x () Int 1)\n".into(), Error("r.txt:2:1")),
     ]

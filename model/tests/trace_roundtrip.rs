@@ -167,7 +167,7 @@ proptest! {
 
 #[test]
 fn the_walk_produces_long_varied_traces() {
-    let choices: Vec<u32> = (0..2000u32)
+    let choices: Vec<u32> = (0..6000u32)
         .map(|i| i.wrapping_mul(2654435761) >> 7)
         .collect();
     let entries = walk(&choices);

@@ -13,6 +13,7 @@ use nix::unistd::Pid;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
+use std::os::unix::fs::DirBuilderExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -40,6 +41,34 @@ impl CommandLine {
             program,
             args: it.collect(),
         })
+    }
+
+    /// The command with its relative paths made absolute against `base` (where the user
+    /// started the tool), because checks run in a private working directory of their own:
+    /// a program given by a relative path (`./check.sh`), and every argument that names an
+    /// existing file or folder relative to `base` (`check.py`, `../inputs/x`). Option-like
+    /// arguments (`-T:5`, `--lang`) and words that name nothing are kept as they are.
+    pub fn resolved_against(&self, base: &Path) -> CommandLine {
+        let program = Path::new(&self.program);
+        let program = if program.is_relative() && program.components().count() > 1 {
+            base.join(program).into_os_string()
+        } else {
+            self.program.clone()
+        };
+        let args = self
+            .args
+            .iter()
+            .map(|arg| {
+                let path = Path::new(arg);
+                let option_like = arg.to_string_lossy().starts_with('-');
+                if !option_like && path.is_relative() && base.join(path).exists() {
+                    base.join(path).into_os_string()
+                } else {
+                    arg.clone()
+                }
+            })
+            .collect();
+        CommandLine { program, args }
     }
 
     /// The command as one line for messages (not for execution).
@@ -100,8 +129,11 @@ pub struct RunLimits {
     pub cpu: Option<Duration>,
 }
 
-/// Run `cmd input` with cwd unchanged, stdout/stderr captured through files in `workdir`
-/// (which must be private to this run). An error means the command could not be started.
+/// Run `cmd input` with stdout/stderr captured through files in `workdir` (which must be
+/// private to this run) and the working directory `workdir/work`, so that commands that write
+/// files (proofs, logs, `-o out`) do not collide under `-j` and never write into the caller's
+/// directory. Relative paths in `cmd` must have been resolved ([`CommandLine::resolved_against`]).
+/// An error means the command could not be started.
 pub fn run_on_file(
     cmd: &CommandLine,
     input: &Path,
@@ -111,8 +143,11 @@ pub fn run_on_file(
 ) -> io::Result<RunOutcome> {
     let out_path = workdir.join("stdout");
     let err_path = workdir.join("stderr");
+    let cwd = workdir.join("work");
+    std::fs::DirBuilder::new().mode(0o700).create(&cwd)?;
     let mut command = Command::new(&cmd.program);
     command
+        .current_dir(&cwd)
         .args(&cmd.args)
         .arg(input)
         .stdin(Stdio::null())
@@ -390,5 +425,34 @@ mod tests {
             .parse()
             .unwrap();
         assert!(gone(pid), "background process {pid} outlived the check");
+    }
+
+    /// Relative programs and arguments that name existing paths become absolute; options,
+    /// absolute paths, programs found on PATH and words naming nothing stay.
+    #[test]
+    fn relative_paths_are_resolved_against_the_start_directory() {
+        let base = tempfile::tempdir().unwrap();
+        std::fs::write(base.path().join("check.py"), "").unwrap();
+        std::fs::create_dir(base.path().join("data")).unwrap();
+        let cmd = CommandLine::from_argv([
+            "./run.sh", "check.py", "data", "-T:5", "--lang", "smt2", "/abs/x",
+        ])
+        .unwrap();
+        let resolved = cmd.resolved_against(base.path());
+        let b = |p: &str| base.path().join(p).into_os_string();
+        assert_eq!(resolved.program, b("./run.sh"));
+        assert_eq!(
+            resolved.args,
+            [
+                b("check.py"),
+                b("data"),
+                "-T:5".into(),
+                "--lang".into(),
+                "smt2".into(),
+                "/abs/x".into()
+            ]
+        );
+        let on_path = CommandLine::from_argv(["z3", "-in"]).unwrap();
+        assert_eq!(on_path.resolved_against(base.path()), on_path);
     }
 }

@@ -26,7 +26,9 @@ pub use algorithms::{ddmin, substitute};
 pub use command::{CommandLine, Exit, RunLimits, RunOutcome};
 pub use error::{exit_code, EngineError};
 pub use matching::{matches_golden, Matching};
-pub use output::{check_output, OutputSnapshot};
-pub use reducer::{write_atomically, Candidate, PassStats, Reducer, ReducerOptions, Status};
+pub use output::{check_json_output, check_output, OutputSnapshot};
+pub use reducer::{
+    write_atomically, Candidate, Figures, PassFigures, PassStats, Reducer, ReducerOptions, Status,
+};
 pub use signals::StopFlag;
 pub use tester::{CommandTester, Property, PropertySpec, Tester, Verdict};

@@ -8,6 +8,22 @@ use std::path::Path;
 
 use super::error::EngineError;
 
+/// `Ok` if `json` can receive the JSON result (`--json`) of reducing `input` into `output`:
+/// as [`check_output`], and it is not the output file either.
+pub fn check_json_output(input: &Path, output: &Path, json: &Path) -> Result<(), EngineError> {
+    let same = |a: &Path, b: &Path| match (std::path::absolute(a), std::path::absolute(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same(json, output) {
+        return Err(EngineError::Usage(format!(
+            "{}: --json names the output file; give another path",
+            json.display()
+        )));
+    }
+    check_output(input, json)
+}
+
 /// `Ok` if `output` can receive the result of reducing `input` without touching `input`.
 pub fn check_output(input: &Path, output: &Path) -> Result<(), EngineError> {
     if let (Ok(i), Ok(o)) = (std::fs::metadata(input), std::fs::metadata(output)) {

@@ -73,6 +73,38 @@ pub struct PassStats {
     pub time: Duration,
 }
 
+/// The figures of a reduction, as `ddsmt --json` and `ddtrace --json` write them
+/// (docs/json-schemas.md).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Figures {
+    /// Bytes of the input and of the best result.
+    pub input_size: usize,
+    pub output_size: usize,
+    /// Checks run (candidates the tester ran on), verdicts taken from the cache instead, and
+    /// candidates accepted.
+    pub checks: u64,
+    pub cache_hits: u64,
+    pub accepted: u64,
+    /// Checks killed at their time limit.
+    pub timeouts: u64,
+    /// Wall-clock time of the whole run, and CPU time of the tool and every check it ran.
+    pub wall_seconds: f64,
+    pub cpu_seconds: f64,
+    /// Per pass (ddtrace) or mutator (ddsmt), in order of first use.
+    pub passes: Vec<PassFigures>,
+}
+
+/// [`PassStats`] of one pass in [`Figures`].
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PassFigures {
+    pub name: String,
+    pub tried: u64,
+    pub checks: u64,
+    pub accepted: u64,
+    /// Time of this pass's checks, summed over parallel checks.
+    pub check_seconds: f64,
+}
+
 /// A snapshot for progress displays.
 #[derive(Clone, Debug)]
 pub struct Status<'a> {
@@ -218,6 +250,27 @@ impl<'t> Reducer<'t> {
     /// Statistics per pass, in order of first use.
     pub fn stats(&self) -> &[(String, PassStats)] {
         &self.stats
+    }
+    /// The figures of the reduction so far, as the JSON results report them (the caller adds
+    /// what the reducer does not know: timeouts, wall and CPU time).
+    pub fn figures(&self) -> Figures {
+        Figures {
+            input_size: self.initial_size,
+            output_size: self.best.len(),
+            checks: self.checks,
+            cache_hits: self.cache_hits,
+            accepted: self.successes,
+            passes: (self.stats.iter())
+                .map(|(name, st)| PassFigures {
+                    name: name.clone(),
+                    tried: st.tried,
+                    checks: st.checks,
+                    accepted: st.succeeded,
+                    check_seconds: st.time.as_secs_f64(),
+                })
+                .collect(),
+            ..Figures::default()
+        }
     }
     pub fn options(&self) -> &ReducerOptions {
         &self.options

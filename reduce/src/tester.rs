@@ -6,6 +6,7 @@
 //! [`Property`] is one command with its golden run, matching rules and per-check timeout;
 //! [`PropertySpec`] is what the user asked for, turned into a [`Property`] by its golden run.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::command::{run_on_file, CommandLine, Exit, RunLimits, RunOutcome};
@@ -90,6 +91,8 @@ pub struct CommandTester {
     suffix: String,
     memout_mb: Option<u64>,
     stop: StopFlag,
+    /// Checks killed at their time limit (CPU or wall clock), for the figures.
+    timeouts: AtomicU64,
 }
 
 impl CommandTester {
@@ -105,7 +108,12 @@ impl CommandTester {
         stop: StopFlag,
     ) -> Result<CommandTester, EngineError> {
         remove_stale_check_dirs();
-        let golden = |spec: PropertySpec| -> Result<Property, EngineError> {
+        // Checks run in private working directories: relative paths in the commands must
+        // keep naming what they named where the user started us.
+        let base = std::env::current_dir()
+            .map_err(|e| EngineError::Io(format!("cannot read the working directory: {e}")))?;
+        let golden = |mut spec: PropertySpec| -> Result<Property, EngineError> {
+            spec.command = spec.command.resolved_against(&base);
             let limits = RunLimits {
                 timeout: spec.timeout,
                 memout_mb,
@@ -138,7 +146,13 @@ impl CommandTester {
             suffix: suffix.to_string(),
             memout_mb,
             stop,
+            timeouts: AtomicU64::new(0),
         })
+    }
+
+    /// Checks so far that ran past their time limit (each counts as behaving differently).
+    pub fn timeouts(&self) -> u64 {
+        self.timeouts.load(Ordering::Relaxed)
     }
 
     fn check(&self, prop: &Property, candidate: &[u8]) -> Verdict {
@@ -147,7 +161,11 @@ impl CommandTester {
             memout_mb: self.memout_mb,
             cpu: prop.cpu_limit,
         };
-        match run_candidate(&prop.command, candidate, &self.suffix, &limits, &self.stop) {
+        let outcome = run_candidate(&prop.command, candidate, &self.suffix, &limits, &self.stop);
+        if outcome.as_ref().is_ok_and(|out| out.exit == Exit::Timeout) {
+            self.timeouts.fetch_add(1, Ordering::Relaxed);
+        }
+        match outcome {
             Ok(out) if out.exit == Exit::Interrupted => Verdict::Interrupted,
             Ok(out) if matches_golden(&prop.golden, &out, &prop.matching) => Verdict::Keeps,
             Ok(_) => Verdict::Differs,

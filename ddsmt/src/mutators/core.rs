@@ -21,6 +21,24 @@ const COMMUTATIVE: &[&str] = &[
     "re.union", "re.inter",
 ];
 
+/// Whether top-level command `root` declares or defines a symbol or sort.
+pub fn is_declaration(tree: &Tree, root: NodeId) -> bool {
+    matches!(
+        tree.head(root),
+        Some(
+            "declare-fun"
+                | "declare-const"
+                | "declare-sort"
+                | "define-fun"
+                | "define-fun-rec"
+                | "define-funs-rec"
+                | "define-sort"
+                | "declare-datatype"
+                | "declare-datatypes"
+        )
+    )
+}
+
 /// The names a top-level command declares.
 pub fn root_declares(tree: &Tree, root: NodeId) -> Vec<String> {
     let ch = tree.children(root);
@@ -123,8 +141,8 @@ impl EraseNode {
     fn erasable(cx: &MutationInput, id: NodeId) -> bool {
         let tree = cx.tree;
         let Some(parent) = tree.parent(id) else {
-            return tree.head(id) != Some("set-logic")
-                && removal_keeps_declarations(tree, &HashSet::from([id]));
+            // `set-logic` too: many solvers behave the same without it, and the check decides.
+            return removal_keeps_declarations(tree, &HashSet::from([id]));
         };
         if util::is_term(cx, parent) {
             // An argument (never the head) of an n-ary operator that keeps two arguments.
@@ -180,12 +198,27 @@ impl Mutator for EraseNode {
     /// declarations are unused, and one check removes them all.
     fn global_mutations(&self, cx: &MutationInput) -> Vec<Mutation> {
         let tree = cx.tree;
-        let erasable: HashSet<NodeId> = tree
+        // Every command that declares only names no other command uses, as one step; those
+        // used only by other such commands go too (a sort used only by unused constants).
+        let mut erasable: HashSet<NodeId> = tree
             .roots()
             .iter()
             .copied()
-            .filter(|&r| !root_declares(tree, r).is_empty() && Self::erasable(cx, r))
+            .filter(|&r| !root_declares(tree, r).is_empty())
             .collect();
+        loop {
+            let used: HashSet<String> = tree
+                .roots()
+                .iter()
+                .filter(|r| !erasable.contains(r))
+                .flat_map(|&r| root_uses(tree, r))
+                .collect();
+            let before = erasable.len();
+            erasable.retain(|&d| root_declares(tree, d).iter().all(|n| !used.contains(n)));
+            if erasable.len() == before {
+                break;
+            }
+        }
         if erasable.len() < 2 || !removal_keeps_declarations(tree, &erasable) {
             return Vec::new();
         }
@@ -758,5 +791,20 @@ mod tests {
             &[&with("(assert (= 2 (+ (* x y) x)))")],
         );
         check(&SortChildren, &input, "(* x y)", &[]);
+    }
+
+    #[test]
+    fn erase_node_removes_unused_declarations_at_once() {
+        check_global(
+            &EraseNode,
+            "(declare-sort U 0)\n(declare-const u U)\n(declare-const x Int)\n(declare-const y Int)\n(assert (> x 0))\n(check-sat)",
+            &["(declare-const x Int)\n(assert (> x 0))\n(check-sat)"],
+        );
+        // A single unused declaration is erased at its node.
+        check_global(
+            &EraseNode,
+            "(declare-const x Int)\n(declare-const y Int)\n(assert (> x 0))",
+            &[],
+        );
     }
 }

@@ -187,6 +187,7 @@ pub fn registry_with(config: &MutatorConfig) -> Vec<Box<dyn Mutator>> {
         Box::new(sound::DoubleNegation),
         Box::new(sound::NegatedComparisons),
         Box::new(sound::NotConstants),
+        Box::new(sound::IteBranches),
         Box::new(sound::UnusedBindings),
         // boolean
         Box::new(boolean::DeMorgan),
@@ -396,7 +397,7 @@ mod tests {
         "(set-logic QF_BV)\n(declare-const v (_ BitVec 8))\n(declare-const b (_ BitVec 1))\n(assert (= (bvcomp v #x0f) (ite (= v (concat #x0 ((_ extract 3 0) v))) #b1 #b0)))\n(assert (bvult ((_ zero_extend 8) (bvnot (bvnot v))) ((_ zero_extend 8) (bvnand v v))))\n(assert (= (bvand b (_ bv1 1)) #b1))\n(check-sat)",
         "(set-logic ALL)\n(declare-const s String)\n(declare-const |quoted name| String)\n(assert (str.contains (str.++ s \"ab\" |quoted name|) (str.replace_all s \"a\" \"\")))\n(assert (= (str.indexof s \"xyz\" 0) (str.len s)))\n(assert (forall ((i Int)) (not (exists ((j Int)) (> (+ i j) 0)))))\n(check-sat)",
         "(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))\n(declare-datatype C ((red) (green)))\n(declare-const l L)\n(declare-const f (_ FloatingPoint 8 24))\n(define-fun-rec len ((m L)) Int (ite ((_ is nil) m) 0 (+ 1 (len (tl m)))))\n(assert (= (hd (cons 1 l)) (len l)))\n(assert (fp.isNaN (fp.add RNE f f)))\n(assert (xor (fp.isZero f) true false))\n(check-sat)",
-        "(set-logic ALL)\n(declare-const |p| Bool)\n(declare-const q Bool)\n(declare-const n Int)\n(declare-const v (_ BitVec 4))\n(assert (and (and p q) (or q)))\n(assert (= (* n 0) n))\n(assert (not (< n 3)))\n(assert (not false))\n(assert (not (and p q)))\n(assert (= p false))\n(assert (xor p q))\n(assert (= (bvcomp v #x1) #b1))\n(assert (= ((_ zero_extend 4) #x3) (concat v v)))\n(assert (= v ((_ extract 3 0) ((_ zero_extend 4) v))))\n(assert (= ((_ extract 1 0) #xa) ((_ extract 1 0) ((_ extract 2 0) v))))\n(assert (= (seq.nth (seq.unit n) 0) n))\n(assert (= n 5))\n(assert (! p :named nm))",
+        "(set-logic ALL)\n(declare-const |p| Bool)\n(declare-const q Bool)\n(declare-const n Int)\n(declare-const v (_ BitVec 4))\n(declare-sort U 0)\n(declare-const unused U)\n(assert (and (and p q) (or q)))\n(assert (= (* n 0) n))\n(assert (not (< n 3)))\n(assert (not false))\n(assert (not (and p q)))\n(assert (= p false))\n(assert (xor p q))\n(assert (= (bvcomp v #x1) #b1))\n(assert (= ((_ zero_extend 4) #x3) (concat v v)))\n(assert (= v ((_ extract 3 0) ((_ zero_extend 4) v))))\n(assert (= ((_ extract 1 0) #xa) ((_ extract 1 0) ((_ extract 2 0) v))))\n(assert (= (seq.nth (seq.unit n) 0) n))\n(assert (= n 5))\n(assert (= n (ite p (+ n 1) (+ n 1))))\n(assert (! p :named nm))",
     ];
 
     #[test]

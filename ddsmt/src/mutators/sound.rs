@@ -1,6 +1,7 @@
 //! Semantics-preserving rewrites (the "sound" reduction rules of Mafteiu-Scai's thesis,
 //! Table 3.1): [`OneArgument`], [`Flatten`], [`NeutralElements`], [`AbsorbingElements`],
-//! [`DoubleNegation`], [`NegatedComparisons`], [`NotConstants`] and [`UnusedBindings`].
+//! [`DoubleNegation`], [`NegatedComparisons`], [`NotConstants`], [`IteBranches`] and
+//! [`UnusedBindings`].
 //! Each keeps the meaning of the input, so the behaviour it triggers is likely to stay.
 
 use super::util::{self, app, atom, bv_const, node, nodes, replace};
@@ -191,6 +192,36 @@ impl Mutator for AbsorbingElements {
         Group::Sound,
         "sound-absorbing-elements",
         "evaluate absorbing elements (* 0, and false...)"
+    );
+    single_rewrite!(Self::rewrite);
+}
+
+/// An `ite` whose value is known without its condition's value: `(ite true a b)` -> `a`,
+/// `(ite false a b)` -> `b`, `(ite c a a)` -> `a` (branches that are the same text).
+pub struct IteBranches;
+
+impl IteBranches {
+    fn rewrite(cx: &MutationInput, id: NodeId) -> Option<Mutation> {
+        let tree = cx.tree;
+        let &[c, t, e] = util::app_args(tree, id, "ite")?;
+        let kept = match util::name(tree, c) {
+            Some("true") => t,
+            Some("false") => e,
+            _ if tree.print_node(t) == tree.print_node(e) => t,
+            _ => return None,
+        };
+        if util::drops_used_name(tree, id, Some(kept)) {
+            return None;
+        }
+        Some(replace("ite with a known branch", id, node(kept)))
+    }
+}
+
+impl Mutator for IteBranches {
+    mutator_info!(
+        Group::Sound,
+        "sound-ite-branches",
+        "replace ite by its branch when the condition is constant or both branches agree"
     );
     single_rewrite!(Self::rewrite);
 }
@@ -505,6 +536,34 @@ mod tests {
             &with("(assert (forall ((y Int)) (> x 0)))"),
             "(forall ((y Int)) (> x 0))",
             &[&with("(assert (> x 0))")],
+        );
+    }
+
+    #[test]
+    fn ite_branches() {
+        check(
+            &IteBranches,
+            &with("(assert (= x (ite a (+ x 1) (+ x 1))))"),
+            "(ite a (+ x 1) (+ x 1))",
+            &[&with("(assert (= x (+ x 1)))")],
+        );
+        check(
+            &IteBranches,
+            &with("(assert (ite true a b))"),
+            "(ite true a b)",
+            &[&with("(assert a)")],
+        );
+        check(
+            &IteBranches,
+            &with("(assert (ite false a b))"),
+            "(ite false a b)",
+            &[&with("(assert b)")],
+        );
+        check(
+            &IteBranches,
+            &with("(assert (ite a a b))"),
+            "(ite a a b)",
+            &[],
         );
     }
 }

@@ -7,6 +7,7 @@ use model::smtlib::{Edit, NodeId, Tree};
 
 use super::edits::EditSet;
 use super::Session;
+pub use crate::mutators::core::is_declaration;
 use reduce::{ddmin as engine_ddmin, substitute};
 
 /// ddmin over all top-level commands. Returns whether anything was removed.
@@ -33,24 +34,6 @@ pub fn non_declarations(s: &mut Session) -> bool {
         progress |= commands_where(s, |tree, root| tree.head(root) == Some(kind.as_str()));
     }
     progress
-}
-
-/// Whether top-level command `root` declares or defines a symbol or sort.
-pub fn is_declaration(tree: &Tree, root: NodeId) -> bool {
-    matches!(
-        tree.head(root),
-        Some(
-            "declare-fun"
-                | "declare-const"
-                | "declare-sort"
-                | "define-fun"
-                | "define-fun-rec"
-                | "define-funs-rec"
-                | "define-sort"
-                | "declare-datatype"
-                | "declare-datatypes"
-        )
-    )
 }
 
 /// ddmin over the top-level commands that `select` picks; the others stay.

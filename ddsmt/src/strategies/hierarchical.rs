@@ -6,8 +6,10 @@
 //!
 //! Order within a pass: first the commands that are not declarations (with all their terms),
 //! then the global mutations (e.g. removing many commands at once, renaming symbols), then the
-//! declarations. Declarations come last because deleting one only works once the terms that
-//! use it are gone, and symbols are renamed only once most of them have been removed.
+//! declarations and the header commands (`set-logic`, `set-info`, `set-option`). Declarations
+//! come last because deleting one only works once the terms that use it are gone, and symbols
+//! are renamed only once most of them have been removed; header commands because removing one
+//! mostly changes the behaviour, which is cheapest to learn once the input is small.
 
 use model::smtlib::NodeId;
 
@@ -69,11 +71,11 @@ fn global(s: &mut Session) {
     }
 }
 
-/// One preorder sweep over the nodes of the declaration commands (`declarations`) or of all
-/// other commands.
-fn nodes(s: &mut Session, declarations: bool) {
+/// One preorder sweep over the nodes of the commands that come last (`last`, see
+/// [`preorder`]) or of all other commands.
+fn nodes(s: &mut Session, last: bool) {
     let Some(mut cur) = s.current() else { return };
-    let mut order = preorder(&cur, declarations);
+    let mut order = preorder(&cur, last);
     let mut i = 0;
     while i < order.len() && !s.reducer.stopped() {
         let node = order[i];
@@ -93,7 +95,7 @@ fn nodes(s: &mut Session, declarations: bool) {
                 Some(next) => cur = next,
                 None => return,
             }
-            order = preorder(&cur, declarations);
+            order = preorder(&cur, last);
             // Stay at `i`: it now holds the replacement (or the next node, after a deletion).
         } else {
             i += 1;
@@ -101,11 +103,20 @@ fn nodes(s: &mut Session, declarations: bool) {
     }
 }
 
-fn preorder(cur: &Current, declarations: bool) -> Vec<NodeId> {
+/// The nodes of the commands that come last (`last`: declarations and header commands) or of
+/// all other commands, in preorder.
+fn preorder(cur: &Current, last: bool) -> Vec<NodeId> {
+    let comes_last = |r: NodeId| {
+        is_declaration(&cur.tree, r)
+            || matches!(
+                cur.tree.head(r),
+                Some("set-logic" | "set-info" | "set-option")
+            )
+    };
     cur.tree
         .roots()
         .iter()
-        .filter(|&&r| is_declaration(&cur.tree, r) == declarations)
+        .filter(|&&r| comes_last(r) == last)
         .flat_map(|&r| cur.tree.preorder(r))
         .collect()
 }

@@ -1,0 +1,13 @@
+; unsat with header commands, an unused sort, a unary or/and and an ite with equal branches
+(set-logic QF_UFLIA)
+(set-info :status unsat)
+(set-option :produce-models true)
+(declare-sort U 0)
+(declare-fun u () U)
+(declare-fun f (Int) Int)
+(declare-fun x () Int)
+(declare-fun y () Int)
+(assert (or (> (f x) (ite (> y 2) (+ y 1) (+ y 1)))))
+(assert (and (< (f x) (+ y 1))))
+(assert (distinct u u))
+(check-sat)
