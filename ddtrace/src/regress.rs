@@ -5,7 +5,8 @@
 //! A case is `NAME.trace` (text) or `NAME.btrace` (binary). Its expectation is the sidecar
 //! `NAME.expect` if there is one, else the `; key: value` comment lines at the top of a text
 //! trace. Keys: `exit` (`0`..`255` or `signal N`, required), `stderr` (a substring the
-//! stderr must contain), `z3` (the Z3 version it was found on), `note` (free text).
+//! stderr must contain), `z3` (the Z3 version it was found on), `timeout` (seconds: the replay
+//! runs with untrace's `--timeout`, for a case that hangs, exit 7), `note` (free text).
 //! traces/regress/README.md documents the same.
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub struct Expectation {
     pub signal: Option<i32>,
     pub stderr: Option<String>,
     pub z3: Option<String>,
+    /// Seconds: replay with `untrace --timeout` (a case that hangs ends in exit 7).
+    pub timeout: Option<u32>,
     pub note: Option<String>,
 }
 
@@ -41,6 +44,7 @@ impl Expectation {
                 },
                 "stderr" => e.stderr = Some(value),
                 "z3" => e.z3 = Some(value),
+                "timeout" => e.timeout = Some(value.parse().map_err(|_| bad())?),
                 "note" => e.note = Some(value),
                 _ => {}
             }
@@ -59,9 +63,11 @@ impl Expectation {
             (Some(c), None) => out.push_str(&format!("exit: {c}\n")),
             (None, None) => {}
         }
+        let timeout = self.timeout.map(|t| t.to_string());
         for (key, value) in [
             ("stderr", &self.stderr),
             ("z3", &self.z3),
+            ("timeout", &timeout),
             ("note", &self.note),
         ] {
             if let Some(v) = value {
@@ -114,7 +120,11 @@ pub fn expectation(case: &Path) -> Result<Expectation, String> {
 pub fn check_case(untrace: &Path, case: &Path) -> Result<(), String> {
     use std::os::unix::process::ExitStatusExt;
     let want = expectation(case)?;
-    let out = Command::new(untrace)
+    let mut cmd = Command::new(untrace);
+    if let Some(seconds) = want.timeout {
+        cmd.args(["--timeout", &seconds.to_string()]);
+    }
+    let out = cmd
         .arg(case)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", untrace.display()))?;
@@ -186,6 +196,9 @@ mod tests {
         assert_eq!(e.stderr.as_deref(), Some("z3 error"));
         assert_eq!(Expectation::parse(&e.render(), "y").unwrap(), e);
         assert_eq!(Expectation::parse("exit: 4\n", "y").unwrap().exit, Some(4));
+        let hangs = Expectation::parse("exit: 7\ntimeout: 3\n", "y").unwrap();
+        assert_eq!(hangs.timeout, Some(3));
+        assert_eq!(Expectation::parse(&hangs.render(), "y").unwrap(), hangs);
         let err = Expectation::parse("z3: 4.8.12\n", "c.expect").unwrap_err();
         assert!(err.starts_with("c.expect:1:"), "{err}");
         let err = Expectation::parse("note: a\nexit: four\n", "c.expect").unwrap_err();

@@ -234,6 +234,30 @@ fn substitution_by_fresh_constants_inserts_them() {
 }
 
 #[test]
+fn substitution_gives_a_regular_language_argument_the_nullary_re_all() {
+    // RegLan has no constants (no call makes the sort): re.all stands in for `re.* r`.
+    let mut b = Builder::new();
+    let s = b.sort(Call::SortString);
+    let x = b.term(Call::Const {
+        sort: s,
+        name: "x".into(),
+    });
+    let r = b.op("str.to_re", &[], &[x]);
+    let star = b.op("re.*", &[], &[r]);
+    b.op("str.in_re", &[], &[x, star]);
+    let done = run(
+        &fails_on("str.in_re"),
+        b.entries.clone(),
+        &only(|p| p.subst_fresh = true),
+    );
+    let text = lines(&done.entries);
+    let n = text.len();
+    assert_eq!(text[n - 2], "re.all", "{text:?}");
+    assert!(text[n - 1].starts_with("str.in_re t1 "), "{text:?}");
+    assert!(is_valid(&done.entries));
+}
+
+#[test]
 fn numbers_get_smaller() {
     let mut b = Builder::new();
     let s = b.sort(Call::SortBv(32));

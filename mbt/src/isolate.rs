@@ -60,6 +60,27 @@ struct Current {
     seed: u64,
     dir: PathBuf,
     started: Instant,
+    /// The worker's CPU time when the round started.
+    cpu_at_start: Duration,
+}
+
+/// How many times the time limit a round may take in wall-clock time: the limit itself is
+/// CPU time, which other load on the machine does not stretch (a round of 0.3 s of CPU took
+/// over 2 s at a load of 14 on 2 cores, a timeout that no replay reproduced); the wall clock
+/// only catches a round that waits without using CPU.
+const WALL_NET_FACTOR: u32 = 10;
+
+/// The CPU time (user and system) that process `pid` has used, from `/proc/PID/stat`; `None`
+/// where it cannot be read.
+fn cpu_time(pid: Pid) -> Option<Duration> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name start with the state (field 3); utime and stime
+    // are fields 14 and 15, in clock ticks.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf reads a configuration value; libc has no safe wrapper.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
 }
 
 /// A running worker child: it reads round seeds from `cmd` (8 bytes each, end of file: exit),
@@ -341,6 +362,7 @@ impl Worker {
             seed,
             dir,
             started: Instant::now(),
+            cpu_at_start: cpu_time(self.pid).unwrap_or_default(),
         });
         self.rounds += 1;
         if let Some(cmd) = &mut self.cmd {
@@ -403,7 +425,7 @@ impl Worker {
         let status = waitpid(self.pid, Some(WaitPidFlag::WNOHANG));
         if let Ok(WaitStatus::StillAlive) = status {
             if let Some(c) = &self.current {
-                if !self.killed && c.started.elapsed() > timeout {
+                if !self.killed && c.over(self.pid, timeout) {
                     let _ = kill(self.pid, Signal::SIGKILL);
                     self.killed = true;
                 }
@@ -435,6 +457,15 @@ impl Worker {
             dir: current.dir,
             report,
             unbounded_timeout,
+        })
+    }
+
+    /// The round's CPU time so far (the wall-clock time where the CPU time cannot be read).
+    fn round_cpu(&self) -> Option<Duration> {
+        let c = self.current.as_ref()?;
+        Some(match cpu_time(self.pid) {
+            Some(now) => now.saturating_sub(c.cpu_at_start),
+            None => c.started.elapsed(),
         })
     }
 
@@ -486,6 +517,16 @@ impl Worker {
     }
 }
 
+impl Current {
+    /// Whether the round, run by worker `pid`, has used more than `timeout` of CPU time, or
+    /// [`WALL_NET_FACTOR`] times it of wall-clock time.
+    fn over(&self, pid: Pid, timeout: Duration) -> bool {
+        let cpu = cpu_time(pid).map(|now| now.saturating_sub(self.cpu_at_start));
+        cpu.unwrap_or_else(|| self.started.elapsed()) > timeout
+            || self.started.elapsed() > timeout * WALL_NET_FACTOR
+    }
+}
+
 /// Blocks until one of `workers` may have news (a round done, a worker ended) or a round in
 /// progress reaches its time limit, but at most `at_most`: waiting in `poll(2)` instead of
 /// sleeping between checks hands a worker its next round as soon as it is free. A signal ends
@@ -493,11 +534,13 @@ impl Worker {
 /// [`interrupt::requested`] next).
 pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
     use std::os::fd::AsFd;
-    let now = Instant::now();
+    // CPU time runs no faster than the wall clock (a round uses one thread), so the limit
+    // is no nearer than the CPU time it has left.
     let wait = workers
         .iter()
-        .filter_map(|w| w.current.as_ref().filter(|_| !w.killed))
-        .map(|c| (c.started + timeout).saturating_duration_since(now))
+        .filter(|w| !w.killed)
+        .filter_map(Worker::round_cpu)
+        .map(|used| timeout.saturating_sub(used))
         .fold(at_most, Duration::min);
     let mut fds: Vec<PollFd> = workers
         .iter()

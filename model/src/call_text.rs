@@ -103,6 +103,13 @@ pub fn real_literal(value: &str) -> Option<String> {
     })
 }
 
+/// A finite double as the exact SMT-LIB Real it is (`1e308` too, which has no decimal
+/// point form `real_literal` reads).
+fn double_literal(v: f64) -> Option<String> {
+    let r = num_rational::BigRational::from_float(v)?;
+    real_literal(&format!("{}/{}", r.numer(), r.denom()))
+}
+
 /// The SMT-LIB term of a `lit` call's value, as the executor builds it.
 pub fn literal(sort: &Sort, value: &str) -> Option<String> {
     Some(match sort {
@@ -123,7 +130,7 @@ pub fn literal(sort: &Sort, value: &str) -> Option<String> {
             // decimal (exact from its shortest form), then rounded to the format.
             text => {
                 let v: f64 = text.parse().ok()?;
-                let exact = real_literal(&format!("{v:?}"))?;
+                let exact = double_literal(v)?;
                 format!("((_ to_fp {e} {s}) RNE ((_ to_fp 11 53) RNE {exact}))")
             }
         },
@@ -265,6 +272,14 @@ mod tests {
         assert_eq!(
             literal(&Sort::FloatingPoint(3, 5), "-inf").as_deref(),
             Some("(_ -oo 3 5)")
+        );
+        // The double nearest 1e300, an integer of 301 digits.
+        let huge = literal(&Sort::FloatingPoint(3, 5), "1e300").unwrap();
+        let digits = huge.trim_start_matches("((_ to_fp 3 5) RNE ((_ to_fp 11 53) RNE ");
+        assert_eq!(digits.find(".0))"), Some(301), "{huge}");
+        assert_eq!(
+            literal(&Sort::FloatingPoint(3, 5), "-0.5").as_deref(),
+            Some("((_ to_fp 3 5) RNE ((_ to_fp 11 53) RNE (- (/ 1.0 2.0))))")
         );
     }
 

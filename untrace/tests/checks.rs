@@ -243,3 +243,25 @@ fn the_power_of_ints_is_typed_as_the_loaded_z3_types_it() {
     };
     assert_eq!(ours, theirs);
 }
+
+#[test]
+fn a_substitution_of_constants_is_judged_by_the_independent_evaluator() {
+    // t5 is `x > 3` with y for x; t6 is `x > 3` with y for 3, a substitution of no constant.
+    let text = "sort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\nlit s1 \"3\"\nreturn t2\n\
+> t1 t2\nreturn t3\nconst s1 \"y\"\nreturn t4\nsubstitute t3 t1 t4\nreturn t5\n\
+substitute t3 t2 t4\nreturn t6\nnew_solver\nreturn z1\nassert z1 t5\nassert z1 t6\n\
+check_sat z1\nget_model z1\nreturn m1\n";
+    let checks = |t: &str| format!("{text}check_indep m1 {t}\n");
+    assert_eq!(replay(&checks("t5"), None).exit, Exit::Ok);
+    // Under a wrong model the substituted assertion fails the independent check: it was judged.
+    assert_finding(
+        &replay(&checks("t5"), Some(Fault::WrongModel)),
+        FailureKind::Model,
+        "check_indep: the independent evaluator falsifies an assertion",
+    );
+    // A replaced term that is no constant leaves the term without text: the check skips it.
+    assert_eq!(
+        replay(&checks("t6"), Some(Fault::WrongModel)).exit,
+        Exit::Ok
+    );
+}

@@ -354,6 +354,12 @@ fn floating_point_agrees_with_z3() {
     for (eb, sb) in [(3u32, 5u32), (5, 11), (8, 24)] {
         let sort = format!("(_ FloatingPoint {eb} {sb})");
         run(15, fp_term(eb, sb), &sort, Sort::float(eb, sb));
+        // Z3's IEEE encoding, where it is specified (not of NaN).
+        let w = eb + sb;
+        let encoding = fp_term(eb, sb)
+            .prop_map(move |t| format!("(ite (fp.isNaN {t}) (_ bv0 {w}) (fp.to_ieee_bv {t}))"))
+            .boxed();
+        run(10, encoding, &format!("(_ BitVec {w})"), Sort::bitvector(w));
     }
 }
 

@@ -1,6 +1,7 @@
 //! Term substitution, ddMBT's phases 2 and 3: an argument is replaced by an existing term of
 //! the same sort ([`by_existing`]) or by a fresh constant of its sort ([`by_fresh`], which
-//! inserts the `const` call, and the `sort_*` calls if no sort id for it is in scope). The
+//! inserts the `const` call, and the `sort_*` calls if no sort id for it is in scope; a sort
+//! without constants, `RegLan`, gets its first nullary operation, `re.all`, instead). The
 //! subterm that was replaced often becomes unused and goes in the next removal round.
 //!
 //! Both passes use the engine's `substitute` (all units at once, then halves, ...).
@@ -10,7 +11,8 @@
 use crate::analysis::{build_sort, Analysis};
 use crate::calls::{set_term_slot, term_slots};
 use crate::session::Session;
-use model::{AnyId, Call, Entry, Ret, Sort, SortId, TermId};
+use model::ops::{Arity, OPS};
+use model::{AnyId, Call, Entry, Op, Ret, Sort, SortId, TermId};
 use reduce::substitute;
 use std::collections::HashMap;
 
@@ -85,6 +87,14 @@ fn fresh_prefix(a: &Analysis) -> String {
     prefix
 }
 
+/// The first nullary operation of the table whose value has `sort`: the fresh term of a sort
+/// that has no constants (no call makes the sort).
+fn nullary_of(sort: &Sort) -> Option<Op> {
+    OPS.iter()
+        .find(|op| op.arity == Arity::Fixed(0) && op.result_sort(&[], &[]).as_ref() == Ok(sort))
+        .map(Op)
+}
+
 /// Replace non-leaf arguments by fresh constants of their sort.
 pub fn by_fresh(s: &mut Session) {
     let current = s.current.clone();
@@ -96,7 +106,10 @@ pub fn by_fresh(s: &mut Session) {
                 continue;
             }
             if let Some(sort) = a.term_sort.get(&t) {
-                if a.sort_id_at(sort, i).is_some() || build_sort(sort, &mut 0).is_some() {
+                if a.sort_id_at(sort, i).is_some()
+                    || build_sort(sort, &mut 0).is_some()
+                    || nullary_of(sort).is_some()
+                {
                     units.push((i, k, sort.clone()));
                 }
             }
@@ -118,6 +131,20 @@ pub fn by_fresh(s: &mut Session) {
             while unit < units.len() && units[unit].0 == i {
                 let (_, k, sort) = &units[unit];
                 if mask[unit] {
+                    if let (None, Some(op)) = (build_sort(sort, &mut 0), nullary_of(sort)) {
+                        next_term += 1;
+                        out.push(Entry {
+                            call: Call::Op {
+                                op,
+                                indices: Vec::new(),
+                                args: Vec::new(),
+                            },
+                            ret: Some(Ret::Id(AnyId::Term(TermId(next_term)))),
+                        });
+                        call = set_term_slot(&call, *k, TermId(next_term));
+                        unit += 1;
+                        continue;
+                    }
                     let sort_id = match a.sort_id_at(sort, i).or_else(|| made.get(sort).copied()) {
                         Some(id) => id,
                         None => {

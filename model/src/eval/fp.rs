@@ -655,6 +655,10 @@ fn apply_known(name: &str, idx: &[BigInt], args: &[Value]) -> Result<Option<Valu
         ("fp.isNegative", [x]) => boolean(!x.is_nan() && x.fields().0),
         ("fp.isPositive", [x]) => boolean(!x.is_nan() && !x.fields().0),
         ("fp.to_real", [x]) => Ok(x.to_rational().map(Value::Real)),
+        // Z3's IEEE encoding; NaN has many, and Z3 leaves it unspecified which (open here).
+        ("fp.to_ieee_bv", [x]) => {
+            Ok((!x.is_nan()).then(|| Value::BitVec(BitVec::new(x.eb + x.sb, x.bits.clone()))))
+        }
         _ => Err(arity_error()),
     }
 }

@@ -5,7 +5,8 @@
 //! Four regular-expression operations have no C API function in Z3 4.8.12 (`re.diff`,
 //! `re.allchar`, `re.^`, `str.replace_re[_all]`; 5.x added `Z3_mk_re_diff` and friends), and
 //! `Z3_mk_re_loop` reads an upper bound 0 as "unbounded" where SMT-LIB's `(_ re.loop i 0)` is
-//! empty for `i > 0`. Those are built by [`parsed_app`]: Z3's own SMT-LIB parser makes the
+//! empty for `i > 0`, and Z3 5.4.1 refuses a lower bound above the upper one ("loop lower
+//! bound must not exceed upper bound"), which SMT-LIB reads as the empty language. Those are built by [`parsed_app`]: Z3's own SMT-LIB parser makes the
 //! operation's declaration, which is then applied to the arguments, so every Z3 gets the
 //! genuine operator (not a rewriting of it) through functions it has.
 //!
@@ -354,10 +355,15 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         "re.inter" => sys_args("Z3_mk_re_intersect", a, |c, x| unsafe {
             z3_sys::Z3_mk_re_intersect(c, x.len() as u32, x.as_ptr())
         }),
-        "re.loop" if indices[1] > 0 => sys_args("Z3_mk_re_loop", a, |c, x| unsafe {
-            z3_sys::Z3_mk_re_loop(c, x[0], indices[0], indices[1])
-        }),
-        "re.loop" => parsed_app(&format!("((_ re.loop {} 0) re.all)", indices[0]), a),
+        "re.loop" if 0 < indices[1] && indices[0] <= indices[1] => {
+            sys_args("Z3_mk_re_loop", a, |c, x| unsafe {
+                z3_sys::Z3_mk_re_loop(c, x[0], indices[0], indices[1])
+            })
+        }
+        "re.loop" => parsed_app(
+            &format!("((_ re.loop {} {}) re.all)", indices[0], indices[1]),
+            a,
+        ),
         "re.^" => parsed_app(&format!("((_ re.^ {}) re.all)", indices[0]), a),
         "re.diff" => parsed_app("(re.diff re.all re.all)", a),
         "re.allchar" => parsed_app("re.allchar", a),

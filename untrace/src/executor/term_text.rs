@@ -37,6 +37,10 @@ pub struct TermTexts {
     funcs: HashMap<FuncId, String>,
 }
 
+/// The longest text of a term that a substitution copies (each substitution holds a copy
+/// of its term's text, so nested ones could grow it without bound).
+const MAX_SUBSTITUTION_TEXT: usize = 1 << 20;
+
 /// The let-bound name of a term.
 pub fn var(t: TermId) -> String {
     format!("_t{}", t.0)
@@ -128,12 +132,59 @@ impl TermTexts {
                 expr: var(*s),
                 args: vec![*s],
             },
+            Call::Substitute { term, pairs } => self.substitution(head, *term, pairs),
             _ => Node::Inexpressible {
                 head,
                 why: "a term only the Z3 API builds",
             },
         };
         self.nodes.insert(t, node);
+    }
+
+    /// The node of `substitute` of `pairs` in `term`, where every replaced term is a constant:
+    /// `term`'s whole text under a `let` that binds the constants' names to the replacements.
+    /// `let` binds in parallel and shadows the constants, as Z3 replaces them simultaneously.
+    /// Exact even where Z3's term is not built as its text says (a `simplify` result is
+    /// written as the term it simplified): both are equivalent under every value of the
+    /// constants, so they stay equivalent with the constants replaced. Replacing other terms
+    /// would need Z3's own term structure (which terms it shares), so those have no text.
+    fn substitution(&self, head: &'static str, term: TermId, pairs: &[(TermId, TermId)]) -> Node {
+        let mut bindings = Vec::new();
+        let mut names = HashSet::new();
+        for (from, to) in pairs {
+            let name = match self.nodes.get(from) {
+                Some(Node::Expr {
+                    head: "const",
+                    expr,
+                    ..
+                }) => expr,
+                _ => {
+                    return Node::Inexpressible {
+                        head,
+                        why: "a substitution of a term that is no constant",
+                    }
+                }
+            };
+            if !names.insert(name) {
+                return Node::Inexpressible {
+                    head,
+                    why: "a substitution of one constant twice",
+                };
+            }
+            bindings.push(format!("({name} {})", var(*to)));
+        }
+        match self.text(term) {
+            Ok(body) if body.len() <= MAX_SUBSTITUTION_TEXT => Node::Expr {
+                head,
+                expr: format!("(let ({}) {body})", bindings.join(" ")),
+                args: pairs.iter().map(|(_, to)| *to).collect(),
+            },
+            Ok(_) => Node::Inexpressible {
+                head,
+                why: "a substitution in a term of a very long text",
+            },
+            Err(why) => Node::Inexpressible { head, why },
+        }
     }
 
     /// Records the name of a function `fun` declared.
