@@ -71,8 +71,10 @@ impl Stats {
             .calls
             .iter()
             .filter(|(_, c)| c.ok > 0)
-            .filter_map(|(name, _)| model::ops::lookup(name))
-            .map(|op| op.theory.name())
+            .filter_map(|(name, _)| match name.as_str() {
+                "forall" | "exists" => Some(model::Theory::Quant.name()),
+                _ => model::ops::lookup(name).map(|op| op.theory.name()),
+            })
             .collect();
         for t in theories {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;

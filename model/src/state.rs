@@ -10,7 +10,7 @@ use crate::call::{
 };
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::sort::Sort;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// What the reference state knows of a term.
@@ -21,6 +21,20 @@ pub struct TermInfo {
     pub is_const: bool,
     /// A Bool constant or its negation: valid as an assumption.
     pub is_literal: bool,
+    /// Made by `var`: a bound variable, which a quantifier may bind.
+    pub is_var: bool,
+    /// The variables (`var` terms) the term mentions that no quantifier in it binds. A term
+    /// with free variables is open: only term-building calls take it, so a bound variable is
+    /// in scope only below its quantifier.
+    pub free_vars: BTreeSet<TermId>,
+    /// The term is or contains a quantifier.
+    pub quantified: bool,
+}
+
+impl TermInfo {
+    pub fn is_closed(&self) -> bool {
+        self.free_vars.is_empty()
+    }
 }
 
 /// Where a solver is in its life.
@@ -121,6 +135,69 @@ impl State {
         self.term(id).map(|t| &t.sort)
     }
 
+    /// `id` is a term without free variables: one that a solver, a model or a check may take.
+    fn closed_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
+        match self.term(id)?.free_vars.first() {
+            None => Ok(()),
+            Some(v) => violation(format!(
+                "{role} {id} mentions the variable {v} outside a quantifier over it"
+            )),
+        }
+    }
+
+    /// The free variables of the term that `call` builds (`new` is its id: a `var` is free
+    /// in itself). Conservative for `substitute`: the replaced term's variables stay, except
+    /// a variable replaced as a whole.
+    fn free_vars_of(&self, call: &Call, new: TermId) -> BTreeSet<TermId> {
+        let of = |t: &TermId| {
+            self.terms
+                .get(t)
+                .map(|i| i.free_vars.clone())
+                .unwrap_or_default()
+        };
+        let union = |ts: &mut dyn Iterator<Item = &TermId>| {
+            ts.fold(BTreeSet::new(), |mut acc, t| {
+                acc.extend(of(t));
+                acc
+            })
+        };
+        match call {
+            Call::Var { .. } => BTreeSet::from([new]),
+            Call::Apply { args, .. } | Call::Op { args, .. } => union(&mut args.iter()),
+            Call::ConstArray { value: t, .. }
+            | Call::Simplify(t)
+            | Call::SimplifyWith { term: t, .. } => of(t),
+            Call::Substitute { term, pairs } => {
+                let mut free = of(term);
+                for (from, _) in pairs {
+                    if self.terms.get(from).is_some_and(|i| i.is_var) {
+                        free.remove(from);
+                    }
+                }
+                free.extend(union(&mut pairs.iter().map(|(_, to)| to)));
+                free
+            }
+            Call::Quantifier {
+                vars,
+                body,
+                patterns,
+                no_patterns,
+                ..
+            } => {
+                let mut free = union(
+                    &mut std::iter::once(body)
+                        .chain(patterns.iter().flatten())
+                        .chain(no_patterns),
+                );
+                for v in vars {
+                    free.remove(v);
+                }
+                free
+            }
+            _ => BTreeSet::new(),
+        }
+    }
+
     fn bool_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
         match self.term_sort(id)? {
             Sort::Bool => Ok(()),
@@ -132,7 +209,7 @@ impl State {
     /// that build no term.
     pub fn result_sort(&self, call: &Call) -> Result<Option<Sort>, Violation> {
         Ok(Some(match call {
-            Call::Const { sort, .. } => self.sort(*sort)?.clone(),
+            Call::Const { sort, .. } | Call::Var { sort, .. } => self.sort(*sort)?.clone(),
             Call::Lit { sort, value } => {
                 let sort = self.sort(*sort)?;
                 check_literal(sort, value)?;
@@ -182,6 +259,37 @@ impl State {
                 }
                 self.term_sort(*term)?.clone()
             }
+            Call::Quantifier {
+                vars,
+                body,
+                patterns,
+                no_patterns,
+                ..
+            } => {
+                if vars.is_empty() {
+                    return violation("a quantifier needs at least one variable");
+                }
+                for (i, v) in vars.iter().enumerate() {
+                    if !self.term(*v)?.is_var {
+                        return violation(format!(
+                            "quantifier variable {v} is not a variable (made by `var`)"
+                        ));
+                    }
+                    if vars[..i].contains(v) {
+                        return violation(format!("quantifier variable {v} appears twice"));
+                    }
+                }
+                self.bool_term(*body, "quantifier body")?;
+                for pattern in patterns {
+                    if pattern.is_empty() {
+                        return violation("a pattern needs at least one term");
+                    }
+                }
+                for t in patterns.iter().flatten().chain(no_patterns) {
+                    self.term(*t)?;
+                }
+                Sort::Bool
+            }
             _ => return Ok(None),
         }))
     }
@@ -228,7 +336,9 @@ impl State {
             | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
-            | Call::Substitute { .. } => self.result_sort(call).map(drop),
+            | Call::Substitute { .. }
+            | Call::Var { .. }
+            | Call::Quantifier { .. } => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -268,7 +378,8 @@ impl State {
             }
             Call::Assert(solver, t) => {
                 self.solver(*solver)?;
-                self.bool_term(*t, "assertion")
+                self.bool_term(*t, "assertion")?;
+                self.closed_term(*t, "assertion")
             }
             Call::AssertAndTrack {
                 solver,
@@ -277,6 +388,7 @@ impl State {
             } => {
                 self.solver(*solver)?;
                 self.bool_term(*term, "assertion")?;
+                self.closed_term(*term, "assertion")?;
                 self.bool_term(*tracker, "tracker")?;
                 if self.term(*tracker)?.is_const {
                     Ok(())
@@ -312,7 +424,7 @@ impl State {
                 if !self.models.contains_key(model) {
                     return violation(format!("model {model} is not defined"));
                 }
-                self.term(*term).map(drop)
+                self.closed_term(*term, "evaluated term")
             }
             Call::Release(id) => {
                 let alive = match id {
@@ -337,10 +449,15 @@ impl State {
                         ));
                     }
                 }
-                match check {
-                    Check::Model { term, .. } | Check::Independent { term, .. } => {
-                        self.bool_term(*term, "checked assertion")
+                for id in check.uses() {
+                    if let AnyId::Term(t) = id {
+                        self.closed_term(t, "checked term")?;
                     }
+                }
+                match check {
+                    Check::Model { term, .. }
+                    | Check::Independent { term, .. }
+                    | Check::Quant { term, .. } => self.bool_term(*term, "checked assertion"),
                     _ => Ok(()),
                 }
             }
@@ -423,19 +540,29 @@ impl State {
             | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
-            | Call::Substitute { .. } => {
+            | Call::Substitute { .. }
+            | Call::Var { .. }
+            | Call::Quantifier { .. } => {
                 let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
                 let is_const = matches!(call, Call::Const { .. });
                 let is_bool_const = is_const && sort == Sort::Bool;
                 let is_negated_const = matches!(call, Call::Op { op, args, .. }
                     if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
                 if let Some(AnyId::Term(t)) = new_id {
+                    let free_vars = self.free_vars_of(call, t);
+                    let quantified = matches!(call, Call::Quantifier { .. })
+                        || call.uses().iter().any(|id| {
+                            matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
+                        });
                     self.terms.insert(
                         t,
                         TermInfo {
                             sort,
                             is_const,
                             is_literal: is_bool_const || is_negated_const,
+                            is_var: matches!(call, Call::Var { .. }),
+                            free_vars,
+                            quantified,
                         },
                     );
                 }
