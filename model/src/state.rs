@@ -726,3 +726,91 @@ fn within_sort_size(size: usize) -> Result<(), Violation> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::text;
+
+    /// Applies the text trace `body` (without header) and returns the state, or the first
+    /// violation with the index of its entry.
+    fn run(body: &str) -> Result<State, (usize, Violation)> {
+        let trace = text::parse(&format!("{}\n{body}", text::header())).expect("parses");
+        let mut state = State::new();
+        for (i, e) in trace.entries.iter().enumerate() {
+            state.apply(&e.call, e.ret.as_ref()).map_err(|v| (i, v))?;
+        }
+        Ok(state)
+    }
+
+    const DECLS: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nnew_solver\nreturn z1\n\
+                         var s1 \"x\"\nreturn t1\nvar s1 \"y\"\nreturn t2\nconst s1 \"c\"\nreturn t3\n\
+                         < t1 t2\nreturn t4\n";
+
+    #[test]
+    fn a_bound_variable_is_in_scope_only_below_its_quantifier() {
+        // Closed: both variables bound, nested.
+        let state = run(&format!(
+            "{DECLS}exists 0 t2 body t4\nreturn t5\nforall 0 t1 body t5\nreturn t6\nassert z1 t6\n"
+        ))
+        .unwrap();
+        let inner = &state.terms[&TermId(5)];
+        assert_eq!(inner.free_vars, BTreeSet::from([TermId(1)]));
+        assert!(inner.quantified && state.terms[&TermId(6)].is_closed());
+        assert!(state.terms[&TermId(1)].is_var && !state.terms[&TermId(3)].is_var);
+        // Open terms go into term-building calls only.
+        for bad in [
+            "assert z1 t4\n",
+            "exists 0 t2 body t4\nreturn t5\nassert z1 t5\n",
+            "check_sat z1\nreturn sat\nget_model z1\nreturn m1\nmodel_eval m1 t1 true\nreturn \"0\"\n",
+        ] {
+            let (_, v) = run(&format!("{DECLS}{bad}")).unwrap_err();
+            assert!(v.0.contains("outside a quantifier"), "{bad}: {v}");
+        }
+        // A quantifier binds `var` terms only, each once, over a Bool body.
+        for (bad, why) in [
+            ("forall 0 t3 body t4\nreturn t5\n", "not a variable"),
+            ("forall 0 t1 t1 body t4\nreturn t5\n", "appears twice"),
+            ("forall 0 t1 body t3\nreturn t5\n", "expected Bool"),
+            ("forall 0 body t4\nreturn t5\n", "at least one variable"),
+        ] {
+            let (_, v) = run(&format!("{DECLS}{bad}")).unwrap_err();
+            assert!(v.0.contains(why), "{bad}: {v}");
+        }
+        // Substituting a variable by a closed term closes the term.
+        let state = run(&format!(
+            "{DECLS}substitute t4 t1 t3 t2 t3\nreturn t5\nassert z1 t5\n"
+        ))
+        .unwrap();
+        assert!(state.terms[&TermId(5)].is_closed());
+    }
+
+    #[test]
+    fn patterns_keep_their_variables_and_text_round_trips() {
+        let body = format!(
+            "{DECLS}fun \"f\" s1 s1\nreturn f1\napply f1 t1\nreturn t5\n\
+             forall 3 t1 t2 body t4 pattern t5 t2 pattern t5 no_pattern t5\nreturn t6\n"
+        );
+        let state = run(&body).unwrap();
+        assert!(state.terms[&TermId(6)].is_closed());
+        let trace = text::parse(&format!("{}\n{body}", text::header())).unwrap();
+        let q = &trace.entries.last().unwrap().call;
+        assert_eq!(
+            text::format_call(q),
+            "forall 3 t1 t2 body t4 pattern t5 t2 pattern t5 no_pattern t5"
+        );
+        assert!(matches!(q, Call::Quantifier { patterns, .. } if patterns.len() == 2));
+        // A pattern over a variable no quantifier above binds leaves the term open.
+        let (_, v) = run(&format!(
+            "{DECLS}var s1 \"z\"\nreturn t5\nforall 0 t1 body t4 pattern t5\nreturn t6\nassert z1 t6\n"
+        ))
+        .unwrap_err();
+        assert!(v.0.contains("outside a quantifier"), "{v}");
+        for bad in ["forall 0 t1 t4\n", "forall 0 t1 body t4 patterns t5\n"] {
+            assert!(
+                text::parse(&format!("{}\n{DECLS}{bad}", text::header())).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -623,7 +623,9 @@ impl Executor {
         let model_text = guard::guarded(&slot.ctx, || {
             let definitions = z3_model::model_text(&slot.model)?;
             let mut universes = String::new();
+            let mut with_universe = BTreeSet::new();
             for (sort, elements) in slot.model.sort_universes() {
+                with_universe.insert(sort.to_string());
                 let names: Vec<String> = elements.iter().map(|e| e.to_string()).collect();
                 if names.len() > 1 {
                     universes.push_str(&format!("(assert (distinct {}))\n", names.join(" ")));
@@ -634,28 +636,34 @@ impl Executor {
                     any.join(" ")
                 ));
             }
-            Some((definitions, universes))
+            Some((definitions, universes, with_universe))
         })
         .ok()
         .flatten();
-        let Some((definitions, universes)) = model_text else {
+        let Some((definitions, universes, with_universe)) = model_text else {
             self.count("quantified: skipped: model text unreadable");
             return Ok(());
         };
         let mut script = String::new();
         let mut declared = BTreeSet::new();
+        // A variable over a sort the model gives no universe may range over more values in
+        // the fresh solver than in the model: a satisfiable negation is no verdict then.
+        let mut free_domain = false;
         for sort in self.state.sorts.values() {
             if let model::Sort::Named(name, params) = sort {
                 if params.is_empty() && declared.insert(name.clone()) {
                     if let Some(name) = model::call_text::symbol(name) {
                         script.push_str(&format!("(declare-sort {name} 0)\n"));
+                        free_domain |=
+                            !with_universe.contains(&name) && text.contains(&format!(" {name})"));
                     }
                 }
             }
         }
         // Universe elements first, then functions (an array value names its `as-array`
-        // function), then constants.
-        let lines: Vec<&str> = definitions.lines().collect();
+        // function), then constants; each once.
+        let mut seen = BTreeSet::new();
+        let lines: Vec<&str> = definitions.lines().filter(|l| seen.insert(*l)).collect();
         let is_constant = |l: &&&str| l.starts_with("(define-fun") && l.contains(" () ");
         let (constants, others): (Vec<&&str>, Vec<&&str>) = lines.iter().partition(is_constant);
         for line in others.into_iter().chain(constants) {
@@ -677,7 +685,9 @@ impl Executor {
                 self.count("quantified: hold by a fresh solver");
                 Ok(())
             }
-            Ok(z3::SatResult::Sat) if !PARTIAL_HEADS.iter().any(|h| text.contains(h)) => {
+            Ok(z3::SatResult::Sat)
+                if !free_domain && !PARTIAL_HEADS.iter().any(|h| text.contains(h)) =>
+            {
                 let solver = self.state.models.get(&m).copied();
                 Err(Self::finding(
                     check,
@@ -692,7 +702,7 @@ impl Executor {
                 ))
             }
             Ok(z3::SatResult::Sat) => {
-                self.count("quantified: skipped: negation sat through a partial operation");
+                self.count("quantified: skipped: negation sat through a partial operation or a sort without universe");
                 Ok(())
             }
             Ok(z3::SatResult::Unknown) => {

@@ -838,8 +838,16 @@ impl Executor {
                     .map(|group| self.arg_terms(group))
                     .collect::<Result<Vec<_>, _>>()?;
                 let no_patterns = self.arg_terms(no_patterns)?;
+                let flip = matches!(self.config.inject, Some(inject::Fault::WrongQuantifier));
                 let built = self.main(|| {
-                    terms::quantifier(*forall, *weight, &vars, body, &patterns, &no_patterns)
+                    terms::quantifier(
+                        *forall != flip,
+                        *weight,
+                        &vars,
+                        body,
+                        &patterns,
+                        &no_patterns,
+                    )
                 })?;
                 Outcome::Term(built.map_err(z3err)?)
             }
