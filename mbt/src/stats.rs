@@ -65,7 +65,7 @@ impl Stats {
     }
 
     /// Counts this round (its stats hold one round's calls) once for each theory whose
-    /// operations it built a term of.
+    /// operations it built a term of (`quant` for a quantifier).
     pub fn count_round_theories(&mut self) {
         let theories: std::collections::BTreeSet<&str> = self
             .calls
@@ -196,10 +196,12 @@ mod tests {
         round.call_ok("str.in_re");
         round.call_tried("bvadd");
         round.call_ok("assert");
+        round.call_ok("exists");
+        round.call_ok("forall");
         round.count_round_theories();
         assert_eq!(
             round.rounds_per_theory,
-            BTreeMap::from([("regex".to_string(), 1)])
+            BTreeMap::from([("quant".to_string(), 1), ("regex".to_string(), 1)])
         );
         round.set_independent(BTreeMap::from([
             ("unjudged op: seq.foo".to_string(), 2),

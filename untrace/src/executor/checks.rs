@@ -607,8 +607,9 @@ impl Executor {
 
     /// `check_quant`: a fresh solver given model `m` as definitions (uninterpreted sorts with
     /// their universe: distinct elements, and every value one of them) finds `(not T)`
-    /// unsatisfiable. Only for quantified assertions; `unknown` (the resource limit) is no
-    /// verdict, and so is `sat` where T has an operation SMT-LIB leaves open somewhere.
+    /// unsatisfiable. Only for quantified assertions the independent evaluator cannot judge;
+    /// `unknown` (the resource limit) is no verdict, and so is `sat` where T has an operation
+    /// SMT-LIB leaves open somewhere or a variable over a sort without universe.
     fn check_quant(&mut self, check: &Check, m: ModelId, t: TermId) -> Result<(), ExecError> {
         if !self.premise_of(m, t) || !self.state.terms.get(&t).is_some_and(|i| i.quantified) {
             return Ok(());
@@ -617,6 +618,13 @@ impl Executor {
             self.count("quantified: skipped: no SMT-LIB text");
             return Ok(());
         };
+        // What the independent evaluator judges is `check_indep`'s.
+        if let Some(values) = self.model_values(m) {
+            if eval::evaluate_str(&text, values).is_ok() {
+                self.count("quantified: judged by the independent evaluator");
+                return Ok(());
+            }
+        }
         let Some(slot) = self.models.get(&m) else {
             return Ok(());
         };
