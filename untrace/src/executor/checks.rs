@@ -680,13 +680,18 @@ impl Executor {
         }
         script.push_str(&universes);
         script.push_str(&format!("(assert (not {text}))\n"));
-        let answer = self.main(|| {
-            let solver = Solver::new();
-            let mut params = Params::new();
-            params.set_u32("rlimit", QUANT_RLIMIT);
-            solver.set_params(&params);
-            solver.from_string(script.as_str());
-            solver.check()
+        // A context of its own: parsing the model's definitions into the round's context
+        // changed what Z3 answered afterwards (model_eval of a constant without completion
+        // gave the value parsed here), so a check would perturb the round it checks.
+        let answer = guard::fresh_context().and_then(|scratch| {
+            guard::in_context(&scratch, || {
+                let solver = Solver::new();
+                let mut params = Params::new();
+                params.set_u32("rlimit", QUANT_RLIMIT);
+                solver.set_params(&params);
+                solver.from_string(script.as_str());
+                solver.check()
+            })
         });
         match answer {
             Ok(z3::SatResult::Unsat) => {
