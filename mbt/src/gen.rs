@@ -754,8 +754,52 @@ pub fn mk_quantifier(cx: &mut RoundState<'_>, depth: u32) -> Result<Option<TermI
     Ok(q)
 }
 
+/// Applications of the round's functions to the variables `vars` and constants only, where a
+/// function's domain allows: valid patterns (Z3 refuses a pattern with an interpreted
+/// operation or a quantifier in it, 5.x already when the quantifier is built). Into the pool,
+/// so that the body may use them.
+fn pattern_applications(
+    cx: &mut RoundState<'_>,
+    vars: &[(TermId, Sort)],
+) -> Result<Vec<TermId>, Failure> {
+    let mut made = Vec::new();
+    let funcs: Vec<(model::FuncId, Vec<Sort>)> = cx
+        .funcs
+        .iter()
+        .filter(|(f, _, _)| cx.sut.state().funcs.contains_key(f))
+        .map(|(f, domain, _)| (*f, domain.clone()))
+        .collect();
+    for (func, domain) in funcs {
+        if cx.rng.random_bool(0.5) {
+            continue;
+        }
+        let mut args = Vec::new();
+        for sort in &domain {
+            let var = vars.iter().find(|(_, s)| s == sort).map(|(v, _)| *v);
+            let constant = || {
+                let state = cx.sut.state();
+                cx.pool
+                    .all()
+                    .into_iter()
+                    .find(|t| state.term(*t).is_ok_and(|i| i.is_const && &i.sort == sort))
+            };
+            match var.or_else(constant) {
+                Some(t) => args.push(t),
+                None => break,
+            }
+        }
+        let uses_var = args.iter().any(|a| vars.iter().any(|(v, _)| v == a));
+        if args.len() == domain.len() && uses_var {
+            if let Some(t) = cx.new_term(Call::Apply { func, args }, false)? {
+                made.push(t);
+            }
+        }
+    }
+    Ok(made)
+}
+
 /// The body of a quantifier over `vars`, built on the body's pool (see [`mk_quantifier`]):
-/// a Bool term that mentions a variable, and the applications built on the way.
+/// a Bool term that mentions a variable, and the applications fit for patterns.
 fn quantifier_body(
     cx: &mut RoundState<'_>,
     vars: &[(TermId, Sort)],
@@ -768,16 +812,14 @@ fn quantifier_body(
             }
         }
     }
-    let mut applications = Vec::new();
     for _ in 0..cx.rng.random_range(2..=5) {
         if !cx.funcs.is_empty() && cx.rng.random_bool(0.3) {
-            if let Some(t) = mk_apply(cx, false)? {
-                applications.push(t);
-            }
+            mk_apply(cx, false)?;
         } else {
             mk_op(cx, false)?;
         }
     }
+    let applications = pattern_applications(cx, vars)?;
     let state = cx.sut.state();
     let open_bools: Vec<TermId> = cx
         .pool
