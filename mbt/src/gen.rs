@@ -665,8 +665,8 @@ fn var_sort(cx: &mut RoundState<'_>) -> Sort {
 /// closed terms of the round (so that the operations they pick mention the variables
 /// often), with a nested quantifier (below `MAX_QUANTIFIER_DEPTH`) in it a quarter of the
 /// time. Terms that mention a variable never reach the round's pool, so only closed terms
-/// are asserted. An application over every variable may become a pattern, any other open
-/// application a no-pattern. Returns the quantifier, which joins the pool when closed.
+/// are asserted. An application over every variable may become a pattern, one over some of
+/// them a no-pattern. Returns the quantifier, which joins the pool when closed.
 pub fn mk_quantifier(cx: &mut RoundState<'_>, depth: u32) -> Result<Option<TermId>, Failure> {
     let n_vars = match cx.rng.random_range(0..10) {
         0..=5 => 1,
@@ -705,7 +705,7 @@ pub fn mk_quantifier(cx: &mut RoundState<'_>, depth: u32) -> Result<Option<TermI
     }
     let round_pool = std::mem::replace(&mut cx.pool, body_pool);
     let built = quantifier_body(cx, &vars, depth);
-    let body_pool = std::mem::replace(&mut cx.pool, round_pool);
+    cx.pool = round_pool;
     let Some((body, applications)) = built? else {
         return Ok(None);
     };
@@ -721,7 +721,6 @@ pub fn mk_quantifier(cx: &mut RoundState<'_>, depth: u32) -> Result<Option<TermI
             others.push(*t);
         }
     }
-    drop(body_pool);
     let mut patterns = Vec::new();
     if !covering.is_empty() && cx.rng.random_bool(0.5) {
         patterns.push(vec![covering[cx.rng.random_range(0..covering.len())]]);
@@ -812,6 +811,7 @@ fn quantifier_body(
             }
         }
     }
+    let applications = pattern_applications(cx, vars)?;
     for _ in 0..cx.rng.random_range(2..=5) {
         if !cx.funcs.is_empty() && cx.rng.random_bool(0.3) {
             mk_apply(cx, false)?;
@@ -819,7 +819,6 @@ fn quantifier_body(
             mk_op(cx, false)?;
         }
     }
-    let applications = pattern_applications(cx, vars)?;
     let state = cx.sut.state();
     let open_bools: Vec<TermId> = cx
         .pool
