@@ -189,7 +189,7 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 
 #[test]
 fn satisfiable_cores_are_bug_reports() {
-    finding_is_a_bug_report("empty-core", "core", 5, &["--rounds", "20"], &[]);
+    finding_is_a_bug_report("empty-core", "core", 5, &["--rounds", "26"], &[]);
 }
 
 #[test]
@@ -219,5 +219,5 @@ fn wrong_simplifications_are_bug_reports() {
 
 #[test]
 fn dump_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
+    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "12"], &[]);
 }
