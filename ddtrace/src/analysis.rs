@@ -25,6 +25,8 @@ pub struct Analysis {
     pub consts: HashSet<TermId>,
     /// Terms that are leaves: made by `const`, `lit` or a nullary operation.
     pub leaves: HashSet<TermId>,
+    /// The bound variables (made by `var`) each term mentions outside a quantifier over them.
+    pub free_vars: HashMap<TermId, std::collections::BTreeSet<TermId>>,
     /// Names of all constants, so fresh ones do not alias them.
     pub const_names: HashSet<String>,
     /// The largest id number of each kind: sorts, terms, funcs, solvers, models.
@@ -72,6 +74,9 @@ impl Analysis {
                     if let Some(sort) = sort {
                         a.term_sort.insert(t, sort);
                     }
+                    if let Some(info) = state.terms.get(&t).filter(|i| !i.is_closed()) {
+                        a.free_vars.insert(t, info.free_vars.clone());
+                    }
                     let size = crate::calls::term_slots(&entry.call)
                         .iter()
                         .map(|u| a.size.get(u).copied().unwrap_or(1))
@@ -83,7 +88,7 @@ impl Analysis {
                             a.leaves.insert(t);
                             a.const_names.insert(name.clone());
                         }
-                        Call::Lit { .. } => {
+                        Call::Lit { .. } | Call::Var { .. } => {
                             a.leaves.insert(t);
                         }
                         Call::Op { args, .. } if args.is_empty() => {
@@ -96,6 +101,25 @@ impl Analysis {
             }
         }
         a
+    }
+
+    /// Whether `r` may stand where `t` stands as far as bound variables go: it mentions no
+    /// variable `t` does not (so none leaves its quantifier), and it is a variable exactly
+    /// when `t` is (a quantifier binds variables only).
+    pub fn scope_allows(&self, t: TermId, r: TermId) -> bool {
+        let empty = std::collections::BTreeSet::new();
+        let (ft, fr) = (
+            self.free_vars.get(&t).unwrap_or(&empty),
+            self.free_vars.get(&r).unwrap_or(&empty),
+        );
+        fr.is_subset(ft) && self.is_var(t) == self.is_var(r)
+    }
+
+    /// Whether `t` is a bound variable (free in itself).
+    pub fn is_var(&self, t: TermId) -> bool {
+        self.free_vars
+            .get(&t)
+            .is_some_and(|f| f.len() == 1 && f.contains(&t))
     }
 
     /// Whether `id` may be named at entry `at`: defined before it, once, and not released
@@ -158,6 +182,28 @@ mod tests {
         assert!(!a.usable_at(AnyId::Term(TermId(3)), 3));
         assert_eq!(a.sort_id_at(&Sort::BitVec(8), 1), Some(SortId(1)));
         assert_eq!(a.sort_id_at(&Sort::BitVec(8), 0), None);
+    }
+
+    #[test]
+    fn substitutions_keep_bound_variables_in_scope() {
+        let (entries, _) = crate::trace_io::read(
+            b"z3-trace 1\nsort_bv 8\nreturn s1\nconst s1 \"c\"\nreturn t1\nvar s1 \"x\"\nreturn t2\n\
+              var s1 \"y\"\nreturn t3\nbvadd t2 t1\nreturn t4\nbvadd t4 t3\nreturn t5\n",
+        )
+        .unwrap();
+        let a = Analysis::of(&entries);
+        let t = TermId;
+        assert!(a.is_var(t(2)) && !a.is_var(t(1)) && !a.is_var(t(4)));
+        assert!(a.leaves.contains(&t(2)));
+        // x + c may become c or x (fewer variables), not y (out of its scope).
+        assert!(a.scope_allows(t(4), t(1)));
+        assert!(!a.scope_allows(t(4), t(3)));
+        assert!(a.scope_allows(t(5), t(4)));
+        // A variable is never replaced: not by another one (which would leave its scope),
+        // nor by a constant (a quantifier binds variables only).
+        assert!(!a.scope_allows(t(2), t(3)));
+        assert!(!a.scope_allows(t(2), t(1)));
+        assert!(!a.scope_allows(t(1), t(2)));
     }
 
     #[test]

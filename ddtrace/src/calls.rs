@@ -23,6 +23,10 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
             sort: sort(*s),
             value: value.clone(),
         },
+        Call::Var { sort: s, name } => Call::Var {
+            sort: sort(*s),
+            name: name.clone(),
+        },
         Call::Fun {
             name,
             domain,
@@ -64,6 +68,31 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
             value: term(f, value),
         },
         Call::Simplify(t) => Call::Simplify(term(f, t)),
+        // In the order of `Call::uses`: variables, body, patterns, no-patterns.
+        Call::Quantifier {
+            forall,
+            weight,
+            vars,
+            body,
+            patterns,
+            no_patterns,
+        } => {
+            let vars = vars.into_iter().map(|t| term(f, t)).collect();
+            let body = term(f, body);
+            let patterns = patterns
+                .into_iter()
+                .map(|group| group.into_iter().map(|t| term(f, t)).collect())
+                .collect();
+            let no_patterns = no_patterns.into_iter().map(|t| term(f, t)).collect();
+            Call::Quantifier {
+                forall,
+                weight,
+                vars,
+                body,
+                patterns,
+                no_patterns,
+            }
+        }
         Call::SimplifyWith { term: t, params } => Call::SimplifyWith {
             term: term(f, t),
             params,
@@ -156,6 +185,10 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                 Check::Core(z) => Check::Core(solver(f, z)),
                 Check::Literal(t) => Check::Literal(term(f, t)),
                 Check::Simplify(t) => Check::Simplify(term(f, t)),
+                Check::Quant { model: m, term: t } => Check::Quant {
+                    model: model(m),
+                    term: term(f, t),
+                },
             })
         }
         other => other,
@@ -221,6 +254,14 @@ pub fn list_len(call: &Call) -> Option<(usize, usize)> {
         },
         Call::CheckSatAssuming(_, ts) => Some((ts.len(), 0)),
         Call::Substitute { pairs, .. } => Some((pairs.len(), 0)),
+        // The patterns, then the no-patterns.
+        Call::Quantifier {
+            patterns,
+            no_patterns,
+            ..
+        } if patterns.len() + no_patterns.len() > 0 => {
+            Some((patterns.len() + no_patterns.len(), 0))
+        }
         _ => None,
     }
 }
@@ -247,6 +288,24 @@ pub fn remove_list_items(call: &Call, keep: &[bool]) -> Call {
             term: *term,
             pairs: filter(pairs, keep),
         },
+        Call::Quantifier {
+            forall,
+            weight,
+            vars,
+            body,
+            patterns,
+            no_patterns,
+        } => {
+            let (keep_p, keep_n) = keep.split_at(patterns.len().min(keep.len()));
+            Call::Quantifier {
+                forall: *forall,
+                weight: *weight,
+                vars: vars.clone(),
+                body: *body,
+                patterns: filter(patterns, keep_p),
+                no_patterns: filter(no_patterns, keep_n),
+            }
+        }
         other => other.clone(),
     }
 }

@@ -142,7 +142,7 @@ impl Action for NewSolver {
 /// a round with arithmetic).
 pub const LOGIC_THEORIES: &[(&str, &[Theory])] = &[
     ("QF_UF", &[Theory::Core, Theory::Uf]),
-    ("UF", &[Theory::Core, Theory::Uf]),
+    ("UF", &[Theory::Core, Theory::Uf, Theory::Quant]),
     ("QF_SLIA", &[Theory::Core, Theory::Strings, Theory::Regex]),
 ];
 
@@ -349,6 +349,33 @@ impl Action for Simplify {
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_simplify(cx)?.is_some())
+    }
+}
+
+/// A quantifier over fresh variables, its body from the term generators; asserted at once
+/// half of the time (otherwise it waits in the pool like any Bool term).
+pub struct MkQuantifier;
+impl Action for MkQuantifier {
+    fn name(&self) -> &'static str {
+        "mk_quantifier"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Quant) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(q) = gen::mk_quantifier(cx, 0)? else {
+            return Ok(false);
+        };
+        if cx.solver.is_some() && cx.rng.random_bool(0.5) {
+            let reply = cx.solver_call(|z| Call::Assert(z, q))?;
+            if matches!(reply, crate::round_state::Reply::Done(_)) {
+                cx.pinned.insert(q);
+                if let Some(scope) = cx.scopes.last_mut() {
+                    scope.push(Asserted::Plain(q));
+                }
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -684,6 +711,12 @@ impl Action for EvalModel {
         if cx.config.independent {
             for &term in &must_hold {
                 cx.run(Call::Check(Check::Independent { model: m, term }))?;
+            }
+            // Quantified assertions the evaluator cannot judge go to a fresh solver.
+            for &term in &must_hold {
+                if cx.sut.state().term(term).is_ok_and(|i| i.quantified) {
+                    cx.run(Call::Check(Check::Quant { model: m, term }))?;
+                }
             }
         }
         for t in cx.pool.all() {

@@ -638,6 +638,215 @@ pub fn mk_substitute(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure>
     cx.new_term(Call::Substitute { term, pairs }, false)
 }
 
+/// The deepest nesting of quantifiers the generator builds.
+const MAX_QUANTIFIER_DEPTH: u32 = 2;
+
+/// A sort for a bound variable: half of the time one whose values the independent
+/// evaluator enumerates (Bool, bit-vectors up to 8 bits, the uninterpreted sort), otherwise
+/// any input sort.
+fn var_sort(cx: &mut RoundState<'_>) -> Sort {
+    let sorts = input_sorts(cx);
+    let finite: Vec<&Sort> = sorts
+        .iter()
+        .filter(|s| match s {
+            Sort::Bool | Sort::Named(..) => true,
+            Sort::BitVec(w) => *w <= 8,
+            _ => false,
+        })
+        .collect();
+    if !finite.is_empty() && cx.rng.random_bool(0.5) {
+        return finite[cx.rng.random_range(0..finite.len())].clone();
+    }
+    sorts[cx.rng.random_range(0..sorts.len())].clone()
+}
+
+/// A quantifier (`forall` or `exists`) over one to three fresh variables (`var`), its body
+/// built by the term generators: they run on a small pool of the variables and a few
+/// closed terms of the round (so that the operations they pick mention the variables
+/// often), with a nested quantifier (below `MAX_QUANTIFIER_DEPTH`) in it a quarter of the
+/// time. Terms that mention a variable never reach the round's pool, so only closed terms
+/// are asserted. An application over every variable may become a pattern, one over some of
+/// them a no-pattern. Returns the quantifier, which joins the pool when closed.
+pub fn mk_quantifier(cx: &mut RoundState<'_>, depth: u32) -> Result<Option<TermId>, Failure> {
+    let n_vars = match cx.rng.random_range(0..10) {
+        0..=5 => 1,
+        6..=8 => 2,
+        _ => 3,
+    };
+    let mut vars = Vec::new();
+    for _ in 0..n_vars {
+        let sort = var_sort(cx);
+        let Some(sid) = cx.sort_id(&sort)? else {
+            continue;
+        };
+        let name = cx.fresh_name("x");
+        if let Some(v) = cx.run(Call::Var { sort: sid, name })?.term() {
+            vars.push((v, sort));
+        }
+    }
+    if vars.is_empty() {
+        return Ok(None);
+    }
+    // The body's pool: the variables, and a few closed terms of their sorts and of Bool.
+    let mut body_pool = crate::pool::Pool::default();
+    let mut sorts: Vec<Sort> = vars.iter().map(|(_, s)| s.clone()).collect();
+    sorts.push(Sort::Bool);
+    for sort in &sorts {
+        for _ in 0..2 {
+            if let Some(t) = cx.pool.pick(sort, &mut cx.rng, 0.5) {
+                if !body_pool.contains(t) {
+                    body_pool.add(t, sort.clone(), true);
+                }
+            }
+        }
+    }
+    for (v, sort) in &vars {
+        body_pool.add(*v, sort.clone(), false);
+    }
+    let round_pool = std::mem::replace(&mut cx.pool, body_pool);
+    let built = quantifier_body(cx, &vars, depth);
+    cx.pool = round_pool;
+    let Some((body, applications)) = built? else {
+        return Ok(None);
+    };
+    let var_ids: Vec<TermId> = vars.iter().map(|(v, _)| *v).collect();
+    let state = cx.sut.state();
+    let mut covering = Vec::new();
+    let mut others = Vec::new();
+    for t in &applications {
+        let Ok(info) = state.term(*t) else { continue };
+        if var_ids.iter().all(|v| info.free_vars.contains(v)) {
+            covering.push(*t);
+        } else if !info.is_closed() {
+            others.push(*t);
+        }
+    }
+    let mut patterns = Vec::new();
+    if !covering.is_empty() && cx.rng.random_bool(0.5) {
+        patterns.push(vec![covering[cx.rng.random_range(0..covering.len())]]);
+    }
+    let mut no_patterns = Vec::new();
+    if !others.is_empty() && cx.rng.random_bool(0.2) {
+        no_patterns.push(others[cx.rng.random_range(0..others.len())]);
+    }
+    let weight = if cx.rng.random_bool(0.2) {
+        cx.rng.random_range(1..=10)
+    } else {
+        0
+    };
+    let forall = cx.rng.random_bool(0.6);
+    let q = cx
+        .run(Call::Quantifier {
+            forall,
+            weight,
+            vars: var_ids,
+            body,
+            patterns,
+            no_patterns,
+        })?
+        .term();
+    if let Some(q) = q {
+        if cx.sut.state().term(q).is_ok_and(|i| i.is_closed()) {
+            cx.pool.add(q, Sort::Bool, false);
+        }
+    }
+    Ok(q)
+}
+
+/// Applications of the round's functions to the variables `vars` and constants only, where a
+/// function's domain allows: valid patterns (Z3 refuses a pattern with an interpreted
+/// operation or a quantifier in it, 5.x already when the quantifier is built). Into the pool,
+/// so that the body may use them.
+fn pattern_applications(
+    cx: &mut RoundState<'_>,
+    vars: &[(TermId, Sort)],
+) -> Result<Vec<TermId>, Failure> {
+    let mut made = Vec::new();
+    let funcs: Vec<(model::FuncId, Vec<Sort>)> = cx
+        .funcs
+        .iter()
+        .filter(|(f, _, _)| cx.sut.state().funcs.contains_key(f))
+        .map(|(f, domain, _)| (*f, domain.clone()))
+        .collect();
+    for (func, domain) in funcs {
+        if cx.rng.random_bool(0.5) {
+            continue;
+        }
+        let mut args = Vec::new();
+        for sort in &domain {
+            let var = vars.iter().find(|(_, s)| s == sort).map(|(v, _)| *v);
+            let constant = || {
+                let state = cx.sut.state();
+                cx.pool
+                    .all()
+                    .into_iter()
+                    .find(|t| state.term(*t).is_ok_and(|i| i.is_const && &i.sort == sort))
+            };
+            match var.or_else(constant) {
+                Some(t) => args.push(t),
+                None => break,
+            }
+        }
+        let uses_var = args.iter().any(|a| vars.iter().any(|(v, _)| v == a));
+        if args.len() == domain.len() && uses_var {
+            if let Some(t) = cx.new_term(Call::Apply { func, args }, false)? {
+                made.push(t);
+            }
+        }
+    }
+    Ok(made)
+}
+
+/// The body of a quantifier over `vars`, built on the body's pool (see [`mk_quantifier`]):
+/// a Bool term that mentions a variable, and the applications fit for patterns.
+fn quantifier_body(
+    cx: &mut RoundState<'_>,
+    vars: &[(TermId, Sort)],
+    depth: u32,
+) -> Result<Option<(TermId, Vec<TermId>)>, Failure> {
+    if depth + 1 < MAX_QUANTIFIER_DEPTH && cx.rng.random_bool(0.25) {
+        if let Some(inner) = mk_quantifier(cx, depth + 1)? {
+            if !cx.pool.contains(inner) {
+                cx.pool.add(inner, Sort::Bool, false);
+            }
+        }
+    }
+    let applications = pattern_applications(cx, vars)?;
+    for _ in 0..cx.rng.random_range(2..=5) {
+        if !cx.funcs.is_empty() && cx.rng.random_bool(0.3) {
+            mk_apply(cx, false)?;
+        } else {
+            mk_op(cx, false)?;
+        }
+    }
+    let state = cx.sut.state();
+    let open_bools: Vec<TermId> = cx
+        .pool
+        .all()
+        .into_iter()
+        .filter(|t| {
+            state
+                .term(*t)
+                .is_ok_and(|i| i.sort == Sort::Bool && !i.is_closed())
+        })
+        .collect();
+    let body = if open_bools.is_empty() {
+        // No generated formula mentions a variable: the first one equals a term of its sort.
+        let (v, sort) = vars[0].clone();
+        let other = pick(cx, &sort).unwrap_or(v);
+        let eq = Op::lookup("=").expect("`=` is in the operation table");
+        cx.run(Call::Op {
+            op: eq,
+            indices: vec![],
+            args: vec![v, other],
+        })?
+        .term()
+    } else {
+        Some(open_bools[cx.rng.random_range(0..open_bools.len())])
+    };
+    Ok(body.map(|b| (b, applications)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,6 +81,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &MkConstArray, 1, Main),
     t(Main, &Simplify, 1, Main),
     t(Main, &Substitute, 1, Main),
+    t(Main, &MkQuantifier, 2, Main),
     t(Main, &CheckLiteral, 1, Main),
     t(Main, &Release, 2, Main),
     t(Main, &Assert, 5, Main),

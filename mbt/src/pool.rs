@@ -32,6 +32,10 @@ impl Pool {
         }
     }
 
+    pub fn contains(&self, id: TermId) -> bool {
+        self.sort_of.contains_key(&id)
+    }
+
     pub fn len(&self) -> usize {
         self.sort_of.len()
     }

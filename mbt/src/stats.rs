@@ -65,14 +65,16 @@ impl Stats {
     }
 
     /// Counts this round (its stats hold one round's calls) once for each theory whose
-    /// operations it built a term of.
+    /// operations it built a term of (`quant` for a quantifier).
     pub fn count_round_theories(&mut self) {
         let theories: std::collections::BTreeSet<&str> = self
             .calls
             .iter()
             .filter(|(_, c)| c.ok > 0)
-            .filter_map(|(name, _)| model::ops::lookup(name))
-            .map(|op| op.theory.name())
+            .filter_map(|(name, _)| match name.as_str() {
+                "forall" | "exists" => Some(model::Theory::Quant.name()),
+                _ => model::ops::lookup(name).map(|op| op.theory.name()),
+            })
             .collect();
         for t in theories {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;
@@ -194,10 +196,12 @@ mod tests {
         round.call_ok("str.in_re");
         round.call_tried("bvadd");
         round.call_ok("assert");
+        round.call_ok("exists");
+        round.call_ok("forall");
         round.count_round_theories();
         assert_eq!(
             round.rounds_per_theory,
-            BTreeMap::from([("regex".to_string(), 1)])
+            BTreeMap::from([("quant".to_string(), 1), ("regex".to_string(), 1)])
         );
         round.set_independent(BTreeMap::from([
             ("unjudged op: seq.foo".to_string(), 2),

@@ -238,6 +238,25 @@ pub enum Call {
         term: TermId,
         params: Vec<(String, String)>,
     },
+    /// `var sS "x"`: a bound variable of sort S, a constant of its own (`Z3_mk_fresh_const`,
+    /// so that no `const` of the same name and sort is the same term) that only a quantifier
+    /// over it may close. A term that mentions a variable no quantifier above it binds is
+    /// open: the reference state lets it into term-building calls only.
+    Var {
+        sort: SortId,
+        name: String,
+    },
+    /// `forall|exists WEIGHT tV... body tB [pattern tP...]... [no_pattern tN]...`: the
+    /// quantifier over the variables tV (made by `var`) of body tB, with multi-patterns and
+    /// no-patterns (`Z3_mk_pattern`, `Z3_mk_quantifier_const_ex`).
+    Quantifier {
+        forall: bool,
+        weight: u32,
+        vars: Vec<TermId>,
+        body: TermId,
+        patterns: Vec<Vec<TermId>>,
+        no_patterns: Vec<TermId>,
+    },
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -280,6 +299,11 @@ pub enum Check {
     /// numeral constructor of Z3's API that can express it (machine integers, doubles and
     /// floats, bits, IEEE components, decimal strings).
     Literal(TermId),
+    /// `check_quant mM tT`: T (an assertion of the check whose model M is, as for
+    /// `check_model`) holds in M by a fresh solver: M's definitions with `(not T)` are not
+    /// satisfiable (under a resource limit: `unknown` is no verdict). For what the
+    /// independent evaluator cannot judge, quantifiers over infinite domains above all.
+    Quant { model: ModelId, term: TermId },
 }
 
 impl Check {
@@ -294,6 +318,7 @@ impl Check {
         "check_core",
         "check_literal",
         "check_simplify",
+        "check_quant",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -307,6 +332,7 @@ impl Check {
             Check::Core(_) => "check_core",
             Check::Literal(_) => "check_literal",
             Check::Simplify(_) => "check_simplify",
+            Check::Quant { .. } => "check_quant",
         }
     }
 
@@ -314,7 +340,7 @@ impl Check {
     pub fn kind(&self) -> crate::finding::FailureKind {
         use crate::finding::FailureKind as K;
         match self {
-            Check::Model { .. } | Check::Independent { .. } => K::Model,
+            Check::Model { .. } | Check::Independent { .. } | Check::Quant { .. } => K::Model,
             Check::Eval { .. } => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } => K::Config,
@@ -330,6 +356,7 @@ impl Check {
         match self {
             Check::Model { model, term }
             | Check::Independent { model, term }
+            | Check::Quant { model, term }
             | Check::Eval { model, term, .. } => vec![AnyId::Model(*model), AnyId::Term(*term)],
             Check::Shadow {
                 original: a,
@@ -514,6 +541,9 @@ impl Call {
             Call::Release(_) => "release",
             Call::Delete(_) => "delete",
             Call::Check(check) => check.name(),
+            Call::Var { .. } => "var",
+            Call::Quantifier { forall: true, .. } => "forall",
+            Call::Quantifier { forall: false, .. } => "exists",
         }
     }
 
@@ -554,6 +584,9 @@ impl Call {
         "from_string",
         "release",
         "delete",
+        "var",
+        "forall",
+        "exists",
     ];
 
     /// What this call returns.
@@ -576,7 +609,9 @@ impl Call {
             | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
-            | Call::Substitute { .. } => RetKind::Term,
+            | Call::Substitute { .. }
+            | Call::Var { .. }
+            | Call::Quantifier { .. } => RetKind::Term,
             Call::Fun { .. } => RetKind::Func,
             Call::NewSolver(_) | Call::Translate(_) => RetKind::Solver,
             Call::GetModel(_) => RetKind::Model,
@@ -614,7 +649,22 @@ impl Call {
             | Call::SetGlobal { .. } => vec![],
             Call::SortArray(i, e) => vec![A::Sort(*i), A::Sort(*e)],
             Call::SortSeq(e) => vec![A::Sort(*e)],
-            Call::Const { sort, .. } | Call::Lit { sort, .. } => vec![A::Sort(*sort)],
+            Call::Const { sort, .. } | Call::Lit { sort, .. } | Call::Var { sort, .. } => {
+                vec![A::Sort(*sort)]
+            }
+            Call::Quantifier {
+                vars,
+                body,
+                patterns,
+                no_patterns,
+                ..
+            } => vars
+                .iter()
+                .chain(std::iter::once(body))
+                .chain(patterns.iter().flatten())
+                .chain(no_patterns)
+                .map(|t| A::Term(*t))
+                .collect(),
             Call::Fun { domain, range, .. } => domain
                 .iter()
                 .chain(std::iter::once(range))

@@ -588,7 +588,7 @@ pub fn fp_format(e: u32, s: u32) -> Result<Sort, String> {
 
 /// The sorts sample applications draw their arguments from: one of each kind, two
 /// bit-vector widths.
-fn sample_sorts() -> Vec<Sort> {
+pub fn sample_sorts() -> Vec<Sort> {
     vec![
         Sort::Bool,
         Sort::Int,

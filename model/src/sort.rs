@@ -141,10 +141,12 @@ pub enum Theory {
     Strings,
     /// Regular expressions over Strings (`str.in_re`, `re.*`, ...); Strings come with them.
     Regex,
+    /// Quantifiers (`forall`, `exists` over `var`s) over the sorts of the other theories.
+    Quant,
 }
 
 impl Theory {
-    pub const ALL: [Theory; 8] = [
+    pub const ALL: [Theory; 9] = [
         Theory::Core,
         Theory::Arith,
         Theory::Bv,
@@ -153,6 +155,7 @@ impl Theory {
         Theory::Fp,
         Theory::Strings,
         Theory::Regex,
+        Theory::Quant,
     ];
 
     pub fn name(self) -> &'static str {
@@ -165,6 +168,7 @@ impl Theory {
             Theory::Fp => "fp",
             Theory::Strings => "strings",
             Theory::Regex => "regex",
+            Theory::Quant => "quant",
         }
     }
 

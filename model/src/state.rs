@@ -10,7 +10,7 @@ use crate::call::{
 };
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::sort::Sort;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// What the reference state knows of a term.
@@ -21,6 +21,20 @@ pub struct TermInfo {
     pub is_const: bool,
     /// A Bool constant or its negation: valid as an assumption.
     pub is_literal: bool,
+    /// Made by `var`: a bound variable, which a quantifier may bind.
+    pub is_var: bool,
+    /// The variables (`var` terms) the term mentions that no quantifier in it binds. A term
+    /// with free variables is open: only term-building calls take it, so a bound variable is
+    /// in scope only below its quantifier.
+    pub free_vars: BTreeSet<TermId>,
+    /// The term is or contains a quantifier.
+    pub quantified: bool,
+}
+
+impl TermInfo {
+    pub fn is_closed(&self) -> bool {
+        self.free_vars.is_empty()
+    }
 }
 
 /// Where a solver is in its life.
@@ -121,6 +135,69 @@ impl State {
         self.term(id).map(|t| &t.sort)
     }
 
+    /// `id` is a term without free variables: one that a solver, a model or a check may take.
+    fn closed_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
+        match self.term(id)?.free_vars.first() {
+            None => Ok(()),
+            Some(v) => violation(format!(
+                "{role} {id} mentions the variable {v} outside a quantifier over it"
+            )),
+        }
+    }
+
+    /// The free variables of the term that `call` builds (`new` is its id: a `var` is free
+    /// in itself). Conservative for `substitute`: the replaced term's variables stay, except
+    /// a variable replaced as a whole.
+    fn free_vars_of(&self, call: &Call, new: TermId) -> BTreeSet<TermId> {
+        let of = |t: &TermId| {
+            self.terms
+                .get(t)
+                .map(|i| i.free_vars.clone())
+                .unwrap_or_default()
+        };
+        let union = |ts: &mut dyn Iterator<Item = &TermId>| {
+            ts.fold(BTreeSet::new(), |mut acc, t| {
+                acc.extend(of(t));
+                acc
+            })
+        };
+        match call {
+            Call::Var { .. } => BTreeSet::from([new]),
+            Call::Apply { args, .. } | Call::Op { args, .. } => union(&mut args.iter()),
+            Call::ConstArray { value: t, .. }
+            | Call::Simplify(t)
+            | Call::SimplifyWith { term: t, .. } => of(t),
+            Call::Substitute { term, pairs } => {
+                let mut free = of(term);
+                for (from, _) in pairs {
+                    if self.terms.get(from).is_some_and(|i| i.is_var) {
+                        free.remove(from);
+                    }
+                }
+                free.extend(union(&mut pairs.iter().map(|(_, to)| to)));
+                free
+            }
+            Call::Quantifier {
+                vars,
+                body,
+                patterns,
+                no_patterns,
+                ..
+            } => {
+                let mut free = union(
+                    &mut std::iter::once(body)
+                        .chain(patterns.iter().flatten())
+                        .chain(no_patterns),
+                );
+                for v in vars {
+                    free.remove(v);
+                }
+                free
+            }
+            _ => BTreeSet::new(),
+        }
+    }
+
     fn bool_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
         match self.term_sort(id)? {
             Sort::Bool => Ok(()),
@@ -132,7 +209,7 @@ impl State {
     /// that build no term.
     pub fn result_sort(&self, call: &Call) -> Result<Option<Sort>, Violation> {
         Ok(Some(match call {
-            Call::Const { sort, .. } => self.sort(*sort)?.clone(),
+            Call::Const { sort, .. } | Call::Var { sort, .. } => self.sort(*sort)?.clone(),
             Call::Lit { sort, value } => {
                 let sort = self.sort(*sort)?;
                 check_literal(sort, value)?;
@@ -182,6 +259,37 @@ impl State {
                 }
                 self.term_sort(*term)?.clone()
             }
+            Call::Quantifier {
+                vars,
+                body,
+                patterns,
+                no_patterns,
+                ..
+            } => {
+                if vars.is_empty() {
+                    return violation("a quantifier needs at least one variable");
+                }
+                for (i, v) in vars.iter().enumerate() {
+                    if !self.term(*v)?.is_var {
+                        return violation(format!(
+                            "quantifier variable {v} is not a variable (made by `var`)"
+                        ));
+                    }
+                    if vars[..i].contains(v) {
+                        return violation(format!("quantifier variable {v} appears twice"));
+                    }
+                }
+                self.bool_term(*body, "quantifier body")?;
+                for pattern in patterns {
+                    if pattern.is_empty() {
+                        return violation("a pattern needs at least one term");
+                    }
+                }
+                for t in patterns.iter().flatten().chain(no_patterns) {
+                    self.term(*t)?;
+                }
+                Sort::Bool
+            }
             _ => return Ok(None),
         }))
     }
@@ -228,7 +336,9 @@ impl State {
             | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
-            | Call::Substitute { .. } => self.result_sort(call).map(drop),
+            | Call::Substitute { .. }
+            | Call::Var { .. }
+            | Call::Quantifier { .. } => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -268,7 +378,8 @@ impl State {
             }
             Call::Assert(solver, t) => {
                 self.solver(*solver)?;
-                self.bool_term(*t, "assertion")
+                self.bool_term(*t, "assertion")?;
+                self.closed_term(*t, "assertion")
             }
             Call::AssertAndTrack {
                 solver,
@@ -277,6 +388,7 @@ impl State {
             } => {
                 self.solver(*solver)?;
                 self.bool_term(*term, "assertion")?;
+                self.closed_term(*term, "assertion")?;
                 self.bool_term(*tracker, "tracker")?;
                 if self.term(*tracker)?.is_const {
                     Ok(())
@@ -312,7 +424,7 @@ impl State {
                 if !self.models.contains_key(model) {
                     return violation(format!("model {model} is not defined"));
                 }
-                self.term(*term).map(drop)
+                self.closed_term(*term, "evaluated term")
             }
             Call::Release(id) => {
                 let alive = match id {
@@ -337,10 +449,15 @@ impl State {
                         ));
                     }
                 }
-                match check {
-                    Check::Model { term, .. } | Check::Independent { term, .. } => {
-                        self.bool_term(*term, "checked assertion")
+                for id in check.uses() {
+                    if let AnyId::Term(t) = id {
+                        self.closed_term(t, "checked term")?;
                     }
+                }
+                match check {
+                    Check::Model { term, .. }
+                    | Check::Independent { term, .. }
+                    | Check::Quant { term, .. } => self.bool_term(*term, "checked assertion"),
                     _ => Ok(()),
                 }
             }
@@ -423,19 +540,29 @@ impl State {
             | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
-            | Call::Substitute { .. } => {
+            | Call::Substitute { .. }
+            | Call::Var { .. }
+            | Call::Quantifier { .. } => {
                 let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
                 let is_const = matches!(call, Call::Const { .. });
                 let is_bool_const = is_const && sort == Sort::Bool;
                 let is_negated_const = matches!(call, Call::Op { op, args, .. }
                     if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
                 if let Some(AnyId::Term(t)) = new_id {
+                    let free_vars = self.free_vars_of(call, t);
+                    let quantified = matches!(call, Call::Quantifier { .. })
+                        || call.uses().iter().any(|id| {
+                            matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
+                        });
                     self.terms.insert(
                         t,
                         TermInfo {
                             sort,
                             is_const,
                             is_literal: is_bool_const || is_negated_const,
+                            is_var: matches!(call, Call::Var { .. }),
+                            free_vars,
+                            quantified,
                         },
                     );
                 }
@@ -597,5 +724,93 @@ fn within_sort_size(size: usize) -> Result<(), Violation> {
         ))
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::text;
+
+    /// Applies the text trace `body` (without header) and returns the state, or the first
+    /// violation with the index of its entry.
+    fn run(body: &str) -> Result<State, (usize, Violation)> {
+        let trace = text::parse(&format!("{}\n{body}", text::header())).expect("parses");
+        let mut state = State::new();
+        for (i, e) in trace.entries.iter().enumerate() {
+            state.apply(&e.call, e.ret.as_ref()).map_err(|v| (i, v))?;
+        }
+        Ok(state)
+    }
+
+    const DECLS: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nnew_solver\nreturn z1\n\
+                         var s1 \"x\"\nreturn t1\nvar s1 \"y\"\nreturn t2\nconst s1 \"c\"\nreturn t3\n\
+                         < t1 t2\nreturn t4\n";
+
+    #[test]
+    fn a_bound_variable_is_in_scope_only_below_its_quantifier() {
+        // Closed: both variables bound, nested.
+        let state = run(&format!(
+            "{DECLS}exists 0 t2 body t4\nreturn t5\nforall 0 t1 body t5\nreturn t6\nassert z1 t6\n"
+        ))
+        .unwrap();
+        let inner = &state.terms[&TermId(5)];
+        assert_eq!(inner.free_vars, BTreeSet::from([TermId(1)]));
+        assert!(inner.quantified && state.terms[&TermId(6)].is_closed());
+        assert!(state.terms[&TermId(1)].is_var && !state.terms[&TermId(3)].is_var);
+        // Open terms go into term-building calls only.
+        for bad in [
+            "assert z1 t4\n",
+            "exists 0 t2 body t4\nreturn t5\nassert z1 t5\n",
+            "check_sat z1\nreturn sat\nget_model z1\nreturn m1\nmodel_eval m1 t1 true\nreturn \"0\"\n",
+        ] {
+            let (_, v) = run(&format!("{DECLS}{bad}")).unwrap_err();
+            assert!(v.0.contains("outside a quantifier"), "{bad}: {v}");
+        }
+        // A quantifier binds `var` terms only, each once, over a Bool body.
+        for (bad, why) in [
+            ("forall 0 t3 body t4\nreturn t5\n", "not a variable"),
+            ("forall 0 t1 t1 body t4\nreturn t5\n", "appears twice"),
+            ("forall 0 t1 body t3\nreturn t5\n", "expected Bool"),
+            ("forall 0 body t4\nreturn t5\n", "at least one variable"),
+        ] {
+            let (_, v) = run(&format!("{DECLS}{bad}")).unwrap_err();
+            assert!(v.0.contains(why), "{bad}: {v}");
+        }
+        // Substituting a variable by a closed term closes the term.
+        let state = run(&format!(
+            "{DECLS}substitute t4 t1 t3 t2 t3\nreturn t5\nassert z1 t5\n"
+        ))
+        .unwrap();
+        assert!(state.terms[&TermId(5)].is_closed());
+    }
+
+    #[test]
+    fn patterns_keep_their_variables_and_text_round_trips() {
+        let body = format!(
+            "{DECLS}fun \"f\" s1 s1\nreturn f1\napply f1 t1\nreturn t5\n\
+             forall 3 t1 t2 body t4 pattern t5 t2 pattern t5 no_pattern t5\nreturn t6\n"
+        );
+        let state = run(&body).unwrap();
+        assert!(state.terms[&TermId(6)].is_closed());
+        let trace = text::parse(&format!("{}\n{body}", text::header())).unwrap();
+        let q = &trace.entries.last().unwrap().call;
+        assert_eq!(
+            text::format_call(q),
+            "forall 3 t1 t2 body t4 pattern t5 t2 pattern t5 no_pattern t5"
+        );
+        assert!(matches!(q, Call::Quantifier { patterns, .. } if patterns.len() == 2));
+        // A pattern over a variable no quantifier above binds leaves the term open.
+        let (_, v) = run(&format!(
+            "{DECLS}var s1 \"z\"\nreturn t5\nforall 0 t1 body t4 pattern t5\nreturn t6\nassert z1 t6\n"
+        ))
+        .unwrap_err();
+        assert!(v.0.contains("outside a quantifier"), "{v}");
+        for bad in ["forall 0 t1 t4\n", "forall 0 t1 body t4 patterns t5\n"] {
+            assert!(
+                text::parse(&format!("{}\n{DECLS}{bad}", text::header())).is_err(),
+                "{bad}"
+            );
+        }
     }
 }

@@ -114,6 +114,12 @@ struct Writer {
     state: State,
     /// Terms with an SMT-LIB definition.
     defined: HashSet<TermId>,
+    /// Open terms (they mention a bound variable): written out where they are used, inside
+    /// their quantifier, never as a top-level definition.
+    inline: HashMap<TermId, String>,
+    /// The term the current call builds, its expression and sort, defined (or inlined)
+    /// once the state knows whether it is open.
+    pending: Option<(TermId, String, Sort)>,
     /// Sort ids and their SMT-LIB text.
     declared_sorts: HashSet<String>,
     /// Constants and functions declared, by name and signature.
@@ -149,6 +155,9 @@ impl Writer {
     }
 
     fn name(&self, t: TermId) -> Option<String> {
+        if let Some(text) = self.inline.get(&t) {
+            return Some(text.clone());
+        }
         self.defined.contains(&t).then(|| format!("_t{}", t.0))
     }
 
@@ -239,6 +248,48 @@ impl Writer {
             Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => {
                 self.name(*t).ok_or(MISSING)?
             }
+            // Named by its term id: no constant of the script captures it.
+            Call::Var { .. } => match ret {
+                Some(Ret::Id(AnyId::Term(t))) => format!("_v{}", t.0),
+                _ => return Err(MISSING),
+            },
+            Call::Quantifier {
+                forall,
+                weight,
+                vars,
+                body,
+                patterns,
+                no_patterns,
+            } => {
+                let mut binders = Vec::new();
+                for v in vars {
+                    let sort = sort_of(&self.state, v).ok_or(MISSING)?;
+                    binders.push(format!("({} {sort})", self.name(*v).ok_or(MISSING)?));
+                }
+                let mut attributes = String::new();
+                for group in patterns {
+                    let terms = self.names(group).ok_or(MISSING)?;
+                    let _ = write!(attributes, " :pattern ({})", terms.join(" "));
+                }
+                // Z3's own attributes; another solver reads the quantifier without them.
+                if !self.portable {
+                    for t in no_patterns {
+                        let _ =
+                            write!(attributes, " :no-pattern {}", self.name(*t).ok_or(MISSING)?);
+                    }
+                    if *weight > 0 {
+                        let _ = write!(attributes, " :weight {weight}");
+                    }
+                }
+                let body = self.name(*body).ok_or(MISSING)?;
+                let body = if attributes.is_empty() {
+                    body
+                } else {
+                    format!("(! {body}{attributes})")
+                };
+                let kind = if *forall { "forall" } else { "exists" };
+                format!("({kind} ({}) {body})", binders.join(" "))
+            }
             _ => return Err("Z3 API only"),
         })
     }
@@ -287,8 +338,7 @@ impl Writer {
                     Ok(expr) => {
                         let sort = self.state.result_sort(call).ok().flatten();
                         if let Some(sort) = sort {
-                            let _ = writeln!(self.out, "(define-fun _t{} () {sort} {expr})", t.0);
-                            self.defined.insert(t);
+                            self.pending = Some((t, expr, sort));
                         }
                     }
                     Err(why) => self.none(line, call, why),
@@ -424,5 +474,13 @@ impl Writer {
         }
         // Keeps the state in step; an invalid call was reported above.
         let _ = self.state.apply(call, ret);
+        if let Some((t, expr, sort)) = self.pending.take() {
+            if self.state.terms.get(&t).is_some_and(|i| !i.is_closed()) {
+                self.inline.insert(t, expr);
+            } else {
+                let _ = writeln!(self.out, "(define-fun _t{} () {sort} {expr})", t.0);
+                self.defined.insert(t);
+            }
+        }
     }
 }

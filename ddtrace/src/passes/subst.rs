@@ -6,7 +6,9 @@
 //!
 //! Both passes use the engine's `substitute` (all units at once, then halves, ...).
 //! Termination: an existing term only replaces a larger one (or an equally large one defined
-//! later), and only non-leaf arguments get fresh constants.
+//! later), and only non-leaf arguments get fresh constants. Bound variables stay in scope: a
+//! replacement mentions no variable the replaced term does not, and a quantifier's variable
+//! is only replaced by another variable (variables are leaves, never made fresh constants).
 
 use crate::analysis::{build_sort, Analysis};
 use crate::calls::{set_term_slot, term_slots};
@@ -57,6 +59,7 @@ pub fn by_existing(s: &mut Session) {
                 *r != t
                     && (*rs, *rd) < here
                     && a.usable_at(AnyId::Term(*r), i)
+                    && a.scope_allows(t, *r)
                     && (!wants_const(&entry.call, k) || a.consts.contains(r))
             });
             if let Some((_, _, r)) = replacement {

@@ -1401,4 +1401,55 @@ mod tests {
         let v = evaluate_str("((_ fp.to_ubv 16) RNE (_ NaN 3 5))", &model);
         assert!(matches!(v, Err(EvalError::Open(_))), "{v:?}");
     }
+
+    /// The quantifier texts of mbt's independent check (`check_indep`): a finite domain is
+    /// enumerated, alternation and nesting included, and an infinite one is left open.
+    #[test]
+    fn finite_domain_quantifiers_with_alternation() {
+        let model = Model::parse(
+            "((declare-fun U!val!0 () U) (declare-fun U!val!1 () U) \
+              (define-fun c () (_ BitVec 2) #b10) \
+              (define-fun p ((x!0 U)) Bool (ite (= x!0 U!val!0) true false)))",
+        )
+        .unwrap();
+        let check = |term: &str, expected: Option<bool>| {
+            let v = evaluate_str(term, &model);
+            match expected {
+                Some(b) => assert_eq!(v, Ok(Value::Bool(b)), "{term}"),
+                None => assert!(matches!(v, Err(EvalError::Open(_))), "{term}: {v:?}"),
+            }
+        };
+        check("(forall ((x Bool)) (or x (not x)))", Some(true));
+        check("(exists ((x (_ BitVec 2))) (= x c))", Some(true));
+        check("(forall ((x (_ BitVec 2))) (bvule x c))", Some(false));
+        // Alternation: every x has a y above it (false at the top value), and the other way.
+        check(
+            "(forall ((x (_ BitVec 2))) (exists ((y (_ BitVec 2))) (bvugt y x)))",
+            Some(false),
+        );
+        check(
+            "(exists ((x (_ BitVec 2))) (forall ((y (_ BitVec 2))) (bvuge x y)))",
+            Some(true),
+        );
+        // Two variables over bit-vectors and Bool together.
+        check(
+            "(forall ((x (_ BitVec 2)) (b Bool)) (=> b (= (bvadd x #b00) x)))",
+            Some(true),
+        );
+        // The model's universe of U: p holds for one element only.
+        check("(exists ((u U)) (p u))", Some(true));
+        check("(forall ((u U)) (p u))", Some(false));
+        check(
+            "(forall ((u U)) (exists ((v U)) (not (= u v))))",
+            Some(true),
+        );
+        // Shadowing: the inner x is the bound one, the let outside binds the constant.
+        check(
+            "(let ((_t1 c)) (forall ((c (_ BitVec 2))) (or (= c _t1) (not (= c _t1)))))",
+            Some(true),
+        );
+        // Infinite domains are not judged here.
+        check("(forall ((i Int)) (>= (* i i) 0))", None);
+        check("(exists ((x (_ BitVec 2)) (i Int)) (= i 0))", None);
+    }
 }

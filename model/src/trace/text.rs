@@ -155,8 +155,35 @@ pub fn format_call(call: &Call) -> String {
             word(&quote(text))
         }
         Call::Release(id) => word(id),
+        Call::Var { sort, name } => {
+            word(sort);
+            word(&quote(name))
+        }
+        Call::Quantifier {
+            weight,
+            vars,
+            body,
+            patterns,
+            no_patterns,
+            ..
+        } => {
+            word(weight);
+            vars.iter().for_each(|t| word(t));
+            word(&"body");
+            word(body);
+            for pattern in patterns {
+                word(&"pattern");
+                pattern.iter().for_each(|t| word(t));
+            }
+            for t in no_patterns {
+                word(&"no_pattern");
+                word(t);
+            }
+        }
         Call::Check(check) => match check {
-            Check::Model { model, term } | Check::Independent { model, term } => {
+            Check::Model { model, term }
+            | Check::Independent { model, term }
+            | Check::Quant { model, term } => {
                 word(model);
                 word(term)
             }
@@ -384,6 +411,15 @@ impl<'a> Args<'_, 'a> {
                 format!("`{}` expects {what} here, the line ends", self.call),
             )),
         }
+    }
+
+    /// The next token's text if it is a bare word, not consumed.
+    fn peek(&self) -> Option<&'a str> {
+        self.line
+            .tokens
+            .get(self.next)
+            .filter(|t| t.string.is_none())
+            .map(|t| t.text)
     }
 
     fn remaining(&self) -> usize {
@@ -803,6 +839,24 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
             a.call = "check_literal";
             Call::Check(Check::Literal(a.term()?))
         }
+        "check_quant" => {
+            a.call = "check_quant";
+            Call::Check(Check::Quant {
+                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
+                term: a.term()?,
+            })
+        }
+        "var" => {
+            a.call = "var";
+            Call::Var {
+                sort: a.sort()?,
+                name: a.string("a name")?,
+            }
+        }
+        "forall" | "exists" => {
+            a.call = if name == "forall" { "forall" } else { "exists" };
+            parse_quantifier(&mut a, name == "forall")?
+        }
         "return" => {
             return Err(error(
                 ErrorKind::Return,
@@ -845,6 +899,58 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
     };
     a.finish()?;
     Ok(call)
+}
+
+/// The arguments of `forall`/`exists`: `WEIGHT tV... body tB [pattern tP...]...
+/// [no_pattern tN]...`.
+fn parse_quantifier(a: &mut Args, forall: bool) -> Result<Call, ReadError> {
+    let weight = a.number("a weight")?;
+    let mut vars = Vec::new();
+    while a.peek() != Some("body") {
+        if a.remaining() == 0 {
+            return Err(a.fail(
+                ErrorKind::Arity,
+                format!("`{}` expects `body` after its variables", a.call),
+            ));
+        }
+        vars.push(a.term()?);
+    }
+    a.next += 1;
+    let body = a.term()?;
+    let (mut patterns, mut no_patterns) = (Vec::new(), Vec::<TermId>::new());
+    while a.remaining() > 0 {
+        let t = a.token("`pattern` or `no_pattern`")?;
+        let (text, column) = (t.text, t.column);
+        match text {
+            "pattern" => {
+                let mut group = Vec::new();
+                while a.remaining() > 0 && !matches!(a.peek(), Some("pattern" | "no_pattern")) {
+                    group.push(a.term()?);
+                }
+                patterns.push(group);
+            }
+            "no_pattern" => no_patterns.push(a.term()?),
+            other => {
+                return Err(error(
+                    ErrorKind::Argument,
+                    a.line.number,
+                    column,
+                    format!(
+                        "`{}` expects `pattern` or `no_pattern`, got `{other}`",
+                        a.call
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(Call::Quantifier {
+        forall,
+        weight,
+        vars,
+        body,
+        patterns,
+        no_patterns,
+    })
 }
 
 fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> {

@@ -45,6 +45,29 @@ const UNSUPPORTED_REASON: &str = "unsupported: ";
 /// terms of a round (a harder equivalence is skipped as unknown, never a finding).
 pub const SIMPLIFY_RLIMIT: u32 = 50_000;
 
+/// The resource limit of `check_quant`'s solver: quantified problems often end `unknown`,
+/// which is no verdict; the limit keeps the check's cost near a round's.
+pub const QUANT_RLIMIT: u32 = 100_000;
+
+/// Operations whose value SMT-LIB leaves open somewhere (a zero divisor, an out-of-range
+/// conversion): a fresh solver may choose that value unlike the model did, so a satisfiable
+/// negation of a term with one is no verdict. A `/` of a literal divisor (`(/ 1.0 2.0)`) is
+/// a Real literal and total.
+const PARTIAL_HEADS: &[&str] = &[
+    "(div ",
+    "(mod ",
+    "(rem ",
+    "fp.to_ubv",
+    "fp.to_sbv",
+    "fp.to_real",
+    "fp.min",
+    "fp.max",
+    "seq.nth",
+    "(/0",
+    "div0",
+    "mod0",
+];
+
 /// What the checks know of a solver's formula, kept in step by the executor.
 #[derive(Clone, Debug)]
 pub struct Formula {
@@ -218,6 +241,7 @@ impl Executor {
             Check::Core(z) => self.check_core(check, *z),
             Check::Literal(t) => self.check_literal(check, *t),
             Check::Simplify(s) => self.check_simplify(check, *s),
+            Check::Quant { model, term } => self.check_quant(check, *model, *term),
         }
     }
 
@@ -278,7 +302,15 @@ impl Executor {
         }
         // Z3 5.x may answer a term it left unevaluated (`(not (= "" "E"))`) even with
         // completion: what it printed is judged by its value, not its text.
-        if self.read_value(model, &value) == Some(Value::Bool(true)) {
+        let read = self.read_value(model, &value);
+        if read == Some(Value::Bool(true)) {
+            return Ok(());
+        }
+        // Z3's model_eval leaves most quantifiers unevaluated: only `false` says the model
+        // fails a quantified assertion; the rest is for `check_indep` and `check_quant`.
+        let quantified = self.state.terms.get(&term).is_some_and(|i| i.quantified);
+        if quantified && read != Some(Value::Bool(false)) {
+            self.count("assertions: skipped: quantified, model_eval gives no value");
             return Ok(());
         }
         let message = format!(
@@ -568,6 +600,130 @@ impl Executor {
             }
             _ => {
                 self.count("simplifications: skipped: equivalence unknown");
+                Ok(())
+            }
+        }
+    }
+
+    /// `check_quant`: a fresh solver given model `m` as definitions (uninterpreted sorts with
+    /// their universe: distinct elements, and every value one of them) finds `(not T)`
+    /// unsatisfiable. Only for quantified assertions the independent evaluator cannot judge;
+    /// `unknown` (the resource limit) is no verdict, and so is `sat` where T has an operation
+    /// SMT-LIB leaves open somewhere or a variable over a sort without universe.
+    fn check_quant(&mut self, check: &Check, m: ModelId, t: TermId) -> Result<(), ExecError> {
+        if !self.premise_of(m, t) || !self.state.terms.get(&t).is_some_and(|i| i.quantified) {
+            return Ok(());
+        }
+        let Some(Ok(text)) = self.texts.as_ref().map(|texts| texts.text(t)) else {
+            self.count("quantified: skipped: no SMT-LIB text");
+            return Ok(());
+        };
+        // What the independent evaluator judges is `check_indep`'s.
+        if let Some(values) = self.model_values(m) {
+            if eval::evaluate_str(&text, values).is_ok() {
+                self.count("quantified: judged by the independent evaluator");
+                return Ok(());
+            }
+        }
+        let Some(slot) = self.models.get(&m) else {
+            return Ok(());
+        };
+        let model_text = guard::guarded(&slot.ctx, || {
+            let definitions = z3_model::model_text(&slot.model)?;
+            let mut universes = String::new();
+            let mut with_universe = BTreeSet::new();
+            for (sort, elements) in slot.model.sort_universes() {
+                with_universe.insert(sort.to_string());
+                let names: Vec<String> = elements.iter().map(|e| e.to_string()).collect();
+                if names.len() > 1 {
+                    universes.push_str(&format!("(assert (distinct {}))\n", names.join(" ")));
+                }
+                let any: Vec<String> = names.iter().map(|n| format!("(= _u {n})")).collect();
+                universes.push_str(&format!(
+                    "(assert (forall ((_u {sort})) (or false {})))\n",
+                    any.join(" ")
+                ));
+            }
+            Some((definitions, universes, with_universe))
+        })
+        .ok()
+        .flatten();
+        let Some((definitions, universes, with_universe)) = model_text else {
+            self.count("quantified: skipped: model text unreadable");
+            return Ok(());
+        };
+        let mut script = String::new();
+        let mut declared = BTreeSet::new();
+        // A variable over a sort the model gives no universe may range over more values in
+        // the fresh solver than in the model: a satisfiable negation is no verdict then.
+        let mut free_domain = false;
+        for sort in self.state.sorts.values() {
+            if let model::Sort::Named(name, params) = sort {
+                if params.is_empty() && declared.insert(name.clone()) {
+                    if let Some(name) = model::call_text::symbol(name) {
+                        script.push_str(&format!("(declare-sort {name} 0)\n"));
+                        free_domain |=
+                            !with_universe.contains(&name) && text.contains(&format!(" {name})"));
+                    }
+                }
+            }
+        }
+        // Universe elements first, then functions (an array value names its `as-array`
+        // function), then constants; each once.
+        let mut seen = BTreeSet::new();
+        let lines: Vec<&str> = definitions.lines().filter(|l| seen.insert(*l)).collect();
+        let is_constant = |l: &&&str| l.starts_with("(define-fun") && l.contains(" () ");
+        let (constants, others): (Vec<&&str>, Vec<&&str>) = lines.iter().partition(is_constant);
+        for line in others.into_iter().chain(constants) {
+            script.push_str(line);
+            script.push('\n');
+        }
+        script.push_str(&universes);
+        script.push_str(&format!("(assert (not {text}))\n"));
+        // A context of its own: parsing the model's definitions into the round's context
+        // changed what Z3 answered afterwards (model_eval of a constant without completion
+        // gave the value parsed here), so a check would perturb the round it checks.
+        let answer = guard::fresh_context().and_then(|scratch| {
+            guard::in_context(&scratch, || {
+                let solver = Solver::new();
+                let mut params = Params::new();
+                params.set_u32("rlimit", QUANT_RLIMIT);
+                solver.set_params(&params);
+                solver.from_string(script.as_str());
+                solver.check()
+            })
+        });
+        match answer {
+            Ok(z3::SatResult::Unsat) => {
+                self.count("quantified: hold by a fresh solver");
+                Ok(())
+            }
+            Ok(z3::SatResult::Sat)
+                if !free_domain && !PARTIAL_HEADS.iter().any(|h| text.contains(h)) =>
+            {
+                let solver = self.state.models.get(&m).copied();
+                Err(Self::finding(
+                    check,
+                    format!(
+                        "quantified assertion {t} is false under model {m}: a fresh solver \
+                         given the model finds its negation satisfiable"
+                    ),
+                    format!(
+                        "a model of the {} falsifies a quantified assertion",
+                        solver.map_or("solver", |z| self.solver_class(z))
+                    ),
+                ))
+            }
+            Ok(z3::SatResult::Sat) => {
+                self.count("quantified: skipped: negation sat through a partial operation or a sort without universe");
+                Ok(())
+            }
+            Ok(z3::SatResult::Unknown) => {
+                self.count("quantified: skipped: unknown");
+                Ok(())
+            }
+            Err(_) => {
+                self.count("quantified: skipped: the script does not parse");
                 Ok(())
             }
         }

@@ -18,6 +18,7 @@
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
 //! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
+//! | `wrong-quantifier` | `forall` builds an `exists` and the other way round | model |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -42,6 +43,7 @@ pub enum Fault {
     WrongModel,
     WrongNumeral,
     WrongSimplify,
+    WrongQuantifier,
 }
 
 impl Fault {
@@ -50,8 +52,8 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral or \
-                 wrong-simplify, got \
+                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
+                 wrong-simplify or wrong-quantifier, got \
                  `{text}`"
             )
         };
@@ -72,6 +74,7 @@ impl Fault {
             ("wrong-model", None) => Fault::WrongModel,
             ("wrong-numeral", None) => Fault::WrongNumeral,
             ("wrong-simplify", None) => Fault::WrongSimplify,
+            ("wrong-quantifier", None) => Fault::WrongQuantifier,
             _ => return Err(bad()),
         })
     }
@@ -144,6 +147,7 @@ mod tests {
         assert_eq!(Fault::parse("flip-solver@2"), Ok(Fault::FlipSolver(2)));
         assert_eq!(Fault::parse("wrong-numeral"), Ok(Fault::WrongNumeral));
         assert_eq!(Fault::parse("wrong-simplify"), Ok(Fault::WrongSimplify));
+        assert_eq!(Fault::parse("wrong-quantifier"), Ok(Fault::WrongQuantifier));
         assert_eq!(
             Fault::parse("wrong-eval@bvadd"),
             Ok(Fault::WrongEval("bvadd".into()))

@@ -819,6 +819,38 @@ impl Executor {
                 }
                 Outcome::Nothing
             }
+            Call::Var { sort, name } => {
+                let s = self.z3_sort(*sort)?;
+                Outcome::Term(self.main(|| Dynamic::fresh_const(name, s))?)
+            }
+            Call::Quantifier {
+                forall,
+                weight,
+                vars,
+                body,
+                patterns,
+                no_patterns,
+            } => {
+                let vars = self.arg_terms(vars)?;
+                let body = self.z3_term(*body)?;
+                let patterns = patterns
+                    .iter()
+                    .map(|group| self.arg_terms(group))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let no_patterns = self.arg_terms(no_patterns)?;
+                let flip = matches!(self.config.inject, Some(inject::Fault::WrongQuantifier));
+                let built = self.main(|| {
+                    terms::quantifier(
+                        *forall != flip,
+                        *weight,
+                        &vars,
+                        body,
+                        &patterns,
+                        &no_patterns,
+                    )
+                })?;
+                Outcome::Term(built.map_err(z3err)?)
+            }
         })
     }
 

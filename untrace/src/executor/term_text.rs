@@ -46,6 +46,11 @@ pub fn var(t: TermId) -> String {
     format!("_t{}", t.0)
 }
 
+/// The SMT-LIB name of the bound variable `t` (made by `var`).
+pub fn bound_var(t: TermId) -> String {
+    format!("_v{}", t.0)
+}
+
 impl TermTexts {
     /// Records the term `t` that `call` returned; `state` is the reference state before or
     /// after the call (only argument sorts and sort ids are read).
@@ -123,6 +128,43 @@ impl TermTexts {
                     _ => Node::Inexpressible {
                         head,
                         why: "a constant array of unknown sorts",
+                    },
+                }
+            }
+            // A bound variable is named by its term id, so no constant of the round can
+            // capture it.
+            Call::Var { sort: s, .. } if sort(s).is_some() => Node::Expr {
+                head,
+                expr: bound_var(t),
+                args: vec![],
+            },
+            // A quantifier is a leaf of the let-DAG: its body's lets go inside its binder,
+            // where the variables are in scope (a `let` outside would bind the body's terms
+            // to the free constants' values). Patterns do not change the meaning.
+            Call::Quantifier {
+                forall, vars, body, ..
+            } => {
+                let binders: Option<Vec<String>> = vars
+                    .iter()
+                    .map(|v| {
+                        let sort = &state.terms.get(v)?.sort;
+                        Some(format!("({} {sort})", bound_var(*v)))
+                    })
+                    .collect();
+                match (binders, self.text(*body)) {
+                    (Some(binders), Ok(body)) => Node::Expr {
+                        head,
+                        expr: format!(
+                            "({} ({}) {body})",
+                            if *forall { "forall" } else { "exists" },
+                            binders.join(" ")
+                        ),
+                        args: vec![],
+                    },
+                    (_, Err(why)) => Node::Inexpressible { head, why },
+                    (None, _) => Node::Inexpressible {
+                        head,
+                        why: "a variable of unknown sort",
                     },
                 }
             }

@@ -7,7 +7,7 @@ use model::call_text::real_parts;
 use model::Sort;
 use std::ffi::CString;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, RoundingMode, Seq, BV};
-use z3::{Context, Symbol};
+use z3::{Context, Pattern, Symbol};
 
 /// The Z3 sort of a model sort, in the thread-local context.
 pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
@@ -123,4 +123,41 @@ pub fn simplify_with(t: &Dynamic, params: &[(String, String)]) -> Result<Dynamic
         z3_sys::Z3_params_dec_ref(raw, p);
         wrapped.ok_or_else(|| "simplify_with returned no term".to_string())
     }
+}
+
+/// The quantifier over the constants `vars` (made by `var`) of `body`, with one
+/// (multi-)pattern per group of `patterns` (`Z3_mk_pattern`) and `no_patterns`
+/// (`Z3_mk_quantifier_const_ex`). Its id symbols are fixed, so a replay builds the same term.
+pub fn quantifier(
+    forall: bool,
+    weight: u32,
+    vars: &[&Dynamic],
+    body: &Dynamic,
+    patterns: &[Vec<&Dynamic>],
+    no_patterns: &[&Dynamic],
+) -> Result<Dynamic, String> {
+    let body = body
+        .as_bool()
+        .ok_or_else(|| "a quantifier body must be Bool".to_string())?;
+    let patterns: Vec<Pattern> = patterns
+        .iter()
+        .map(|group| {
+            let terms: Vec<&dyn Ast> = group.iter().map(|t| *t as &dyn Ast).collect();
+            Pattern::new(&terms)
+        })
+        .collect();
+    let pattern_refs: Vec<&Pattern> = patterns.iter().collect();
+    let bounds: Vec<&dyn Ast> = vars.iter().map(|t| *t as &dyn Ast).collect();
+    let no_patterns: Vec<&dyn Ast> = no_patterns.iter().map(|t| *t as &dyn Ast).collect();
+    let q = z3::ast::quantifier_const(
+        forall,
+        weight,
+        "q",
+        "sk",
+        &bounds,
+        &pattern_refs,
+        &no_patterns,
+        &body,
+    );
+    Ok(Dynamic::from_ast(&q))
 }

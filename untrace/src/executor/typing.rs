@@ -70,7 +70,32 @@ pub fn probe() -> Vec<Disagreement> {
             }
         }
     }
+    // Quantifiers over a variable of every sample sort (and an uninterpreted one) are Bool.
+    let mut sorts = model::ops::sample_sorts();
+    sorts.push(Sort::uninterpreted("U"));
+    for sort in sorts {
+        let z3 = guard::in_context(&scratch, || quantifier_sort(&sort)).and_then(|r| r);
+        if !matches!(&z3, Ok(None)) {
+            found.push(Disagreement {
+                op: "forall",
+                indices: Vec::new(),
+                args: vec![sort],
+                model: Sort::Bool,
+                z3: z3.map(|s| s.unwrap_or_default()),
+            });
+        }
+    }
     found
+}
+
+/// Builds `forall x. x = x` over a fresh variable of `sort` as the executor does: `None`
+/// when Z3 types it Bool, else Z3's sort.
+fn quantifier_sort(sort: &Sort) -> Result<Option<String>, String> {
+    let x = Dynamic::fresh_const("probe", &z3_sort(sort)?);
+    let body = Dynamic::from_ast(&x.eq(&x));
+    let q = super::terms::quantifier(true, 0, &[&x], &body, &[], &[])?;
+    let sort = q.get_sort();
+    Ok((sort != z3::Sort::bool()).then(|| sort.to_string()))
 }
 
 /// Builds `op` on fresh constants of `args` in the current context: `None` when Z3's result
