@@ -71,8 +71,12 @@ impl Stats {
             .calls
             .iter()
             .filter(|(_, c)| c.ok > 0)
-            .filter_map(|(name, _)| model::ops::lookup(name))
-            .map(|op| op.theory.name())
+            .filter_map(|(name, _)| match model::ops::lookup(name) {
+                Some(op) => Some(op.theory.name()),
+                None => model::datatype::CALL_NAMES
+                    .contains(&name.as_str())
+                    .then_some(model::Theory::Datatypes.name()),
+            })
             .collect();
         for t in theories {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;

@@ -18,6 +18,16 @@ use crate::sort::Sort;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
+/// The trace names of the datatype calls.
+pub const CALL_NAMES: [&str; 6] = [
+    "declare_datatypes",
+    "sort_datatype",
+    "dt_cons",
+    "dt_is",
+    "dt_sel",
+    "dt_update",
+];
+
 /// How the executor declares a group of datatypes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DeclPath {

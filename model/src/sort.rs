@@ -141,10 +141,13 @@ pub enum Theory {
     Strings,
     /// Regular expressions over Strings (`str.in_re`, `re.*`, ...); Strings come with them.
     Regex,
+    /// Algebraic datatypes (`declare_datatypes`, constructors, testers, accessors, updates);
+    /// their sorts are `Sort::Named` instances of declared datatypes.
+    Datatypes,
 }
 
 impl Theory {
-    pub const ALL: [Theory; 8] = [
+    pub const ALL: [Theory; 9] = [
         Theory::Core,
         Theory::Arith,
         Theory::Bv,
@@ -153,6 +156,7 @@ impl Theory {
         Theory::Fp,
         Theory::Strings,
         Theory::Regex,
+        Theory::Datatypes,
     ];
 
     pub fn name(self) -> &'static str {
@@ -165,6 +169,7 @@ impl Theory {
             Theory::Fp => "fp",
             Theory::Strings => "strings",
             Theory::Regex => "regex",
+            Theory::Datatypes => "datatypes",
         }
     }
 

@@ -104,19 +104,23 @@ impl Declared {
                         .insert(Sort::Named(d.name.clone(), vec![]), made.sort);
                 }
             }
-            DeclPath::Parser if params.is_empty() => {
-                let mut first = true;
-                for d in decls {
-                    let instance = Sort::Named(d.name.clone(), vec![]);
-                    let sort = group.parse_instance(&instance, &[], first)?;
-                    first = false;
+            // The instances of a group without parameters come from one script (the parser
+            // forgets its declarations after each); a parametric group is parsed here once
+            // too, so that Z3 judges the declaration where the trace makes it, and its
+            // instances come with `sort_datatype`.
+            DeclPath::Parser => {
+                let instances: Vec<(Sort, Vec<(Sort, z3::Sort)>)> = if params.is_empty() {
+                    decls
+                        .iter()
+                        .map(|d| (Sort::Named(d.name.clone(), vec![]), vec![]))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let sorts = group.parse_instances(&instances)?;
+                for ((instance, _), sort) in instances.into_iter().zip(sorts) {
                     group.sorts.insert(instance, sort);
                 }
-            }
-            // A parametric group is parsed once here, so that Z3 judges the declaration
-            // where the trace makes it; its instances come with `sort_datatype`.
-            DeclPath::Parser => {
-                group.parse_instance(&Sort::Bool, &[], true)?;
             }
         }
         let index = self.groups.len();
@@ -141,19 +145,29 @@ impl Declared {
         if let Some(s) = group.sorts.get(&instance) {
             return Ok(s.clone());
         }
-        let sort = group.parse_instance(&instance, params, true)?;
+        let sort = group
+            .parse_instances(&[(instance.clone(), params.to_vec())])?
+            .pop()
+            .ok_or("the parser gave no datatype sort")?;
         group.sorts.insert(instance, sort.clone());
         Ok(sort)
     }
 }
 
+/// The named sorts handed to the parser: alias name, model sort, Z3 sort.
+type Aliases = Vec<(String, Sort, z3::Sort)>;
+
 /// Writes a sort for the parser: built-in sorts as SMT-LIB writes them, every named sort as
-/// an alias (collected in `aliases` with its Z3 sort).
-fn aliased(sort: &Sort, z3: &z3::Sort, aliases: &mut Vec<(String, z3::Sort)>) -> String {
+/// an alias (collected in `aliases` with its Z3 sort, once per sort: the parser declares a
+/// datatype's constructors with each alias, and refuses to declare them twice).
+fn aliased(sort: &Sort, z3: &z3::Sort, aliases: &mut Aliases) -> String {
     match sort {
         Sort::Named(..) => {
+            if let Some((name, _, _)) = aliases.iter().find(|(_, s, _)| s == sort) {
+                return name.clone();
+            }
             let name = format!("dt!sort!{}", aliases.len());
-            aliases.push((name.clone(), z3.clone()));
+            aliases.push((name.clone(), sort.clone(), z3.clone()));
             name
         }
         Sort::Array(i, e) => {
@@ -196,55 +210,50 @@ unsafe fn sort_of_raw(raw: z3_sys::Z3_sort) -> z3::Sort {
 }
 
 impl Group {
-    /// Parses a constant of `instance` (whose parameters are `params`), after the group's
-    /// declaration if `declare`, and returns the constant's sort (`Sort::Bool` when only the
-    /// declaration matters). Z3's parser knows the datatypes declared before in the context,
-    /// so an instance is parsed without the declaration (which it would refuse as a
-    /// redefinition).
-    fn parse_instance(
+    /// Parses the group's declaration with a constant of each of `instances` (with their
+    /// parameter sorts) and returns the constants' sorts. Z3's parser knows no datatype of
+    /// an earlier parse, so every script declares the group again; Z3 identifies the sorts.
+    fn parse_instances(
         &self,
-        instance: &Sort,
-        params: &[(Sort, z3::Sort)],
-        declare: bool,
-    ) -> Result<z3::Sort, String> {
-        let mut aliases = Vec::new();
-        let decl = if declare {
-            smtlib_decl(&self.params, &self.decls, |id| {
-                let (s, z) = &self.field_sorts[&id];
-                aliased(s, z, &mut aliases)
-            })
-        } else {
-            String::new()
-        };
-        let instance_text = match instance {
-            Sort::Named(name, ps) if !ps.is_empty() => {
-                let args: Vec<String> = params
-                    .iter()
-                    .map(|(s, z)| aliased(s, z, &mut aliases))
-                    .collect();
-                format!("({name} {})", args.join(" "))
-            }
-            other => other.to_string(),
-        };
-        let script = format!(
-            "{decl}\n(declare-fun dt!instance () {instance_text})\n(assert (= dt!instance dt!instance))"
-        );
-        parse_sort_of_constant(&script, &aliases)
+        instances: &[(Sort, Vec<(Sort, z3::Sort)>)],
+    ) -> Result<Vec<z3::Sort>, String> {
+        let mut aliases = Aliases::new();
+        let mut script = smtlib_decl(&self.params, &self.decls, |id| {
+            let (s, z) = &self.field_sorts[&id];
+            aliased(s, z, &mut aliases)
+        });
+        for (k, (instance, params)) in instances.iter().enumerate() {
+            let text = match instance {
+                Sort::Named(name, ps) if !ps.is_empty() => {
+                    let args: Vec<String> = params
+                        .iter()
+                        .map(|(s, z)| aliased(s, z, &mut aliases))
+                        .collect();
+                    format!("({name} {})", args.join(" "))
+                }
+                other => other.to_string(),
+            };
+            script.push_str(&format!(
+                "\n(declare-fun dt!instance!{k} () {text})\n(assert (= dt!instance!{k} dt!instance!{k}))"
+            ));
+        }
+        parse_sorts_of_constants(&script, &aliases, instances.len())
     }
 }
 
 /// Runs Z3's parser on `script` (with the sort aliases) and returns the sort of the first
-/// argument of its single assertion.
-fn parse_sort_of_constant(
+/// argument of each of its `n` assertions.
+fn parse_sorts_of_constants(
     script: &str,
-    aliases: &[(String, z3::Sort)],
-) -> Result<z3::Sort, String> {
+    aliases: &[(String, Sort, z3::Sort)],
+    n: usize,
+) -> Result<Vec<z3::Sort>, String> {
     let text = CString::new(script).map_err(|_| "a NUL in a declaration".to_string())?;
     let ctx = Context::thread_local();
     let c = ctx.get_z3_context();
     let names: Vec<CString> = aliases
         .iter()
-        .map(|(n, _)| CString::new(n.as_str()).expect("aliases have no NUL"))
+        .map(|(name, _, _)| CString::new(name.as_str()).expect("aliases have no NUL"))
         .collect();
     // SAFETY: symbols and sorts of the thread-local context, arrays that outlive the call;
     // the parsed vector is referenced while it is read, and the term whose sort is taken is
@@ -254,7 +263,7 @@ fn parse_sort_of_constant(
             .iter()
             .map(|n| z3_sys::Z3_mk_string_symbol(c, n.as_ptr()).expect("a symbol"))
             .collect();
-        let sorts: Vec<z3_sys::Z3_sort> = aliases.iter().map(|(_, s)| s.get_z3_sort()).collect();
+        let sorts: Vec<z3_sys::Z3_sort> = aliases.iter().map(|(_, _, s)| s.get_z3_sort()).collect();
         let parsed = z3_sys::Z3_parse_smtlib2_string(
             c,
             text.as_ptr(),
@@ -277,15 +286,23 @@ fn parse_sort_of_constant(
         }
         let parsed = parsed.ok_or("the parser returned nothing")?;
         z3_sys::Z3_ast_vector_inc_ref(c, parsed);
-        let eq = (z3_sys::Z3_ast_vector_size(c, parsed) == 1)
-            .then(|| z3_sys::Z3_ast_vector_get(c, parsed, 0))
-            .flatten()
-            .and_then(|eq| z3_sys::Z3_to_app(c, eq))
-            .and_then(|eq| z3_sys::Z3_get_app_arg(c, eq, 0));
-        let term = eq.map(|t| Dynamic::wrap(&ctx, t));
+        let size = z3_sys::Z3_ast_vector_size(c, parsed) as usize;
+        let terms: Option<Vec<Dynamic>> = (size == n)
+            .then(|| {
+                (0..n)
+                    .map(|k| {
+                        z3_sys::Z3_ast_vector_get(c, parsed, k as u32)
+                            .and_then(|eq| z3_sys::Z3_to_app(c, eq))
+                            .and_then(|eq| z3_sys::Z3_get_app_arg(c, eq, 0))
+                            .map(|t| Dynamic::wrap(&ctx, t))
+                    })
+                    .collect()
+            })
+            .flatten();
         z3_sys::Z3_ast_vector_dec_ref(c, parsed);
-        term.map(|t| t.get_sort())
-            .ok_or_else(|| "the parser gave no datatype constant".into())
+        terms
+            .map(|ts| ts.iter().map(|t| t.get_sort()).collect())
+            .ok_or_else(|| "the parser gave no datatype constants".into())
     }
 }
 
