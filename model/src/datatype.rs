@@ -388,7 +388,7 @@ mod tests {
 
     fn list() -> Vec<DatatypeDecl> {
         vec![DatatypeDecl {
-            name: "List".into(),
+            name: "Lst".into(),
             constructors: vec![
                 ConstructorDecl {
                     name: "nil".into(),
@@ -416,16 +416,16 @@ mod tests {
             |_| false,
         )
         .unwrap();
-        assert_eq!(got[0].0, "List");
+        assert_eq!(got[0].0, "Lst");
         let d = &got[0].1;
         assert_eq!(d.field("tail"), Some((1, 1)));
         assert_eq!(
             d.field_sorts(1, &[Sort::Int]),
-            vec![Sort::Int, Sort::Named("List".into(), vec![Sort::Int])]
+            vec![Sort::Int, Sort::Named("Lst".into(), vec![Sort::Int])]
         );
         assert_eq!(
             smtlib_decl(&params, &list(), |_| "Int".into()),
-            "(declare-datatypes ((List 1)) ((par (T) ((nil) (cons (head T) (tail (List T)))))))"
+            "(declare-datatypes ((Lst 1)) ((par (T) ((nil) (cons (head T) (tail (Lst T)))))))"
         );
     }
 
@@ -451,5 +451,154 @@ mod tests {
         assert!(resolve(DeclPath::Parser, &params, &bad, ok, |_| false).is_err());
         assert!(!valid_name("and") && !valid_name("Int") && !valid_name("1x"));
         assert!(valid_name("cons_1"));
+    }
+
+    /// The reference state follows a declaration and types every datatype call by it.
+    #[test]
+    fn the_state_types_datatype_calls() {
+        use crate::call::{AnyId, Call, Ret, TermId};
+        use crate::State;
+        let trace = crate::trace::text::parse(
+            "z3-trace 1\nsort_int\nreturn s1\nsort_bool\nreturn s2\n\
+             declare_datatypes parser par \"T\" datatype \"L\" ctor \"nil\" ctor \"cons\" \"hd\" p0 \"tl\" d0\n\
+             sort_datatype \"L\" s1\nreturn s3\nconst s3 \"xs\"\nreturn t1\nconst s1 \"n\"\nreturn t2\n",
+        )
+        .unwrap();
+        let mut state = State::new();
+        for e in &trace.entries {
+            state.apply(&e.call, e.ret.as_ref()).unwrap();
+        }
+        let list = Sort::Named("L".into(), vec![Sort::Int]);
+        let t = |n| TermId(n);
+        let sort_of = |state: &State, call: Call| state.result_sort(&call).map(|s| s.unwrap());
+        assert_eq!(
+            sort_of(
+                &state,
+                Call::DtSelect {
+                    field: "hd".into(),
+                    term: t(1)
+                }
+            ),
+            Ok(Sort::Int)
+        );
+        assert_eq!(
+            sort_of(
+                &state,
+                Call::DtSelect {
+                    field: "tl".into(),
+                    term: t(1)
+                }
+            ),
+            Ok(list.clone())
+        );
+        assert_eq!(
+            sort_of(
+                &state,
+                Call::DtTest {
+                    ctor: "nil".into(),
+                    term: t(1)
+                }
+            ),
+            Ok(Sort::Bool)
+        );
+        let cons = |args: Vec<TermId>| Call::DtConstruct {
+            sort: SortId(3),
+            ctor: "cons".into(),
+            args,
+        };
+        assert_eq!(sort_of(&state, cons(vec![t(2), t(1)])), Ok(list.clone()));
+        assert!(
+            state.check(&cons(vec![t(1), t(2)])).is_err(),
+            "fields out of order"
+        );
+        assert!(state.check(&cons(vec![t(2)])).is_err(), "a field missing");
+        let update = |value| Call::DtUpdate {
+            field: "hd".into(),
+            term: t(1),
+            value,
+        };
+        assert_eq!(sort_of(&state, update(t(2))), Ok(list));
+        assert!(
+            state.check(&update(t(1))).is_err(),
+            "a value of the wrong sort"
+        );
+        assert!(state
+            .check(&Call::DtSelect {
+                field: "hd".into(),
+                term: t(2)
+            })
+            .is_err());
+        assert!(state
+            .check(&Call::DtTest {
+                ctor: "leaf".into(),
+                term: t(1)
+            })
+            .is_err());
+        // The names are taken: no uninterpreted sort, no second declaration may use them.
+        assert!(state.check(&Call::SortUninterpreted("L".into())).is_err());
+        let again = &trace.entries[2].call;
+        assert!(state.check(again).is_err());
+        // An instance needs its parameters.
+        let bare = Call::SortDatatype {
+            name: "L".into(),
+            params: vec![],
+        };
+        assert!(state.check(&bare).is_err());
+        let bool_list = Call::SortDatatype {
+            name: "L".into(),
+            params: vec![SortId(2)],
+        };
+        state
+            .apply(&bool_list, Some(&Ret::Id(AnyId::Sort(SortId(4)))))
+            .unwrap();
+        assert_eq!(
+            state.sorts[&SortId(4)],
+            Sort::Named("L".into(), vec![Sort::Bool])
+        );
+    }
+
+    /// The evaluator reads what the executor writes: constructors, testers, accessors and
+    /// field updates; an update of another constructor's field leaves the value, an accessor
+    /// of another constructor is open unless the model defines it.
+    #[test]
+    fn the_evaluator_applies_datatype_operations() {
+        use crate::eval::{evaluate_str_in, Env, EvalError, Model, Value};
+        let mut env = Env::default();
+        env.declare_datatype(
+            "Lst",
+            &[
+                ("nil".into(), vec![]),
+                ("cons".into(), vec!["hd".into(), "tl".into()]),
+            ],
+        );
+        let empty = Model::default();
+        let eval = |t: &str, m: &Model| evaluate_str_in(t, &env, m);
+        let int = |n: i64| Value::Int(n.into());
+        assert_eq!(
+            eval("(hd ((_ update-field hd) (cons 1 nil) 7))", &empty),
+            Ok(int(7))
+        );
+        assert_eq!(
+            eval(
+                "(= ((_ update-field hd) (as nil (Lst Int)) 7) (as nil (Lst Int)))",
+                &empty
+            ),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            eval("((_ is cons) (cons 1 nil))", &empty),
+            Ok(Value::Bool(true))
+        );
+        assert!(matches!(
+            eval("(hd (as nil (Lst Int)))", &empty),
+            Err(EvalError::Open(_))
+        ));
+        let model = Model::parse("((define-fun hd ((x (Lst Int))) Int 5))").unwrap();
+        // The value of nil carries no parameters, so only a definition at the bare sort
+        // would apply: a parametric selector stays open (never a false verdict).
+        assert!(matches!(
+            eval("(hd (as nil (Lst Int)))", &model),
+            Err(EvalError::Open(_))
+        ));
     }
 }
