@@ -60,6 +60,7 @@ impl Action for NewRound {
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.shape = Shape::draw(&mut cx.rng);
+        cx.shape.datatypes = cx.config.has(Theory::Datatypes) && cx.rng.random_bool(0.3);
         cx.budget.inputs_left = cx.shape.n_inputs;
         cx.budget.initial_left = cx.shape.n_initial;
         cx.budget.params_left = if cx.config.option_fuzzing {

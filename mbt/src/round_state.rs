@@ -98,7 +98,9 @@ impl Shape {
             n_incremental: rng.random_range(0..=3),
             bv_widths,
             fp_formats,
-            datatypes: rng.random_bool(0.3),
+            // Drawn in `NewRound`, only where datatypes are enabled, so that rounds without
+            // them draw what they drew before datatypes existed.
+            datatypes: false,
         }
     }
 

@@ -478,8 +478,10 @@ pub struct Entry {
 
 impl Call {
     /// The call that makes `sort`, `None` for sorts no call makes. `component` gives the ids
-    /// of the component sorts (array index, then element; sequence element), finding or
-    /// making them; it may stop the whole construction with an error.
+    /// of the component sorts (array index, then element; sequence element; a datatype
+    /// instance's parameters), finding or making them; it may stop the whole construction
+    /// with an error. A name without parameters is taken for an uninterpreted sort: a caller
+    /// that knows the declared datatypes makes their `sort_datatype` itself.
     pub fn make_sort<E>(
         sort: &Sort,
         mut component: impl FnMut(&Sort) -> Result<Option<SortId>, E>,
