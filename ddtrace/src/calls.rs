@@ -40,6 +40,40 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
             index: sort(*index),
             value: *value,
         },
+        Call::DeclareDatatypes {
+            path,
+            params,
+            datatypes,
+        } => {
+            let mut datatypes = datatypes.clone();
+            for field in datatypes
+                .iter_mut()
+                .flat_map(|d| &mut d.constructors)
+                .flat_map(|c| &mut c.fields)
+            {
+                if let model::datatype::FieldSort::Sort(s) = field.sort {
+                    field.sort = model::datatype::FieldSort::Sort(sort(s));
+                }
+            }
+            Call::DeclareDatatypes {
+                path: *path,
+                params: params.clone(),
+                datatypes,
+            }
+        }
+        Call::SortDatatype { name, params } => Call::SortDatatype {
+            name: name.clone(),
+            params: params.iter().map(|s| sort(*s)).collect(),
+        },
+        Call::DtConstruct {
+            sort: s,
+            ctor,
+            args,
+        } => Call::DtConstruct {
+            sort: sort(*s),
+            ctor: ctor.clone(),
+            args: args.clone(),
+        },
         other => other.clone(),
     };
     let term = |f: &mut dyn FnMut(AnyId) -> AnyId, t: TermId| match f(AnyId::Term(t)) {
@@ -91,6 +125,31 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                 body,
                 patterns,
                 no_patterns,
+            }
+        }
+        Call::DtConstruct { sort, ctor, args } => Call::DtConstruct {
+            sort,
+            ctor,
+            args: args.into_iter().map(|t| term(f, t)).collect(),
+        },
+        Call::DtTest { ctor, term: t } => Call::DtTest {
+            ctor,
+            term: term(f, t),
+        },
+        Call::DtSelect { field, term: t } => Call::DtSelect {
+            field,
+            term: term(f, t),
+        },
+        Call::DtUpdate {
+            field,
+            term: t,
+            value,
+        } => {
+            let t = term(f, t);
+            Call::DtUpdate {
+                field,
+                term: t,
+                value: term(f, value),
             }
         }
         Call::SimplifyWith { term: t, params } => Call::SimplifyWith {
@@ -375,6 +434,35 @@ mod tests {
         assert_eq!(
             set_term_slot(&eval, 0, TermId(7)).uses(),
             [AnyId::Model(ModelId(1)), AnyId::Term(TermId(7))]
+        );
+    }
+
+    /// Substitution and renumbering reach every id of the datatype calls.
+    #[test]
+    fn datatype_calls_have_their_ids_mapped() {
+        let text = "z3-trace 1\nsort_int\nreturn s1\n\
+            declare_datatypes parser par \"T\" datatype \"L\" ctor \"nil\" ctor \"cons\" \"hd\" p0 \"tl\" d0 \"n\" s1\n\
+            sort_datatype \"L\" s1\nreturn s2\n\
+            dt_cons s2 \"nil\"\nreturn t1\nconst s1 \"x\"\nreturn t2\n\
+            dt_cons s2 \"cons\" t2 t1 t2\nreturn t3\ndt_is \"cons\" t3\nreturn t4\n\
+            dt_sel \"hd\" t3\nreturn t5\ndt_update \"hd\" t3 t2\nreturn t6\n";
+        let trace = model::trace::text::parse(text).unwrap();
+        for entry in &trace.entries {
+            let call = &entry.call;
+            let shift = |id: AnyId| match id {
+                AnyId::Term(t) => AnyId::Term(TermId(t.0 + 10)),
+                AnyId::Sort(s) => AnyId::Sort(SortId(s.0 + 10)),
+                other => other,
+            };
+            let mapped = map_ids(call, &mut |id| shift(id));
+            let shifted: Vec<AnyId> = call.uses().into_iter().map(shift).collect();
+            assert_eq!(mapped.uses(), shifted, "{call:?}");
+        }
+        let update = &trace.entries.last().unwrap().call;
+        assert_eq!(term_slots(update), [TermId(3), TermId(2)]);
+        assert_eq!(
+            set_term_slot(update, 1, TermId(1)).uses(),
+            [AnyId::Term(TermId(3)), AnyId::Term(TermId(1))]
         );
     }
 

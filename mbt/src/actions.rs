@@ -60,6 +60,7 @@ impl Action for NewRound {
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         cx.shape = Shape::draw(&mut cx.rng);
+        cx.shape.datatypes = cx.config.has(Theory::Datatypes) && cx.rng.random_bool(0.3);
         cx.budget.inputs_left = cx.shape.n_inputs;
         cx.budget.initial_left = cx.shape.n_initial;
         cx.budget.params_left = if cx.config.option_fuzzing {
@@ -248,6 +249,23 @@ impl Action for InitTerm {
     }
 }
 
+/// A group of datatypes among the initial expressions (in rounds whose shape wants them).
+pub struct InitDatatypes;
+impl Action for InitDatatypes {
+    fn name(&self) -> &'static str {
+        "init_datatypes"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.config.has(Theory::Datatypes)
+            && cx.shape.datatypes
+            && cx.datatype_groups == 0
+            && cx.budget.inputs_left > 0
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        gen::mk_datatypes(cx)
+    }
+}
+
 /// Leaves Generate Initial Expressions.
 pub struct EndInit;
 impl Action for EndInit {
@@ -293,6 +311,34 @@ impl Action for MkTerm {
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_op(cx, false)?.is_some())
+    }
+}
+
+/// A group of datatypes.
+pub struct MkDatatypes;
+impl Action for MkDatatypes {
+    fn name(&self) -> &'static str {
+        "mk_datatypes"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Datatypes) && cx.datatype_groups < 3
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        gen::mk_datatypes(cx)
+    }
+}
+
+/// A constructor, tester, accessor or field update over a datatype of the round.
+pub struct MkDatatypeTerm;
+impl Action for MkDatatypeTerm {
+    fn name(&self) -> &'static str {
+        "mk_datatype_term"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && !cx.datatype_sorts.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_datatype_term(cx, false)?.is_some())
     }
 }
 

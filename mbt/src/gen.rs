@@ -49,6 +49,11 @@ pub fn input_sorts(cx: &RoundState<'_>) -> Vec<Sort> {
     if c.has(Theory::Strings) {
         sorts.push(Sort::seq(Sort::Int));
     }
+    // The datatypes made this round, and an array of the first (datatypes as elements).
+    sorts.extend(cx.datatype_sorts.iter().cloned());
+    if let (Some(d), true) = (cx.datatype_sorts.first(), c.has(Theory::Array)) {
+        sorts.push(Sort::array(Sort::Bool, d.clone()));
+    }
     sorts
 }
 
@@ -259,6 +264,12 @@ pub fn mk_input(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>
 /// A term of a random enabled operation over terms of the pool. Returns `None` when no
 /// operation found arguments in a few tries.
 pub fn mk_op(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    // Datatype operations are no table operations: a share of the terms once there are any.
+    if !cx.datatype_sorts.is_empty() && cx.rng.random_bool(0.25) {
+        if let Some(t) = mk_datatype_term(cx, initial)? {
+            return Ok(Some(t));
+        }
+    }
     let ops = enabled_ops(cx);
     for _ in 0..12 {
         let spec = ops[cx.rng.random_range(0..ops.len())];
@@ -514,6 +525,170 @@ pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Ve
             Some((indices, picks(cx, &Sort::RegLan, n)?))
         }
     }
+}
+
+/// Declares a group of datatypes (one, or two mutually recursive ones; parametric in one
+/// draw of three, which Z3 4.8.12 declares only through its parser) with fields of the
+/// round's input sorts, of the group's datatypes and of the parameter, then makes a sort of
+/// each (a parametric one at an input sort) and a constant of it.
+pub fn mk_datatypes(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+    use model::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
+    let choices: Vec<Sort> = input_sorts(cx)
+        .into_iter()
+        .filter(|s| *s != Sort::RegLan)
+        .collect();
+    let n = if cx.rng.random_bool(0.3) { 2 } else { 1 };
+    let parametric = cx.rng.random_bool(0.35);
+    let path = if parametric || cx.rng.random_bool(0.3) {
+        DeclPath::Parser
+    } else {
+        DeclPath::Api
+    };
+    let params = if parametric {
+        vec![cx.fresh_name("T")]
+    } else {
+        Vec::new()
+    };
+    let names: Vec<String> = (0..n).map(|_| cx.fresh_name("D")).collect();
+    let mut datatypes = Vec::new();
+    for name in &names {
+        let mut constructors = Vec::new();
+        for c in 0..cx.rng.random_range(1..=3) {
+            let mut fields = Vec::new();
+            for _ in 0..cx.rng.random_range(0..=2) {
+                let roll = cx.rng.random_range(0..10);
+                // The first constructor refers to no datatype of the group, so that every
+                // datatype has a value (Z3 refuses a group that is not well-founded).
+                let sort = if c > 0 && roll < 4 {
+                    FieldSort::Datatype(cx.rng.random_range(0..n as u32))
+                } else if parametric && roll < 6 {
+                    FieldSort::Param(0)
+                } else {
+                    let s = choices[cx.rng.random_range(0..choices.len())].clone();
+                    match cx.sort_id(&s)? {
+                        Some(id) => FieldSort::Sort(id),
+                        None => continue,
+                    }
+                };
+                fields.push(FieldDecl {
+                    name: cx.fresh_name("sel"),
+                    sort,
+                });
+            }
+            constructors.push(ConstructorDecl {
+                name: cx.fresh_name("C"),
+                fields,
+            });
+        }
+        datatypes.push(DatatypeDecl {
+            name: name.clone(),
+            constructors,
+        });
+    }
+    let reply = cx.run(Call::DeclareDatatypes {
+        path,
+        params: params.clone(),
+        datatypes,
+    })?;
+    if matches!(reply, crate::round_state::Reply::Refused(_)) {
+        return Ok(false);
+    }
+    cx.datatype_groups += 1;
+    for name in names {
+        let args = if parametric {
+            // Scalar sorts and earlier datatypes: instances nest, but stay small.
+            let simple: Vec<&Sort> = choices
+                .iter()
+                .filter(|s| !matches!(s, Sort::Array(..) | Sort::Seq(_)))
+                .collect();
+            vec![simple[cx.rng.random_range(0..simple.len())].clone()]
+        } else {
+            Vec::new()
+        };
+        let sort = Sort::Named(name, args);
+        if mk_const(cx, &sort, false)?.is_some() {
+            cx.datatype_sorts.push(sort);
+        }
+    }
+    Ok(true)
+}
+
+/// A term of the datatype operations over a datatype sort of the round: a constructor
+/// application, a tester, an accessor or a field update, with arguments from the pool (or
+/// fresh constants where the pool has none of a field's sort).
+pub fn mk_datatype_term(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
+    if cx.datatype_sorts.is_empty() {
+        return Ok(None);
+    }
+    let sort = cx.datatype_sorts[cx.rng.random_range(0..cx.datatype_sorts.len())].clone();
+    let Some((datatype, params)) = cx
+        .sut
+        .state()
+        .datatypes
+        .of(&sort)
+        .map(|(_, d, p)| (d.clone(), p.to_vec()))
+    else {
+        return Ok(None);
+    };
+    let Some(sort_id) = cx.sort_id(&sort)? else {
+        return Ok(None);
+    };
+    let arg = |cx: &mut RoundState<'_>, s: &Sort| -> Result<Option<TermId>, Failure> {
+        match pick(cx, s) {
+            Some(t) => Ok(Some(t)),
+            None => mk_const(cx, s, initial),
+        }
+    };
+    let n_ctors = datatype.constructors.len();
+    let c = cx.rng.random_range(0..n_ctors);
+    let ctor = datatype.constructors[c].0.clone();
+    let fields: Vec<(usize, usize)> = (0..n_ctors)
+        .flat_map(|c| (0..datatype.constructors[c].1.len()).map(move |k| (c, k)))
+        .collect();
+    let call = match cx.rng.random_range(0..4) {
+        0 => {
+            let mut args = Vec::new();
+            for s in datatype.field_sorts(c, &params) {
+                match arg(cx, &s)? {
+                    Some(t) => args.push(t),
+                    None => return Ok(None),
+                }
+            }
+            Call::DtConstruct {
+                sort: sort_id,
+                ctor,
+                args,
+            }
+        }
+        roll => {
+            let Some(term) = arg(cx, &sort)? else {
+                return Ok(None);
+            };
+            match (roll, fields.is_empty()) {
+                (1, _) | (_, true) => Call::DtTest { ctor, term },
+                (2, false) => {
+                    let (c, k) = fields[cx.rng.random_range(0..fields.len())];
+                    Call::DtSelect {
+                        field: datatype.constructors[c].1[k].0.clone(),
+                        term,
+                    }
+                }
+                _ => {
+                    let (c, k) = fields[cx.rng.random_range(0..fields.len())];
+                    let field_sort = datatype.field_sorts(c, &params).swap_remove(k);
+                    let Some(value) = arg(cx, &field_sort)? else {
+                        return Ok(None);
+                    };
+                    Call::DtUpdate {
+                        field: datatype.constructors[c].1[k].0.clone(),
+                        term,
+                        value,
+                    }
+                }
+            }
+        }
+    };
+    cx.new_term(call, initial)
 }
 
 /// A new uninterpreted function over sorts of the pool.

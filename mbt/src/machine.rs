@@ -72,11 +72,14 @@ pub static TRANSITIONS: &[Transition] = &[
     // Generate Initial Expressions: inputs, then non-input terms.
     t(InitExprs, &InitInput, 1, InitExprs),
     t(InitExprs, &InitTerm, 1, InitExprs),
+    t(InitExprs, &InitDatatypes, 2, InitExprs),
     t(InitExprs, &EndInit, 1, Main),
     // Main: a budget of random operations, then sat (more often) or dump.
     t(Main, &MkInput, 2, Main),
     t(Main, &MkTerm, 12, Main),
     t(Main, &MkFun, 1, Main),
+    t(Main, &MkDatatypes, 1, Main),
+    t(Main, &MkDatatypeTerm, 3, Main),
     t(Main, &MkApply, 2, Main),
     t(Main, &MkConstArray, 1, Main),
     t(Main, &Simplify, 1, Main),

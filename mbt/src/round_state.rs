@@ -70,6 +70,9 @@ pub struct Shape {
     pub n_incremental: usize,
     pub bv_widths: Vec<u32>,
     pub fp_formats: Vec<(u32, u32)>,
+    /// Whether the round declares datatypes while it builds its initial terms (with the
+    /// datatypes theory enabled; the main phase may declare more either way).
+    pub datatypes: bool,
 }
 
 impl Shape {
@@ -95,6 +98,9 @@ impl Shape {
             n_incremental: rng.random_range(0..=3),
             bv_widths,
             fp_formats,
+            // Drawn in `NewRound`, only where datatypes are enabled, so that rounds without
+            // them draw what they drew before datatypes existed.
+            datatypes: false,
         }
     }
 
@@ -175,6 +181,9 @@ pub struct RoundState<'s> {
     /// Sorts created this round, reused by sort.
     pub sorts: BTreeMap<Sort, SortId>,
     pub funcs: Vec<(model::FuncId, Vec<Sort>, Sort)>,
+    /// The datatype groups declared this round and the datatype sorts (instances) made.
+    pub datatype_groups: usize,
+    pub datatype_sorts: Vec<Sort>,
     pub solver: Option<SolverId>,
     pub shadow: Option<SolverId>,
     /// Assertions per scope; `scopes[0]` is the base level.
@@ -226,10 +235,13 @@ impl<'s> RoundState<'s> {
                 n_incremental: 0,
                 bv_widths: vec![8],
                 fp_formats: vec![(3, 5)],
+                datatypes: false,
             },
             pool: Pool::default(),
             sorts: BTreeMap::new(),
             funcs: Vec::new(),
+            datatype_groups: 0,
+            datatype_sorts: Vec::new(),
             solver: None,
             shadow: None,
             scopes: vec![Vec::new()],
@@ -357,8 +369,25 @@ impl<'s> RoundState<'s> {
                 return Ok(Some(*id));
             }
         }
-        let Some(call) = Call::make_sort(sort, |component| self.sort_id(component))? else {
-            return Ok(None);
+        let call = match sort {
+            // A declared datatype's name (an uninterpreted sort's name otherwise).
+            Sort::Named(name, params) if self.sut.state().datatypes.by_name.contains_key(name) => {
+                let mut ids = Vec::new();
+                for p in params {
+                    let Some(id) = self.sort_id(p)? else {
+                        return Ok(None);
+                    };
+                    ids.push(id);
+                }
+                Call::SortDatatype {
+                    name: name.clone(),
+                    params: ids,
+                }
+            }
+            _ => match Call::make_sort(sort, |component| self.sort_id(component))? {
+                Some(call) => call,
+                None => return Ok(None),
+            },
         };
         let id = self.run(call)?.sort();
         if let Some(id) = id {

@@ -73,7 +73,12 @@ impl Stats {
             .filter(|(_, c)| c.ok > 0)
             .filter_map(|(name, _)| match name.as_str() {
                 "forall" | "exists" => Some(model::Theory::Quant.name()),
-                _ => model::ops::lookup(name).map(|op| op.theory.name()),
+                _ => match model::ops::lookup(name) {
+                    Some(op) => Some(op.theory.name()),
+                    None => model::datatype::CALL_NAMES
+                        .contains(&name.as_str())
+                        .then_some(model::Theory::Datatypes.name()),
+                },
             })
             .collect();
         for t in theories {

@@ -6,6 +6,7 @@
 //! refused it with, [`Ret::Error`]; [`normalize_error`] is how messages are compared). An
 //! [`Entry`] is a call with its result, the unit that minimizers move around.
 
+use crate::datatype::{DatatypeDecl, DeclPath};
 use crate::ops::OpSpec;
 use crate::Sort;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -257,6 +258,41 @@ pub enum Call {
         patterns: Vec<Vec<TermId>>,
         no_patterns: Vec<TermId>,
     },
+    /// `declare_datatypes api|parser [par "T" ...] datatype "D" ctor "c" "f" sN|dK|pK ...`:
+    /// a group of (mutually recursive, possibly parametric) datatypes; returns nothing, the
+    /// sorts are made by `sort_datatype`. See `model::datatype`.
+    DeclareDatatypes {
+        path: DeclPath,
+        params: Vec<String>,
+        datatypes: Vec<DatatypeDecl>,
+    },
+    /// `sort_datatype "D" sP...`: the datatype D (at parameter sorts P...).
+    SortDatatype {
+        name: String,
+        params: Vec<SortId>,
+    },
+    /// `dt_cons sS "c" tA...`: constructor c of datatype sort S applied to the fields.
+    DtConstruct {
+        sort: SortId,
+        ctor: String,
+        args: Vec<TermId>,
+    },
+    /// `dt_is "c" tT`: the tester (recognizer) of constructor c.
+    DtTest {
+        ctor: String,
+        term: TermId,
+    },
+    /// `dt_sel "f" tT`: the accessor of field f.
+    DtSelect {
+        field: String,
+        term: TermId,
+    },
+    /// `dt_update "f" tT tV`: T with field f replaced by V (`Z3_datatype_update_field`).
+    DtUpdate {
+        field: String,
+        term: TermId,
+        value: TermId,
+    },
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -469,8 +505,10 @@ pub struct Entry {
 
 impl Call {
     /// The call that makes `sort`, `None` for sorts no call makes. `component` gives the ids
-    /// of the component sorts (array index, then element; sequence element), finding or
-    /// making them; it may stop the whole construction with an error.
+    /// of the component sorts (array index, then element; sequence element; a datatype
+    /// instance's parameters), finding or making them; it may stop the whole construction
+    /// with an error. A name without parameters is taken for an uninterpreted sort: a caller
+    /// that knows the declared datatypes makes their `sort_datatype` itself.
     pub fn make_sort<E>(
         sort: &Sort,
         mut component: impl FnMut(&Sort) -> Result<Option<SortId>, E>,
@@ -495,8 +533,23 @@ impl Call {
                 };
                 Call::SortSeq(e)
             }
+            // Without parameters a name is taken for an uninterpreted sort (the reference
+            // state refuses it for a datatype's name); only datatypes have parameters.
             Sort::Named(name, params) if params.is_empty() => Call::SortUninterpreted(name.clone()),
-            Sort::Named(..) | Sort::RegLan => return Ok(None),
+            Sort::Named(name, params) => {
+                let mut ids = Vec::new();
+                for p in params {
+                    let Some(id) = component(p)? else {
+                        return Ok(None);
+                    };
+                    ids.push(id);
+                }
+                Call::SortDatatype {
+                    name: name.clone(),
+                    params: ids,
+                }
+            }
+            Sort::RegLan => return Ok(None),
         }))
     }
 
@@ -544,7 +597,26 @@ impl Call {
             Call::Var { .. } => "var",
             Call::Quantifier { forall: true, .. } => "forall",
             Call::Quantifier { forall: false, .. } => "exists",
+            Call::DeclareDatatypes { .. } => "declare_datatypes",
+            Call::SortDatatype { .. } => "sort_datatype",
+            Call::DtConstruct { .. } => "dt_cons",
+            Call::DtTest { .. } => "dt_is",
+            Call::DtSelect { .. } => "dt_sel",
+            Call::DtUpdate { .. } => "dt_update",
         }
+    }
+
+    /// Whether the call is one of the datatype family.
+    pub fn is_datatype(&self) -> bool {
+        matches!(
+            self,
+            Call::DeclareDatatypes { .. }
+                | Call::SortDatatype { .. }
+                | Call::DtConstruct { .. }
+                | Call::DtTest { .. }
+                | Call::DtSelect { .. }
+                | Call::DtUpdate { .. }
+        )
     }
 
     /// The names of every call kind that is not a table operation.
@@ -587,6 +659,12 @@ impl Call {
         "var",
         "forall",
         "exists",
+        "declare_datatypes",
+        "sort_datatype",
+        "dt_cons",
+        "dt_is",
+        "dt_sel",
+        "dt_update",
     ];
 
     /// What this call returns.
@@ -601,7 +679,8 @@ impl Call {
             | Call::SortString
             | Call::SortArray(..)
             | Call::SortSeq(_)
-            | Call::SortUninterpreted(_) => RetKind::Sort,
+            | Call::SortUninterpreted(_)
+            | Call::SortDatatype { .. } => RetKind::Sort,
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -611,7 +690,11 @@ impl Call {
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
             | Call::Var { .. }
-            | Call::Quantifier { .. } => RetKind::Term,
+            | Call::Quantifier { .. }
+            | Call::DtConstruct { .. }
+            | Call::DtTest { .. }
+            | Call::DtSelect { .. }
+            | Call::DtUpdate { .. } => RetKind::Term,
             Call::Fun { .. } => RetKind::Func,
             Call::NewSolver(_) | Call::Translate(_) => RetKind::Solver,
             Call::GetModel(_) => RetKind::Model,
@@ -629,7 +712,8 @@ impl Call {
             | Call::FromString(..)
             | Call::Release(_)
             | Call::Delete(_)
-            | Call::Check(_) => RetKind::None,
+            | Call::Check(_)
+            | Call::DeclareDatatypes { .. } => RetKind::None,
         }
     }
 
@@ -702,6 +786,21 @@ impl Call {
             Call::ModelEval { model, term, .. } => vec![A::Model(*model), A::Term(*term)],
             Call::Release(id) => vec![*id],
             Call::Check(check) => check.uses(),
+            Call::DeclareDatatypes { datatypes, .. } => datatypes
+                .iter()
+                .flat_map(|d| &d.constructors)
+                .flat_map(|c| &c.fields)
+                .filter_map(|f| match f.sort {
+                    crate::datatype::FieldSort::Sort(s) => Some(A::Sort(s)),
+                    _ => None,
+                })
+                .collect(),
+            Call::SortDatatype { params, .. } => params.iter().map(|s| A::Sort(*s)).collect(),
+            Call::DtConstruct { sort, args, .. } => std::iter::once(A::Sort(*sort))
+                .chain(args.iter().map(|t| A::Term(*t)))
+                .collect(),
+            Call::DtTest { term, .. } | Call::DtSelect { term, .. } => vec![A::Term(*term)],
+            Call::DtUpdate { term, value, .. } => vec![A::Term(*term), A::Term(*value)],
         }
     }
 }

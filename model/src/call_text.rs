@@ -140,6 +140,33 @@ pub fn literal(sort: &Sort, value: &str) -> Option<String> {
     })
 }
 
+/// The SMT-LIB expression of a datatype call (`dt_cons`, `dt_is`, `dt_sel`, `dt_update`)
+/// over argument texts `args`; `built` is the sort of the term it builds (a nullary
+/// constructor of a parametric datatype is qualified with it: `(as nil (L Int))`). `None`
+/// for other calls. Names of datatypes' parts are simple symbols (`model::datatype`).
+pub fn datatype_op(call: &crate::Call, args: &[String], built: &Sort) -> Option<String> {
+    use crate::Call;
+    let applied = |head: String| {
+        if args.is_empty() {
+            head
+        } else {
+            format!("({head} {})", args.join(" "))
+        }
+    };
+    Some(match call {
+        Call::DtConstruct { ctor, .. } => match built {
+            Sort::Named(_, params) if args.is_empty() && !params.is_empty() => {
+                format!("(as {ctor} {built})")
+            }
+            _ => applied(ctor.clone()),
+        },
+        Call::DtTest { ctor, .. } => applied(format!("(_ is {ctor})")),
+        Call::DtSelect { field, .. } => applied(field.clone()),
+        Call::DtUpdate { field, .. } => applied(format!("(_ update-field {field})")),
+        _ => return None,
+    })
+}
+
 /// The SMT-LIB expression of an operation of the table applied to argument texts `args`
 /// (`first` is the sort of the first argument), or `None` when `dialect` has none.
 pub fn operation(

@@ -161,11 +161,24 @@ impl Failure {
     }
 
     /// Z3 refused `line` (a call named `call`) that the API model says is valid: the cause is
-    /// the call and the message without numbers.
+    /// the call and the message without numbers. Of a parser's list of errors only the first
+    /// makes the cause: the others follow from it (a sort the parser does not know makes
+    /// every term of it an error too), and their number varies with the input. A symbol the
+    /// parser does not know (`unknown constant mk (U)`) is named by the round, not by the
+    /// bug: the cause ends before it.
     pub fn z3_error(call: &str, line: &str, message: &str) -> Failure {
+        let mut first = match message.find("\") (error ") {
+            Some(end) => &message[..end + 2],
+            None => message,
+        };
+        for unknown in ["unknown constant", "unknown function"] {
+            if let Some(at) = first.find(unknown) {
+                first = &first[..at + unknown.len()];
+            }
+        }
         Failure::new(FailureKind::Z3Error, format!("`{line}`: {message}"))
             .at_call(call)
-            .with_cause(format!("{call}: {}", normalize(message)))
+            .with_cause(format!("{call}: {}", normalize(first)))
     }
 
     /// The deduplication key, `KIND|CAUSE`: the cause without ids and numbers where one is
@@ -413,6 +426,41 @@ mod tests {
         let b = Failure::new(FailureKind::Z3Error, "error at t97").at_call("assert");
         assert_eq!(a.signature(), b.signature());
         assert_ne!(a.signature(), b.clone().at_call("check_sat").signature());
+    }
+
+    #[test]
+    fn a_parser_error_is_known_by_its_first_error() {
+        let one = Failure::z3_error(
+            "check_dump",
+            "check_dump z1",
+            "ParserError: (error \"line 3 column 51: unknown sort 'U'\") (error \"line 7 column 7: unknown constant C5\")",
+        );
+        let other = Failure::z3_error(
+            "check_dump",
+            "check_dump z2",
+            "ParserError: (error \"line 4 column 9: unknown sort 'U'\")",
+        );
+        assert_eq!(one.signature(), other.signature());
+        assert_eq!(
+            one.signature(),
+            "z3-error|check_dump: ParserError: (error \"line N column N: unknown sort 'U'\")"
+        );
+        let constant = |text: &str| {
+            Failure::z3_error(
+                "check_dump",
+                "check_dump z1",
+                &format!("ParserError: {text}"),
+            )
+            .signature()
+        };
+        assert_eq!(
+            constant("(error \"line 7 column 17: unknown constant mk (U) \")"),
+            constant("(error \"line 9 column 1: unknown constant C20\")")
+        );
+        assert_eq!(
+            constant("(error \"line 7 column 17: unknown constant mk (U) \")"),
+            "z3-error|check_dump: ParserError: (error \"line N column N: unknown constant"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! - [`sort`]: the one `Sort` type used by traces, SMT-LIB and the evaluator.
 //! - [`ops`]: the operation table (names, indices, arity, sort rules).
 //! - [`call`]: API calls and recorded results, the vocabulary of a trace.
+//! - [`datatype`]: algebraic datatypes, declared and resolved.
 //! - [`call_text`]: the SMT-LIB text of what calls build (symbols, literals, operations).
 //! - [`state`]: the reference state with preconditions, so any tool can validate a call
 //!   sequence without Z3.
@@ -14,6 +15,7 @@
 
 pub mod call;
 pub mod call_text;
+pub mod datatype;
 pub mod eval;
 pub mod finding;
 pub mod ops;

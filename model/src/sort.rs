@@ -143,10 +143,13 @@ pub enum Theory {
     Regex,
     /// Quantifiers (`forall`, `exists` over `var`s) over the sorts of the other theories.
     Quant,
+    /// Algebraic datatypes (`declare_datatypes`, constructors, testers, accessors, updates);
+    /// their sorts are `Sort::Named` instances of declared datatypes.
+    Datatypes,
 }
 
 impl Theory {
-    pub const ALL: [Theory; 9] = [
+    pub const ALL: [Theory; 10] = [
         Theory::Core,
         Theory::Arith,
         Theory::Bv,
@@ -156,6 +159,7 @@ impl Theory {
         Theory::Strings,
         Theory::Regex,
         Theory::Quant,
+        Theory::Datatypes,
     ];
 
     pub fn name(self) -> &'static str {
@@ -169,6 +173,7 @@ impl Theory {
             Theory::Strings => "strings",
             Theory::Regex => "regex",
             Theory::Quant => "quant",
+            Theory::Datatypes => "datatypes",
         }
     }
 

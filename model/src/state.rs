@@ -8,9 +8,10 @@ use crate::call::{
     AnyId, Call, Check, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
     TermId,
 };
+use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::sort::Sort;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 /// What the reference state knows of a term.
@@ -79,6 +80,10 @@ pub struct State {
     pub funcs: HashMap<FuncId, (Vec<Sort>, Sort)>,
     pub solvers: HashMap<SolverId, SolverInfo>,
     pub models: HashMap<ModelId, SolverId>,
+    /// The declared datatypes (declarations are no objects: they live as long as the trace).
+    pub datatypes: Datatypes,
+    /// The names of uninterpreted sorts made so far (a datatype may not take one).
+    pub uninterpreted: HashSet<String>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; 5],
 }
@@ -248,6 +253,59 @@ impl State {
                 Sort::array(self.sort(*index)?.clone(), self.term_sort(*value)?.clone())
             }
             Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => self.term_sort(*t)?.clone(),
+            Call::DtConstruct { sort, ctor, args } => {
+                let sort = self.sort(*sort)?;
+                let (name, d, params) = self.datatype_of(sort)?;
+                let Some(i) = d.constructors.iter().position(|(c, _)| c == ctor) else {
+                    return violation(format!("`{ctor}` is no constructor of datatype {name}"));
+                };
+                let want = d.field_sorts(i, params);
+                if want.len() != args.len() {
+                    return violation(format!(
+                        "constructor `{ctor}` takes {} arguments, got {}",
+                        want.len(),
+                        args.len()
+                    ));
+                }
+                for (arg, want) in args.iter().zip(&want) {
+                    let got = self.term_sort(*arg)?;
+                    if got != want {
+                        return violation(format!(
+                            "argument {arg} of `{ctor}` has sort {got}, expected {want}"
+                        ));
+                    }
+                }
+                sort.clone()
+            }
+            Call::DtTest { ctor, term } => {
+                let (name, d, _) = self.datatype_of(self.term_sort(*term)?)?;
+                if d.constructor(ctor).is_none() {
+                    return violation(format!("`{ctor}` is no constructor of datatype {name}"));
+                }
+                Sort::Bool
+            }
+            Call::DtSelect { field, term } => {
+                let (name, d, params) = self.datatype_of(self.term_sort(*term)?)?;
+                let Some((c, k)) = d.field(field) else {
+                    return violation(format!("`{field}` is no field of datatype {name}"));
+                };
+                d.field_sorts(c, params).swap_remove(k)
+            }
+            Call::DtUpdate { field, term, value } => {
+                let sort = self.term_sort(*term)?;
+                let (name, d, params) = self.datatype_of(sort)?;
+                let Some((c, k)) = d.field(field) else {
+                    return violation(format!("`{field}` is no field of datatype {name}"));
+                };
+                let want = d.field_sorts(c, params).swap_remove(k);
+                let got = self.term_sort(*value)?;
+                if *got != want {
+                    return violation(format!(
+                        "update of `{field}` by {value} of sort {got}, expected {want}"
+                    ));
+                }
+                sort.clone()
+            }
             Call::Substitute { term, pairs } => {
                 for (from, to) in pairs {
                     let (a, b) = (self.term_sort(*from)?, self.term_sort(*to)?);
@@ -294,9 +352,68 @@ impl State {
         }))
     }
 
+    /// The declared datatype of an instance sort, with its name and parameter sorts.
+    fn datatype_of<'a>(
+        &'a self,
+        sort: &'a Sort,
+    ) -> Result<(&'a str, &'a datatype::Datatype, &'a [Sort]), Violation> {
+        self.datatypes
+            .of(sort)
+            .map_or_else(|| violation(format!("sort {sort} is no datatype")), Ok)
+    }
+
+    /// The datatypes a `declare_datatypes` call declares, resolved, or why it cannot.
+    fn resolve_datatypes(
+        &self,
+        call: &Call,
+    ) -> Result<Vec<(String, datatype::Datatype)>, Violation> {
+        let Call::DeclareDatatypes {
+            path,
+            params,
+            datatypes,
+        } = call
+        else {
+            return Ok(Vec::new());
+        };
+        datatype::resolve(
+            *path,
+            params,
+            datatypes,
+            |id| self.sort(id).cloned().map_err(|v| v.0),
+            |name| self.datatypes.names.contains(name) || self.uninterpreted.contains(name),
+        )
+        .map_err(Violation)
+    }
+
     /// The preconditions of `call` in this state.
     pub fn check(&self, call: &Call) -> Result<(), Violation> {
         match call {
+            Call::DeclareDatatypes { .. } => self.resolve_datatypes(call).map(drop),
+            Call::SortDatatype { name, params } => {
+                let Some(d) = self.datatypes.by_name.get(name) else {
+                    return violation(format!("datatype `{name}` is not declared"));
+                };
+                if d.params.len() != params.len() {
+                    return violation(format!(
+                        "datatype `{name}` has {} parameters, got {}",
+                        d.params.len(),
+                        params.len()
+                    ));
+                }
+                let mut size = 1;
+                for p in params {
+                    let s = self.sort(*p)?;
+                    if *s == Sort::RegLan {
+                        return violation("a datatype of RegLan");
+                    }
+                    size += s.size();
+                }
+                within_sort_size(size)
+            }
+            Call::DtConstruct { .. }
+            | Call::DtTest { .. }
+            | Call::DtSelect { .. }
+            | Call::DtUpdate { .. } => self.result_sort(call).map(drop),
             Call::SortBool
             | Call::SortInt
             | Call::SortReal
@@ -319,6 +436,8 @@ impl State {
             Call::SortUninterpreted(name) => {
                 if name.is_empty() {
                     violation("an uninterpreted sort needs a name")
+                } else if self.datatypes.names.contains(name) {
+                    violation(format!("`{name}` names a datatype, constructor or field"))
                 } else {
                     Ok(())
                 }
@@ -525,7 +644,24 @@ impl State {
                 self.bind_sort(new_id, sort)
             }
             Call::SortUninterpreted(name) => {
+                self.uninterpreted.insert(name.clone());
                 self.bind_sort(new_id, Sort::uninterpreted(name.clone()))
+            }
+            Call::DeclareDatatypes { params, .. } => {
+                for (name, d) in self.resolve_datatypes(call)? {
+                    let names = &mut self.datatypes.names;
+                    names.insert(name.clone());
+                    names.extend(params.iter().cloned());
+                    for (c, fields) in &d.constructors {
+                        names.insert(c.clone());
+                        names.extend(fields.iter().map(|(f, _)| f.clone()));
+                    }
+                    self.datatypes.by_name.insert(name, d);
+                }
+            }
+            Call::SortDatatype { name, params } => {
+                let params = params.iter().map(|p| self.sorts[p].clone()).collect();
+                self.bind_sort(new_id, Sort::Named(name.clone(), params))
             }
             Call::Fun { domain, range, .. } => {
                 if let Some(AnyId::Func(f)) = new_id {
@@ -542,7 +678,11 @@ impl State {
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
             | Call::Var { .. }
-            | Call::Quantifier { .. } => {
+            | Call::Quantifier { .. }
+            | Call::DtConstruct { .. }
+            | Call::DtTest { .. }
+            | Call::DtSelect { .. }
+            | Call::DtUpdate { .. } => {
                 let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
                 let is_const = matches!(call, Call::Const { .. });
                 let is_bool_const = is_const && sort == Sort::Bool;

@@ -15,7 +15,7 @@
 //! checks in script order, so the other solver's n-th answer belongs to the n-th of them.
 
 use model::call::{AnyId, Call, Ret, SolverId, SolverKind, TermId};
-use model::call_text::{literal, operation, symbol, Dialect};
+use model::call_text::{datatype_op, literal, operation, symbol, Dialect};
 use model::trace::text::format_call;
 use model::trace::Trace;
 use model::{SatResult, Sort, State};
@@ -169,10 +169,17 @@ impl Writer {
         *self.main.get_or_insert(z) == z
     }
 
+    /// Declares the uninterpreted sorts in `sort` (at any depth) not declared yet; datatypes
+    /// are declared by their own `declare-datatypes`.
     fn declare_sort(&mut self, sort: &Sort) {
-        if let Sort::Named(name, params) = sort {
-            if params.is_empty() && self.declared_sorts.insert(name.clone()) {
-                if let Some(s) = symbol(name) {
+        let mut named = Vec::new();
+        model::datatype::named_in(sort, &mut named);
+        for name in named {
+            if self.state.datatypes.by_name.contains_key(&name) {
+                continue;
+            }
+            if self.declared_sorts.insert(name.clone()) {
+                if let Some(s) = symbol(&name) {
                     let _ = writeln!(self.out, "(declare-sort {s} 0)");
                 }
             }
@@ -290,6 +297,53 @@ impl Writer {
                 let kind = if *forall { "forall" } else { "exists" };
                 format!("({kind} ({}) {body})", binders.join(" "))
             }
+            // Field updates are SMT-LIB 2.7, which other solvers may not read yet; Z3's parser
+            // cannot tell which instance of a parametric datatype an update's field is of.
+            Call::DtUpdate { .. } if self.portable => return Err("a datatype field update"),
+            Call::DtUpdate { term, .. }
+                if sort_of(&self.state, term)
+                    .is_some_and(|s| matches!(s, Sort::Named(_, ps) if !ps.is_empty())) =>
+            {
+                return Err("a field update of a parametric datatype")
+            }
+            // Z3's parser cannot tell which instance of a parametric datatype a tester is of:
+            // it takes the constructor's full signature instead (`(_ is (C (S1 ..) S))`).
+            Call::DtTest { ctor, term } if !self.portable => {
+                let sort = sort_of(&self.state, term).ok_or(MISSING)?;
+                let arg = self.name(*term).ok_or(MISSING)?;
+                match self.state.datatypes.of(&sort) {
+                    Some((_, d, params)) if !params.is_empty() => {
+                        let c = d
+                            .constructors
+                            .iter()
+                            .position(|(c, _)| c == ctor)
+                            .ok_or(MISSING)?;
+                        let fields: Vec<String> = d
+                            .field_sorts(c, params)
+                            .iter()
+                            .map(Sort::to_string)
+                            .collect();
+                        format!("((_ is ({ctor} ({}) {sort})) {arg})", fields.join(" "))
+                    }
+                    _ => format!("((_ is {ctor}) {arg})"),
+                }
+            }
+            Call::DtConstruct { .. }
+            | Call::DtTest { .. }
+            | Call::DtSelect { .. }
+            | Call::DtUpdate { .. } => {
+                let args: Vec<TermId> = call
+                    .uses()
+                    .into_iter()
+                    .filter_map(|id| match id {
+                        AnyId::Term(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                let names = self.names(&args).ok_or(MISSING)?;
+                let built = self.state.result_sort(call).ok().flatten().ok_or(MISSING)?;
+                datatype_op(call, &names, &built).ok_or("no SMT-LIB form")?
+            }
             _ => return Err("Z3 API only"),
         })
     }
@@ -311,6 +365,28 @@ impl Writer {
         };
         match call {
             Call::SortUninterpreted(name) => self.declare_sort(&Sort::uninterpreted(name.clone())),
+            Call::DeclareDatatypes {
+                params, datatypes, ..
+            } => {
+                let mut fields = Vec::new();
+                for d in datatypes {
+                    for c in &d.constructors {
+                        for f in &c.fields {
+                            if let model::datatype::FieldSort::Sort(id) = f.sort {
+                                fields.push(self.state.sorts[&id].clone());
+                            }
+                        }
+                    }
+                }
+                for sort in &fields {
+                    self.declare_sort(sort);
+                }
+                let state = &self.state;
+                let decl = model::datatype::smtlib_decl(params, datatypes, |id| {
+                    state.sorts[&id].to_string()
+                });
+                let _ = writeln!(self.out, "{decl}");
+            }
             Call::Fun {
                 name,
                 domain,

@@ -1111,6 +1111,44 @@ impl<'a> Evaluator<'a> {
                 }
                 self.datatype_op(src, node, &format!("is-{ctor}"), arg_nodes)
             }
+            Some("_") if hc.len() == 3 && tree.symbol(hc[1]) == Some("update-field") => {
+                let field = tree.symbol(hc[2]).map(unquote).unwrap_or("");
+                let Some((owner, index)) = self.env.selectors.get(field).cloned() else {
+                    return Err(src.at(hc[2], format!("unknown field {field}")));
+                };
+                let args = self.eval_all(src, arg_nodes)?;
+                let [Some(value), Some(new)] = args.as_slice() else {
+                    return match args.len() {
+                        2 => Ok(None),
+                        n => {
+                            Err(src.at(node, format!("update-field expects 2 arguments, got {n}")))
+                        }
+                    };
+                };
+                let Value::Datatype {
+                    datatype,
+                    constructor,
+                    fields,
+                } = value
+                else {
+                    return Err(src.at(
+                        node,
+                        format!("update-field of a value of sort {}", value.sort()),
+                    ));
+                };
+                // A value of another constructor stays as it is (Z3's and SMT-LIB 2.7's
+                // reading).
+                if *constructor != owner || index >= fields.len() {
+                    return Ok(Some(value.clone()));
+                }
+                let mut fields = fields.clone();
+                fields[index] = new.clone();
+                Ok(Some(Value::Datatype {
+                    datatype: datatype.clone(),
+                    constructor: constructor.clone(),
+                    fields,
+                }))
+            }
             Some("_")
                 if hc.len() >= 2
                     && matches!(

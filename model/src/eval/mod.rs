@@ -87,9 +87,14 @@ pub fn evaluate_in(src: &Src, node: NodeId, env: &Env, model: &Model) -> Result<
 
 /// The value of a term written in SMT-LIB under `model`.
 pub fn evaluate_str(term: &str, model: &Model) -> Result<Value, EvalError> {
+    evaluate_str_in(term, &Env::default(), model)
+}
+
+/// Like [`evaluate_str`], with the problem's declarations (such as datatypes) in `env`.
+pub fn evaluate_str_in(term: &str, env: &Env, model: &Model) -> Result<Value, EvalError> {
     let src = Src::parse(term, "<term>", 0).map_err(EvalError::Error)?;
     match src.tree.roots() {
-        [root] => evaluate(&src, *root, model),
+        [root] => evaluate_in(&src, *root, env, model),
         _ => Err(EvalError::Error(Located {
             file: "<term>".into(),
             line: 1,

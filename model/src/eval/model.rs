@@ -108,6 +108,24 @@ pub struct Model {
     pub(crate) cache: RefCell<HashMap<String, Value>>,
 }
 
+impl Env {
+    /// Declares a datatype's constructors, each with its selectors in order.
+    pub fn declare_datatype(&mut self, datatype: &str, constructors: &[(String, Vec<String>)]) {
+        for (name, selectors) in constructors {
+            for (i, sel) in selectors.iter().enumerate() {
+                self.selectors.insert(sel.clone(), (name.clone(), i));
+            }
+            self.constructors.insert(
+                name.clone(),
+                Constructor {
+                    datatype: datatype.to_string(),
+                    selectors: selectors.clone(),
+                },
+            );
+        }
+    }
+}
+
 impl Model {
     /// Reads the entries of a model: `node` is `(model ...)` or Z3's bare `(...)` list of
     /// definitions. Entries other than definitions and declarations (such as Z3's cardinality

@@ -6,6 +6,7 @@ use crate::call::{
     AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
     SortId, TermId,
 };
+use crate::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
 use std::fmt::Write as _;
 
 /// The header line every text trace starts with.
@@ -210,6 +211,51 @@ pub fn format_call(call: &Call) -> String {
             Check::Dump(z) | Check::Core(z) => word(z),
             Check::Literal(t) | Check::Simplify(t) => word(t),
         },
+        Call::DeclareDatatypes {
+            path,
+            params,
+            datatypes,
+        } => {
+            word(&path.name());
+            if !params.is_empty() {
+                word(&"par");
+                params.iter().for_each(|p| word(&quote(p)));
+            }
+            for d in datatypes {
+                word(&"datatype");
+                word(&quote(&d.name));
+                for c in &d.constructors {
+                    word(&"ctor");
+                    word(&quote(&c.name));
+                    for f in &c.fields {
+                        word(&quote(&f.name));
+                        match f.sort {
+                            FieldSort::Sort(id) => word(&id),
+                            FieldSort::Datatype(k) => word(&format!("d{k}")),
+                            FieldSort::Param(k) => word(&format!("p{k}")),
+                        }
+                    }
+                }
+            }
+        }
+        Call::SortDatatype { name, params } => {
+            word(&quote(name));
+            params.iter().for_each(|p| word(p));
+        }
+        Call::DtConstruct { sort, ctor, args } => {
+            word(sort);
+            word(&quote(ctor));
+            args.iter().for_each(|t| word(t));
+        }
+        Call::DtTest { ctor: name, term } | Call::DtSelect { field: name, term } => {
+            word(&quote(name));
+            word(term)
+        }
+        Call::DtUpdate { field, term, value } => {
+            word(&quote(field));
+            word(term);
+            word(value)
+        }
     }
     line
 }
@@ -569,6 +615,100 @@ fn parse_any_id(text: &str) -> Option<AnyId> {
     })
 }
 
+/// The arguments of `declare_datatypes`: `api|parser [par "T"...] (datatype "D" (ctor "c"
+/// ("f" sN|dK|pK)*)*)+`.
+fn parse_datatypes(a: &mut Args) -> Result<Call, ReadError> {
+    let keyword = |a: &mut Args, word: &str| {
+        let hit = a
+            .line
+            .tokens
+            .get(a.next)
+            .is_some_and(|t| t.string.is_none() && t.text == word);
+        if hit {
+            a.next += 1;
+        }
+        hit
+    };
+    let path = if keyword(a, "api") {
+        DeclPath::Api
+    } else if keyword(a, "parser") {
+        DeclPath::Parser
+    } else {
+        let t = a.token("`api` or `parser`")?.text.to_string();
+        return Err(a.fail(
+            ErrorKind::Argument,
+            format!("`declare_datatypes` expects `api` or `parser`, got `{t}`"),
+        ));
+    };
+    let mut params = Vec::new();
+    if keyword(a, "par") {
+        while a
+            .line
+            .tokens
+            .get(a.next)
+            .is_some_and(|t| t.string.is_some())
+        {
+            params.push(a.string("a sort parameter")?);
+        }
+    }
+    let mut datatypes = Vec::new();
+    while a.remaining() > 0 {
+        if !keyword(a, "datatype") {
+            let t = a.token("`datatype`")?.text.to_string();
+            return Err(a.fail(
+                ErrorKind::Argument,
+                format!("`declare_datatypes` expects `datatype`, got `{t}`"),
+            ));
+        }
+        let name = a.string("a datatype name")?;
+        let mut constructors = Vec::new();
+        while keyword(a, "ctor") {
+            let name = a.string("a constructor name")?;
+            let mut fields = Vec::new();
+            while a
+                .line
+                .tokens
+                .get(a.next)
+                .is_some_and(|t| t.string.is_some())
+            {
+                let name = a.string("a field name")?;
+                let t = a.token("a field sort (sN, dK or pK)")?;
+                let (text, column) = (t.text, t.column);
+                let sort = if let Some(n) = parse_id(text, SortId::PREFIX) {
+                    FieldSort::Sort(SortId(n))
+                } else if let Some(k) = parse_id(text, 'd') {
+                    FieldSort::Datatype(k)
+                } else if let Some(k) = parse_id(text, 'p') {
+                    FieldSort::Param(k)
+                } else {
+                    return Err(error(
+                        ErrorKind::Argument,
+                        a.line.number,
+                        column,
+                        format!(
+                            "`declare_datatypes` expects a field sort (sN, dK or pK), got `{text}`"
+                        ),
+                    ));
+                };
+                fields.push(FieldDecl { name, sort });
+            }
+            constructors.push(ConstructorDecl { name, fields });
+        }
+        datatypes.push(DatatypeDecl { name, constructors });
+    }
+    if datatypes.is_empty() {
+        return Err(a.fail(
+            ErrorKind::Arity,
+            "`declare_datatypes` declares no datatype".into(),
+        ));
+    }
+    Ok(Call::DeclareDatatypes {
+        path,
+        params,
+        datatypes,
+    })
+}
+
 fn parse_call(line: &Line) -> Result<Call, ReadError> {
     let head = &line.tokens[0];
     let name = head.text;
@@ -834,6 +974,48 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
                 params.push((a.string("a parameter name")?, a.string("a value")?));
             }
             Call::SimplifyWith { term, params }
+        }
+        "declare_datatypes" => {
+            a.call = "declare_datatypes";
+            parse_datatypes(&mut a)?
+        }
+        "sort_datatype" => {
+            a.call = "sort_datatype";
+            let name = a.string("a datatype name")?;
+            let params = (0..a.remaining())
+                .map(|_| a.sort())
+                .collect::<Result<_, _>>()?;
+            Call::SortDatatype { name, params }
+        }
+        "dt_cons" => {
+            a.call = "dt_cons";
+            Call::DtConstruct {
+                sort: a.sort()?,
+                ctor: a.string("a constructor name")?,
+                args: a.terms()?,
+            }
+        }
+        "dt_is" => {
+            a.call = "dt_is";
+            Call::DtTest {
+                ctor: a.string("a constructor name")?,
+                term: a.term()?,
+            }
+        }
+        "dt_sel" => {
+            a.call = "dt_sel";
+            Call::DtSelect {
+                field: a.string("a field name")?,
+                term: a.term()?,
+            }
+        }
+        "dt_update" => {
+            a.call = "dt_update";
+            Call::DtUpdate {
+                field: a.string("a field name")?,
+                term: a.term()?,
+                value: a.term()?,
+            }
         }
         "check_literal" => {
             a.call = "check_literal";

@@ -15,6 +15,7 @@ use model::eval::{self, EvalError, Value};
 use model::finding::{Failure, FailureKind};
 use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use z3::{Params, Solver};
 
 /// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
@@ -748,6 +749,7 @@ impl Executor {
 
     /// Our value of term `t` under model `m`, counting why there is none.
     fn ours(&mut self, m: ModelId, t: TermId, assertion: bool) -> Ours {
+        let env = Rc::clone(&self.datatype_env);
         let text = match self.texts.as_ref().map(|texts| texts.text(t)) {
             Some(Ok(text)) => text,
             _ => {
@@ -759,7 +761,7 @@ impl Executor {
         let Some(values) = self.model_values(m) else {
             return Ours::Skipped;
         };
-        let result = eval::evaluate_str(&text, values);
+        let result = eval::evaluate_str_in(&text, &env, values);
         self.count_for(assertion, CHECKED);
         match result {
             Ok(v) => Ours::Value(v),
@@ -794,13 +796,15 @@ impl Executor {
                     .get(&m)
                     .and_then(|s| s.values.as_ref()?.as_ref())
                 {
-                    Some(values) => match eval::evaluate_str(&text, values) {
-                        Ok(_) => true,
-                        Err(EvalError::Open(reasons)) => {
-                            !reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON))
+                    Some(values) => {
+                        match eval::evaluate_str_in(&text, &self.datatype_env, values) {
+                            Ok(_) => true,
+                            Err(EvalError::Open(reasons)) => {
+                                !reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON))
+                            }
+                            Err(EvalError::Error(_)) => false,
                         }
-                        Err(EvalError::Error(_)) => false,
-                    },
+                    }
                     None => true,
                 },
             };
@@ -817,7 +821,8 @@ impl Executor {
     /// A value Z3 printed, read under model `m` (it may name the model's own functions, such
     /// as an array's `as-array`); `None` when it is no value.
     fn read_value(&mut self, m: ModelId, text: &str) -> Option<Value> {
-        eval::evaluate_str(text, self.model_values(m)?).ok()
+        let env = Rc::clone(&self.datatype_env);
+        eval::evaluate_str_in(text, &env, self.model_values(m)?).ok()
     }
 
     /// Where Z3's evaluation of `t` under model `m` first departs from ours: the lowest term
@@ -828,6 +833,7 @@ impl Executor {
     /// operation above it. Only evaluated on a failed check.
     fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
         let order = self.texts.as_ref()?.post_order(t);
+        let env = Rc::clone(&self.datatype_env);
         let mut z3_values: BTreeMap<TermId, String> = BTreeMap::new();
         for u in order {
             let Ok(value) = self.model_eval(m, u, true) else {
@@ -856,8 +862,8 @@ impl Executor {
             };
             let values = self.model_values(m)?;
             let (Ok(ours), Ok(theirs)) = (
-                eval::evaluate_str(&local, values),
-                eval::evaluate_str(&z3_values[&u], values),
+                eval::evaluate_str_in(&local, &env, values),
+                eval::evaluate_str_in(&z3_values[&u], &env, values),
             ) else {
                 continue;
             };

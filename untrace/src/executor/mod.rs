@@ -14,6 +14,7 @@
 //! the fly into that solver's context.
 
 mod checks;
+mod datatypes;
 mod guard;
 pub mod inject;
 mod numerals;
@@ -202,6 +203,10 @@ pub struct Executor {
     /// The term each `simplify`/`simplify_with` result simplifies, for `check_simplify`.
     /// (The simplified term, whether `simplify_with` made it.)
     simplified_from: HashMap<TermId, (TermId, bool)>,
+    /// The datatypes declared so far.
+    datatypes: datatypes::Declared,
+    /// Their constructors and selectors, for the independent evaluator.
+    datatype_env: Rc<model::eval::Env>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -229,6 +234,8 @@ impl Executor {
             built_by: HashMap::new(),
             literals: HashMap::new(),
             simplified_from: HashMap::new(),
+            datatypes: Default::default(),
+            datatype_env: Default::default(),
             config,
             state: State::new(),
             main,
@@ -811,6 +818,68 @@ impl Executor {
                 solver_call(slot, || slot.solver.from_string(text.as_str()))?;
                 self.slot_mut(*z)?.formula.parsed();
                 Outcome::Nothing
+            }
+            Call::DeclareDatatypes {
+                path,
+                params,
+                datatypes,
+            } => {
+                let (state, sorts) = (&self.state, &self.sorts);
+                let field_sort =
+                    |id: SortId| Some((state.sorts.get(&id)?.clone(), sorts.get(&id)?.clone()));
+                let declared = &mut self.datatypes;
+                guard::guarded(&self.main, || {
+                    declared.declare(*path, params, datatypes, field_sort)
+                })
+                .map_err(z3err)?
+                .map_err(z3err)?;
+                let env = Rc::make_mut(&mut self.datatype_env);
+                for d in datatypes {
+                    let constructors: Vec<(String, Vec<String>)> = d
+                        .constructors
+                        .iter()
+                        .map(|c| {
+                            (
+                                c.name.clone(),
+                                c.fields.iter().map(|f| f.name.clone()).collect(),
+                            )
+                        })
+                        .collect();
+                    env.declare_datatype(&d.name, &constructors);
+                }
+                Outcome::Nothing
+            }
+            Call::SortDatatype { name, params } => {
+                let params = params
+                    .iter()
+                    .map(|p| {
+                        Ok((
+                            self.state.sort(*p).map_err(malformed)?.clone(),
+                            self.z3_sort(*p)?.clone(),
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, ExecError>>()?;
+                let declared = &mut self.datatypes;
+                let sort =
+                    guard::guarded(&self.main, || declared.sort(name, &params)).map_err(z3err)?;
+                Outcome::Sort(sort.map_err(z3err)?)
+            }
+            Call::DtConstruct { sort, ctor, args } => {
+                let s = self.z3_sort(*sort)?;
+                let args = self.arg_terms(args)?;
+                Outcome::Term(self.main(|| datatypes::construct(s, ctor, &args))?)
+            }
+            Call::DtTest { ctor, term } => {
+                let t = self.z3_term(*term)?;
+                Outcome::Term(self.main(|| datatypes::test(ctor, t))?)
+            }
+            Call::DtSelect { field, term } => {
+                let t = self.z3_term(*term)?;
+                Outcome::Term(self.main(|| datatypes::select(field, t))?)
+            }
+            Call::DtUpdate { field, term, value } => {
+                let (t, v) = (self.z3_term(*term)?, self.z3_term(*value)?);
+                Outcome::Term(self.main(|| datatypes::update(field, t, v))?)
             }
             Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
             Call::Check(check) => {

@@ -9,7 +9,7 @@
 //! operation only Z3 knows, a literal without syntax) makes every term above it
 //! inexpressible; the check skips those and counts them.
 
-use model::call_text::{literal, operation, symbol, Dialect};
+use model::call_text::{datatype_op, literal, operation, symbol, Dialect};
 use model::{Call, FuncId, State, TermId};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -175,6 +175,30 @@ impl TermTexts {
                 args: vec![*s],
             },
             Call::Substitute { term, pairs } => self.substitution(head, *term, pairs),
+            Call::DtConstruct { .. }
+            | Call::DtTest { .. }
+            | Call::DtSelect { .. }
+            | Call::DtUpdate { .. }
+                if state.terms.contains_key(&t) =>
+            {
+                // The term arguments in order (a constructor's sort id is no argument).
+                let args: Vec<TermId> = call
+                    .uses()
+                    .into_iter()
+                    .filter_map(|id| match id {
+                        model::AnyId::Term(a) => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                let names: Vec<String> = args.iter().map(|a| var(*a)).collect();
+                match datatype_op(call, &names, &state.terms[&t].sort) {
+                    Some(expr) => Node::Expr { head, expr, args },
+                    None => Node::Inexpressible {
+                        head,
+                        why: "a datatype operation without SMT-LIB form",
+                    },
+                }
+            }
             _ => Node::Inexpressible {
                 head,
                 why: "a term only the Z3 API builds",

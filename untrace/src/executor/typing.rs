@@ -85,6 +85,142 @@ pub fn probe() -> Vec<Disagreement> {
             });
         }
     }
+    if let Ok(found_here) = guard::in_context(&scratch, datatype_disagreements) {
+        found.extend(found_here);
+    }
+    found
+}
+
+/// The sample datatypes of the probe: a parametric list through the parser, two mutually
+/// recursive datatypes through the API.
+const DATATYPE_SAMPLE: &str = "z3-trace 1\nsort_int\nreturn s1\nsort_bool\nreturn s2\n\
+    declare_datatypes parser par \"T\" datatype \"probeL\" ctor \"probeNil\" ctor \"probeCons\" \"probeHd\" p0 \"probeTl\" d0\n\
+    sort_datatype \"probeL\" s1\nreturn s3\n\
+    declare_datatypes api datatype \"probeT\" ctor \"probeLeaf\" \"probeVal\" s2 ctor \"probeNode\" \"probeKids\" d1 \
+    datatype \"probeF\" ctor \"probeFnil\" ctor \"probeFcons\" \"probeFirst\" d0 \"probeRest\" d1\n\
+    sort_datatype \"probeT\" \nreturn s4\nsort_datatype \"probeF\"\nreturn s5\n";
+
+/// Every datatype operation on the sample datatypes whose Z3 sort differs from the model's
+/// (constructors, testers, accessors and updates on constants), in the current context.
+fn datatype_disagreements() -> Vec<Disagreement> {
+    use model::{Call, State};
+    let Ok(sample) = model::trace::text::parse(DATATYPE_SAMPLE) else {
+        return Vec::new();
+    };
+    let mut state = State::new();
+    let mut declared = super::datatypes::Declared::default();
+    let mut sorts: Vec<(Sort, z3::Sort)> = Vec::new();
+    let mut z3_of = std::collections::HashMap::new();
+    for entry in &sample.entries {
+        let made = match &entry.call {
+            Call::SortInt => Ok(Some(z3::Sort::int())),
+            Call::SortBool => Ok(Some(z3::Sort::bool())),
+            Call::DeclareDatatypes {
+                path,
+                params,
+                datatypes,
+            } => declared
+                .declare(*path, params, datatypes, |id| {
+                    Some((state.sorts.get(&id)?.clone(), z3_of.get(&id).cloned()?))
+                })
+                .map(|()| None),
+            Call::SortDatatype { name, params } => {
+                let params: Vec<(Sort, z3::Sort)> = params
+                    .iter()
+                    .filter_map(|p| Some((state.sorts.get(p)?.clone(), z3_of.get(p).cloned()?)))
+                    .collect();
+                declared.sort(name, &params).map(Some)
+            }
+            _ => Ok(None),
+        };
+        let disagreement = |z3: String| Disagreement {
+            op: entry.call.name(),
+            indices: Vec::new(),
+            args: Vec::new(),
+            model: Sort::Bool,
+            z3: Err(z3),
+        };
+        match made {
+            Ok(made) => {
+                if state.apply(&entry.call, entry.ret.as_ref()).is_err() {
+                    return vec![disagreement("the model refuses the sample".into())];
+                }
+                if let (Some(z), Some(model::Ret::Id(model::AnyId::Sort(id)))) = (made, &entry.ret)
+                {
+                    z3_of.insert(*id, z.clone());
+                    sorts.push((state.sorts[id].clone(), z));
+                }
+            }
+            Err(e) => return vec![disagreement(e)],
+        }
+    }
+    let mut found = Vec::new();
+    for (sort, z3_sort_of) in sorts
+        .iter()
+        .filter(|(s, _)| state.datatypes.of(s).is_some())
+    {
+        let Some((_, d, params)) = state.datatypes.of(sort) else {
+            continue;
+        };
+        let instance = Dynamic::new_const("probeX", z3_sort_of);
+        let z3_sort_for = |s: &Sort| {
+            sorts
+                .iter()
+                .find(|(m, _)| m == s)
+                .map(|(_, z)| z.clone())
+                .or_else(|| z3_sort(s).ok())
+        };
+        let mut check = |name: &'static str, args: Vec<Sort>, expected: Sort, term: Dynamic| {
+            let got = term.get_sort();
+            if z3_sort_for(&expected).as_ref() != Some(&got) {
+                found.push(Disagreement {
+                    op: name,
+                    indices: Vec::new(),
+                    args,
+                    model: expected,
+                    z3: Ok(got.to_string()),
+                });
+            }
+        };
+        for (c, (ctor, fields)) in d.constructors.iter().enumerate() {
+            let field_sorts = d.field_sorts(c, params);
+            let consts: Option<Vec<Dynamic>> = field_sorts
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Some(Dynamic::new_const(format!("probeF{i}"), &z3_sort_for(s)?)))
+                .collect();
+            let Some(consts) = consts else { continue };
+            let refs: Vec<&Dynamic> = consts.iter().collect();
+            check(
+                "dt_cons",
+                field_sorts.clone(),
+                sort.clone(),
+                super::datatypes::construct(z3_sort_of, ctor, &refs),
+            );
+            check(
+                "dt_is",
+                vec![sort.clone()],
+                Sort::Bool,
+                super::datatypes::test(ctor, &instance),
+            );
+            for ((field, _), (field_sort, value)) in
+                fields.iter().zip(field_sorts.iter().zip(&consts))
+            {
+                check(
+                    "dt_sel",
+                    vec![sort.clone()],
+                    field_sort.clone(),
+                    super::datatypes::select(field, &instance),
+                );
+                check(
+                    "dt_update",
+                    vec![sort.clone(), field_sort.clone()],
+                    sort.clone(),
+                    super::datatypes::update(field, &instance, value),
+                );
+            }
+        }
+    }
     found
 }
 
