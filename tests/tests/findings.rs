@@ -219,5 +219,5 @@ fn wrong_simplifications_are_bug_reports() {
 
 #[test]
 fn dump_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "12"], &[]);
+    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "20"], &[]);
 }
