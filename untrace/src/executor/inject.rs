@@ -18,6 +18,9 @@
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
 //! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
+//! | `no-proof` | `get_proof` fails as if Z3 had no proof | z3-error (where a proof is due) |
+//! | `wrong-consequence` | every consequence `check_consequences` gets is negated | consequence |
+//! | `wrong-cube` | every cube `check_cubes` gets is `false` | cube |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -42,6 +45,9 @@ pub enum Fault {
     WrongModel,
     WrongNumeral,
     WrongSimplify,
+    NoProof,
+    WrongConsequence,
+    WrongCube,
 }
 
 impl Fault {
@@ -50,8 +56,8 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral or \
-                 wrong-simplify, got \
+                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
+                 wrong-simplify, no-proof, wrong-consequence or wrong-cube, got \
                  `{text}`"
             )
         };
@@ -72,6 +78,9 @@ impl Fault {
             ("wrong-model", None) => Fault::WrongModel,
             ("wrong-numeral", None) => Fault::WrongNumeral,
             ("wrong-simplify", None) => Fault::WrongSimplify,
+            ("no-proof", None) => Fault::NoProof,
+            ("wrong-consequence", None) => Fault::WrongConsequence,
+            ("wrong-cube", None) => Fault::WrongCube,
             _ => return Err(bad()),
         })
     }
