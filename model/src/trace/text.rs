@@ -864,9 +864,11 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
             let solver = a.solver()?;
             let mut assumptions = Vec::new();
             loop {
-                let at_vars = a.line.tokens.get(a.next).is_some_and(|t| {
-                    t.string.is_none() && t.text == CONSEQUENCE_VARS
-                });
+                let at_vars = a
+                    .line
+                    .tokens
+                    .get(a.next)
+                    .is_some_and(|t| t.string.is_none() && t.text == CONSEQUENCE_VARS);
                 if at_vars {
                     a.next += 1;
                     break;

@@ -537,7 +537,12 @@ impl Executor {
     /// The terms of `ids` (released ones too), or `None` when one is unknown.
     fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
         ids.into_iter()
-            .map(|t| self.terms.get(&t).or_else(|| self.released.get(&t)).cloned())
+            .map(|t| {
+                self.terms
+                    .get(&t)
+                    .or_else(|| self.released.get(&t))
+                    .cloned()
+            })
             .collect()
     }
 
@@ -588,8 +593,17 @@ impl Executor {
             Some(super::inject::Fault::WrongConsequence)
         );
         let judged = guard::in_context(&ctx, || {
-            let local = |t: &Dynamic| if foreign { t.translate(&ctx) } else { t.clone() };
-            let asserted: Vec<Bool> = assertions.iter().filter_map(|t| local(t).as_bool()).collect();
+            let local = |t: &Dynamic| {
+                if foreign {
+                    t.translate(&ctx)
+                } else {
+                    t.clone()
+                }
+            };
+            let asserted: Vec<Bool> = assertions
+                .iter()
+                .filter_map(|t| local(t).as_bool())
+                .collect();
             let assumed: Vec<Dynamic> = assumed.iter().map(local).collect();
             let vars: Vec<Dynamic> = vars.iter().map(local).collect();
             let solver = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
@@ -658,17 +672,30 @@ impl Executor {
             .filter(|_| !self.slot(z).is_ok_and(|s| s.formula.assuming));
         let all_false = matches!(self.config.inject, Some(super::inject::Fault::WrongCube));
         let judged = guard::in_context(&ctx, || {
-            let local = |t: &Dynamic| if foreign { t.translate(&ctx) } else { t.clone() };
-            let asserted: Vec<Bool> = assertions.iter().filter_map(|t| local(t).as_bool()).collect();
+            let local = |t: &Dynamic| {
+                if foreign {
+                    t.translate(&ctx)
+                } else {
+                    t.clone()
+                }
+            };
+            let asserted: Vec<Bool> = assertions
+                .iter()
+                .filter_map(|t| local(t).as_bool())
+                .collect();
             let known = match known {
                 Some(answer) => answer,
-                None => super::sat(RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?.check_assumptions(&[])),
+                None => super::sat(
+                    RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?.check_assumptions(&[]),
+                ),
             };
             let cuber = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
             let (mut cubes, mut complete) = (Vec::new(), false);
             while cubes.len() < MAX_CUBES {
                 let cube = cuber.cube()?;
-                let is = |b: bool| cube.len() == 1 && cube[0].as_bool().and_then(|c| c.as_bool()) == Some(b);
+                let is = |b: bool| {
+                    cube.len() == 1 && cube[0].as_bool().and_then(|c| c.as_bool()) == Some(b)
+                };
                 if is(false) {
                     complete = true;
                     break;
@@ -689,7 +716,11 @@ impl Executor {
                     cube.iter().filter_map(|l| l.as_bool()).collect()
                 };
                 lits.iter().for_each(|l| solver.assert(l));
-                let text = lits.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(" ");
+                let text = lits
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 answers.push((super::sat(solver.check_assumptions(&[])), text));
             }
             Some((known, complete, answers))

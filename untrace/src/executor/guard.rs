@@ -172,7 +172,12 @@ pub fn fresh_context() -> Result<Context, String> {
 pub fn configured_context(config: &[(String, String)]) -> Result<Context, String> {
     let config = config
         .iter()
-        .map(|(k, v)| Ok((std::ffi::CString::new(k.as_str())?, std::ffi::CString::new(v.as_str())?)))
+        .map(|(k, v)| {
+            Ok((
+                std::ffi::CString::new(k.as_str())?,
+                std::ffi::CString::new(v.as_str())?,
+            ))
+        })
         .collect::<Result<Vec<_>, std::ffi::NulError>>()
         .map_err(|e| format!("context parameter with a NUL byte: {e}"))?;
     // SAFETY: plain z3-sys constructor calls; the config is deleted after use, the context

@@ -124,9 +124,8 @@ impl RawSolver {
             Vector::new(self.raw, &[])?,
         );
         // SAFETY: a live solver and vectors of its context.
-        let r = unsafe {
-            z3_sys::Z3_solver_get_consequences(self.raw, self.solver, a.v, v.v, out.v)
-        };
+        let r =
+            unsafe { z3_sys::Z3_solver_get_consequences(self.raw, self.solver, a.v, v.v, out.v) };
         Some((lbool(r), out.items(&self.ctx)))
     }
 
