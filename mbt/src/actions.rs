@@ -901,8 +901,8 @@ impl Action for OtherContext {
     }
 }
 
-/// `check_consequences` of the main solver: up to two assumption literals over the Boolean
-/// constants, one to three constants of the pool as variables.
+/// `check_consequences` of the main solver: one or two assumptions among the Boolean
+/// constants, as variables one to three constants of the pool and the first assumption.
 pub struct Consequences;
 impl Action for Consequences {
     fn name(&self) -> &'static str {
@@ -938,10 +938,17 @@ impl Action for Consequences {
             .filter(|t| cx.pool.sort_of(*t).is_some())
             .collect();
         let mut assumptions = Vec::new();
-        for _ in 0..cx.rng.random_range(0..=2usize.min(literals.len())) {
+        for _ in 0..cx.rng.random_range(1..=2usize).min(literals.len()) {
             let t = literals[cx.rng.random_range(0..literals.len())];
             if !assumptions.contains(&t) {
                 assumptions.push(t);
+            }
+        }
+        // An assumed constant is a variable whose value Z3 must report: such a check has a
+        // consequence to validate, where random constants are rarely fixed.
+        if let Some(&a) = assumptions.first() {
+            if !variables.contains(&a) {
+                variables.push(a);
             }
         }
         cx.pinned
