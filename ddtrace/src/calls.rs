@@ -248,8 +248,23 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                     model: model(m),
                     term: term(f, t),
                 },
+                Check::Consequences {
+                    solver: z,
+                    assumptions,
+                    variables,
+                } => Check::Consequences {
+                    solver: solver(f, z),
+                    assumptions: assumptions.into_iter().map(|t| term(f, t)).collect(),
+                    variables: variables.into_iter().map(|t| term(f, t)).collect(),
+                },
+                Check::Cubes(z) => Check::Cubes(solver(f, z)),
             })
         }
+        Call::TranslateConfig { solver: z, config } => Call::TranslateConfig {
+            solver: solver(f, z),
+            config,
+        },
+        Call::GetProof(z) => Call::GetProof(solver(f, z)),
         other => other,
     }
 }
@@ -404,6 +419,12 @@ mod tests {
             Check::Dump(SolverId(1)),
             Check::Core(SolverId(1)),
             Check::Literal(TermId(1)),
+            Check::Consequences {
+                solver: SolverId(1),
+                assumptions: vec![TermId(1)],
+                variables: vec![TermId(2), TermId(3)],
+            },
+            Check::Cubes(SolverId(1)),
         ];
         for check in checks {
             let call = Call::Check(check);

@@ -8,7 +8,7 @@ use crate::failure::Failure;
 use crate::gen;
 use crate::options::{conflicts, GLOBALS, INVALID_WITH_THEORY};
 use crate::round_state::{Asserted, RoundState, Shape};
-use model::options::{LOGICS, TACTICS};
+use model::options::{CONTEXT_PARAMS, LOGICS, TACTICS};
 use model::state::Phase;
 use model::{AnyId, Call, Check, Op, Ret, SatResult, SolverId, SolverKind, Sort, TermId, Theory};
 use rand::Rng;
@@ -874,6 +874,190 @@ impl Action for RecoverAfterLimit {
             return Ok(false);
         }
         cross_check_with(cx, SolverKind::Default)
+    }
+}
+
+/// The formula of the main solver's last check: its assertions, then its assumptions.
+fn checked_formula(cx: &RoundState<'_>) -> Vec<TermId> {
+    let mut formula: Vec<TermId> = cx
+        .assertions()
+        .iter()
+        .map(|a| match a {
+            Asserted::Plain(t) | Asserted::Tracked { term: t, .. } => *t,
+        })
+        .collect();
+    formula.extend(cx.last_assumptions.iter().copied());
+    formula
+}
+
+/// A random context configuration: one to three parameters of `CONTEXT_PARAMS`, proof
+/// generation on more often than not.
+fn context_config(cx: &mut RoundState<'_>) -> Vec<(String, String)> {
+    let mut config = vec![("proof".to_string(), cx.rng.random_bool(0.6).to_string())];
+    for _ in 0..cx.rng.random_range(0..=2) {
+        let key = CONTEXT_PARAMS[cx.rng.random_range(0..CONTEXT_PARAMS.len())];
+        if config.iter().all(|(k, _)| k != key) {
+            config.push((key.to_string(), cx.rng.random_bool(0.5).to_string()));
+        }
+    }
+    config
+}
+
+/// The main solver's formula in a context of another configuration (`proof`, `unsat_core`,
+/// `model`, `auto_config`, ...): the main solver translated into it (`translate_config`), or a
+/// new solver made in it (`new_solver_config`) given the formula. It must answer as the main
+/// solver did (`check_config`); its model must satisfy the formula (`check_model`,
+/// `check_indep`); after unsat, a solver made with proofs on must give one (`get_proof`).
+pub struct OtherContext;
+impl Action for OtherContext {
+    fn name(&self) -> &'static str {
+        "other_context"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let (Some(main), Some(expected)) = (cx.solver, cx.last_answer) else {
+            return Ok(false);
+        };
+        let config = context_config(cx);
+        let translate = depth(cx) == 0
+            && (cx.config.translate_default || !main_translates_slowly(cx))
+            && cx.rng.random_bool(0.5);
+        let formula = checked_formula(cx);
+        let other = if translate {
+            cx.run(Call::TranslateConfig {
+                solver: main,
+                config,
+            })?
+            .solver()
+        } else {
+            let other = cx.run(Call::NewSolverConfig(config))?.solver();
+            if let Some(z) = other {
+                let asserted = formula.len() - cx.last_assumptions.len();
+                for &t in &formula[..asserted] {
+                    cx.run(Call::Assert(z, t))?;
+                }
+            }
+            other
+        };
+        let Some(other) = other else {
+            return Ok(false);
+        };
+        let limit = rlimit_call(cx, other);
+        cx.run(limit)?;
+        let answer = if cx.last_assumptions.is_empty() {
+            cx.run(Call::CheckSat(other))?.sat()
+        } else {
+            cx.run(Call::CheckSatAssuming(other, cx.last_assumptions.clone()))?
+                .sat()
+        };
+        if answer.is_some() && expected != SatResult::Unknown {
+            cx.run(Call::Check(Check::Config {
+                original: main,
+                other,
+            }))?;
+        }
+        match answer {
+            Some(SatResult::Sat) => {
+                if let Some(m) = cx.run(Call::GetModel(other))?.model() {
+                    for &term in &formula {
+                        cx.run(Call::Check(Check::Model { model: m, term }))?;
+                        if cx.config.independent {
+                            cx.run(Call::Check(Check::Independent { model: m, term }))?;
+                        }
+                    }
+                    cx.run(Call::Release(AnyId::Model(m)))?;
+                }
+            }
+            Some(SatResult::Unsat) => {
+                cx.run(Call::GetProof(other))?;
+            }
+            _ => {}
+        }
+        cx.run(Call::Delete(other))?;
+        Ok(true)
+    }
+}
+
+/// `check_consequences` of the main solver: one or two assumptions among the Boolean
+/// constants, as variables one to three constants of the pool and the first assumption.
+pub struct Consequences;
+impl Action for Consequences {
+    fn name(&self) -> &'static str {
+        "consequences"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.solver.is_some() && !beyond_limit(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let consts: Vec<TermId> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter(|t| cx.sut.state().term(*t).is_ok_and(|i| i.is_const))
+            .collect();
+        if consts.is_empty() {
+            return Ok(false);
+        }
+        let mut variables = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let t = consts[cx.rng.random_range(0..consts.len())];
+            if !variables.contains(&t) {
+                variables.push(t);
+            }
+        }
+        let literals: Vec<TermId> = cx
+            .bool_consts
+            .iter()
+            .copied()
+            .filter(|t| cx.pool.sort_of(*t).is_some())
+            .collect();
+        let mut assumptions = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=2usize).min(literals.len()) {
+            let t = literals[cx.rng.random_range(0..literals.len())];
+            if !assumptions.contains(&t) {
+                assumptions.push(t);
+            }
+        }
+        // An assumed constant is a variable whose value Z3 must report: such a check has a
+        // consequence to validate, where random constants are rarely fixed.
+        if let Some(&a) = assumptions.first() {
+            if !variables.contains(&a) {
+                variables.push(a);
+            }
+        }
+        cx.pinned
+            .extend(variables.iter().chain(&assumptions).copied());
+        cx.run(Call::Check(Check::Consequences {
+            solver: z,
+            assumptions,
+            variables,
+        }))?;
+        Ok(true)
+    }
+}
+
+/// `check_cubes` of the main solver, when it holds assertions: Z3 (4.8.12, 5.4.1) segfaults
+/// cubing a solver without any (`traces/regress/cube-empty-solver-segfault.trace`), a known
+/// bug a campaign would meet again in every round that pops its assertions.
+pub struct Cubes;
+impl Action for Cubes {
+    fn name(&self) -> &'static str {
+        "cubes"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.solver.is_some() && !beyond_limit(cx) && !cx.assertions().is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::Cubes(z)))?;
+        Ok(true)
     }
 }
 

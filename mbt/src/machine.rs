@@ -107,6 +107,9 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &QueryCore, 8, ResetIncremental),
     t(QueryModel, &CrossCheck, 2, ResetIncremental),
     t(QueryModel, &RecoverAfterLimit, 2, ResetIncremental),
+    t(QueryModel, &OtherContext, 3, ResetIncremental),
+    t(QueryModel, &Consequences, 2, ResetIncremental),
+    t(QueryModel, &Cubes, 2, ResetIncremental),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

@@ -6,6 +6,17 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+/// Families of API calls that are no theory, counted in `rounds_per_theory` by name: a round
+/// counts for a family when it tried one of the family's calls or checks.
+pub const API_FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "contexts",
+        &["new_solver_config", "translate_config", "get_proof"],
+    ),
+    ("consequences", &["check_consequences"]),
+    ("cubes", &["check_cubes"]),
+];
+
 /// Tried / succeeded counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Count {
@@ -65,7 +76,8 @@ impl Stats {
     }
 
     /// Counts this round (its stats hold one round's calls) once for each theory whose
-    /// operations it built a term of (`quant` for a quantifier).
+    /// operations it built a term of (`quant` for a quantifier), and once for each family of
+    /// [`API_FAMILIES`] it called.
     pub fn count_round_theories(&mut self) {
         let theories: std::collections::BTreeSet<&str> = self
             .calls
@@ -81,7 +93,15 @@ impl Stats {
                 },
             })
             .collect();
-        for t in theories {
+        let families = API_FAMILIES
+            .iter()
+            .filter(|(_, calls)| {
+                calls
+                    .iter()
+                    .any(|c| self.calls.get(*c).is_some_and(|n| n.tried > 0))
+            })
+            .map(|(family, _)| *family);
+        for t in theories.into_iter().chain(families) {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;
         }
     }

@@ -293,6 +293,22 @@ pub enum Call {
         term: TermId,
         value: TermId,
     },
+    /// `new_solver_config "KEY" "VALUE" ...`: a default solver in a fresh context made from a
+    /// configuration (`Z3_mk_config`, `Z3_set_param_value` of each pair; the keys of
+    /// [`crate::options::CONTEXT_PARAMS`]). Terms asserted to it are translated into its
+    /// context. Appended last: binary traces keep their variant numbers.
+    NewSolverConfig(Vec<(String, String)>),
+    /// `translate_config zZ "KEY" "VALUE" ...`: Z copied (`Z3_solver_translate`) into a fresh
+    /// context made from that configuration.
+    TranslateConfig {
+        solver: SolverId,
+        config: Vec<(String, String)>,
+    },
+    /// `get_proof zZ`: the proof of Z's last unsat answer (`Z3_solver_get_proof`); the proof
+    /// itself is not recorded (it names Z3's internals). Z3 refuses it where the solver does
+    /// not generate proofs, an expected refusal; where it must (see the executor), a refusal
+    /// is a finding.
+    GetProof(SolverId),
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -340,6 +356,21 @@ pub enum Check {
     /// satisfiable (under a resource limit: `unknown` is no verdict). For what the
     /// independent evaluator cannot judge, quantifiers over infinite domains above all.
     Quant { model: ModelId, term: TermId },
+    /// `check_consequences zZ tA... vars tX...`: a fresh solver in Z's context, given Z's
+    /// assertions, answers `get_consequences` for assumptions A and variables X; every
+    /// consequence `(=> (and A') (= x v))` it returns must follow from the assertions: a fresh
+    /// solver under a resource limit does not find the assertions and its negation
+    /// satisfiable. Appended last: binary traces keep their variant numbers.
+    Consequences {
+        solver: SolverId,
+        assumptions: Vec<TermId>,
+        variables: Vec<TermId>,
+    },
+    /// `check_cubes zZ`: a fresh solver in Z's context, given Z's assertions, splits them into
+    /// cubes (`Z3_solver_cube` until the `false` or the empty cube); each cube is checked as
+    /// assumptions of that solver. Assertions known sat need a cube that is not unsat (when the
+    /// enumeration completed); assertions known unsat admit no sat cube.
+    Cubes(SolverId),
 }
 
 impl Check {
@@ -355,6 +386,8 @@ impl Check {
         "check_literal",
         "check_simplify",
         "check_quant",
+        "check_consequences",
+        "check_cubes",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -369,6 +402,8 @@ impl Check {
             Check::Literal(_) => "check_literal",
             Check::Simplify(_) => "check_simplify",
             Check::Quant { .. } => "check_quant",
+            Check::Consequences { .. } => "check_consequences",
+            Check::Cubes(_) => "check_cubes",
         }
     }
 
@@ -384,6 +419,8 @@ impl Check {
             Check::Core(_) => K::Core,
             Check::Literal(_) => K::Literal,
             Check::Simplify(_) => K::Simplify,
+            Check::Consequences { .. } => K::Consequence,
+            Check::Cubes(_) => K::Cube,
         }
     }
 
@@ -402,8 +439,15 @@ impl Check {
                 original: a,
                 other: b,
             } => vec![AnyId::Solver(*a), AnyId::Solver(*b)],
-            Check::Dump(z) | Check::Core(z) => vec![AnyId::Solver(*z)],
+            Check::Dump(z) | Check::Core(z) | Check::Cubes(z) => vec![AnyId::Solver(*z)],
             Check::Literal(t) | Check::Simplify(t) => vec![AnyId::Term(*t)],
+            Check::Consequences {
+                solver,
+                assumptions,
+                variables,
+            } => std::iter::once(AnyId::Solver(*solver))
+                .chain(assumptions.iter().chain(variables).map(|t| AnyId::Term(*t)))
+                .collect(),
         }
     }
 }
@@ -603,6 +647,9 @@ impl Call {
             Call::DtTest { .. } => "dt_is",
             Call::DtSelect { .. } => "dt_sel",
             Call::DtUpdate { .. } => "dt_update",
+            Call::NewSolverConfig(_) => "new_solver_config",
+            Call::TranslateConfig { .. } => "translate_config",
+            Call::GetProof(_) => "get_proof",
         }
     }
 
@@ -665,6 +712,9 @@ impl Call {
         "dt_is",
         "dt_sel",
         "dt_update",
+        "new_solver_config",
+        "translate_config",
+        "get_proof",
     ];
 
     /// What this call returns.
@@ -696,7 +746,10 @@ impl Call {
             | Call::DtSelect { .. }
             | Call::DtUpdate { .. } => RetKind::Term,
             Call::Fun { .. } => RetKind::Func,
-            Call::NewSolver(_) | Call::Translate(_) => RetKind::Solver,
+            Call::NewSolver(_)
+            | Call::Translate(_)
+            | Call::NewSolverConfig(_)
+            | Call::TranslateConfig { .. } => RetKind::Solver,
             Call::GetModel(_) => RetKind::Model,
             Call::CheckSat(_) | Call::CheckSatAssuming(..) => RetKind::Sat,
             Call::GetUnsatCore(_) => RetKind::Core,
@@ -713,7 +766,8 @@ impl Call {
             | Call::Release(_)
             | Call::Delete(_)
             | Call::Check(_)
-            | Call::DeclareDatatypes { .. } => RetKind::None,
+            | Call::DeclareDatatypes { .. }
+            | Call::GetProof(_) => RetKind::None,
         }
     }
 
@@ -730,6 +784,7 @@ impl Call {
             | Call::SortString
             | Call::SortUninterpreted(_)
             | Call::NewSolver(_)
+            | Call::NewSolverConfig(_)
             | Call::SetGlobal { .. } => vec![],
             Call::SortArray(i, e) => vec![A::Sort(*i), A::Sort(*e)],
             Call::SortSeq(e) => vec![A::Sort(*e)],
@@ -773,6 +828,8 @@ impl Call {
             | Call::Reset(solver)
             | Call::ToSmt2(solver)
             | Call::FromString(solver, _)
+            | Call::TranslateConfig { solver, .. }
+            | Call::GetProof(solver)
             | Call::Delete(solver) => vec![A::Solver(*solver)],
             Call::Assert(solver, t) => vec![A::Solver(*solver), A::Term(*t)],
             Call::AssertAndTrack {

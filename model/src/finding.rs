@@ -56,10 +56,14 @@ pub enum FailureKind {
     Literal,
     /// A term and its simplification (`simplify`, `simplify_with`) differ in some model.
     Simplify,
+    /// A consequence `get_consequences` returned does not follow from the assertions.
+    Consequence,
+    /// The cubes of `Z3_solver_cube` contradict the satisfiability of the assertions.
+    Cube,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 17] = [
+    pub const ALL: [FailureKind; 19] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -77,6 +81,8 @@ impl FailureKind {
         FailureKind::SolverDiff,
         FailureKind::Literal,
         FailureKind::Simplify,
+        FailureKind::Consequence,
+        FailureKind::Cube,
     ];
 
     pub fn name(self) -> &'static str {
@@ -98,6 +104,8 @@ impl FailureKind {
             FailureKind::SolverDiff => "solver-diff",
             FailureKind::Literal => "literal",
             FailureKind::Simplify => "simplify",
+            FailureKind::Consequence => "consequence",
+            FailureKind::Cube => "cube",
         }
     }
 
@@ -122,6 +130,8 @@ impl FailureKind {
                 | FailureKind::EvalDisagreement
                 | FailureKind::Literal
                 | FailureKind::Simplify
+                | FailureKind::Consequence
+                | FailureKind::Cube
         )
     }
 }

@@ -58,3 +58,19 @@ pub const TACTICS: &[&str] = &[
     "smt", "qfbv", "qflia", "qflra", "qfnia", "qfnra", "qfuf", "qfufbv", "qfaufbv", "qffp",
     "qfbv-sls", "sat", "nlsat", "default",
 ];
+
+/// The context configuration parameters (`Z3_set_param_value` on a `Z3_config`) that
+/// `new_solver_config` and `translate_config` accept, each Boolean: those both Z3 4.8.12 and
+/// 5.4.1 take through the API. Left out: `model_validate` and `well_sorted_check` (5.4.1 warns
+/// "can only be set for the shell, not binary API" and ignores them), `trace`, `trace_file_name`
+/// and `dot_proof_file` (they write files), `debug_ref_count` (debugging Z3 itself), numeric
+/// `timeout`/`rlimit` (solver parameters do that), `encoding`/`unicode` (one version only).
+pub const CONTEXT_PARAMS: &[&str] = &[
+    "proof",
+    "unsat_core",
+    "model",
+    "auto_config",
+    "type_check",
+    "smtlib2_compliant",
+    "stats",
+];

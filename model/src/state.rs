@@ -56,6 +56,25 @@ pub struct SolverInfo {
     pub kind: SolverKind,
 }
 
+/// A context configuration must name parameters of [`crate::options::CONTEXT_PARAMS`], each
+/// once, with Boolean values.
+fn context_config(config: &[(String, String)]) -> Result<(), Violation> {
+    for (i, (key, value)) in config.iter().enumerate() {
+        if !crate::options::CONTEXT_PARAMS.contains(&key.as_str()) {
+            return violation(format!("unknown context parameter `{key}`"));
+        }
+        if value != "true" && value != "false" {
+            return violation(format!(
+                "context parameter `{key}` is Boolean, got `{value}`"
+            ));
+        }
+        if config[..i].iter().any(|(k, _)| k == key) {
+            return violation(format!("context parameter `{key}` given twice"));
+        }
+    }
+    Ok(())
+}
+
 /// Why a call is not valid in the current state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation(pub String);
@@ -473,6 +492,12 @@ impl State {
                     violation(format!("unknown tactic `{tactic}`"))
                 }
             }
+            Call::NewSolverConfig(config) => context_config(config),
+            Call::TranslateConfig { solver, config } => {
+                context_config(config)?;
+                self.check(&Call::Translate(*solver))
+            }
+            Call::GetProof(solver) => self.solver(*solver).map(drop),
             Call::Translate(solver) => match self.solver(*solver)?.depth {
                 0 => Ok(()),
                 // Z3: "translation of contexts is only supported at base level".
@@ -577,6 +602,16 @@ impl State {
                     Check::Model { term, .. }
                     | Check::Independent { term, .. }
                     | Check::Quant { term, .. } => self.bool_term(*term, "checked assertion"),
+                    Check::Consequences { assumptions, .. } => {
+                        for t in assumptions {
+                            if !self.term(*t)?.is_literal {
+                                return violation(format!(
+                                    "assumption {t} is neither a Boolean constant nor its negation"
+                                ));
+                            }
+                        }
+                        Ok(())
+                    }
                     _ => Ok(()),
                 }
             }
@@ -712,7 +747,12 @@ impl State {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
                 }
             }
-            Call::Translate(from) => {
+            Call::NewSolverConfig(_) => {
+                if let Some(AnyId::Solver(z)) = new_id {
+                    self.solvers.insert(z, SolverInfo::new(SolverKind::Default));
+                }
+            }
+            Call::TranslateConfig { solver: from, .. } | Call::Translate(from) => {
                 let mut copy = self.solvers[from].clone();
                 copy.phase = Phase::Unchecked;
                 if let Some(AnyId::Solver(z)) = new_id {
@@ -746,7 +786,7 @@ impl State {
                 info.phase = answer;
                 info.assumed = matches!(call, Call::CheckSatAssuming(..));
             }
-            Call::GetUnsatCore(_) => {}
+            Call::GetUnsatCore(_) | Call::GetProof(_) => {}
             Call::GetModel(solver) => {
                 if let Some(AnyId::Model(m)) = new_id {
                     self.models.insert(m, *solver);

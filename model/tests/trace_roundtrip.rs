@@ -291,7 +291,8 @@ fn check_lines_round_trip_through_both_formats() {
         "z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnew_solver\nreturn z1\n\
 translate z1\nreturn z2\nassert z1 t1\ncheck_sat z1\nreturn sat\nget_model z1\nreturn m1\n\
 check_model m1 t1\ncheck_indep m1 t1\ncheck_quant m1 t1\ncheck_eval m1 t1 false\ncheck_shadow z1 z2\n\
-check_config z1 z2\ncheck_dump z1\ncheck_core z1\ncheck_literal t1\nsimplify t1\nreturn t2\n\
+check_config z1 z2\ncheck_dump z1\ncheck_core z1\ncheck_literal t1\ncheck_consequences z1 t1 vars t1\n\
+check_cubes z1\nsimplify t1\nreturn t2\n\
 check_simplify t2\nsimplify_with t1 \"som\" \"true\"\nreturn t3\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();

@@ -218,6 +218,27 @@ fn wrong_simplifications_are_bug_reports() {
 }
 
 #[test]
+fn wrong_consequences_are_bug_reports() {
+    finding_is_a_bug_report(
+        "wrong-consequence",
+        "consequence",
+        5,
+        &["--rounds", "40"],
+        &[],
+    );
+}
+
+#[test]
+fn wrong_cubes_are_bug_reports() {
+    finding_is_a_bug_report("wrong-cube", "cube", 5, &["--rounds", "20"], &[]);
+}
+
+#[test]
+fn missing_proofs_are_bug_reports() {
+    finding_is_a_bug_report("no-proof", "z3-error", 4, &["--rounds", "40"], &[]);
+}
+
+#[test]
 fn dump_disagreements_are_bug_reports() {
     finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "20"], &[]);
 }

@@ -29,6 +29,9 @@ fn version_in(line: &str) -> Option<String> {
 }
 
 /// Formats a call as its trace line (without newline).
+/// The word of a `check_consequences` line between its assumptions and its variables.
+pub const CONSEQUENCE_VARS: &str = "vars";
+
 pub fn format_call(call: &Call) -> String {
     let mut line = String::from(call.name());
     let mut word = |w: &dyn std::fmt::Display| {
@@ -210,6 +213,17 @@ pub fn format_call(call: &Call) -> String {
             }
             Check::Dump(z) | Check::Core(z) => word(z),
             Check::Literal(t) | Check::Simplify(t) => word(t),
+            Check::Cubes(z) => word(z),
+            Check::Consequences {
+                solver,
+                assumptions,
+                variables,
+            } => {
+                word(solver);
+                assumptions.iter().for_each(|t| word(t));
+                word(&CONSEQUENCE_VARS);
+                variables.iter().for_each(|t| word(t));
+            }
         },
         Call::DeclareDatatypes {
             path,
@@ -256,6 +270,18 @@ pub fn format_call(call: &Call) -> String {
             word(term);
             word(value)
         }
+        Call::NewSolverConfig(config) => config.iter().for_each(|(k, v)| {
+            word(&quote(k));
+            word(&quote(v))
+        }),
+        Call::TranslateConfig { solver, config } => {
+            word(solver);
+            for (k, v) in config {
+                word(&quote(k));
+                word(&quote(v));
+            }
+        }
+        Call::GetProof(z) => word(z),
     }
     line
 }
@@ -579,6 +605,21 @@ impl<'a> Args<'_, 'a> {
                 ),
             )
         })
+    }
+
+    /// Pairs of quoted strings to the end of the line (`"KEY" "VALUE" ...`).
+    fn pairs(&mut self, what: &str) -> Result<Vec<(String, String)>, ReadError> {
+        if !self.remaining().is_multiple_of(2) {
+            return Err(self.fail(
+                ErrorKind::Arity,
+                format!("`{}` expects pairs of {what}, got an odd count", self.call),
+            ));
+        }
+        let mut pairs = Vec::new();
+        while self.remaining() > 0 {
+            pairs.push((self.string("a parameter name")?, self.string("a value")?));
+        }
+        Ok(pairs)
     }
 
     fn finish(&self) -> Result<(), ReadError> {
@@ -969,11 +1010,58 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
                         .into(),
                 ));
             }
-            let mut params = Vec::new();
-            while a.remaining() > 0 {
-                params.push((a.string("a parameter name")?, a.string("a value")?));
+            Call::SimplifyWith {
+                term,
+                params: a.pairs("parameter names and values")?,
             }
-            Call::SimplifyWith { term, params }
+        }
+        "new_solver_config" => {
+            a.call = "new_solver_config";
+            Call::NewSolverConfig(a.pairs("parameter names and values")?)
+        }
+        "translate_config" => {
+            a.call = "translate_config";
+            let solver = a.solver()?;
+            Call::TranslateConfig {
+                solver,
+                config: a.pairs("parameter names and values")?,
+            }
+        }
+        "get_proof" => {
+            a.call = "get_proof";
+            Call::GetProof(a.solver()?)
+        }
+        "check_cubes" => {
+            a.call = "check_cubes";
+            Call::Check(Check::Cubes(a.solver()?))
+        }
+        "check_consequences" => {
+            a.call = "check_consequences";
+            let solver = a.solver()?;
+            let mut assumptions = Vec::new();
+            loop {
+                let at_vars = a
+                    .line
+                    .tokens
+                    .get(a.next)
+                    .is_some_and(|t| t.string.is_none() && t.text == CONSEQUENCE_VARS);
+                if at_vars {
+                    a.next += 1;
+                    break;
+                }
+                if a.remaining() == 0 {
+                    return Err(a.fail(
+                        ErrorKind::Arity,
+                        format!("`check_consequences` expects `{CONSEQUENCE_VARS}` before its variables"),
+                    ));
+                }
+                assumptions.push(a.term()?);
+            }
+            Call::Check(Check::Consequences {
+                solver,
+                assumptions,
+                variables: a.terms()?,
+            })
         }
         "declare_datatypes" => {
             a.call = "declare_datatypes";

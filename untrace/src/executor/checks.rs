@@ -10,13 +10,15 @@
 //! SMT-LIB text of the calls that built the term, never Z3's printer), for the answer checks
 //! the solver kinds and answers that disagree.
 
+use super::raw_solver::RawSolver;
 use super::{guard, z3_model, ExecError, Executor};
 use model::eval::{self, EvalError, Value};
 use model::finding::{Failure, FailureKind};
 use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use z3::{Params, Solver};
+use z3::ast::{Bool, Dynamic};
+use z3::{Params, Solver, Translate};
 
 /// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
 /// `values: ...` for the terms whose `model_eval` value is compared.
@@ -68,6 +70,14 @@ const PARTIAL_HEADS: &[&str] = &[
     "div0",
     "mod0",
 ];
+/// The resource limit of each solver `check_consequences` and `check_cubes` ask (the same
+/// reasoning as [`SIMPLIFY_RLIMIT`]: an unknown is no verdict).
+pub const SOLVER_CHECK_RLIMIT: u32 = 50_000;
+
+/// Most consequences `check_consequences` validates, and most cubes `check_cubes` takes
+/// before it gives up on completing the enumeration.
+pub const MAX_CONSEQUENCES: usize = 8;
+pub const MAX_CUBES: usize = 8;
 
 /// What the checks know of a solver's formula, kept in step by the executor.
 #[derive(Clone, Debug)]
@@ -174,7 +184,7 @@ impl Formula {
     }
 
     /// The answer of the last check when it is definite and still about the current formula.
-    fn definite(&self) -> Option<SatResult> {
+    pub(super) fn definite(&self) -> Option<SatResult> {
         self.answer
             .filter(|a| *a != SatResult::Unknown && !self.changed)
     }
@@ -243,6 +253,12 @@ impl Executor {
             Check::Literal(t) => self.check_literal(check, *t),
             Check::Simplify(s) => self.check_simplify(check, *s),
             Check::Quant { model, term } => self.check_quant(check, *model, *term),
+            Check::Consequences {
+                solver,
+                assumptions,
+                variables,
+            } => self.check_consequences(check, *solver, assumptions, variables),
+            Check::Cubes(z) => self.check_cubes(check, *z),
         }
     }
 
@@ -546,6 +562,233 @@ impl Executor {
                 Some(true) => self.count("literals: constructions agree"),
                 None => self.count("literals: skipped: equality not simplified"),
             }
+        }
+        Ok(())
+    }
+
+    /// The terms of `ids` (released ones too), or `None` when one is unknown.
+    fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
+        ids.into_iter()
+            .map(|t| {
+                self.terms
+                    .get(&t)
+                    .or_else(|| self.released.get(&t))
+                    .cloned()
+            })
+            .collect()
+    }
+
+    /// Z's assertions (as terms of the thread-local context) and Z's context, or `None` when
+    /// Z holds assertions the checks cannot name.
+    fn assertions_of(&self, z: SolverId) -> Option<(Vec<Dynamic>, z3::Context, bool)> {
+        let slot = self.slot(z).ok()?;
+        if slot.formula.opaque {
+            return None;
+        }
+        let terms = self.terms_of(slot.formula.assertions())?;
+        Some((terms, slot.ctx.clone(), slot.foreign))
+    }
+
+    /// A Z3 error inside a check's own solvers: a resource limit or another expected refusal is
+    /// no verdict (counted), anything else a Z3 error at the check's line.
+    fn check_error(&mut self, check: &Check, message: String) -> Result<(), ExecError> {
+        if super::expected_error(&message) {
+            self.count(&format!("{}: refused", check.name()));
+            Ok(())
+        } else {
+            Err(ExecError::Z3(message))
+        }
+    }
+
+    /// `check_consequences`: a fresh solver in Z's context, given Z's assertions, answers
+    /// `get_consequences` for the assumptions and variables; each consequence it returns must
+    /// follow from the assertions (a fresh solver does not find them and the consequence's
+    /// negation satisfiable). Unknown answers are no verdict.
+    fn check_consequences(
+        &mut self,
+        check: &Check,
+        z: SolverId,
+        assumptions: &[TermId],
+        variables: &[TermId],
+    ) -> Result<(), ExecError> {
+        let Some((assertions, ctx, foreign)) = self.assertions_of(z) else {
+            return Ok(());
+        };
+        let (Some(assumed), Some(vars)) = (
+            self.terms_of(assumptions.iter().copied()),
+            self.terms_of(variables.iter().copied()),
+        ) else {
+            return Ok(());
+        };
+        let negate = matches!(
+            self.config.inject,
+            Some(super::inject::Fault::WrongConsequence)
+        );
+        let judged = guard::in_context(&ctx, || {
+            let local = |t: &Dynamic| {
+                if foreign {
+                    t.translate(&ctx)
+                } else {
+                    t.clone()
+                }
+            };
+            let asserted: Vec<Bool> = assertions
+                .iter()
+                .filter_map(|t| local(t).as_bool())
+                .collect();
+            let assumed: Vec<Dynamic> = assumed.iter().map(local).collect();
+            let vars: Vec<Dynamic> = vars.iter().map(local).collect();
+            let solver = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+            let (answer, found) = solver.consequences(
+                &assumed.iter().collect::<Vec<_>>(),
+                &vars.iter().collect::<Vec<_>>(),
+            )?;
+            if answer != z3::SatResult::Sat {
+                return Some(Err(answer));
+            }
+            let mut wrong = None;
+            for c in found.iter().take(MAX_CONSEQUENCES) {
+                let c = c.as_bool()?;
+                let c = if negate { c.not() } else { c };
+                let refute = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+                refute.assert(&c.not());
+                if refute.check_assumptions(&[]) == z3::SatResult::Sat {
+                    wrong = Some(one_line(&Dynamic::from_ast(&c)));
+                    break;
+                }
+            }
+            Some(Ok((found.len(), wrong)))
+        });
+        match judged {
+            Err(message) => self.check_error(check, message),
+            Ok(None) => Err(ExecError::Z3(format!(
+                "{}: Z3 returned no object",
+                check.name()
+            ))),
+            Ok(Some(Err(answer))) => {
+                self.count(&format!("consequences: {}", super::sat(answer).name()));
+                Ok(())
+            }
+            Ok(Some(Ok((_, None)))) => {
+                self.count("consequences: valid");
+                Ok(())
+            }
+            Ok(Some(Ok((_, Some(c))))) => Err(Self::finding(
+                check,
+                format!(
+                    "get_consequences of {z}'s assertions returned {}, which does not follow \
+                     from them: the assertions and its negation are satisfiable",
+                    shorten(&c)
+                ),
+                "a consequence does not follow from the assertions".into(),
+            )),
+        }
+    }
+
+    /// `check_cubes`: a fresh solver in Z's context, given Z's assertions, enumerates cubes
+    /// (`Z3_solver_cube`) up to the `false` cube or a last `true` (empty) cube, at most
+    /// [`MAX_CUBES`]; each cube is checked with the assertions by a fresh solver. The cubes
+    /// cover the assertions' models: if the assertions are sat (Z's last check, or a fresh
+    /// solver) and the enumeration completed, some cube is not unsat; if they are unsat, no
+    /// cube is sat. A cube over variables Z3 made internally leaves those free in the fresh
+    /// solver, which only weakens the check (a model of the assertions still satisfies the
+    /// rest of some cube).
+    fn check_cubes(&mut self, check: &Check, z: SolverId) -> Result<(), ExecError> {
+        let Some((assertions, ctx, foreign)) = self.assertions_of(z) else {
+            return Ok(());
+        };
+        let known = self
+            .slot(z)?
+            .formula
+            .definite()
+            .filter(|_| !self.slot(z).is_ok_and(|s| s.formula.assuming));
+        let all_false = matches!(self.config.inject, Some(super::inject::Fault::WrongCube));
+        let judged = guard::in_context(&ctx, || {
+            let local = |t: &Dynamic| {
+                if foreign {
+                    t.translate(&ctx)
+                } else {
+                    t.clone()
+                }
+            };
+            let asserted: Vec<Bool> = assertions
+                .iter()
+                .filter_map(|t| local(t).as_bool())
+                .collect();
+            let known = match known {
+                Some(answer) => answer,
+                None => super::sat(
+                    RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?.check_assumptions(&[]),
+                ),
+            };
+            let cuber = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+            let (mut cubes, mut complete) = (Vec::new(), false);
+            while cubes.len() < MAX_CUBES {
+                let cube = cuber.cube()?;
+                let is = |b: bool| {
+                    cube.len() == 1 && cube[0].as_bool().and_then(|c| c.as_bool()) == Some(b)
+                };
+                if is(false) {
+                    complete = true;
+                    break;
+                }
+                let last = cube.is_empty() || is(true);
+                cubes.push(cube);
+                if last {
+                    complete = true;
+                    break;
+                }
+            }
+            let mut answers = Vec::new();
+            for cube in &cubes {
+                let solver = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+                let lits: Vec<Bool> = if all_false {
+                    vec![Bool::from_bool(false)]
+                } else {
+                    cube.iter().filter_map(|l| l.as_bool()).collect()
+                };
+                lits.iter().for_each(|l| solver.assert(l));
+                let text = lits
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                answers.push((super::sat(solver.check_assumptions(&[])), text));
+            }
+            Some((known, complete, answers))
+        });
+        let (known, complete, answers) = match judged {
+            Err(message) => return self.check_error(check, message),
+            Ok(None) => {
+                return Err(ExecError::Z3(format!(
+                    "{}: Z3 returned no object",
+                    check.name()
+                )))
+            }
+            Ok(Some(judged)) => judged,
+        };
+        self.count(&format!("cubes: {} cubes", answers.len().min(MAX_CUBES)));
+        let sat_cube = answers.iter().find(|(a, _)| *a == SatResult::Sat);
+        if let (SatResult::Unsat, Some((_, cube))) = (known, sat_cube) {
+            return Err(Self::finding(
+                check,
+                format!(
+                    "{z}'s assertions are unsat but with the cube ({}) they are sat",
+                    shorten(cube)
+                ),
+                "a cube is sat where the assertions are unsat".into(),
+            ));
+        }
+        let all_unsat = answers.iter().all(|(a, _)| *a == SatResult::Unsat);
+        if known == SatResult::Sat && complete && all_unsat {
+            return Err(Self::finding(
+                check,
+                format!(
+                    "{z}'s assertions are sat but each of its {} cubes is unsat with them",
+                    answers.len()
+                ),
+                "no cube is sat where the assertions are sat".into(),
+            ));
         }
         Ok(())
     }

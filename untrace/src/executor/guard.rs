@@ -164,10 +164,29 @@ pub fn in_context<R>(ctx: &Context, f: impl FnOnce() -> R) -> Result<R, String> 
 /// A fresh context with the default configuration and no error handler, as
 /// `with_z3_config` would build.
 pub fn fresh_context() -> Result<Context, String> {
+    configured_context(&[])
+}
+
+/// A fresh context made from a configuration: `Z3_set_param_value` of each (key, value) on a
+/// new `Z3_config` (the reference state has checked the keys: Z3 only warns about unknown ones).
+pub fn configured_context(config: &[(String, String)]) -> Result<Context, String> {
+    let config = config
+        .iter()
+        .map(|(k, v)| {
+            Ok((
+                std::ffi::CString::new(k.as_str())?,
+                std::ffi::CString::new(v.as_str())?,
+            ))
+        })
+        .collect::<Result<Vec<_>, std::ffi::NulError>>()
+        .map_err(|e| format!("context parameter with a NUL byte: {e}"))?;
     // SAFETY: plain z3-sys constructor calls; the config is deleted after use, the context
     // is handed to `Context`, which deletes it when the last handle goes.
     unsafe {
         let cfg = z3_sys::Z3_mk_config().ok_or("Z3_mk_config failed")?;
+        for (key, value) in &config {
+            z3_sys::Z3_set_param_value(cfg, key.as_ptr(), value.as_ptr());
+        }
         let raw = z3_sys::Z3_mk_context_rc(cfg);
         z3_sys::Z3_del_config(cfg);
         let raw = raw.ok_or("Z3_mk_context_rc failed")?;

@@ -19,6 +19,9 @@
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
 //! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
 //! | `wrong-quantifier` | `forall` builds an `exists` and the other way round | model |
+//! | `no-proof` | `get_proof` fails as if Z3 had no proof | z3-error (where a proof is due) |
+//! | `wrong-consequence` | every consequence `check_consequences` gets is negated | consequence |
+//! | `wrong-cube` | every cube `check_cubes` gets is `false` | cube |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -44,6 +47,9 @@ pub enum Fault {
     WrongNumeral,
     WrongSimplify,
     WrongQuantifier,
+    NoProof,
+    WrongConsequence,
+    WrongCube,
 }
 
 impl Fault {
@@ -53,7 +59,7 @@ impl Fault {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
-                 wrong-simplify or wrong-quantifier, got \
+                 wrong-simplify, wrong-quantifier, no-proof, wrong-consequence or wrong-cube, got \
                  `{text}`"
             )
         };
@@ -75,6 +81,9 @@ impl Fault {
             ("wrong-numeral", None) => Fault::WrongNumeral,
             ("wrong-simplify", None) => Fault::WrongSimplify,
             ("wrong-quantifier", None) => Fault::WrongQuantifier,
+            ("no-proof", None) => Fault::NoProof,
+            ("wrong-consequence", None) => Fault::WrongConsequence,
+            ("wrong-cube", None) => Fault::WrongCube,
             _ => return Err(bad()),
         })
     }

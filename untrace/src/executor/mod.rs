@@ -10,8 +10,9 @@
 //!   operation table mapped to the crate.
 //!
 //! Contexts: every term lives in the thread-local context. `translate` copies a solver into a
-//! fresh context; terms asserted to it, assumptions and model evaluations are translated on
-//! the fly into that solver's context.
+//! fresh context, `translate_config` into a fresh context of another configuration, and
+//! `new_solver_config` makes a solver in one; terms asserted to such a solver, assumptions
+//! and model evaluations are translated on the fly into that solver's context.
 
 mod checks;
 mod datatypes;
@@ -19,6 +20,7 @@ mod guard;
 pub mod inject;
 mod numerals;
 mod ops;
+mod raw_solver;
 pub mod term_text;
 mod terms;
 pub mod typing;
@@ -133,6 +135,10 @@ struct SolverSlot {
     formula: checks::Formula,
     /// 1 for the first solver the executor made, 2 for the next (for injected faults).
     ordinal: u32,
+    /// Made by `new_solver_config` in a context with `proof` on: after an unsat answer it must
+    /// give a proof. (A solver translated into such a context keeps its origin's setting: Z3
+    /// 4.8.12 and 5.4.1 answer "there is no current proof" for it.)
+    proofs: bool,
 }
 
 impl SolverSlot {
@@ -145,6 +151,7 @@ impl SolverSlot {
             assumptions: Vec::new(),
             formula: checks::Formula::default(),
             ordinal: 0,
+            proofs: false,
         }
     }
 }
@@ -446,6 +453,13 @@ impl Executor {
         message: String,
         recorded_error: Option<&str>,
     ) -> Result<Option<Ret>, ExecError> {
+        // A refusal that this call may meet whatever Z3's message says is marked as such,
+        // in the record and in the error the fuzzer sees alike.
+        let message = if !expected_error(&message) && self.refusal_expected(call) {
+            format!("{message} {EXPECTED_REFUSAL}")
+        } else {
+            message
+        };
         let Some(expected) = recorded_error else {
             // Only an expected refusal becomes part of the record: an unexpected one is a
             // finding, and a trace that recorded it would replay it as a success. Left without
@@ -781,23 +795,30 @@ impl Executor {
                 term,
                 completion,
             } => Outcome::Value(self.model_eval(*model, *term, *completion)?),
-            Call::Translate(z) => {
+            Call::Translate(z) => self.translate_into(*z, fresh_context().map_err(z3err)?)?,
+            Call::TranslateConfig { solver, config } => {
+                let ctx = guard::configured_context(config).map_err(z3err)?;
+                self.translate_into(*solver, ctx)?
+            }
+            Call::NewSolverConfig(config) => {
+                let ctx = guard::configured_context(config).map_err(z3err)?;
+                let solver = guard::in_context(&ctx, Solver::new).map_err(z3err)?;
+                let mut slot = SolverSlot::new(solver, ctx, true);
+                slot.proofs = config.iter().any(|(k, v)| k == "proof" && v == "true");
+                Outcome::Solver(slot)
+            }
+            Call::GetProof(z) => {
                 let slot = self.slot(*z)?;
-                let ctx = fresh_context().map_err(z3err)?;
-                let (solver, trackers) = solver_call(slot, || {
-                    let solver = slot.solver.translate(&ctx);
-                    let trackers: Vec<(TermId, Dynamic)> = slot
-                        .trackers
-                        .iter()
-                        .map(|(id, d)| (*id, d.translate(&ctx)))
-                        .collect();
-                    (solver, trackers)
-                })?;
-                let formula = slot.formula.translated();
-                let mut copy = SolverSlot::new(solver, ctx, true);
-                copy.trackers = trackers;
-                copy.formula = formula;
-                Outcome::Solver(copy)
+                if matches!(self.config.inject, Some(inject::Fault::NoProof)) {
+                    return Err(z3err(
+                        "Exception: there is no current proof (injected no-proof)".into(),
+                    ));
+                }
+                let proof = solver_call(slot, || slot.solver.get_proof().is_some())?;
+                if !proof {
+                    return Err(z3err(format!("get_proof: solver {z} gave no proof")));
+                }
+                Outcome::Nothing
             }
             Call::Reset(z) => {
                 let slot = self.slot(*z)?;
@@ -923,6 +944,36 @@ impl Executor {
         })
     }
 
+    /// A copy of solver `z` in `ctx` (`Z3_solver_translate`), with its trackers.
+    fn translate_into(&self, z: SolverId, ctx: Context) -> Result<Outcome, ExecError> {
+        let slot = self.slot(z)?;
+        let (solver, trackers) = solver_call(slot, || {
+            let solver = slot.solver.translate(&ctx);
+            let trackers: Vec<(TermId, Dynamic)> = slot
+                .trackers
+                .iter()
+                .map(|(id, d)| (*id, d.translate(&ctx)))
+                .collect();
+            (solver, trackers)
+        })?;
+        let mut copy = SolverSlot::new(solver, ctx, true);
+        copy.trackers = trackers;
+        copy.formula = slot.formula.translated();
+        Ok(Outcome::Solver(copy))
+    }
+
+    /// Whether Z3 may refuse `call` here without a bug, whatever the message: `get_proof` of a
+    /// solver that is not bound to give a proof (not made with proofs on, or its last answer
+    /// no current unsat).
+    fn refusal_expected(&self, call: &Call) -> bool {
+        match call {
+            Call::GetProof(z) => self.solvers.get(z).is_none_or(|slot| {
+                !slot.proofs || slot.formula.definite() != Some(SatResult::Unsat)
+            }),
+            _ => false,
+        }
+    }
+
     /// Z3's value of `term` under `model` (`Model::eval`), as Z3 prints it.
     fn model_eval(
         &self,
@@ -1022,7 +1073,13 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     "translation of contexts is only supported at base level",
     // Known-invalid combination of the option model: a fuzzed `arith.solver` with strings.
     "illegal arithmetic solver used with string solver",
+    // The executor's mark of a refusal the call may meet in its state (`get_proof` of a
+    // solver not bound to give a proof), see `Executor::refusal_expected`.
+    "(expected refusal:",
 ];
+
+/// The mark the executor appends to a refusal that is expected in the call's state.
+const EXPECTED_REFUSAL: &str = "(expected refusal: the solver is not bound to give a proof)";
 
 /// Whether Z3 may refuse a valid call with `message` without a bug (see [`EXPECTED_ERRORS`]).
 pub fn expected_error(message: &str) -> bool {

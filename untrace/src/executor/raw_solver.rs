@@ -1,0 +1,146 @@
+//! A solver driven through z3-sys for the API functions the `z3` crate does not wrap as the
+//! checks need them: `Z3_solver_get_consequences` (its answer and variables of every sort) and
+//! `Z3_solver_cube`. [`RawSolver`] is a fresh default solver under a resource limit in the
+//! current thread-local context; callers run it inside a guard ([`super::guard::in_context`]),
+//! which turns Z3's errors into values.
+
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{Context, SatResult};
+use z3_sys::{Z3_ast_vector, Z3_context, Z3_solver};
+
+/// A fresh solver with a resource limit; released on drop.
+pub struct RawSolver {
+    ctx: Context,
+    raw: Z3_context,
+    solver: Z3_solver,
+}
+
+/// An AST vector built from or returned to the checks, released on drop.
+struct Vector {
+    raw: Z3_context,
+    v: Z3_ast_vector,
+}
+
+impl Vector {
+    fn new(raw: Z3_context, items: &[&Dynamic]) -> Option<Vector> {
+        // SAFETY: a new vector of the live context, referenced until drop.
+        unsafe {
+            let v = z3_sys::Z3_mk_ast_vector(raw)?;
+            z3_sys::Z3_ast_vector_inc_ref(raw, v);
+            for item in items {
+                z3_sys::Z3_ast_vector_push(raw, v, item.get_z3_ast());
+            }
+            Some(Vector { raw, v })
+        }
+    }
+
+    /// Takes a reference to a vector Z3 returned.
+    fn adopt(raw: Z3_context, v: Z3_ast_vector) -> Vector {
+        // SAFETY: `v` is a live vector of `raw`, referenced until drop.
+        unsafe { z3_sys::Z3_ast_vector_inc_ref(raw, v) };
+        Vector { raw, v }
+    }
+
+    fn items(&self, ctx: &Context) -> Vec<Dynamic> {
+        // SAFETY: indices below the size; `wrap` references each element.
+        unsafe {
+            (0..z3_sys::Z3_ast_vector_size(self.raw, self.v))
+                .filter_map(|i| z3_sys::Z3_ast_vector_get(self.raw, self.v, i))
+                .map(|a| Dynamic::wrap(ctx, a))
+                .collect()
+        }
+    }
+}
+
+impl Drop for Vector {
+    fn drop(&mut self) {
+        // SAFETY: referenced in `new`/`adopt`.
+        unsafe { z3_sys::Z3_ast_vector_dec_ref(self.raw, self.v) }
+    }
+}
+
+fn lbool(r: z3_sys::Z3_lbool) -> SatResult {
+    match r {
+        z3_sys::Z3_L_TRUE => SatResult::Sat,
+        z3_sys::Z3_L_FALSE => SatResult::Unsat,
+        _ => SatResult::Unknown,
+    }
+}
+
+impl RawSolver {
+    /// A default solver of the thread-local context with `rlimit`, given `assertions`.
+    pub fn new(rlimit: u32, assertions: &[Bool]) -> Option<RawSolver> {
+        let ctx = Context::thread_local();
+        let raw = ctx.get_z3_context();
+        // SAFETY: plain constructor calls on a live context; the solver is referenced until
+        // drop, the parameters and the symbol live while they are used.
+        let solver = unsafe {
+            let solver = z3_sys::Z3_mk_solver(raw)?;
+            z3_sys::Z3_solver_inc_ref(raw, solver);
+            let params = z3_sys::Z3_mk_params(raw)?;
+            z3_sys::Z3_params_inc_ref(raw, params);
+            let key = std::ffi::CString::new("rlimit").ok()?;
+            let symbol = z3_sys::Z3_mk_string_symbol(raw, key.as_ptr())?;
+            z3_sys::Z3_params_set_uint(raw, params, symbol, rlimit);
+            z3_sys::Z3_solver_set_params(raw, solver, params);
+            z3_sys::Z3_params_dec_ref(raw, params);
+            solver
+        };
+        let this = RawSolver { ctx, raw, solver };
+        for a in assertions {
+            this.assert(a);
+        }
+        Some(this)
+    }
+
+    pub fn assert(&self, b: &Bool) {
+        // SAFETY: a live solver and a term of its context.
+        unsafe { z3_sys::Z3_solver_assert(self.raw, self.solver, b.get_z3_ast()) }
+    }
+
+    pub fn check_assumptions(&self, assumptions: &[Dynamic]) -> SatResult {
+        let asts: Vec<_> = assumptions.iter().map(|a| a.get_z3_ast()).collect();
+        // SAFETY: a live solver; the assumptions are terms of its context.
+        let r = unsafe {
+            z3_sys::Z3_solver_check_assumptions(
+                self.raw,
+                self.solver,
+                asts.len() as u32,
+                asts.as_ptr(),
+            )
+        };
+        lbool(r)
+    }
+
+    /// `Z3_solver_get_consequences`: its answer and the consequences.
+    pub fn consequences(
+        &self,
+        assumptions: &[&Dynamic],
+        variables: &[&Dynamic],
+    ) -> Option<(SatResult, Vec<Dynamic>)> {
+        let (a, v, out) = (
+            Vector::new(self.raw, assumptions)?,
+            Vector::new(self.raw, variables)?,
+            Vector::new(self.raw, &[])?,
+        );
+        // SAFETY: a live solver and vectors of its context.
+        let r =
+            unsafe { z3_sys::Z3_solver_get_consequences(self.raw, self.solver, a.v, v.v, out.v) };
+        Some((lbool(r), out.items(&self.ctx)))
+    }
+
+    /// The next cube (`Z3_solver_cube` with no variables and no backtracking limit).
+    pub fn cube(&self) -> Option<Vec<Dynamic>> {
+        let vars = Vector::new(self.raw, &[])?;
+        // SAFETY: a live solver and a vector of its context.
+        let cube = unsafe { z3_sys::Z3_solver_cube(self.raw, self.solver, vars.v, u32::MAX)? };
+        Some(Vector::adopt(self.raw, cube).items(&self.ctx))
+    }
+}
+
+impl Drop for RawSolver {
+    fn drop(&mut self) {
+        // SAFETY: referenced in `new`.
+        unsafe { z3_sys::Z3_solver_dec_ref(self.raw, self.solver) }
+    }
+}
