@@ -56,10 +56,15 @@ pub enum FailureKind {
     Literal,
     /// A term and its simplification (`simplify`, `simplify_with`) differ in some model.
     Simplify,
+    /// A goal and the subgoals a tactic made of it are not equisatisfiable.
+    Tactic,
+    /// An Optimize context reported an objective value its model does not have, or a value
+    /// that a model of its hard constraints beats.
+    Optimize,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 17] = [
+    pub const ALL: [FailureKind; 19] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -77,6 +82,8 @@ impl FailureKind {
         FailureKind::SolverDiff,
         FailureKind::Literal,
         FailureKind::Simplify,
+        FailureKind::Tactic,
+        FailureKind::Optimize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -98,6 +105,8 @@ impl FailureKind {
             FailureKind::SolverDiff => "solver-diff",
             FailureKind::Literal => "literal",
             FailureKind::Simplify => "simplify",
+            FailureKind::Tactic => "tactic",
+            FailureKind::Optimize => "optimize",
         }
     }
 
@@ -122,6 +131,8 @@ impl FailureKind {
                 | FailureKind::EvalDisagreement
                 | FailureKind::Literal
                 | FailureKind::Simplify
+                | FailureKind::Tactic
+                | FailureKind::Optimize
         )
     }
 }

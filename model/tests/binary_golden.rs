@@ -68,17 +68,26 @@ fn both_formats_decode_to_the_golden_entries() {
     let v2 = trace::parse(&std::fs::read(golden("every_call.btrace")).unwrap()).unwrap();
     assert_eq!(v2.entries, trace.entries);
     assert_eq!(v2.z3_version.as_deref(), Some("4.8.12.0"));
-    // Format 1 predates simplify_with, check_literal and check_simplify: its trace is the
-    // golden one without them.
+    // Format 1 predates simplify_with, check_literal and check_simplify, tactics, goals and
+    // Optimize (and the entries after them that use their objects): its trace is the golden
+    // one without them.
     let v1 = trace::parse(&std::fs::read(golden("every_call.v1.btrace")).unwrap()).unwrap();
     let older: Vec<_> = trace
         .entries
         .iter()
         .filter(|e| {
-            !matches!(
-                e.call.name(),
-                "simplify_with" | "check_literal" | "check_simplify"
-            )
+            let name = e.call.name();
+            let later = ["tactic", "goal_", "opt_", "check_goal", "check_opt_"]
+                .iter()
+                .any(|p| name.starts_with(p))
+                || matches!(
+                    e.call,
+                    model::Call::NewSolver(model::SolverKind::FromTactic(_))
+                        | model::Call::Release(
+                            model::AnyId::Tactic(_) | model::AnyId::Goal(_) | model::AnyId::Opt(_)
+                        )
+                );
+            !later && !matches!(name, "simplify_with" | "check_literal" | "check_simplify")
         })
         .cloned()
         .collect();
