@@ -99,7 +99,9 @@ impl Action for SetGlobalParam {
     }
 }
 
-/// The main solver: default, for a logic, or from a tactic.
+/// The main solver: default, for a logic, from a tactic by name, or from a random tactic
+/// object (`Z3_mk_solver_from_tactic`: its models go through the tactics' model converters,
+/// and every one is checked against the original assertions like any model).
 pub struct NewSolver(pub SolverChoice);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +109,7 @@ pub enum SolverChoice {
     Default,
     Logic,
     Tactic,
+    Composed,
 }
 
 impl Action for NewSolver {
@@ -115,6 +118,7 @@ impl Action for NewSolver {
             SolverChoice::Default => "new_solver_default",
             SolverChoice::Logic => "new_solver_logic",
             SolverChoice::Tactic => "new_solver_tactic",
+            SolverChoice::Composed => "new_solver_composed",
         }
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
@@ -130,8 +134,17 @@ impl Action for NewSolver {
             SolverChoice::Tactic => {
                 SolverKind::Tactic(TACTICS[cx.rng.random_range(0..TACTICS.len())].into())
             }
+            SolverChoice::Composed => match crate::families::solver_tactic(cx)? {
+                Some(k) => SolverKind::FromTactic(k),
+                None => return Ok(false),
+            },
         };
         cx.solver = new_solver(cx, kind)?;
+        // The solver holds its tactic: the tactic objects are released.
+        let tactics: Vec<model::TacticId> = cx.sut.state().tactics.iter().copied().collect();
+        for k in tactics {
+            cx.run(Call::Release(AnyId::Tactic(k)))?;
+        }
         Ok(cx.solver.is_some())
     }
 }

@@ -156,6 +156,35 @@ impl Reply {
         }
     }
 
+    pub fn tactic(&self) -> Option<model::TacticId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Tactic(k))) => Some(*k),
+            _ => None,
+        }
+    }
+
+    pub fn goal(&self) -> Option<model::GoalId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Goal(g))) => Some(*g),
+            _ => None,
+        }
+    }
+
+    pub fn opt(&self) -> Option<model::OptId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Opt(o))) => Some(*o),
+            _ => None,
+        }
+    }
+
+    /// A recorded value (`return "..."`).
+    pub fn value(&self) -> Option<&str> {
+        match self.ret() {
+            Some(Ret::Value(v)) => Some(v),
+            _ => None,
+        }
+    }
+
     pub fn sat(&self) -> Option<SatResult> {
         match self.ret() {
             Some(Ret::Sat(r)) => Some(*r),

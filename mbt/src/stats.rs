@@ -67,13 +67,17 @@ impl Stats {
     /// Counts this round (its stats hold one round's calls) once for each theory whose
     /// operations it built a term of.
     pub fn count_round_theories(&mut self) {
-        let theories: std::collections::BTreeSet<&str> = self
-            .calls
-            .iter()
-            .filter(|(_, c)| c.ok > 0)
-            .filter_map(|(name, _)| model::ops::lookup(name))
+        let used = || self.calls.iter().filter(|(_, c)| c.ok > 0).map(|(n, _)| n);
+        let mut theories: std::collections::BTreeSet<&str> = used()
+            .filter_map(|name| model::ops::lookup(name))
             .map(|op| op.theory.name())
             .collect();
+        // The API families beyond the operation table: tactic objects and goals, Optimize.
+        for (family, prefixes) in [("tactics", &["tactic", "goal_"][..]), ("optimize", &["opt_"])] {
+            if used().any(|name| prefixes.iter().any(|p| name.starts_with(p))) {
+                theories.insert(family);
+            }
+        }
         for t in theories {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;
         }

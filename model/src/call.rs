@@ -258,8 +258,6 @@ pub enum TacticExpr {
     AndThen(TacticId, TacticId),
     /// `tactic_or_else kA kB`: A, or B where A fails.
     OrElse(TacticId, TacticId),
-    /// `tactic_par_or kA kB ...`: the first of the tactics to succeed.
-    ParOr(Vec<TacticId>),
     /// `tactic_repeat kA N`: A until the goal stops changing, at most N times.
     Repeat(TacticId, u32),
     /// `tactic_try_for kA MS`: A, failing after MS milliseconds.
@@ -279,7 +277,6 @@ impl TacticExpr {
             TacticExpr::Named(_) => "tactic",
             TacticExpr::AndThen(..) => "tactic_and_then",
             TacticExpr::OrElse(..) => "tactic_or_else",
-            TacticExpr::ParOr(_) => "tactic_par_or",
             TacticExpr::Repeat(..) => "tactic_repeat",
             TacticExpr::TryFor(..) => "tactic_try_for",
             TacticExpr::When(..) => "tactic_when",
@@ -295,7 +292,6 @@ impl TacticExpr {
             TacticExpr::AndThen(a, b) | TacticExpr::OrElse(a, b) | TacticExpr::Cond(_, a, b) => {
                 vec![*a, *b]
             }
-            TacticExpr::ParOr(ts) => ts.clone(),
             TacticExpr::Repeat(a, _)
             | TacticExpr::TryFor(a, _)
             | TacticExpr::When(_, a)
@@ -311,7 +307,6 @@ impl TacticExpr {
             TacticExpr::AndThen(..) => TacticExpr::AndThen(op(0), op(1)),
             TacticExpr::OrElse(..) => TacticExpr::OrElse(op(0), op(1)),
             TacticExpr::Cond(p, ..) => TacticExpr::Cond(p.clone(), op(0), op(1)),
-            TacticExpr::ParOr(_) => TacticExpr::ParOr(ops.to_vec()),
             TacticExpr::Repeat(_, n) => TacticExpr::Repeat(op(0), *n),
             TacticExpr::TryFor(_, n) => TacticExpr::TryFor(op(0), *n),
             TacticExpr::When(p, _) => TacticExpr::When(p.clone(), op(0)),
@@ -894,7 +889,6 @@ impl Call {
         "tactic",
         "tactic_and_then",
         "tactic_or_else",
-        "tactic_par_or",
         "tactic_repeat",
         "tactic_try_for",
         "tactic_when",

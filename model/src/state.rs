@@ -709,9 +709,6 @@ impl State {
             TacticExpr::Named(name) if !crate::options::GOAL_TACTICS.contains(&name.as_str()) => {
                 violation(format!("unknown tactic `{name}`"))
             }
-            TacticExpr::ParOr(ts) if ts.is_empty() => {
-                violation("tactic_par_or needs at least one tactic")
-            }
             TacticExpr::When(p, _) | TacticExpr::Cond(p, ..)
                 if !crate::options::PROBES.contains(&p.probe.as_str()) =>
             {

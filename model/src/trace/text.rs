@@ -961,13 +961,6 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
                 TacticExpr::OrElse(x, y)
             })
         }
-        "tactic_par_or" => {
-            a.call = "tactic_par_or";
-            let ts = (0..a.remaining())
-                .map(|_| a.tactic())
-                .collect::<Result<Vec<_>, _>>()?;
-            Call::MkTactic(TacticExpr::ParOr(ts))
-        }
         "tactic_repeat" => {
             a.call = "tactic_repeat";
             Call::MkTactic(TacticExpr::Repeat(

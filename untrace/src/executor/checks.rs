@@ -176,7 +176,7 @@ fn kind_class(kind: &SolverKind) -> &'static str {
     match kind {
         SolverKind::Default => "default solver",
         SolverKind::Logic(_) => "solver for a logic",
-        SolverKind::Tactic(_) => "solver from a tactic",
+        SolverKind::Tactic(_) | SolverKind::FromTactic(_) => "solver from a tactic",
     }
 }
 
@@ -185,6 +185,7 @@ fn kind_text(kind: &SolverKind) -> String {
         SolverKind::Default => "default solver".into(),
         SolverKind::Logic(l) => format!("solver for {l}"),
         SolverKind::Tactic(t) => format!("solver from tactic {t}"),
+        SolverKind::FromTactic(k) => format!("solver from tactic object {k}"),
     }
 }
 
@@ -194,7 +195,7 @@ impl Executor {
         &self.counts
     }
 
-    fn count(&mut self, what: &str) {
+    pub(super) fn count(&mut self, what: &str) {
         *self.counts.entry(what.to_string()).or_default() += 1;
     }
 
@@ -218,6 +219,9 @@ impl Executor {
             Check::Core(z) => self.check_core(check, *z),
             Check::Literal(t) => self.check_literal(check, *t),
             Check::Simplify(s) => self.check_simplify(check, *s),
+            Check::Goal(g) => self.check_goal(check, *g),
+            Check::OptValues { opt, model } => self.check_opt_values(check, *opt, *model),
+            Check::OptBetter { opt, model } => self.check_opt_better(check, *opt, *model),
         }
     }
 
@@ -466,7 +470,7 @@ impl Executor {
         // A solver built from a tactic tracks no dependencies unless unsat cores are switched
         // on, and then answers an empty core: expected, not a finding.
         let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
-        let tracks_cores = !matches!(kind, Some(SolverKind::Tactic(_)))
+        let tracks_cores = !matches!(kind, Some(SolverKind::Tactic(_) | SolverKind::FromTactic(_)))
             || formula.param("unsat_core") == Some("true");
         if !rechecks_core || !tracks_cores || formula.definite() != Some(SatResult::Sat) {
             return Ok(());

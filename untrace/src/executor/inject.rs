@@ -18,6 +18,9 @@
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
 //! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
+//! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
+//! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
+//! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -42,6 +45,9 @@ pub enum Fault {
     WrongModel,
     WrongNumeral,
     WrongSimplify,
+    DropSubgoal,
+    WrongOptValue,
+    WorseOptimum,
 }
 
 impl Fault {
@@ -50,8 +56,8 @@ impl Fault {
         let bad = || {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
-                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral or \
-                 wrong-simplify, got \
+                 wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
+                 wrong-simplify, drop-subgoal, wrong-opt-value or worse-optimum, got \
                  `{text}`"
             )
         };
@@ -72,6 +78,9 @@ impl Fault {
             ("wrong-model", None) => Fault::WrongModel,
             ("wrong-numeral", None) => Fault::WrongNumeral,
             ("wrong-simplify", None) => Fault::WrongSimplify,
+            ("drop-subgoal", None) => Fault::DropSubgoal,
+            ("wrong-opt-value", None) => Fault::WrongOptValue,
+            ("worse-optimum", None) => Fault::WorseOptimum,
             _ => return Err(bad()),
         })
     }

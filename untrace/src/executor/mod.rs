@@ -18,6 +18,8 @@ mod guard;
 pub mod inject;
 mod numerals;
 mod ops;
+mod optimize;
+pub mod tactics;
 pub mod term_text;
 mod terms;
 pub mod typing;
@@ -28,8 +30,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId,
-    SolverKind, SortId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult,
+    SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -167,6 +169,9 @@ enum Outcome {
     Func(FuncDecl),
     Solver(SolverSlot),
     Model(ModelSlot),
+    Tactic(tactics::TacticSlot),
+    Goal(tactics::GoalSlot),
+    Opt(optimize::OptSlot),
     Sat(SatResult),
     Core(Vec<TermId>),
     Value(String),
@@ -182,6 +187,9 @@ pub struct Executor {
     funcs: HashMap<FuncId, FuncDecl>,
     solvers: HashMap<SolverId, SolverSlot>,
     models: HashMap<ModelId, ModelSlot>,
+    tactics: HashMap<TacticId, tactics::TacticSlot>,
+    goals: HashMap<GoalId, tactics::GoalSlot>,
+    opts: HashMap<OptId, optimize::OptSlot>,
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
     param_kinds: Rc<HashMap<String, ParamKind>>,
@@ -237,6 +245,9 @@ impl Executor {
             funcs: HashMap::new(),
             solvers: HashMap::new(),
             models: HashMap::new(),
+            tactics: HashMap::new(),
+            goals: HashMap::new(),
+            opts: HashMap::new(),
             recorder: None,
             param_kinds,
         }
@@ -402,6 +413,9 @@ impl Executor {
                 self.solvers_made += 1;
                 slot.ordinal = self.solvers_made;
             }
+            if let (Call::OptGetModel(o), AnyId::Model(m)) = (call, id) {
+                self.bind_opt_model(*o, *m);
+            }
             self.bind(*id, outcome);
         }
         self.forget(call);
@@ -497,6 +511,9 @@ impl Executor {
             (AnyId::Func(f), Outcome::Func(v)) => drop(self.funcs.insert(f, v)),
             (AnyId::Solver(z), Outcome::Solver(v)) => drop(self.solvers.insert(z, v)),
             (AnyId::Model(m), Outcome::Model(v)) => drop(self.models.insert(m, v)),
+            (AnyId::Tactic(k), Outcome::Tactic(v)) => drop(self.tactics.insert(k, v)),
+            (AnyId::Goal(g), Outcome::Goal(v)) => drop(self.goals.insert(g, v)),
+            (AnyId::Opt(o), Outcome::Opt(v)) => drop(self.opts.insert(o, v)),
             // State::apply has checked that the id kind fits the call.
             _ => {}
         }
@@ -514,6 +531,9 @@ impl Executor {
             Call::Release(AnyId::Func(f)) => drop(self.funcs.remove(f)),
             Call::Release(AnyId::Solver(z)) | Call::Delete(z) => drop(self.solvers.remove(z)),
             Call::Release(AnyId::Model(m)) => drop(self.models.remove(m)),
+            Call::Release(AnyId::Tactic(k)) => drop(self.tactics.remove(k)),
+            Call::Release(AnyId::Goal(g)) => drop(self.goals.remove(g)),
+            Call::Release(AnyId::Opt(o)) => drop(self.opts.remove(o)),
             _ => {}
         }
     }
@@ -639,6 +659,10 @@ impl Executor {
                     SolverKind::Logic(logic) => Solver::new_for_logic(logic.as_str())
                         .ok_or_else(|| format!("Z3 has no solver for logic `{logic}`")),
                     SolverKind::Tactic(tactic) => Ok(Tactic::new(tactic).solver()),
+                    SolverKind::FromTactic(k) => match self.tactics.get(k) {
+                        Some(slot) => Ok(slot.tactic.solver()),
+                        None => Err(format!("tactic {k} is not defined")),
+                    },
                 })?;
                 Outcome::Solver(SolverSlot::new(
                     solver.map_err(z3err)?,
@@ -813,6 +837,38 @@ impl Executor {
                 Outcome::Nothing
             }
             Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
+            Call::MkTactic(expr) => self.mk_tactic(expr)?,
+            Call::NewGoal { models } => Outcome::Goal(tactics::GoalSlot {
+                goal: self.main(|| z3::Goal::new(*models, false, false))?,
+                last_apply: None,
+            }),
+            Call::GoalAssert(g, t) => {
+                let t = self.z3_term(*t)?;
+                let goal = &self
+                    .goals
+                    .get(g)
+                    .ok_or_else(|| ExecError::Malformed(format!("goal {g} is not defined")))?
+                    .goal;
+                self.main(|| goal.assert(t))?;
+                Outcome::Nothing
+            }
+            Call::ApplyTactic {
+                tactic,
+                goal,
+                rlimit,
+            } => self.apply_tactic(*tactic, *goal, *rlimit)?,
+            Call::Subgoal(g, i) => self.subgoal(*g, *i)?,
+            Call::GoalFormula(g) => self.goal_formula(*g)?,
+            Call::NewOptimize
+            | Call::OptSetParam { .. }
+            | Call::OptAssert(..)
+            | Call::OptAssertSoft { .. }
+            | Call::OptObjective { .. }
+            | Call::OptPush(_)
+            | Call::OptPop(_)
+            | Call::OptCheck(_)
+            | Call::OptGetModel(_)
+            | Call::OptBound { .. } => self.opt_call(call)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;
@@ -1067,6 +1123,7 @@ fn thread_cpu_time() -> std::time::Duration {
 /// context of its own, uncached. The one reader of Z3's parameter descriptions: the executor
 /// sets parameters by the kinds, a fuzzer picks parameters and values from them.
 pub fn solver_param_descrs() -> Vec<ParamDescr> {
+    // (Tactics read theirs with `tactics::tactic_param_descrs`.)
     // SAFETY: a scratch solver, referenced while its descriptions are taken and referenced.
     read_param_descrs(|raw| unsafe {
         let solver = z3_sys::Z3_mk_solver(raw)?;
