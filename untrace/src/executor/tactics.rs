@@ -97,13 +97,16 @@ impl Executor {
     ) -> Result<Outcome, ExecError> {
         let tactic = &self.tactic_slot(k)?.tactic;
         let goal = &self.goal_slot(g)?.goal;
+        // A tactic validates the parameters of `Z3_tactic_apply_ex` against its own, which
+        // have no `rlimit`: the limit is the context's for the call (`Z3_tactic_apply` reads
+        // it), and back to none after.
         let (formulas, applied) = self.main(|| {
-            let mut params = Params::new();
-            params.set_u32("rlimit", rlimit);
             let formulas = goal.get_formulas();
+            set_context_rlimit(rlimit);
             let applied = tactic
-                .apply(goal, Some(&params))
+                .apply(goal, None)
                 .map(|r| r.list_subgoals().collect::<Vec<Goal>>());
+            set_context_rlimit(0);
             (formulas, applied)
         })?;
         let subgoals = applied.map_err(|e| z3err(format!("Exception: {}", guard::one_line(&e))))?;
@@ -199,6 +202,16 @@ impl Executor {
             ))
             .at_call(check.name()),
         ))
+    }
+}
+
+/// Sets the resource limit of the thread-local context (0: none).
+fn set_context_rlimit(limit: u32) {
+    let ctx = z3::Context::thread_local();
+    let value = std::ffi::CString::new(limit.to_string()).expect("digits");
+    // SAFETY: a live context; Z3 copies both strings.
+    unsafe {
+        z3_sys::Z3_update_param_value(ctx.get_z3_context(), c"rlimit".as_ptr(), value.as_ptr());
     }
 }
 
