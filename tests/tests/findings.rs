@@ -188,3 +188,18 @@ fn wrong_simplifications_are_bug_reports() {
 fn dump_disagreements_are_bug_reports() {
     finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
 }
+
+#[test]
+fn tactic_subgoal_losses_are_bug_reports() {
+    finding_is_a_bug_report("drop-subgoal", "tactic", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
+fn wrong_optimum_values_are_bug_reports() {
+    finding_is_a_bug_report("wrong-opt-value", "optimize", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
+fn beaten_optima_are_bug_reports() {
+    finding_is_a_bug_report("worse-optimum", "optimize", 5, &["--rounds", "10"], &[]);
+}
