@@ -102,11 +102,10 @@ impl Executor {
         // it), and back to none after.
         let (formulas, applied) = self.main(|| {
             let formulas = goal.get_formulas();
-            set_context_rlimit(rlimit);
+            let _limit = ContextRlimit::set(rlimit);
             let applied = tactic
                 .apply(goal, None)
                 .map(|r| r.list_subgoals().collect::<Vec<Goal>>());
-            set_context_rlimit(0);
             (formulas, applied)
         })?;
         let subgoals = applied.map_err(|e| z3err(format!("Exception: {}", guard::one_line(&e))))?;
@@ -202,6 +201,23 @@ impl Executor {
             ))
             .at_call(check.name()),
         ))
+    }
+}
+
+/// The resource limit of the thread-local context while it lives (none again after, also
+/// when the call under it panics).
+struct ContextRlimit;
+
+impl ContextRlimit {
+    fn set(limit: u32) -> ContextRlimit {
+        set_context_rlimit(limit);
+        ContextRlimit
+    }
+}
+
+impl Drop for ContextRlimit {
+    fn drop(&mut self) {
+        set_context_rlimit(0);
     }
 }
 
