@@ -299,6 +299,7 @@ impl<'s> RoundState<'s> {
             ));
         }
         self.stats.call_tried(name);
+        let may_refuse = untrace::executor::may_refuse(&call);
         match self.sut.run(call) {
             Ok(ret) => {
                 self.stats.call_ok(name);
@@ -314,7 +315,8 @@ impl<'s> RoundState<'s> {
                 format!("cannot write the trace at `{line}`: {m}"),
             )),
             Err(SutError::Z3(m)) => {
-                if untrace::executor::expected_error(&m) {
+                let refusal = may_refuse && m.starts_with("Exception");
+                if refusal || untrace::executor::expected_error(&m) {
                     Ok(Reply::Refused(m))
                 } else {
                     Err(Failure::z3_error(name, &line, &m))

@@ -228,7 +228,7 @@ impl Executor {
     /// A failed check whose cause is where Z3's evaluation of `head` departs from the
     /// independent evaluator: one root cause, whichever check ran into it, so the finding is
     /// an evaluation disagreement named by the operation alone.
-    fn departure_finding(check: &Check, message: String, head: &str) -> ExecError {
+    pub(super) fn departure_finding(check: &Check, message: String, head: &str) -> ExecError {
         ExecError::Oracle(
             Failure::new(FailureKind::EvalDisagreement, message)
                 .with_cause(format!(
@@ -674,7 +674,7 @@ impl Executor {
     /// values, so a departure is found above terms the evaluator cannot express, and the
     /// operation named is the one Z3 evaluates wrongly (or that our evaluator does), not an
     /// operation above it. Only evaluated on a failed check.
-    fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
+    pub(super) fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
         let order = self.texts.as_ref()?.post_order(t);
         let mut z3_values: BTreeMap<TermId, String> = BTreeMap::new();
         for u in order {

@@ -457,7 +457,7 @@ impl Executor {
             // Only an expected refusal becomes part of the record: an unexpected one is a
             // finding, and a trace that recorded it would replay it as a success. Left without
             // a `return` line, the call is the trace's last, and its replay fails there again.
-            if let (Some(out), true) = (self.recorder.as_mut(), expected_error(&message)) {
+            if let (Some(out), true) = (self.recorder.as_mut(), expected_refusal(call, &message)) {
                 writeln!(out, "{}", format_ret(&Ret::Error(message.clone())))
                     .and_then(|_| out.flush())
                     .map_err(|e| ExecError::Io(e.to_string()))?;
@@ -978,6 +978,23 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     // Known-invalid combination of the option model: a fuzzed `arith.solver` with strings.
     "illegal arithmetic solver used with string solver",
 ];
+
+/// Calls that Z3 may refuse whatever their arguments: a tactic may refuse any goal, each in
+/// its own words ("fail tactic", "goal is not diff neq", "bv1 blaster cannot be applied to
+/// goal", ...), and a tactic may refuse parameter values outside its range ("illegal restart
+/// strategy numeral").
+pub fn may_refuse(call: &Call) -> bool {
+    matches!(
+        call,
+        Call::ApplyTactic { .. } | Call::MkTactic(model::TacticExpr::UsingParams(..))
+    )
+}
+
+/// Whether Z3 may refuse `call` with `message` without a bug: an expected error
+/// ([`EXPECTED_ERRORS`]), or an exception of a call that [`may_refuse`].
+pub fn expected_refusal(call: &Call, message: &str) -> bool {
+    expected_error(message) || (may_refuse(call) && message.starts_with("Exception"))
+}
 
 /// Whether Z3 may refuse a valid call with `message` without a bug (see [`EXPECTED_ERRORS`]).
 pub fn expected_error(message: &str) -> bool {

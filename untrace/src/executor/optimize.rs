@@ -136,6 +136,8 @@ impl OptSlot {
 
 /// An objective's optimum and the term that has it, ready for the checks.
 struct Judged {
+    /// The terms it is made of (the objective's, a soft group's constraints).
+    terms: Vec<TermId>,
     /// The objective as a term (a soft group's penalty as `(+ (ite s 0 w) ...)`).
     term: Dynamic,
     /// Minimized (soft groups are) or maximized.
@@ -305,6 +307,10 @@ impl Executor {
                 Objective::Soft(members) => (members.clone(), None),
             });
         }
+        let ids: Vec<Vec<TermId>> = terms
+            .iter()
+            .map(|(members, _)| members.iter().map(|(t, _)| *t).collect())
+            .collect();
         let mut z3_terms: Vec<(Vec<(Dynamic, u32)>, Option<Direction>)> = Vec::new();
         for (members, direction) in terms {
             let ts = members
@@ -341,6 +347,7 @@ impl Executor {
                     break;
                 };
                 judged.push(Judged {
+                    terms: ids[i].clone(),
                     term,
                     direction: direction.unwrap_or(Direction::Minimize),
                     reported,
@@ -373,16 +380,19 @@ impl Executor {
             match same {
                 Some(true) => self.count("objectives: value agrees with the model"),
                 Some(false) => {
-                    return Err(opt_finding(
+                    let message = format!(
+                        "objective {i} of {o}: Z3 reports the optimum {} but its value in model \
+                         {m} is {}",
+                        one_line(&j.reported),
+                        one_line(&j.in_model)
+                    );
+                    return Err(self.opt_failure(
                         check,
-                        format!(
-                            "objective {i} of {o}: Z3 reports the optimum {} but its value in \
-                             model {m} is {}",
-                            one_line(&j.reported),
-                            one_line(&j.in_model)
-                        ),
-                        "the reported optimum is not the model's value".into(),
-                    ))
+                        m,
+                        &j.terms,
+                        message,
+                        "the reported optimum is not the model's value",
+                    ));
                 }
                 None => self.count("objectives: skipped: values not comparable"),
             }
@@ -444,15 +454,20 @@ impl Executor {
                         Direction::Minimize => "smaller",
                         Direction::Maximize => "larger",
                     };
-                    return Err(opt_finding(
+                    let message = format!(
+                        "objective {i} of {o}: Z3 reports the optimum {}, but the hard \
+                         constraints have a model with a {verb} value (the objectives before it \
+                         unchanged)",
+                        one_line(&j.in_model)
+                    );
+                    let terms: Vec<TermId> =
+                        judged[..=i].iter().flat_map(|j| j.terms.clone()).collect();
+                    return Err(self.opt_failure(
                         check,
-                        format!(
-                            "objective {i} of {o}: Z3 reports the optimum {}, but the hard \
-                             constraints have a model with a {verb} value (the objectives \
-                             before it unchanged)",
-                            one_line(&j.in_model)
-                        ),
-                        "a model beats the reported optimum".into(),
+                        m,
+                        &terms,
+                        message,
+                        "a model beats the reported optimum",
                     ));
                 }
             }
@@ -461,12 +476,30 @@ impl Executor {
     }
 }
 
-fn opt_finding(check: &Check, message: String, cause: String) -> ExecError {
-    ExecError::Oracle(
-        Failure::new(FailureKind::Optimize, message)
-            .with_cause(format!("{}: {cause}", check.name()))
-            .at_call(check.name()),
-    )
+impl Executor {
+    /// A failed Optimize check. Where Z3's evaluation of one of `terms` under the model
+    /// departs from the independent evaluator, that operation is the root cause (the values
+    /// the check compared came from Z3's evaluation), and the finding is that
+    /// evaluation disagreement, one signature whichever check meets it.
+    fn opt_failure(
+        &mut self,
+        check: &Check,
+        m: ModelId,
+        terms: &[TermId],
+        message: String,
+        cause: &str,
+    ) -> ExecError {
+        for t in terms {
+            if let Some(head) = self.departure(m, *t) {
+                return Self::departure_finding(check, message, head);
+            }
+        }
+        ExecError::Oracle(
+            Failure::new(FailureKind::Optimize, message)
+                .with_cause(format!("{}: {cause}", check.name()))
+                .at_call(check.name()),
+        )
+    }
 }
 
 /// A soft group's penalty: the sum of the weights of its violated constraints.
