@@ -192,11 +192,7 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
         },
         Call::Subgoal(g, i) => Call::Subgoal(goal(f, g), i),
         Call::GoalFormula(g) => Call::GoalFormula(goal(f, g)),
-        Call::OptSetParam {
-            opt: o,
-            key,
-            value,
-        } => Call::OptSetParam {
+        Call::OptSetParam { opt: o, key, value } => Call::OptSetParam {
             opt: opt(f, o),
             key,
             value,

@@ -120,7 +120,9 @@ pub fn solver_tactic(cx: &mut RoundState<'_>) -> Result<Option<TacticId>, Failur
     let Some(finish) = named(cx, FINISHERS)? else {
         return Ok(None);
     };
-    Ok(cx.run(Call::MkTactic(TacticExpr::AndThen(pre, finish)))?.tactic())
+    Ok(cx
+        .run(Call::MkTactic(TacticExpr::AndThen(pre, finish)))?
+        .tactic())
 }
 
 /// Boolean terms of the pool (at most `n`, distinct).

@@ -67,7 +67,12 @@ pub static TRANSITIONS: &[Transition] = &[
     t(SetOptions, &NewSolver(SolverChoice::Default), 6, SetOptions),
     t(SetOptions, &NewSolver(SolverChoice::Logic), 1, SetOptions),
     t(SetOptions, &NewSolver(SolverChoice::Tactic), 1, SetOptions),
-    t(SetOptions, &NewSolver(SolverChoice::Composed), 1, SetOptions),
+    t(
+        SetOptions,
+        &NewSolver(SolverChoice::Composed),
+        1,
+        SetOptions,
+    ),
     t(SetOptions, &SetSolverParam, 3, SetOptions),
     t(SetOptions, &EndOptions, 1, InitExprs),
     // Generate Initial Expressions: inputs, then non-input terms.

@@ -73,7 +73,10 @@ impl Stats {
             .map(|op| op.theory.name())
             .collect();
         // The API families beyond the operation table: tactic objects and goals, Optimize.
-        for (family, prefixes) in [("tactics", &["tactic", "goal_"][..]), ("optimize", &["opt_"])] {
+        for (family, prefixes) in [
+            ("tactics", &["tactic", "goal_"][..]),
+            ("optimize", &["opt_"]),
+        ] {
             if used().any(|name| prefixes.iter().any(|p| name.starts_with(p))) {
                 theories.insert(family);
             }

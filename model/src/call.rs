@@ -430,7 +430,9 @@ pub enum Call {
     /// A tactic object, by name or combinator (see [`TacticExpr`]).
     MkTactic(TacticExpr),
     /// `goal_new true|false`: an empty goal (the flag: whether it keeps models).
-    NewGoal { models: bool },
+    NewGoal {
+        models: bool,
+    },
     /// `goal_assert gG tB`.
     GoalAssert(GoalId, TermId),
     /// `goal_apply kK gG RLIMIT`: the tactic applied to the goal under a resource limit;

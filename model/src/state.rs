@@ -165,9 +165,10 @@ impl State {
     }
 
     pub fn opt(&self, id: OptId) -> Result<&OptInfo, Violation> {
-        self.opts
-            .get(&id)
-            .map_or_else(|| violation(format!("optimize context {id} is not defined")), Ok)
+        self.opts.get(&id).map_or_else(
+            || violation(format!("optimize context {id} is not defined")),
+            Ok,
+        )
     }
 
     fn tactic(&self, id: TacticId) -> Result<(), Violation> {
@@ -323,7 +324,9 @@ impl State {
             Call::Subgoal(g, i) => match self.goal(*g)?.subgoals {
                 Some(n) if *i < n => Ok(()),
                 Some(n) => violation(format!("subgoal {i} of goal {g}, which has {n}")),
-                None => violation(format!("subgoal of goal {g}, which no tactic was applied to")),
+                None => violation(format!(
+                    "subgoal of goal {g}, which no tactic was applied to"
+                )),
             },
             Call::GoalFormula(_) => self.result_sort(call).map(drop),
             Call::OptSetParam { opt, .. } | Call::OptPush(opt) | Call::OptCheck(opt) => {

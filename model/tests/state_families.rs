@@ -68,7 +68,10 @@ fn run(trace: &str) -> Result<(), String> {
 
 fn without(line: &str) -> String {
     let mut lines: Vec<&str> = VALID.lines().collect();
-    let at = lines.iter().position(|l| *l == line).expect("line in VALID");
+    let at = lines
+        .iter()
+        .position(|l| *l == line)
+        .expect("line in VALID");
     lines.remove(at);
     // The return line of a removed call goes with it.
     if lines.get(at).is_some_and(|l| l.starts_with("return")) {
@@ -92,7 +95,10 @@ fn removing_a_premise_makes_the_trace_invalid() {
         ("opt_check o1", "whose last check was not sat"),
         ("opt_push o1", "at scope depth 0"),
         ("opt_maximize o1 t1", "objective 1 of o1, which has 1"),
-        ("opt_get_model o1", "`check_opt_values` of m1, which is not defined"),
+        (
+            "opt_get_model o1",
+            "`check_opt_values` of m1, which is not defined",
+        ),
     ] {
         let got = run(&without(line)).expect_err(line);
         assert!(got.contains(error), "without `{line}`: {got}");
@@ -103,13 +109,19 @@ fn removing_a_premise_makes_the_trace_invalid() {
 fn state_rules_of_the_families() {
     // A second soft constraint of group `a` adds no objective: index 1 is the maximize.
     let bad = VALID.replace("opt_upper o1 1", "opt_upper o1 2");
-    assert!(run(&bad).unwrap_err().contains("objective 2 of o1, which has 2"));
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("objective 2 of o1, which has 2"));
     let bad = VALID.replace("goal_subgoal g1 1", "goal_subgoal g1 2");
-    assert!(run(&bad).unwrap_err().contains("subgoal 2 of goal g1, which has 2"));
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("subgoal 2 of goal g1, which has 2"));
     let bad = VALID.replace("tactic \"simplify\"", "tactic \"no-such\"");
     assert!(run(&bad).unwrap_err().contains("unknown tactic `no-such`"));
     let bad = VALID.replace("\"size\" gt", "\"memory\" gt");
     assert!(run(&bad).unwrap_err().contains("unknown probe `memory`"));
     let bad = VALID.replace("opt_maximize o1 t1", "opt_maximize o1 t3");
-    assert!(run(&bad).unwrap_err().contains("expected Int, Real or a bit-vector"));
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("expected Int, Real or a bit-vector"));
 }

@@ -157,7 +157,10 @@ pub fn format_call(call: &Call) -> String {
             word(&quote(key));
             word(&quote(value))
         }
-        Call::OptAssert(o, t) | Call::OptObjective { opt: o, term: t, .. } => {
+        Call::OptAssert(o, t)
+        | Call::OptObjective {
+            opt: o, term: t, ..
+        } => {
             word(o);
             word(t)
         }
@@ -970,10 +973,7 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
         }
         "tactic_try_for" => {
             a.call = "tactic_try_for";
-            Call::MkTactic(TacticExpr::TryFor(
-                a.tactic()?,
-                a.number("milliseconds")?,
-            ))
+            Call::MkTactic(TacticExpr::TryFor(a.tactic()?, a.number("milliseconds")?))
         }
         "tactic_when" => {
             a.call = "tactic_when";
@@ -1288,17 +1288,15 @@ pub fn parse(text: &str) -> Result<Trace, ReadError> {
 /// when it creates an object (the trace would not say which id later lines use for it).
 fn finish_without_return(trace: &mut Trace, call: Call, line: u32) -> Result<(), ReadError> {
     match call.ret_kind() {
-        kind if kind.makes_object() => {
-            Err(error(
-                ErrorKind::Return,
-                line,
-                1,
-                format!(
-                    "`{}` creates an object, so a `return` line with its id must follow",
-                    call.name()
-                ),
-            ))
-        }
+        kind if kind.makes_object() => Err(error(
+            ErrorKind::Return,
+            line,
+            1,
+            format!(
+                "`{}` creates an object, so a `return` line with its id must follow",
+                call.name()
+            ),
+        )),
         _ => {
             trace.entries.push(Entry { call, ret: None });
             trace.lines.push(line);

@@ -470,8 +470,10 @@ impl Executor {
         // A solver built from a tactic tracks no dependencies unless unsat cores are switched
         // on, and then answers an empty core: expected, not a finding.
         let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
-        let tracks_cores = !matches!(kind, Some(SolverKind::Tactic(_) | SolverKind::FromTactic(_)))
-            || formula.param("unsat_core") == Some("true");
+        let tracks_cores = !matches!(
+            kind,
+            Some(SolverKind::Tactic(_) | SolverKind::FromTactic(_))
+        ) || formula.param("unsat_core") == Some("true");
         if !rechecks_core || !tracks_cores || formula.definite() != Some(SatResult::Sat) {
             return Ok(());
         }

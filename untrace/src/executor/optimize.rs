@@ -47,7 +47,10 @@ pub struct OptSlot {
 
 /// An objective as Z3 numbers them.
 enum Objective {
-    Term { term: TermId, direction: Direction },
+    Term {
+        term: TermId,
+        direction: Direction,
+    },
     /// A soft group: its constraints with their weights (the objective is the sum of the
     /// weights of those violated, minimized).
     Soft(Vec<(TermId, u32)>),
@@ -289,7 +292,11 @@ impl Executor {
     /// The objectives of `o` that both checks judge, in Z3's order, with their reported
     /// optimum and value in model `m`: `None` when `m` is not a model of `o`'s current
     /// formula (the premise).
-    fn judged_objectives(&mut self, o: OptId, m: ModelId) -> Result<Option<Vec<Judged>>, ExecError> {
+    fn judged_objectives(
+        &mut self,
+        o: OptId,
+        m: ModelId,
+    ) -> Result<Option<Vec<Judged>>, ExecError> {
         let Some(slot) = self.opts.get(&o) else {
             return Ok(None);
         };
@@ -319,7 +326,10 @@ impl Executor {
                 .collect::<Result<Vec<_>, ExecError>>()?;
             z3_terms.push((ts, direction));
         }
-        let wrong_value = matches!(self.config.inject, Some(super::inject::Fault::WrongOptValue));
+        let wrong_value = matches!(
+            self.config.inject,
+            Some(super::inject::Fault::WrongOptValue)
+        );
         let judged = self.main(|| {
             let mut judged = Vec::new();
             for (i, (members, direction)) in z3_terms.iter().enumerate() {

@@ -67,9 +67,9 @@ impl Executor {
             TacticExpr::AndThen(..) => self.main(|| t(0).and_then(t(1)))?,
             TacticExpr::OrElse(..) => self.main(|| t(0).or_else(t(1)))?,
             TacticExpr::Repeat(_, max) => self.main(|| Tactic::repeat(t(0), *max))?,
-            TacticExpr::TryFor(_, ms) => self.main(|| {
-                t(0).try_for(std::time::Duration::from_millis(u64::from(*ms)))
-            })?,
+            TacticExpr::TryFor(_, ms) => {
+                self.main(|| t(0).try_for(std::time::Duration::from_millis(u64::from(*ms))))?
+            }
             TacticExpr::When(p, _) => self.main(|| t(0).when(&probe(p)))?,
             TacticExpr::Cond(p, ..) => self.main(|| Tactic::cond(&probe(p), t(0), t(1)))?,
             TacticExpr::UsingParams(_, params) => {
@@ -195,10 +195,7 @@ impl Executor {
                      ({theirs})"
                 ),
             )
-            .with_cause(format!(
-                "{}: goal {answer}, {theirs}",
-                check.name()
-            ))
+            .with_cause(format!("{}: goal {answer}, {theirs}", check.name()))
             .at_call(check.name()),
         ))
     }
@@ -315,9 +312,17 @@ mod tests {
     #[test]
     fn tactic_parameters_are_read_from_z3() {
         let descrs = tactic_param_descrs("simplify");
-        assert!(descrs.iter().any(|d| d.name == "som" && d.kind == ParamKind::Bool));
-        assert_eq!(tactic_param_kind(&["simplify".into()], "som"), ParamKind::Bool);
-        assert_eq!(tactic_param_kind(&["simplify".into()], "nope"), ParamKind::Other);
+        assert!(descrs
+            .iter()
+            .any(|d| d.name == "som" && d.kind == ParamKind::Bool));
+        assert_eq!(
+            tactic_param_kind(&["simplify".into()], "som"),
+            ParamKind::Bool
+        );
+        assert_eq!(
+            tactic_param_kind(&["simplify".into()], "nope"),
+            ParamKind::Other
+        );
         assert!(tactic_param_descrs("no-such-tactic").is_empty());
     }
 }
