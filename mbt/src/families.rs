@@ -52,7 +52,7 @@ fn random_tactic(
         return Ok(None);
     };
     let expr = match cx.rng.random_range(0..7) {
-        0 | 1 | 2 => {
+        0..=2 => {
             let Some(b) = random_tactic(cx, depth - 1, names)? else {
                 return Ok(None);
             };

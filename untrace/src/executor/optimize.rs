@@ -137,6 +137,9 @@ impl OptSlot {
     }
 }
 
+/// Terms with their weights (a soft group's constraints; an objective's term, weight 0).
+type Weighted = Vec<(Dynamic, u32)>;
+
 /// An objective's optimum and the term that has it, ready for the checks.
 struct Judged {
     /// The terms it is made of (the objective's, a soft group's constraints).
@@ -318,7 +321,7 @@ impl Executor {
             .iter()
             .map(|(members, _)| members.iter().map(|(t, _)| *t).collect())
             .collect();
-        let mut z3_terms: Vec<(Vec<(Dynamic, u32)>, Option<Direction>)> = Vec::new();
+        let mut z3_terms: Vec<(Weighted, Option<Direction>)> = Vec::new();
         for (members, direction) in terms {
             let ts = members
                 .iter()
