@@ -95,9 +95,14 @@ fn findings_are_bug_reports(
         );
         assert_eq!(replayed.as_deref(), Some(signature), "{text}");
         // And the minimized trace is a bug report of the fault, not of the trace: without the
-        // injected fault it replays cleanly.
-        let (clean, _, err) = replay(min, "", replay_args);
-        assert_eq!(clean, Some(0), "{kind} without the fault: {err}\n{text}");
+        // injected fault the finding is gone. (The replay may still stop elsewhere: a fault
+        // that changed an answer leaves calls that only the faulty answer allows, such as
+        // `get_model` after a check that is unsat without the fault.)
+        let (clean, without, err) = replay(min, "", replay_args);
+        assert!(
+            clean == Some(0) || (clean != Some(exit) && without.as_deref() != Some(signature)),
+            "{kind} without the fault: {err}\n{text}"
+        );
     }
 }
 
@@ -139,7 +144,7 @@ fn wrong_models_are_bug_reports() {
         "wrong-model",
         "model",
         5,
-        &["--rounds", "12", "--theories", "arith,uf"],
+        &["--rounds", "20", "--theories", "arith,uf"],
         &[],
     );
 }
@@ -152,7 +157,7 @@ fn evaluation_disagreements_are_bug_reports() {
         5,
         // Without bit-vectors: Z3 4.8.12's own bvsmul_noovfl bug would be a second,
         // real evaluation disagreement, which the fault-free replay rightly still fails.
-        &["--rounds", "10", "--theories", "arith,uf,array"],
+        &["--rounds", "30", "--theories", "arith,uf,array"],
         &[],
     );
 }
@@ -171,12 +176,17 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 
 #[test]
 fn satisfiable_cores_are_bug_reports() {
-    finding_is_a_bug_report("empty-core", "core", 5, &["--rounds", "20"], &[]);
+    // Theories without Z3 4.8.12's own FP and bit-vector bugs, which end rounds early.
+    let args = ["--rounds", "30", "--theories", "arith,uf,array"];
+    finding_is_a_bug_report("empty-core", "core", 5, &args, &[]);
 }
 
 #[test]
 fn numeral_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("wrong-numeral", "literal", 5, &["--rounds", "10"], &[]);
+    // Without floating point: Z3 4.8.12's own FP literal bug (1e10 in Float(2,4)) would be
+    // a real literal finding, which the fault-free replay rightly still fails.
+    let args = ["--rounds", "10", "--theories", "arith,bv"];
+    finding_is_a_bug_report("wrong-numeral", "literal", 5, &args, &[]);
 }
 
 #[test]
@@ -186,7 +196,8 @@ fn wrong_simplifications_are_bug_reports() {
 
 #[test]
 fn dump_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "10"], &[]);
+    let args = ["--rounds", "20", "--theories", "arith,uf,array"];
+    finding_is_a_bug_report("dump-false", "dump", 5, &args, &[]);
 }
 
 #[test]
