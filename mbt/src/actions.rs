@@ -141,7 +141,9 @@ impl Action for NewSolver {
         };
         cx.solver = new_solver(cx, kind)?;
         // The solver holds its tactic: the tactic objects are released.
-        let tactics: Vec<model::TacticId> = cx.sut.state().tactics.iter().copied().collect();
+        let mut tactics: Vec<model::TacticId> = cx.sut.state().tactics.iter().copied().collect();
+        // In id order: a round is a function of its seed (the set's order is not).
+        tactics.sort();
         for k in tactics {
             cx.run(Call::Release(AnyId::Tactic(k)))?;
         }
