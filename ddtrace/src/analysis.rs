@@ -29,18 +29,13 @@ pub struct Analysis {
     pub free_vars: HashMap<TermId, std::collections::BTreeSet<TermId>>,
     /// Names of all constants, so fresh ones do not alias them.
     pub const_names: HashSet<String>,
-    /// The largest id number of each kind: sorts, terms, funcs, solvers, models.
-    pub max_id: [u32; 5],
+    /// The largest id number of each kind, as [`AnyId::slot`] numbers kinds (sorts, terms,
+    /// funcs, solvers, models, tactics, goals, Optimize contexts).
+    pub max_id: [u32; AnyId::KINDS],
 }
 
 fn slot(id: AnyId) -> (usize, u32) {
-    match id {
-        AnyId::Sort(s) => (0, s.0),
-        AnyId::Term(t) => (1, t.0),
-        AnyId::Func(f) => (2, f.0),
-        AnyId::Solver(z) => (3, z.0),
-        AnyId::Model(m) => (4, m.0),
-    }
+    id.slot()
 }
 
 impl Analysis {

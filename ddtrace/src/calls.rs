@@ -3,7 +3,7 @@
 //! [`list_len`] / [`remove_list_items`] (the argument lists of n-ary calls).
 
 use model::ops::Arity;
-use model::{AnyId, Call, Check, ModelId, Ret, TermId};
+use model::{AnyId, Call, Check, GoalId, ModelId, OptId, Ret, SolverKind, TacticId, TermId};
 
 /// `call` with every id it reads replaced by `f(id)`.
 pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
@@ -258,14 +258,108 @@ pub fn map_ids(call: &Call, f: &mut dyn FnMut(AnyId) -> AnyId) -> Call {
                     variables: variables.into_iter().map(|t| term(f, t)).collect(),
                 },
                 Check::Cubes(z) => Check::Cubes(solver(f, z)),
+                Check::Goal(g) => Check::Goal(goal(f, g)),
+                Check::OptValues { opt: o, model: m } => {
+                    let model = model(m);
+                    Check::OptValues {
+                        opt: opt(f, o),
+                        model,
+                    }
+                }
+                Check::OptBetter { opt: o, model: m } => {
+                    let model = model(m);
+                    Check::OptBetter {
+                        opt: opt(f, o),
+                        model,
+                    }
+                }
             })
         }
+        Call::NewSolver(SolverKind::FromTactic(k)) => {
+            Call::NewSolver(SolverKind::FromTactic(tactic(f, k)))
+        }
+        Call::MkTactic(expr) => {
+            let ops: Vec<TacticId> = expr.operands().into_iter().map(|k| tactic(f, k)).collect();
+            Call::MkTactic(expr.with_operands(&ops))
+        }
+        Call::GoalAssert(g, t) => Call::GoalAssert(goal(f, g), term(f, t)),
+        Call::ApplyTactic {
+            tactic: k,
+            goal: g,
+            rlimit,
+        } => Call::ApplyTactic {
+            tactic: tactic(f, k),
+            goal: goal(f, g),
+            rlimit,
+        },
+        Call::Subgoal(g, i) => Call::Subgoal(goal(f, g), i),
+        Call::GoalFormula(g) => Call::GoalFormula(goal(f, g)),
+        Call::OptSetParam { opt: o, key, value } => Call::OptSetParam {
+            opt: opt(f, o),
+            key,
+            value,
+        },
+        Call::OptAssert(o, t) => Call::OptAssert(opt(f, o), term(f, t)),
+        Call::OptAssertSoft {
+            opt: o,
+            term: t,
+            weight,
+            group,
+        } => Call::OptAssertSoft {
+            opt: opt(f, o),
+            term: term(f, t),
+            weight,
+            group,
+        },
+        Call::OptObjective {
+            opt: o,
+            term: t,
+            direction,
+        } => Call::OptObjective {
+            opt: opt(f, o),
+            term: term(f, t),
+            direction,
+        },
+        Call::OptPush(o) => Call::OptPush(opt(f, o)),
+        Call::OptPop(o) => Call::OptPop(opt(f, o)),
+        Call::OptCheck(o) => Call::OptCheck(opt(f, o)),
+        Call::OptGetModel(o) => Call::OptGetModel(opt(f, o)),
+        Call::OptBound {
+            opt: o,
+            index,
+            upper,
+        } => Call::OptBound {
+            opt: opt(f, o),
+            index,
+            upper,
+        },
         Call::TranslateConfig { solver: z, config } => Call::TranslateConfig {
             solver: solver(f, z),
             config,
         },
         Call::GetProof(z) => Call::GetProof(solver(f, z)),
         other => other,
+    }
+}
+
+fn tactic(f: &mut dyn FnMut(AnyId) -> AnyId, k: TacticId) -> TacticId {
+    match f(AnyId::Tactic(k)) {
+        AnyId::Tactic(n) => n,
+        _ => k,
+    }
+}
+
+fn goal(f: &mut dyn FnMut(AnyId) -> AnyId, g: GoalId) -> GoalId {
+    match f(AnyId::Goal(g)) {
+        AnyId::Goal(n) => n,
+        _ => g,
+    }
+}
+
+fn opt(f: &mut dyn FnMut(AnyId) -> AnyId, o: OptId) -> OptId {
+    match f(AnyId::Opt(o)) {
+        AnyId::Opt(n) => n,
+        _ => o,
     }
 }
 

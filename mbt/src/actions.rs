@@ -100,7 +100,9 @@ impl Action for SetGlobalParam {
     }
 }
 
-/// The main solver: default, for a logic, or from a tactic.
+/// The main solver: default, for a logic, from a tactic by name, or from a random tactic
+/// object (`Z3_mk_solver_from_tactic`: its models go through the tactics' model converters,
+/// and every one is checked against the original assertions like any model).
 pub struct NewSolver(pub SolverChoice);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +110,7 @@ pub enum SolverChoice {
     Default,
     Logic,
     Tactic,
+    Composed,
 }
 
 impl Action for NewSolver {
@@ -116,6 +119,7 @@ impl Action for NewSolver {
             SolverChoice::Default => "new_solver_default",
             SolverChoice::Logic => "new_solver_logic",
             SolverChoice::Tactic => "new_solver_tactic",
+            SolverChoice::Composed => "new_solver_composed",
         }
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
@@ -131,8 +135,19 @@ impl Action for NewSolver {
             SolverChoice::Tactic => {
                 SolverKind::Tactic(TACTICS[cx.rng.random_range(0..TACTICS.len())].into())
             }
+            SolverChoice::Composed => match crate::families::solver_tactic(cx)? {
+                Some(k) => SolverKind::FromTactic(k),
+                None => return Ok(false),
+            },
         };
         cx.solver = new_solver(cx, kind)?;
+        // The solver holds its tactic: the tactic objects are released.
+        let mut tactics: Vec<model::TacticId> = cx.sut.state().tactics.iter().copied().collect();
+        // In id order: a round is a function of its seed (the set's order is not).
+        tactics.sort();
+        for k in tactics {
+            cx.run(Call::Release(AnyId::Tactic(k)))?;
+        }
         Ok(cx.solver.is_some())
     }
 }
@@ -599,13 +614,16 @@ impl Action for StartShadow {
 }
 
 /// Whether the main solver is of a kind whose `translate` some Z3 versions make slow: the
-/// default solver and the solver for logic `ALL` (see `RoundConfig::translate_default`).
+/// default solver, a solver from a tactic object and the solver for logic `ALL` (see
+/// `RoundConfig::translate_default`).
 fn main_translates_slowly(cx: &RoundState<'_>) -> bool {
     let kind = cx
         .solver
         .and_then(|z| cx.sut.state().solvers.get(&z).map(|s| s.kind.clone()));
     match kind {
-        Some(SolverKind::Default) => true,
+        // A solver from a tactic object may hold the default tactic (measured on 5.4.1: its
+        // translate is as slow as the default solver's).
+        Some(SolverKind::Default | SolverKind::FromTactic(_)) => true,
         Some(SolverKind::Logic(logic)) => logic == "ALL",
         _ => false,
     }

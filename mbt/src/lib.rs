@@ -7,6 +7,7 @@
 //! oracles. Every call goes through [`round_state::RoundState::run`] to the one executor of the `untrace`
 //! crate ([`sut`]), which writes the trace line before the call runs.
 //!
+//! - [`families`]: actions of the tactic and Optimize families.
 //! - [`options`]: the option model read from Z3's parameter descriptions.
 //! - [`round`]: one round and its [`round::RoundReport`].
 //! - [`isolate`]: each round in a forked child with time and memory limits.
@@ -23,6 +24,7 @@
 pub mod actions;
 pub mod campaign;
 pub mod failure;
+pub mod families;
 pub mod findings_db;
 pub mod gen;
 pub mod inject;

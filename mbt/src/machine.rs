@@ -67,6 +67,12 @@ pub static TRANSITIONS: &[Transition] = &[
     t(SetOptions, &NewSolver(SolverChoice::Default), 6, SetOptions),
     t(SetOptions, &NewSolver(SolverChoice::Logic), 1, SetOptions),
     t(SetOptions, &NewSolver(SolverChoice::Tactic), 1, SetOptions),
+    t(
+        SetOptions,
+        &NewSolver(SolverChoice::Composed),
+        1,
+        SetOptions,
+    ),
     t(SetOptions, &SetSolverParam, 3, SetOptions),
     t(SetOptions, &EndOptions, 1, InitExprs),
     // Generate Initial Expressions: inputs, then non-input terms.
@@ -86,6 +92,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &Substitute, 1, Main),
     t(Main, &MkQuantifier, 2, Main),
     t(Main, &CheckLiteral, 1, Main),
+    t(Main, &crate::families::ApplyTactic, 1, Main),
+    t(Main, &crate::families::Optimize, 1, Main),
     t(Main, &Release, 2, Main),
     t(Main, &Assert, 5, Main),
     t(Main, &AssertAndTrack, 2, Main),

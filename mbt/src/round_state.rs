@@ -162,6 +162,35 @@ impl Reply {
         }
     }
 
+    pub fn tactic(&self) -> Option<model::TacticId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Tactic(k))) => Some(*k),
+            _ => None,
+        }
+    }
+
+    pub fn goal(&self) -> Option<model::GoalId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Goal(g))) => Some(*g),
+            _ => None,
+        }
+    }
+
+    pub fn opt(&self) -> Option<model::OptId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Opt(o))) => Some(*o),
+            _ => None,
+        }
+    }
+
+    /// A recorded value (`return "..."`).
+    pub fn value(&self) -> Option<&str> {
+        match self.ret() {
+            Some(Ret::Value(v)) => Some(v),
+            _ => None,
+        }
+    }
+
     pub fn sat(&self) -> Option<SatResult> {
         match self.ret() {
             Some(Ret::Sat(r)) => Some(*r),
@@ -282,6 +311,7 @@ impl<'s> RoundState<'s> {
             ));
         }
         self.stats.call_tried(name);
+        let may_refuse = untrace::executor::may_refuse(&call);
         match self.sut.run(call) {
             Ok(ret) => {
                 self.stats.call_ok(name);
@@ -297,7 +327,8 @@ impl<'s> RoundState<'s> {
                 format!("cannot write the trace at `{line}`: {m}"),
             )),
             Err(SutError::Z3(m)) => {
-                if untrace::executor::expected_error(&m) {
+                let refusal = may_refuse && m.starts_with("Exception");
+                if refusal || untrace::executor::expected_error(&m) {
                     Ok(Reply::Refused(m))
                 } else {
                     Err(Failure::z3_error(name, &line, &m))

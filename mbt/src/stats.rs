@@ -101,7 +101,20 @@ impl Stats {
                     .any(|c| self.calls.get(*c).is_some_and(|n| n.tried > 0))
             })
             .map(|(family, _)| *family);
-        for t in theories.into_iter().chain(families) {
+        // The API families beyond the operation table named by prefix: tactic objects and
+        // goals, Optimize.
+        let by_prefix = [
+            ("tactics", &["tactic", "goal_"][..]),
+            ("optimize", &["opt_"][..]),
+        ]
+        .into_iter()
+        .filter(|(_, prefixes)| {
+            self.calls
+                .iter()
+                .any(|(n, c)| c.ok > 0 && prefixes.iter().any(|p| n.starts_with(p)))
+        })
+        .map(|(family, _)| family);
+        for t in theories.into_iter().chain(families).chain(by_prefix) {
             *self.rounds_per_theory.entry(t.to_string()).or_default() += 1;
         }
     }

@@ -1,7 +1,8 @@
 //! API calls and their recorded results: the vocabulary of a trace.
 //!
 //! A [`Call`] is one Z3 API call with its arguments; objects it creates get ids chosen by the
-//! recorder (`s` sorts, `t` terms, `f` function declarations, `z` solvers, `m` models). The
+//! recorder (`s` sorts, `t` terms, `f` function declarations, `z` solvers, `m` models, `k`
+//! tactics, `g` goals, `o` Optimize contexts). The
 //! [`Ret`] is what the call returned, recorded so that a replay can compare (or the error Z3
 //! refused it with, [`Ret::Error`]; [`normalize_error`] is how messages are compared). An
 //! [`Entry`] is a call with its result, the unit that minimizers move around.
@@ -57,7 +58,24 @@ id_type!(
     'm'
 );
 
-/// Any object id, for calls that take objects of every kind (`release`).
+id_type!(
+    /// A tactic, `k1`.
+    TacticId,
+    'k'
+);
+id_type!(
+    /// A goal (formulas a tactic is applied to), `g1`.
+    GoalId,
+    'g'
+);
+id_type!(
+    /// An Optimize context, `o1`.
+    OptId,
+    'o'
+);
+
+/// Any object id, for calls that take objects of every kind (`release`). Variants are
+/// appended only (the binary format numbers them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum AnyId {
     Sort(SortId),
@@ -65,6 +83,54 @@ pub enum AnyId {
     Func(FuncId),
     Solver(SolverId),
     Model(ModelId),
+    Tactic(TacticId),
+    Goal(GoalId),
+    Opt(OptId),
+}
+
+impl AnyId {
+    /// How many kinds of ids there are.
+    pub const KINDS: usize = 8;
+
+    /// The id's kind (an index below [`AnyId::KINDS`]) and number: what recorders count
+    /// per kind and minimizers renumber.
+    pub fn slot(self) -> (usize, u32) {
+        match self {
+            AnyId::Sort(SortId(n)) => (0, n),
+            AnyId::Term(TermId(n)) => (1, n),
+            AnyId::Func(FuncId(n)) => (2, n),
+            AnyId::Solver(SolverId(n)) => (3, n),
+            AnyId::Model(ModelId(n)) => (4, n),
+            AnyId::Tactic(TacticId(n)) => (5, n),
+            AnyId::Goal(GoalId(n)) => (6, n),
+            AnyId::Opt(OptId(n)) => (7, n),
+        }
+    }
+
+    /// The id of kind `kind` (as [`AnyId::slot`] numbers kinds) and number `n`.
+    pub fn from_slot(kind: usize, n: u32) -> Option<AnyId> {
+        Some(match kind {
+            0 => AnyId::Sort(SortId(n)),
+            1 => AnyId::Term(TermId(n)),
+            2 => AnyId::Func(FuncId(n)),
+            3 => AnyId::Solver(SolverId(n)),
+            4 => AnyId::Model(ModelId(n)),
+            5 => AnyId::Tactic(TacticId(n)),
+            6 => AnyId::Goal(GoalId(n)),
+            7 => AnyId::Opt(OptId(n)),
+            _ => return None,
+        })
+    }
+
+    /// The id of the same kind with number `n`.
+    pub fn with_number(self, n: u32) -> AnyId {
+        AnyId::from_slot(self.slot().0, n).expect("a kind of slot()")
+    }
+
+    /// The letter of the id's kind in a text trace.
+    pub fn prefix(self) -> char {
+        ['s', 't', 'f', 'z', 'm', 'k', 'g', 'o'][self.slot().0]
+    }
 }
 
 impl fmt::Display for AnyId {
@@ -75,6 +141,9 @@ impl fmt::Display for AnyId {
             AnyId::Func(id) => id.fmt(f),
             AnyId::Solver(id) => id.fmt(f),
             AnyId::Model(id) => id.fmt(f),
+            AnyId::Tactic(id) => id.fmt(f),
+            AnyId::Goal(id) => id.fmt(f),
+            AnyId::Opt(id) => id.fmt(f),
         }
     }
 }
@@ -133,6 +202,125 @@ pub enum SolverKind {
     Logic(String),
     /// `Tactic::new(name).solver()`.
     Tactic(String),
+    /// `Z3_mk_solver_from_tactic` of a tactic object (`new_solver from_tactic kK`).
+    FromTactic(TacticId),
+}
+
+/// A comparison of a probe's value with a constant, the condition of `tactic_when` and
+/// `tactic_cond` (`"num-consts" gt 10`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProbeTest {
+    /// A probe of [`crate::options::PROBES`].
+    pub probe: String,
+    pub cmp: ProbeCmp,
+    pub value: u32,
+}
+
+/// How a probe's value is compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ProbeCmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+}
+
+impl ProbeCmp {
+    pub const ALL: [ProbeCmp; 5] = [
+        ProbeCmp::Lt,
+        ProbeCmp::Le,
+        ProbeCmp::Gt,
+        ProbeCmp::Ge,
+        ProbeCmp::Eq,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ProbeCmp::Lt => "lt",
+            ProbeCmp::Le => "le",
+            ProbeCmp::Gt => "gt",
+            ProbeCmp::Ge => "ge",
+            ProbeCmp::Eq => "eq",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ProbeCmp> {
+        ProbeCmp::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// How a tactic object is made: by name, or by a combinator of tactic objects.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TacticExpr {
+    /// `tactic "NAME"`: a tactic of [`crate::options::GOAL_TACTICS`].
+    Named(String),
+    /// `tactic_and_then kA kB`: A, then B on every subgoal.
+    AndThen(TacticId, TacticId),
+    /// `tactic_or_else kA kB`: A, or B where A fails.
+    OrElse(TacticId, TacticId),
+    /// `tactic_repeat kA N`: A until the goal stops changing, at most N times.
+    Repeat(TacticId, u32),
+    /// `tactic_try_for kA MS`: A, failing after MS milliseconds.
+    TryFor(TacticId, u32),
+    /// `tactic_when "PROBE" CMP N kA`: A where the probe test holds, else skip.
+    When(ProbeTest, TacticId),
+    /// `tactic_cond "PROBE" CMP N kA kB`: A where the probe test holds, else B.
+    Cond(ProbeTest, TacticId, TacticId),
+    /// `tactic_using_params kA "KEY" "VALUE" ...`: A with parameters (their kinds read
+    /// from A's own parameter descriptions).
+    UsingParams(TacticId, Vec<(String, String)>),
+}
+
+impl TacticExpr {
+    pub fn name(&self) -> &'static str {
+        match self {
+            TacticExpr::Named(_) => "tactic",
+            TacticExpr::AndThen(..) => "tactic_and_then",
+            TacticExpr::OrElse(..) => "tactic_or_else",
+            TacticExpr::Repeat(..) => "tactic_repeat",
+            TacticExpr::TryFor(..) => "tactic_try_for",
+            TacticExpr::When(..) => "tactic_when",
+            TacticExpr::Cond(..) => "tactic_cond",
+            TacticExpr::UsingParams(..) => "tactic_using_params",
+        }
+    }
+
+    /// The tactic objects it combines.
+    pub fn operands(&self) -> Vec<TacticId> {
+        match self {
+            TacticExpr::Named(_) => vec![],
+            TacticExpr::AndThen(a, b) | TacticExpr::OrElse(a, b) | TacticExpr::Cond(_, a, b) => {
+                vec![*a, *b]
+            }
+            TacticExpr::Repeat(a, _)
+            | TacticExpr::TryFor(a, _)
+            | TacticExpr::When(_, a)
+            | TacticExpr::UsingParams(a, _) => vec![*a],
+        }
+    }
+
+    /// The same combinator over other operands (in [`TacticExpr::operands`] order).
+    pub fn with_operands(&self, ops: &[TacticId]) -> TacticExpr {
+        let op = |i: usize| ops.get(i).copied().unwrap_or(TacticId(0));
+        match self {
+            TacticExpr::Named(n) => TacticExpr::Named(n.clone()),
+            TacticExpr::AndThen(..) => TacticExpr::AndThen(op(0), op(1)),
+            TacticExpr::OrElse(..) => TacticExpr::OrElse(op(0), op(1)),
+            TacticExpr::Cond(p, ..) => TacticExpr::Cond(p.clone(), op(0), op(1)),
+            TacticExpr::Repeat(_, n) => TacticExpr::Repeat(op(0), *n),
+            TacticExpr::TryFor(_, n) => TacticExpr::TryFor(op(0), *n),
+            TacticExpr::When(p, _) => TacticExpr::When(p.clone(), op(0)),
+            TacticExpr::UsingParams(_, ps) => TacticExpr::UsingParams(op(0), ps.clone()),
+        }
+    }
+}
+
+/// Which way an objective of an Optimize context goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Direction {
+    Minimize,
+    Maximize,
 }
 
 /// One Z3 API call.
@@ -309,6 +497,65 @@ pub enum Call {
     /// not generate proofs, an expected refusal; where it must (see the executor), a refusal
     /// is a finding.
     GetProof(SolverId),
+    // Tactics and goals (appended: the binary format numbers variants).
+    /// A tactic object, by name or combinator (see [`TacticExpr`]).
+    MkTactic(TacticExpr),
+    /// `goal_new true|false`: an empty goal (the flag: whether it keeps models).
+    NewGoal {
+        models: bool,
+    },
+    /// `goal_assert gG tB`.
+    GoalAssert(GoalId, TermId),
+    /// `goal_apply kK gG RLIMIT`: the tactic applied to the goal under a resource limit;
+    /// returns the number of subgoals (`return "2"`).
+    ApplyTactic {
+        tactic: TacticId,
+        goal: GoalId,
+        rlimit: u32,
+    },
+    /// `goal_subgoal gG I`: subgoal I of the last `goal_apply` to G, a new goal.
+    Subgoal(GoalId, u32),
+    /// `goal_formula gG`: the conjunction of G's formulas (`Z3_goal_formula`), a new term.
+    GoalFormula(GoalId),
+    // Optimize.
+    /// `opt_new`: an Optimize context.
+    NewOptimize,
+    /// `opt_set_param oO "KEY" "VALUE"`.
+    OptSetParam {
+        opt: OptId,
+        key: String,
+        value: String,
+    },
+    /// `opt_assert oO tB`: a hard constraint.
+    OptAssert(OptId, TermId),
+    /// `opt_assert_soft oO tB WEIGHT "GROUP"`: a soft constraint with a positive integer
+    /// weight; soft constraints of one group form one objective (the sum of the weights of
+    /// those violated, minimized).
+    OptAssertSoft {
+        opt: OptId,
+        term: TermId,
+        weight: u32,
+        group: String,
+    },
+    /// `opt_minimize oO tT` / `opt_maximize oO tT`: an objective over an Int, Real or
+    /// bit-vector term.
+    OptObjective {
+        opt: OptId,
+        term: TermId,
+        direction: Direction,
+    },
+    OptPush(OptId),
+    /// Pops one scope (Z3's `Z3_optimize_pop`).
+    OptPop(OptId),
+    OptCheck(OptId),
+    OptGetModel(OptId),
+    /// `opt_lower oO I` / `opt_upper oO I`: the bound Z3 reports for objective I (in the
+    /// order objectives were made), as Z3 prints it (`5`, `oo`, `(+ 3 (* (- 1) epsilon))`).
+    OptBound {
+        opt: OptId,
+        index: u32,
+        upper: bool,
+    },
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -371,6 +618,18 @@ pub enum Check {
     /// assumptions of that solver. Assertions known sat need a cube that is not unsat (when the
     /// enumeration completed); assertions known unsat admit no sat cube.
     Cubes(SolverId),
+    /// `check_goal gG`: G's formulas and the subgoals of its last `goal_apply` are
+    /// equisatisfiable (G satisfiable iff some subgoal is), each side asked of a fresh solver
+    /// under a resource limit; unknown is no verdict.
+    Goal(GoalId),
+    /// `check_opt_values oO mM`: each objective's value that O reported after the check
+    /// whose model M is (lower = upper, finite, no infinitesimal) equals the objective's
+    /// value under M.
+    OptValues { opt: OptId, model: ModelId },
+    /// `check_opt_better oO mM`: no model of O's hard constraints is strictly better than M
+    /// on an objective while equal on those before it (lexicographic order): a fresh solver
+    /// under a resource limit finds none (unknown is no verdict).
+    OptBetter { opt: OptId, model: ModelId },
 }
 
 impl Check {
@@ -388,6 +647,9 @@ impl Check {
         "check_quant",
         "check_consequences",
         "check_cubes",
+        "check_goal",
+        "check_opt_values",
+        "check_opt_better",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -404,6 +666,9 @@ impl Check {
             Check::Quant { .. } => "check_quant",
             Check::Consequences { .. } => "check_consequences",
             Check::Cubes(_) => "check_cubes",
+            Check::Goal(_) => "check_goal",
+            Check::OptValues { .. } => "check_opt_values",
+            Check::OptBetter { .. } => "check_opt_better",
         }
     }
 
@@ -421,6 +686,8 @@ impl Check {
             Check::Simplify(_) => K::Simplify,
             Check::Consequences { .. } => K::Consequence,
             Check::Cubes(_) => K::Cube,
+            Check::Goal(_) => K::Tactic,
+            Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
         }
     }
 
@@ -448,6 +715,10 @@ impl Check {
             } => std::iter::once(AnyId::Solver(*solver))
                 .chain(assumptions.iter().chain(variables).map(|t| AnyId::Term(*t)))
                 .collect(),
+            Check::Goal(g) => vec![AnyId::Goal(*g)],
+            Check::OptValues { opt, model } | Check::OptBetter { opt, model } => {
+                vec![AnyId::Opt(*opt), AnyId::Model(*model)]
+            }
         }
     }
 }
@@ -538,6 +809,44 @@ pub enum RetKind {
     Sat,
     Core,
     Value,
+    Tactic,
+    Goal,
+    Opt,
+}
+
+impl RetKind {
+    /// Whether `ret` (not an error) is a result of this kind.
+    pub fn admits(self, ret: &Ret) -> bool {
+        matches!(
+            (self, ret),
+            (RetKind::Sort, Ret::Id(AnyId::Sort(_)))
+                | (RetKind::Term, Ret::Id(AnyId::Term(_)))
+                | (RetKind::Func, Ret::Id(AnyId::Func(_)))
+                | (RetKind::Solver, Ret::Id(AnyId::Solver(_)))
+                | (RetKind::Model, Ret::Id(AnyId::Model(_)))
+                | (RetKind::Tactic, Ret::Id(AnyId::Tactic(_)))
+                | (RetKind::Goal, Ret::Id(AnyId::Goal(_)))
+                | (RetKind::Opt, Ret::Id(AnyId::Opt(_)))
+                | (RetKind::Sat, Ret::Sat(_))
+                | (RetKind::Core, Ret::Core(_))
+                | (RetKind::Value, Ret::Value(_))
+        )
+    }
+
+    /// Whether the call makes an object (its `return` line names the new id).
+    pub fn makes_object(self) -> bool {
+        matches!(
+            self,
+            RetKind::Sort
+                | RetKind::Term
+                | RetKind::Func
+                | RetKind::Solver
+                | RetKind::Model
+                | RetKind::Tactic
+                | RetKind::Goal
+                | RetKind::Opt
+        )
+    }
 }
 
 /// One line of a trace with the `return` line that follows it.
@@ -650,6 +959,30 @@ impl Call {
             Call::NewSolverConfig(_) => "new_solver_config",
             Call::TranslateConfig { .. } => "translate_config",
             Call::GetProof(_) => "get_proof",
+            Call::MkTactic(expr) => expr.name(),
+            Call::NewGoal { .. } => "goal_new",
+            Call::GoalAssert(..) => "goal_assert",
+            Call::ApplyTactic { .. } => "goal_apply",
+            Call::Subgoal(..) => "goal_subgoal",
+            Call::GoalFormula(_) => "goal_formula",
+            Call::NewOptimize => "opt_new",
+            Call::OptSetParam { .. } => "opt_set_param",
+            Call::OptAssert(..) => "opt_assert",
+            Call::OptAssertSoft { .. } => "opt_assert_soft",
+            Call::OptObjective {
+                direction: Direction::Minimize,
+                ..
+            } => "opt_minimize",
+            Call::OptObjective {
+                direction: Direction::Maximize,
+                ..
+            } => "opt_maximize",
+            Call::OptPush(_) => "opt_push",
+            Call::OptPop(_) => "opt_pop",
+            Call::OptCheck(_) => "opt_check",
+            Call::OptGetModel(_) => "opt_get_model",
+            Call::OptBound { upper: false, .. } => "opt_lower",
+            Call::OptBound { upper: true, .. } => "opt_upper",
         }
     }
 
@@ -715,6 +1048,32 @@ impl Call {
         "new_solver_config",
         "translate_config",
         "get_proof",
+        "simplify_with",
+        "tactic",
+        "tactic_and_then",
+        "tactic_or_else",
+        "tactic_repeat",
+        "tactic_try_for",
+        "tactic_when",
+        "tactic_cond",
+        "tactic_using_params",
+        "goal_new",
+        "goal_assert",
+        "goal_apply",
+        "goal_subgoal",
+        "goal_formula",
+        "opt_new",
+        "opt_set_param",
+        "opt_assert",
+        "opt_assert_soft",
+        "opt_minimize",
+        "opt_maximize",
+        "opt_push",
+        "opt_pop",
+        "opt_check",
+        "opt_get_model",
+        "opt_lower",
+        "opt_upper",
     ];
 
     /// What this call returns.
@@ -750,10 +1109,23 @@ impl Call {
             | Call::Translate(_)
             | Call::NewSolverConfig(_)
             | Call::TranslateConfig { .. } => RetKind::Solver,
-            Call::GetModel(_) => RetKind::Model,
-            Call::CheckSat(_) | Call::CheckSatAssuming(..) => RetKind::Sat,
+            Call::GetModel(_) | Call::OptGetModel(_) => RetKind::Model,
+            Call::CheckSat(_) | Call::CheckSatAssuming(..) | Call::OptCheck(_) => RetKind::Sat,
             Call::GetUnsatCore(_) => RetKind::Core,
-            Call::ModelEval { .. } => RetKind::Value,
+            Call::ModelEval { .. } | Call::ApplyTactic { .. } | Call::OptBound { .. } => {
+                RetKind::Value
+            }
+            Call::MkTactic(_) => RetKind::Tactic,
+            Call::NewGoal { .. } | Call::Subgoal(..) => RetKind::Goal,
+            Call::GoalFormula(_) => RetKind::Term,
+            Call::NewOptimize => RetKind::Opt,
+            Call::GoalAssert(..)
+            | Call::OptSetParam { .. }
+            | Call::OptAssert(..)
+            | Call::OptAssertSoft { .. }
+            | Call::OptObjective { .. }
+            | Call::OptPush(_)
+            | Call::OptPop(_) => RetKind::None,
             Call::SetParam { .. }
             | Call::SetGlobal { .. }
             | Call::Push(_)
@@ -783,9 +1155,25 @@ impl Call {
             | Call::SortRm
             | Call::SortString
             | Call::SortUninterpreted(_)
-            | Call::NewSolver(_)
+            | Call::NewSolver(SolverKind::Default | SolverKind::Logic(_) | SolverKind::Tactic(_))
             | Call::NewSolverConfig(_)
-            | Call::SetGlobal { .. } => vec![],
+            | Call::SetGlobal { .. }
+            | Call::NewGoal { .. }
+            | Call::NewOptimize => vec![],
+            Call::NewSolver(SolverKind::FromTactic(k)) => vec![A::Tactic(*k)],
+            Call::MkTactic(expr) => expr.operands().into_iter().map(A::Tactic).collect(),
+            Call::GoalAssert(g, t) => vec![A::Goal(*g), A::Term(*t)],
+            Call::ApplyTactic { tactic, goal, .. } => vec![A::Tactic(*tactic), A::Goal(*goal)],
+            Call::Subgoal(g, _) | Call::GoalFormula(g) => vec![A::Goal(*g)],
+            Call::OptSetParam { opt, .. }
+            | Call::OptPush(opt)
+            | Call::OptPop(opt)
+            | Call::OptCheck(opt)
+            | Call::OptGetModel(opt)
+            | Call::OptBound { opt, .. } => vec![A::Opt(*opt)],
+            Call::OptAssert(opt, term)
+            | Call::OptAssertSoft { opt, term, .. }
+            | Call::OptObjective { opt, term, .. } => vec![A::Opt(*opt), A::Term(*term)],
             Call::SortArray(i, e) => vec![A::Sort(*i), A::Sort(*e)],
             Call::SortSeq(e) => vec![A::Sort(*e)],
             Call::Const { sort, .. } | Call::Lit { sort, .. } | Call::Var { sort, .. } => {

@@ -60,10 +60,15 @@ pub enum FailureKind {
     Consequence,
     /// The cubes of `Z3_solver_cube` contradict the satisfiability of the assertions.
     Cube,
+    /// A goal and the subgoals a tactic made of it are not equisatisfiable.
+    Tactic,
+    /// An Optimize context reported an objective value its model does not have, or a value
+    /// that a model of its hard constraints beats.
+    Optimize,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 19] = [
+    pub const ALL: [FailureKind; 21] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -83,6 +88,8 @@ impl FailureKind {
         FailureKind::Simplify,
         FailureKind::Consequence,
         FailureKind::Cube,
+        FailureKind::Tactic,
+        FailureKind::Optimize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +113,8 @@ impl FailureKind {
             FailureKind::Simplify => "simplify",
             FailureKind::Consequence => "consequence",
             FailureKind::Cube => "cube",
+            FailureKind::Tactic => "tactic",
+            FailureKind::Optimize => "optimize",
         }
     }
 
@@ -132,6 +141,8 @@ impl FailureKind {
                 | FailureKind::Simplify
                 | FailureKind::Consequence
                 | FailureKind::Cube
+                | FailureKind::Tactic
+                | FailureKind::Optimize
         )
     }
 }

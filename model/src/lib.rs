@@ -26,8 +26,8 @@ pub mod state;
 pub mod trace;
 
 pub use call::{
-    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
-    SortId, TermId,
+    AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
+    Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 pub use sort::{Sort, Theory};
 pub use state::{State, Violation};

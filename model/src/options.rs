@@ -1,5 +1,6 @@
 //! What the model knows of Z3's configuration space that Z3 cannot tell at run time:
-//! the logics and tactics that `Solver::new_for_logic` and `Tactic::new` accept on 4.8.12.
+//! the logics, tactics and probes that `Solver::new_for_logic`, `Tactic::new` and `Probe::new`
+//! accept on 4.8.12 and 5.4.1.
 //! The parameters themselves are read from the loaded Z3 (`Z3_solver_get_param_descrs`, by
 //! `untrace::executor::solver_param_descrs`) as [`ParamDescr`]s.
 
@@ -73,4 +74,72 @@ pub const CONTEXT_PARAMS: &[&str] = &[
     "type_check",
     "smtlib2_compliant",
     "stats",
+];
+
+/// Tactics of tactic objects (`tactic "NAME"`), applied to goals and combined: each known by
+/// Z3 4.8.12 and 5.4.1 (`Z3_get_tactic_name`), cheap on the small formulas of a round, and
+/// none that needs proofs or unsat cores switched on in the context. Left out: tactics that
+/// bound their steps by the clock (`qflia`, `qflra`, `qfnra` and `default`, which may pick
+/// them, use `try-for` inside), whose answers a replay under another load would not repeat.
+pub const GOAL_TACTICS: &[&str] = &[
+    "simplify",
+    "propagate-values",
+    "ctx-simplify",
+    "ctx-solver-simplify",
+    "solve-eqs",
+    "elim-uncnstr",
+    "elim-term-ite",
+    "split-clause",
+    "skip",
+    "fail",
+    "tseitin-cnf",
+    "nnf",
+    "purify-arith",
+    "propagate-ineqs",
+    "normalize-bounds",
+    "lia2pb",
+    "bit-blast",
+    "bv1-blast",
+    "max-bv-sharing",
+    "reduce-bv-size",
+    "bvarray2uf",
+    "ackermannize_bv",
+    "card2bv",
+    "pb2bv",
+    "fpa2bv",
+    "eq2bv",
+    "dom-simplify",
+    "der",
+    "distribute-forall",
+    "reduce-args",
+    "elim-and",
+    "aig",
+    "dt2bv",
+    "degree-shift",
+    "diff-neq",
+    "fix-dl-var",
+    "factor",
+    "symmetry-reduce",
+    "occf",
+    "smt",
+    "sat",
+    "qfbv",
+    "qffp",
+];
+
+/// Probes a `tactic_when` / `tactic_cond` may test (`Probe::new`), known by both versions.
+pub const PROBES: &[&str] = &[
+    "num-consts",
+    "num-exprs",
+    "size",
+    "depth",
+    "num-bool-consts",
+    "num-arith-consts",
+    "num-bv-consts",
+    "is-qfbv",
+    "is-qflia",
+    "is-qflra",
+    "is-propositional",
+    "has-quantifiers",
+    "arith-max-deg",
 ];

@@ -5,8 +5,8 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    AnyId, Call, Check, FuncId, ModelId, Ret, RetKind, SatResult, SolverId, SolverKind, SortId,
-    TermId,
+    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult, SolverId,
+    SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
@@ -75,6 +75,45 @@ fn context_config(config: &[(String, String)]) -> Result<(), Violation> {
     Ok(())
 }
 
+/// What the reference state knows of a goal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoalInfo {
+    /// The number of subgoals of the last `goal_apply` to it, if it recorded one.
+    pub subgoals: Option<u32>,
+}
+
+/// What the reference state knows of an Optimize context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptInfo {
+    /// The objectives made in each scope (`scopes[0]` the base level), in order: a soft
+    /// group's name, or `None` for a minimize/maximize objective.
+    pub scopes: Vec<Vec<Option<String>>>,
+    pub phase: Phase,
+}
+
+impl OptInfo {
+    /// The number of objectives Z3 numbers (a soft group counts once).
+    pub fn n_objectives(&self) -> u32 {
+        let mut groups: Vec<&str> = Vec::new();
+        let mut n = 0;
+        for objective in self.scopes.iter().flatten() {
+            match objective {
+                Some(group) if groups.contains(&group.as_str()) => {}
+                Some(group) => {
+                    groups.push(group);
+                    n += 1;
+                }
+                None => n += 1,
+            }
+        }
+        n
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.scopes.len() as u32 - 1
+    }
+}
+
 /// Why a call is not valid in the current state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation(pub String);
@@ -103,14 +142,19 @@ pub struct State {
     pub datatypes: Datatypes,
     /// The names of uninterpreted sorts made so far (a datatype may not take one).
     pub uninterpreted: HashSet<String>,
+    pub tactics: std::collections::HashSet<TacticId>,
+    pub goals: HashMap<GoalId, GoalInfo>,
+    pub opts: HashMap<OptId, OptInfo>,
+    /// Models of Optimize contexts, by the context they came from.
+    pub opt_models: HashMap<ModelId, OptId>,
     /// The next fresh number per id kind, for recorders.
-    next: [u32; 5],
+    next: [u32; AnyId::KINDS],
 }
 
 impl State {
     pub fn new() -> State {
         State {
-            next: [1; 5],
+            next: [1; AnyId::KINDS],
             ..State::default()
         }
     }
@@ -124,17 +168,14 @@ impl State {
             RetKind::Func => 2,
             RetKind::Solver => 3,
             RetKind::Model => 4,
+            RetKind::Tactic => 5,
+            RetKind::Goal => 6,
+            RetKind::Opt => 7,
             _ => return None,
         };
         let n = self.next[slot].max(1);
         self.next[slot] = n + 1;
-        Some(match slot {
-            0 => AnyId::Sort(SortId(n)),
-            1 => AnyId::Term(TermId(n)),
-            2 => AnyId::Func(FuncId(n)),
-            3 => AnyId::Solver(SolverId(n)),
-            _ => AnyId::Model(ModelId(n)),
-        })
+        AnyId::from_slot(slot, n)
     }
 
     pub fn sort(&self, id: SortId) -> Result<&Sort, Violation> {
@@ -153,6 +194,27 @@ impl State {
         self.solvers
             .get(&id)
             .map_or_else(|| violation(format!("solver {id} is not defined")), Ok)
+    }
+
+    pub fn goal(&self, id: GoalId) -> Result<&GoalInfo, Violation> {
+        self.goals
+            .get(&id)
+            .map_or_else(|| violation(format!("goal {id} is not defined")), Ok)
+    }
+
+    pub fn opt(&self, id: OptId) -> Result<&OptInfo, Violation> {
+        self.opts.get(&id).map_or_else(
+            || violation(format!("optimize context {id} is not defined")),
+            Ok,
+        )
+    }
+
+    fn tactic(&self, id: TacticId) -> Result<(), Violation> {
+        if self.tactics.contains(&id) {
+            Ok(())
+        } else {
+            violation(format!("tactic {id} is not defined"))
+        }
     }
 
     fn term_sort(&self, id: TermId) -> Result<&Sort, Violation> {
@@ -324,6 +386,10 @@ impl State {
                     ));
                 }
                 sort.clone()
+            }
+            Call::GoalFormula(g) => {
+                self.goal(*g)?;
+                Sort::Bool
             }
             Call::Substitute { term, pairs } => {
                 for (from, to) in pairs {
@@ -498,6 +564,75 @@ impl State {
                 self.check(&Call::Translate(*solver))
             }
             Call::GetProof(solver) => self.solver(*solver).map(drop),
+            Call::NewSolver(SolverKind::FromTactic(k)) => self.tactic(*k),
+            Call::MkTactic(expr) => self.check_tactic(expr),
+            Call::NewGoal { .. } | Call::NewOptimize => Ok(()),
+            Call::GoalAssert(g, t) => {
+                self.goal(*g)?;
+                self.bool_term(*t, "goal formula")
+            }
+            Call::ApplyTactic { tactic, goal, .. } => {
+                self.tactic(*tactic)?;
+                self.goal(*goal).map(drop)
+            }
+            Call::Subgoal(g, i) => match self.goal(*g)?.subgoals {
+                Some(n) if *i < n => Ok(()),
+                Some(n) => violation(format!("subgoal {i} of goal {g}, which has {n}")),
+                None => violation(format!(
+                    "subgoal of goal {g}, which no tactic was applied to"
+                )),
+            },
+            Call::GoalFormula(_) => self.result_sort(call).map(drop),
+            Call::OptSetParam { opt, .. } | Call::OptPush(opt) | Call::OptCheck(opt) => {
+                self.opt(*opt).map(drop)
+            }
+            Call::OptAssert(opt, t) => {
+                self.opt(*opt)?;
+                self.bool_term(*t, "hard constraint")
+            }
+            Call::OptAssertSoft {
+                opt, term, weight, ..
+            } => {
+                self.opt(*opt)?;
+                self.bool_term(*term, "soft constraint")?;
+                if *weight == 0 {
+                    return violation("a soft constraint needs a positive weight");
+                }
+                Ok(())
+            }
+            Call::OptObjective { opt, term, .. } => {
+                self.opt(*opt)?;
+                match self.term_sort(*term)? {
+                    Sort::Int | Sort::Real | Sort::BitVec(_) => Ok(()),
+                    other => violation(format!(
+                        "objective {term} has sort {other}, expected Int, Real or a bit-vector"
+                    )),
+                }
+            }
+            Call::OptPop(opt) => match self.opt(*opt)?.depth() {
+                0 => violation(format!("opt_pop on {opt} at scope depth 0")),
+                _ => Ok(()),
+            },
+            Call::OptGetModel(opt) => match self.opt(*opt)?.phase {
+                Phase::Checked(SatResult::Sat) => Ok(()),
+                _ => violation(format!(
+                    "opt_get_model on {opt}, whose last check was not sat"
+                )),
+            },
+            Call::OptBound { opt, index, .. } => {
+                let info = self.opt(*opt)?;
+                if info.phase != Phase::Checked(SatResult::Sat) {
+                    return violation(format!(
+                        "objective bound of {opt}, whose last check was not sat"
+                    ));
+                }
+                let n = info.n_objectives();
+                if *index < n {
+                    Ok(())
+                } else {
+                    violation(format!("objective {index} of {opt}, which has {n}"))
+                }
+            }
             Call::Translate(solver) => match self.solver(*solver)?.depth {
                 0 => Ok(()),
                 // Z3: "translation of contexts is only supported at base level".
@@ -565,20 +700,13 @@ impl State {
                 )),
             },
             Call::ModelEval { model, term, .. } => {
-                if !self.models.contains_key(model) {
+                if !self.is_alive(AnyId::Model(*model)) {
                     return violation(format!("model {model} is not defined"));
                 }
                 self.closed_term(*term, "evaluated term")
             }
             Call::Release(id) => {
-                let alive = match id {
-                    AnyId::Sort(s) => self.sorts.contains_key(s),
-                    AnyId::Term(t) => self.terms.contains_key(t),
-                    AnyId::Func(f) => self.funcs.contains_key(f),
-                    AnyId::Solver(z) => self.solvers.contains_key(z),
-                    AnyId::Model(m) => self.models.contains_key(m),
-                };
-                if alive {
+                if self.is_alive(*id) {
                     Ok(())
                 } else {
                     violation(format!("release of {id}, which is not defined"))
@@ -628,18 +756,8 @@ impl State {
             return Ok(());
         }
         let new_id = match (call.ret_kind(), ret) {
-            (
-                RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model,
-                Some(Ret::Id(id)),
-            ) => {
-                let fits = matches!(
-                    (call.ret_kind(), id),
-                    (RetKind::Sort, AnyId::Sort(_))
-                        | (RetKind::Term, AnyId::Term(_))
-                        | (RetKind::Func, AnyId::Func(_))
-                        | (RetKind::Solver, AnyId::Solver(_))
-                        | (RetKind::Model, AnyId::Model(_))
-                );
+            (kind, Some(Ret::Id(id))) if kind.makes_object() => {
+                let fits = call.ret_kind().admits(&Ret::Id(*id));
                 if !fits {
                     return violation(format!("`{}` cannot return {id}", call.name()));
                 }
@@ -648,10 +766,7 @@ impl State {
                 }
                 Some(*id)
             }
-            (
-                RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model,
-                _,
-            ) => {
+            (kind, _) if kind.makes_object() => {
                 return violation(format!(
                     "`{}` needs a return line with the new id",
                     call.name()
@@ -717,7 +832,8 @@ impl State {
             | Call::DtConstruct { .. }
             | Call::DtTest { .. }
             | Call::DtSelect { .. }
-            | Call::DtUpdate { .. } => {
+            | Call::DtUpdate { .. }
+            | Call::GoalFormula(_) => {
                 let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
                 let is_const = matches!(call, Call::Const { .. });
                 let is_bool_const = is_const && sort == Sort::Bool;
@@ -792,12 +908,82 @@ impl State {
                     self.models.insert(m, *solver);
                 }
             }
+            Call::MkTactic(_) => {
+                if let Some(AnyId::Tactic(k)) = new_id {
+                    self.tactics.insert(k);
+                }
+            }
+            Call::NewGoal { .. } | Call::Subgoal(..) => {
+                if let Some(AnyId::Goal(g)) = new_id {
+                    self.goals.insert(g, GoalInfo::default());
+                }
+            }
+            Call::GoalAssert(..) => {}
+            Call::ApplyTactic { goal, .. } => {
+                let n = match ret {
+                    Some(Ret::Value(v)) => v.parse().ok(),
+                    _ => None,
+                };
+                if let Some(info) = self.goals.get_mut(goal) {
+                    info.subgoals = n;
+                }
+            }
+            Call::NewOptimize => {
+                if let Some(AnyId::Opt(o)) = new_id {
+                    self.opts.insert(
+                        o,
+                        OptInfo {
+                            scopes: vec![Vec::new()],
+                            phase: Phase::Unchecked,
+                        },
+                    );
+                }
+            }
+            Call::OptSetParam { opt, .. } | Call::OptAssert(opt, _) => self.touch_opt(*opt),
+            Call::OptAssertSoft { opt, group, .. } => {
+                self.touch_opt(*opt);
+                if let Some(scope) = self.opt_mut(*opt).scopes.last_mut() {
+                    scope.push(Some(group.clone()));
+                }
+            }
+            Call::OptObjective { opt, .. } => {
+                self.touch_opt(*opt);
+                if let Some(scope) = self.opt_mut(*opt).scopes.last_mut() {
+                    scope.push(None);
+                }
+            }
+            Call::OptPush(opt) => {
+                self.touch_opt(*opt);
+                self.opt_mut(*opt).scopes.push(Vec::new());
+            }
+            Call::OptPop(opt) => {
+                self.touch_opt(*opt);
+                self.opt_mut(*opt).scopes.pop();
+            }
+            Call::OptCheck(opt) => {
+                self.opt_mut(*opt).phase = match ret {
+                    Some(Ret::Sat(r)) => Phase::Checked(*r),
+                    _ => Phase::Unchecked,
+                };
+            }
+            Call::OptGetModel(opt) => {
+                if let Some(AnyId::Model(m)) = new_id {
+                    self.opt_models.insert(m, *opt);
+                }
+            }
+            Call::OptBound { .. } => {}
             Call::Release(id) => match id {
                 AnyId::Sort(s) => drop(self.sorts.remove(s)),
                 AnyId::Term(t) => drop(self.terms.remove(t)),
                 AnyId::Func(f) => drop(self.funcs.remove(f)),
                 AnyId::Solver(z) => drop(self.solvers.remove(z)),
-                AnyId::Model(m) => drop(self.models.remove(m)),
+                AnyId::Model(m) => {
+                    self.models.remove(m);
+                    self.opt_models.remove(m);
+                }
+                AnyId::Tactic(k) => drop(self.tactics.remove(k)),
+                AnyId::Goal(g) => drop(self.goals.remove(g)),
+                AnyId::Opt(o) => drop(self.opts.remove(o)),
             },
             Call::Delete(solver) => drop(self.solvers.remove(solver)),
             Call::Check(_) => {}
@@ -805,25 +991,52 @@ impl State {
         Ok(())
     }
 
-    fn is_alive(&self, id: AnyId) -> bool {
+    pub fn is_alive(&self, id: AnyId) -> bool {
         match id {
             AnyId::Sort(s) => self.sorts.contains_key(&s),
             AnyId::Term(t) => self.terms.contains_key(&t),
             AnyId::Func(f) => self.funcs.contains_key(&f),
             AnyId::Solver(z) => self.solvers.contains_key(&z),
-            AnyId::Model(m) => self.models.contains_key(&m),
+            AnyId::Model(m) => self.models.contains_key(&m) || self.opt_models.contains_key(&m),
+            AnyId::Tactic(k) => self.tactics.contains(&k),
+            AnyId::Goal(g) => self.goals.contains_key(&g),
+            AnyId::Opt(o) => self.opts.contains_key(&o),
         }
     }
 
     fn bump_next(&mut self, id: AnyId) {
-        let (slot, n) = match id {
-            AnyId::Sort(SortId(n)) => (0, n),
-            AnyId::Term(TermId(n)) => (1, n),
-            AnyId::Func(FuncId(n)) => (2, n),
-            AnyId::Solver(SolverId(n)) => (3, n),
-            AnyId::Model(ModelId(n)) => (4, n),
-        };
+        let (slot, n) = id.slot();
         self.next[slot] = self.next[slot].max(n + 1);
+    }
+
+    /// The preconditions of a tactic object: its operands are alive, names and parameters
+    /// come from the tables.
+    fn check_tactic(&self, expr: &TacticExpr) -> Result<(), Violation> {
+        for k in expr.operands() {
+            self.tactic(k)?;
+        }
+        match expr {
+            TacticExpr::Named(name) if !crate::options::GOAL_TACTICS.contains(&name.as_str()) => {
+                violation(format!("unknown tactic `{name}`"))
+            }
+            TacticExpr::When(p, _) | TacticExpr::Cond(p, ..)
+                if !crate::options::PROBES.contains(&p.probe.as_str()) =>
+            {
+                violation(format!("unknown probe `{}`", p.probe))
+            }
+            TacticExpr::UsingParams(_, ps) if ps.is_empty() => {
+                violation("tactic_using_params needs a parameter")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn opt_mut(&mut self, id: OptId) -> &mut OptInfo {
+        self.opts.get_mut(&id).expect("checked by State::check")
+    }
+
+    fn touch_opt(&mut self, id: OptId) {
+        self.opt_mut(id).phase = Phase::Unchecked;
     }
 
     fn bind_sort(&mut self, id: Option<AnyId>, sort: Sort) {

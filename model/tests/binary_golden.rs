@@ -78,8 +78,8 @@ fn both_formats_decode_to_the_golden_entries() {
     assert_eq!(v2.entries, trace.entries);
     assert_eq!(v2.z3_version.as_deref(), Some("4.8.12.0"));
     // Format 1 predates simplify_with, check_literal, check_simplify and every call appended
-    // after them (from the quantifiers' `var` on, entry 83): its trace is the golden one
-    // without them.
+    // after them (from the quantifiers' `var` on, entry 83: quantifiers, datatypes, context
+    // configurations, tactics, goals, Optimize): its trace is the golden one without them.
     let v1 = trace::parse(&std::fs::read(golden("every_call.v1.btrace")).unwrap()).unwrap();
     let older: Vec<_> = trace
         .entries

@@ -293,7 +293,9 @@ translate z1\nreturn z2\nassert z1 t1\ncheck_sat z1\nreturn sat\nget_model z1\nr
 check_model m1 t1\ncheck_indep m1 t1\ncheck_quant m1 t1\ncheck_eval m1 t1 false\ncheck_shadow z1 z2\n\
 check_config z1 z2\ncheck_dump z1\ncheck_core z1\ncheck_literal t1\ncheck_consequences z1 t1 vars t1\n\
 check_cubes z1\nsimplify t1\nreturn t2\n\
-check_simplify t2\nsimplify_with t1 \"som\" \"true\"\nreturn t3\n";
+check_simplify t2\nsimplify_with t1 \"som\" \"true\"\nreturn t3\ngoal_new true\nreturn g1\n\
+goal_assert g1 t1\ncheck_goal g1\nopt_new\nreturn o1\nopt_check o1\nreturn sat\nopt_get_model o1\n\
+return m2\ncheck_opt_values o1 m2\ncheck_opt_better o1 m2\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::NAMES {

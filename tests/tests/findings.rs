@@ -109,10 +109,15 @@ fn check_findings(
         );
         assert_eq!(replayed.as_deref(), Some(signature), "{text}");
         // And the minimized trace is a bug report of the fault, not of the trace: without the
-        // injected fault it replays cleanly.
+        // injected fault the finding is gone. (The replay may still stop elsewhere: a fault
+        // that changed an answer leaves calls that only the faulty answer allows, such as
+        // `get_model` after a check that is unsat without the fault.)
         let (code, without, err) = replay(min, "", replay_args);
         if clean {
-            assert_eq!(code, Some(0), "{kind} without the fault: {err}\n{text}");
+            assert!(
+                code == Some(0) || (code != Some(exit) && without.as_deref() != Some(signature)),
+                "{kind} without the fault: {err}\n{text}"
+            );
         } else {
             assert_ne!(without.as_deref(), Some(signature), "{err}\n{text}");
         }
@@ -157,7 +162,7 @@ fn wrong_models_are_bug_reports() {
         "wrong-model",
         "model",
         5,
-        &["--rounds", "12", "--theories", "arith,uf"],
+        &["--rounds", "20", "--theories", "arith,uf"],
         &[],
     );
 }
@@ -170,7 +175,7 @@ fn evaluation_disagreements_are_bug_reports() {
         5,
         // Without bit-vectors: Z3 4.8.12's own bvsmul_noovfl bug would be a second,
         // real evaluation disagreement, which the fault-free replay rightly still fails.
-        &["--rounds", "10", "--theories", "arith,uf,array"],
+        &["--rounds", "30", "--theories", "arith,uf,array"],
         &[],
     );
 }
@@ -189,12 +194,17 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 
 #[test]
 fn satisfiable_cores_are_bug_reports() {
-    finding_is_a_bug_report("empty-core", "core", 5, &["--rounds", "26"], &[]);
+    // Theories without Z3 4.8.12's own FP and bit-vector bugs, which end rounds early.
+    let args = ["--rounds", "30", "--theories", "arith,uf,array"];
+    finding_is_a_bug_report("empty-core", "core", 5, &args, &[]);
 }
 
 #[test]
 fn numeral_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("wrong-numeral", "literal", 5, &["--rounds", "10"], &[]);
+    // Without floating point: Z3 4.8.12's own FP literal bug (1e10 in Float(2,4)) would be
+    // a real literal finding, which the fault-free replay rightly still fails.
+    let args = ["--rounds", "10", "--theories", "arith,bv"];
+    finding_is_a_bug_report("wrong-numeral", "literal", 5, &args, &[]);
 }
 
 #[test]
@@ -240,5 +250,21 @@ fn missing_proofs_are_bug_reports() {
 
 #[test]
 fn dump_disagreements_are_bug_reports() {
-    finding_is_a_bug_report("dump-false", "dump", 5, &["--rounds", "20"], &[]);
+    let args = ["--rounds", "20", "--theories", "arith,uf,array"];
+    finding_is_a_bug_report("dump-false", "dump", 5, &args, &[]);
+}
+
+#[test]
+fn tactic_subgoal_losses_are_bug_reports() {
+    finding_is_a_bug_report("drop-subgoal", "tactic", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
+fn wrong_optimum_values_are_bug_reports() {
+    finding_is_a_bug_report("wrong-opt-value", "optimize", 5, &["--rounds", "10"], &[]);
+}
+
+#[test]
+fn beaten_optima_are_bug_reports() {
+    finding_is_a_bug_report("worse-optimum", "optimize", 5, &["--rounds", "10"], &[]);
 }

@@ -128,7 +128,13 @@ fn needs_term_texts(trace: &Trace) -> bool {
     trace.entries.iter().any(|e| {
         matches!(
             e.call,
-            Call::Check(Check::Model { .. } | Check::Independent { .. } | Check::Eval { .. })
+            Call::Check(
+                Check::Model { .. }
+                    | Check::Independent { .. }
+                    | Check::Eval { .. }
+                    | Check::OptValues { .. }
+                    | Check::OptBetter { .. }
+            )
         )
     })
 }

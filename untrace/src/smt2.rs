@@ -14,7 +14,10 @@
 //! solver at that point has a standard form. Its [`PortableScript::compared`] lists those
 //! checks in script order, so the other solver's n-th answer belongs to the n-th of them.
 
-use model::call::{AnyId, Call, Ret, SolverId, SolverKind, TermId};
+use model::call::{
+    AnyId, Call, Direction, OptId, ProbeCmp, Ret, SolverId, SolverKind, TacticExpr, TacticId,
+    TermId,
+};
 use model::call_text::{datatype_op, literal, operation, symbol, Dialect};
 use model::trace::text::format_call;
 use model::trace::Trace;
@@ -130,6 +133,14 @@ struct Writer {
     /// Tracker literals of assert_and_track with the scope depth they were made at.
     trackers: Vec<(u32, String)>,
     depth: u32,
+    /// The SMT-LIB text of each tactic object (`(and-then simplify smt)`).
+    tactics: HashMap<TacticId, String>,
+    /// The main solver's tactic, when it was made from a tactic object: its checks are
+    /// `check-sat-using` (Z3's script form of a solver from a tactic).
+    check_using: Option<String>,
+    /// The Optimize context this script follows, when the trace makes one before any solver
+    /// (`assert-soft`, `minimize`, `maximize` are Z3's script commands).
+    opt: Option<OptId>,
 }
 
 impl Writer {
@@ -167,6 +178,51 @@ impl Writer {
 
     fn is_main(&mut self, z: SolverId) -> bool {
         *self.main.get_or_insert(z) == z
+    }
+
+    /// Whether the script follows Optimize context `o` (the first made, before any solver).
+    fn is_main_opt(&mut self, o: OptId) -> bool {
+        if self.main.is_some() || self.portable {
+            return false;
+        }
+        *self.opt.get_or_insert(o) == o
+    }
+
+    /// The SMT-LIB text of a tactic object, `None` when an operand has none.
+    fn tactic_text(&self, expr: &TacticExpr) -> Option<String> {
+        let ops: Option<Vec<&String>> = expr
+            .operands()
+            .iter()
+            .map(|k| self.tactics.get(k))
+            .collect();
+        let ops = ops?;
+        let probe = |p: &model::ProbeTest| {
+            let cmp = match p.cmp {
+                ProbeCmp::Lt => "<",
+                ProbeCmp::Le => "<=",
+                ProbeCmp::Gt => ">",
+                ProbeCmp::Ge => ">=",
+                ProbeCmp::Eq => "=",
+            };
+            format!("({cmp} {} {})", p.probe, p.value)
+        };
+        Some(match expr {
+            TacticExpr::Named(name) => name.clone(),
+            TacticExpr::AndThen(..) => format!("(and-then {} {})", ops[0], ops[1]),
+            TacticExpr::OrElse(..) => format!("(or-else {} {})", ops[0], ops[1]),
+            TacticExpr::Repeat(_, n) => format!("(repeat {} {n})", ops[0]),
+            TacticExpr::TryFor(_, ms) => format!("(try-for {} {ms})", ops[0]),
+            TacticExpr::When(p, _) => format!("(when {} {})", probe(p), ops[0]),
+            TacticExpr::Cond(p, ..) => format!("(cond {} {} {})", probe(p), ops[0], ops[1]),
+            TacticExpr::UsingParams(_, params) => {
+                let mut text = format!("(using-params {}", ops[0]);
+                for (key, value) in params {
+                    let _ = write!(text, " :{key} {value}");
+                }
+                text.push(')');
+                text
+            }
+        })
     }
 
     /// Declares the uninterpreted sorts in `sort` (at any depth) not declared yet; datatypes
@@ -430,7 +486,19 @@ impl Writer {
                                 let _ = writeln!(self.out, "; solver for logic {l} (no set-logic)");
                             }
                             SolverKind::Tactic(t) => self.none(line, call, &format!("tactic {t}")),
-                            SolverKind::Default => {}
+                            SolverKind::FromTactic(k) if !self.portable => {
+                                match self.tactics.get(k).cloned() {
+                                    Some(text) => {
+                                        let _ = writeln!(
+                                            self.out,
+                                            "; solver from tactic {text}: check-sat-using"
+                                        );
+                                        self.check_using = Some(text);
+                                    }
+                                    None => self.none(line, call, "a tactic without a text"),
+                                }
+                            }
+                            SolverKind::FromTactic(_) | SolverKind::Default => {}
                         }
                     } else {
                         self.none(line, call, "a second solver");
@@ -500,7 +568,11 @@ impl Writer {
                         answer,
                     });
                 }
-                if assumed.is_empty() {
+                if let (true, Some(tactic), false) =
+                    (assumed.is_empty(), &self.check_using, self.portable)
+                {
+                    let _ = writeln!(self.out, "(check-sat-using {tactic})");
+                } else if assumed.is_empty() {
                     self.out.push_str("(check-sat)\n");
                 } else {
                     let _ = writeln!(self.out, "(check-sat-assuming ({}))", assumed.join(" "));
@@ -540,6 +612,56 @@ impl Writer {
             }
             Call::FromString(z, text) if self.is_main(*z) => {
                 let _ = writeln!(self.out, "; from_string:\n{text}");
+            }
+            Call::MkTactic(expr) => {
+                let text = self.tactic_text(expr);
+                if let (Some(Ret::Id(AnyId::Tactic(k))), Some(text)) = (ret, text) {
+                    self.tactics.insert(*k, text);
+                }
+                self.none(line, call, "a tactic object (used by check-sat-using)")
+            }
+            Call::OptAssert(o, t) if self.is_main_opt(*o) => match self.name(*t) {
+                Some(t) => {
+                    let _ = writeln!(self.out, "(assert {t})");
+                }
+                None => self.none(line, call, "the term has no SMT-LIB form"),
+            },
+            Call::OptAssertSoft {
+                opt,
+                term,
+                weight,
+                group,
+            } if self.is_main_opt(*opt) => match (self.name(*term), symbol(group)) {
+                (Some(t), Some(g)) => {
+                    let _ = writeln!(self.out, "(assert-soft {t} :weight {weight} :id {g})");
+                }
+                _ => self.none(line, call, "the term has no SMT-LIB form"),
+            },
+            Call::OptObjective {
+                opt,
+                term,
+                direction,
+            } if self.is_main_opt(*opt) => match self.name(*term) {
+                Some(t) => {
+                    let command = match direction {
+                        Direction::Minimize => "minimize",
+                        Direction::Maximize => "maximize",
+                    };
+                    let _ = writeln!(self.out, "({command} {t})");
+                }
+                None => self.none(line, call, "the term has no SMT-LIB form"),
+            },
+            Call::OptPush(o) if self.is_main_opt(*o) => self.out.push_str("(push 1)\n"),
+            Call::OptPop(o) if self.is_main_opt(*o) => self.out.push_str("(pop 1)\n"),
+            Call::OptCheck(o) if self.is_main_opt(*o) => {
+                self.out.push_str("(check-sat)\n");
+                if let Some(Ret::Sat(r)) = ret {
+                    let _ = writeln!(self.out, "; recorded: {}", r.name());
+                }
+            }
+            Call::OptGetModel(o) if self.is_main_opt(*o) => self.out.push_str("(get-model)\n"),
+            Call::OptBound { opt, .. } if self.is_main_opt(*opt) => {
+                self.out.push_str("(get-objectives)\n")
             }
             // Built-in sorts need no declaration (uninterpreted ones are declared above).
             _ if call.ret_kind() == model::RetKind::Sort => {}

@@ -77,6 +77,7 @@ fn traces_cover_every_call_sort_and_operation() {
                     model::SolverKind::Default => "new_solver",
                     model::SolverKind::Logic(_) => "new_solver logic",
                     model::SolverKind::Tactic(_) => "new_solver tactic",
+                    model::SolverKind::FromTactic(_) => "new_solver from_tactic",
                 });
             }
             if let Ok(Some(sort)) = state.result_sort(&entry.call) {
@@ -87,7 +88,11 @@ fn traces_cover_every_call_sort_and_operation() {
     }
     let mut wanted: Vec<&str> = Call::ACTION_NAMES.to_vec();
     wanted.extend(model::ops::OPS.iter().map(|op| op.name));
-    wanted.extend(["new_solver logic", "new_solver tactic"]);
+    wanted.extend([
+        "new_solver logic",
+        "new_solver tactic",
+        "new_solver from_tactic",
+    ]);
     let missing: Vec<&&str> = wanted.iter().filter(|n| !calls.contains(*n)).collect();
     assert!(missing.is_empty(), "no trace uses {missing:?}");
     for sort in [

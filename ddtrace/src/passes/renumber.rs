@@ -4,13 +4,13 @@
 
 use crate::calls::{map_ids, map_ret_ids};
 use crate::session::Session;
-use model::{AnyId, Entry, FuncId, ModelId, Ret, SolverId, SortId, TermId};
+use model::{AnyId, Entry, Ret};
 use std::collections::HashMap;
 
 /// `entries` with dense ids. An id bound again after a release gets a new number; uses
 /// follow the binding in effect.
 pub fn dense_ids(entries: &[Entry]) -> Vec<Entry> {
-    let mut next = [0u32; 5];
+    let mut next = [0u32; AnyId::KINDS];
     let mut map: HashMap<AnyId, AnyId> = HashMap::new();
     entries
         .iter()
@@ -18,15 +18,9 @@ pub fn dense_ids(entries: &[Entry]) -> Vec<Entry> {
             let call = map_ids(&e.call, &mut |id| map.get(&id).copied().unwrap_or(id));
             let ret = e.ret.as_ref().map(|r| match r {
                 Ret::Id(id) => {
-                    let (k, make): (usize, fn(u32) -> AnyId) = match id {
-                        AnyId::Sort(_) => (0, |n| AnyId::Sort(SortId(n))),
-                        AnyId::Term(_) => (1, |n| AnyId::Term(TermId(n))),
-                        AnyId::Func(_) => (2, |n| AnyId::Func(FuncId(n))),
-                        AnyId::Solver(_) => (3, |n| AnyId::Solver(SolverId(n))),
-                        AnyId::Model(_) => (4, |n| AnyId::Model(ModelId(n))),
-                    };
+                    let (k, _) = id.slot();
                     next[k] += 1;
-                    let new = make(next[k]);
+                    let new = id.with_number(next[k]);
                     map.insert(*id, new);
                     Ret::Id(new)
                 }

@@ -1,11 +1,15 @@
 //! [`simpler_calls`]: calls replaced by simpler calls of the same effect on the failure, if
 //! the failure stays: `assert_and_track` by `assert` (its tracker may then go), a
 //! `check_sat_assuming` by `check_sat` (its assumptions may then go), a solver for a logic or
-//! from a tactic by the default solver. Each replacement also names less to debug: the
+//! from a tactic (by name or tactic object) by the default solver, a tactic object by the
+//! tactic `skip` (its operands may then go). Each replacement also names less to debug: the
 //! minimized trace says the failure needs none of it.
 
 use crate::session::Session;
-use model::{Call, SolverKind};
+use model::{Call, SolverKind, TacticExpr};
+
+/// The tactic that changes nothing.
+const SKIP: &str = "skip";
 use reduce::substitute;
 
 /// The simpler form of `call`, if it has one.
@@ -13,8 +17,11 @@ pub fn simpler(call: &Call) -> Option<Call> {
     Some(match call {
         Call::AssertAndTrack { solver, term, .. } => Call::Assert(*solver, *term),
         Call::CheckSatAssuming(z, _) => Call::CheckSat(*z),
-        Call::NewSolver(SolverKind::Logic(_) | SolverKind::Tactic(_)) => {
-            Call::NewSolver(SolverKind::Default)
+        Call::NewSolver(
+            SolverKind::Logic(_) | SolverKind::Tactic(_) | SolverKind::FromTactic(_),
+        ) => Call::NewSolver(SolverKind::Default),
+        Call::MkTactic(expr) if *expr != TacticExpr::Named(SKIP.into()) => {
+            Call::MkTactic(TacticExpr::Named(SKIP.into()))
         }
         _ => return None,
     })
@@ -45,6 +52,18 @@ pub fn simpler_calls(s: &mut Session) {
 mod tests {
     use super::*;
     use model::{SolverId, TermId};
+
+    #[test]
+    fn tactic_objects_become_skip() {
+        let and_then = Call::MkTactic(TacticExpr::AndThen(model::TacticId(1), model::TacticId(2)));
+        let skip = Call::MkTactic(TacticExpr::Named("skip".into()));
+        assert_eq!(simpler(&and_then), Some(skip.clone()));
+        assert_eq!(simpler(&skip), None);
+        assert_eq!(
+            simpler(&Call::NewSolver(SolverKind::FromTactic(model::TacticId(1)))),
+            Some(Call::NewSolver(SolverKind::Default))
+        );
+    }
 
     #[test]
     fn tracking_assumptions_and_configurations_have_simpler_forms() {

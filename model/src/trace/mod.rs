@@ -43,7 +43,7 @@ impl Trace {
 /// may lack the result that names the object it creates (a recorder writes each call line
 /// before the call runs, so a crash leaves the crashing call last without one).
 pub fn validate(trace: &Trace) -> Result<(), ReadError> {
-    use crate::call::{AnyId, Ret, RetKind};
+    use crate::call::Ret;
     let last = trace.entries.len().saturating_sub(1);
     for (i, entry) in trace.entries.iter().enumerate() {
         let line = trace.lines.get(i).copied().unwrap_or(i as u32 + 1);
@@ -57,14 +57,7 @@ pub fn validate(trace: &Trace) -> Result<(), ReadError> {
         let name = entry.call.name();
         match &entry.ret {
             None => {
-                let creates = matches!(
-                    kind,
-                    RetKind::Sort
-                        | RetKind::Term
-                        | RetKind::Func
-                        | RetKind::Solver
-                        | RetKind::Model
-                );
+                let creates = kind.makes_object();
                 if creates && i != last {
                     return Err(fail(format!(
                         "`{name}` creates an object but no `return` line names it"
@@ -73,17 +66,7 @@ pub fn validate(trace: &Trace) -> Result<(), ReadError> {
             }
             Some(Ret::Error(_)) => {}
             Some(ret) => {
-                let fits = matches!(
-                    (kind, ret),
-                    (RetKind::Sort, Ret::Id(AnyId::Sort(_)))
-                        | (RetKind::Term, Ret::Id(AnyId::Term(_)))
-                        | (RetKind::Func, Ret::Id(AnyId::Func(_)))
-                        | (RetKind::Solver, Ret::Id(AnyId::Solver(_)))
-                        | (RetKind::Model, Ret::Id(AnyId::Model(_)))
-                        | (RetKind::Sat, Ret::Sat(_))
-                        | (RetKind::Core, Ret::Core(_))
-                        | (RetKind::Value, Ret::Value(_))
-                );
+                let fits = kind.admits(ret);
                 if !fits {
                     return Err(fail(format!(
                         "`{name}` cannot return `{}`",

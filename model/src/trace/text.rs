@@ -3,8 +3,8 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Check, Entry, FuncId, ModelId, Op, Ret, RetKind, SatResult, SolverId, SolverKind,
-    SortId, TermId,
+    AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
+    Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 use crate::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
 use std::fmt::Write as _;
@@ -106,6 +106,83 @@ pub fn format_call(call: &Call) -> String {
         Call::NewSolver(SolverKind::Tactic(tactic)) => {
             word(&"tactic");
             word(&quote(tactic))
+        }
+        Call::NewSolver(SolverKind::FromTactic(k)) => {
+            word(&"from_tactic");
+            word(k)
+        }
+        Call::MkTactic(expr) => {
+            let probe = |word: &mut dyn FnMut(&dyn std::fmt::Display), p: &ProbeTest| {
+                word(&quote(&p.probe));
+                word(&p.cmp.name());
+                word(&p.value);
+            };
+            match expr {
+                TacticExpr::Named(name) => word(&quote(name)),
+                TacticExpr::When(p, _) | TacticExpr::Cond(p, ..) => probe(&mut word, p),
+                _ => {}
+            }
+            for k in expr.operands() {
+                word(&k);
+            }
+            match expr {
+                TacticExpr::Repeat(_, n) | TacticExpr::TryFor(_, n) => word(n),
+                TacticExpr::UsingParams(_, params) => {
+                    for (key, value) in params {
+                        word(&quote(key));
+                        word(&quote(value));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Call::NewGoal { models } => word(models),
+        Call::GoalAssert(g, t) => {
+            word(g);
+            word(t)
+        }
+        Call::ApplyTactic {
+            tactic,
+            goal,
+            rlimit,
+        } => {
+            word(tactic);
+            word(goal);
+            word(rlimit)
+        }
+        Call::Subgoal(g, i) => {
+            word(g);
+            word(i)
+        }
+        Call::GoalFormula(g) => word(g),
+        Call::NewOptimize => {}
+        Call::OptSetParam { opt, key, value } => {
+            word(opt);
+            word(&quote(key));
+            word(&quote(value))
+        }
+        Call::OptAssert(o, t)
+        | Call::OptObjective {
+            opt: o, term: t, ..
+        } => {
+            word(o);
+            word(t)
+        }
+        Call::OptAssertSoft {
+            opt,
+            term,
+            weight,
+            group,
+        } => {
+            word(opt);
+            word(term);
+            word(weight);
+            word(&quote(group))
+        }
+        Call::OptPush(o) | Call::OptPop(o) | Call::OptCheck(o) | Call::OptGetModel(o) => word(o),
+        Call::OptBound { opt, index, .. } => {
+            word(opt);
+            word(index)
         }
         Call::SetParam { solver, key, value } => {
             word(solver);
@@ -223,6 +300,11 @@ pub fn format_call(call: &Call) -> String {
                 assumptions.iter().for_each(|t| word(t));
                 word(&CONSEQUENCE_VARS);
                 variables.iter().for_each(|t| word(t));
+            }
+            Check::Goal(g) => word(g),
+            Check::OptValues { opt, model } | Check::OptBetter { opt, model } => {
+                word(opt);
+                word(model)
             }
         },
         Call::DeclareDatatypes {
@@ -570,6 +652,61 @@ impl<'a> Args<'_, 'a> {
         self.id(SolverId::PREFIX, "a solver id").map(SolverId)
     }
 
+    fn tactic(&mut self) -> Result<TacticId, ReadError> {
+        self.id(TacticId::PREFIX, "a tactic id").map(TacticId)
+    }
+
+    fn goal(&mut self) -> Result<GoalId, ReadError> {
+        self.id(GoalId::PREFIX, "a goal id").map(GoalId)
+    }
+
+    fn opt(&mut self) -> Result<OptId, ReadError> {
+        self.id(OptId::PREFIX, "an optimize id").map(OptId)
+    }
+
+    fn model(&mut self) -> Result<ModelId, ReadError> {
+        self.id(ModelId::PREFIX, "a model id").map(ModelId)
+    }
+
+    /// A probe test: `"PROBE" CMP N`.
+    fn probe(&mut self) -> Result<ProbeTest, ReadError> {
+        let probe = self.string("a probe name")?;
+        let call = self.call;
+        let number = self.line.number;
+        let t = self.token("a comparison (lt, le, gt, ge, eq)")?;
+        let cmp = ProbeCmp::from_name(t.text).ok_or_else(|| {
+            error(
+                ErrorKind::Argument,
+                number,
+                t.column,
+                format!(
+                    "`{call}` expects a comparison (lt, le, gt, ge, eq), got `{}`",
+                    t.text
+                ),
+            )
+        })?;
+        let value = self.number("a probe value")?;
+        Ok(ProbeTest { probe, cmp, value })
+    }
+
+    /// Pairs of quoted strings up to the end of the line.
+    fn string_pairs(&mut self, what: &str) -> Result<Vec<(String, String)>, ReadError> {
+        if !self.remaining().is_multiple_of(2) {
+            return Err(self.fail(
+                ErrorKind::Arity,
+                format!(
+                    "`{}` expects {what} in pairs of names and values, got an odd count",
+                    self.call
+                ),
+            ));
+        }
+        let mut pairs = Vec::new();
+        while self.remaining() > 0 {
+            pairs.push((self.string("a parameter name")?, self.string("a value")?));
+        }
+        Ok(pairs)
+    }
+
     fn terms(&mut self) -> Result<Vec<TermId>, ReadError> {
         (0..self.remaining()).map(|_| self.term()).collect()
     }
@@ -600,7 +737,7 @@ impl<'a> Args<'_, 'a> {
                 number,
                 t.column,
                 format!(
-                    "`{call}` expects an object id (s, t, f, z or m and a number), got `{}`",
+                    "`{call}` expects an object id (s, t, f, z, m, k, g or o and a number), got `{}`",
                     t.text
                 ),
             )
@@ -652,6 +789,9 @@ fn parse_any_id(text: &str) -> Option<AnyId> {
         FuncId::PREFIX => AnyId::Func(FuncId(n)),
         SolverId::PREFIX => AnyId::Solver(SolverId(n)),
         ModelId::PREFIX => AnyId::Model(ModelId(n)),
+        TacticId::PREFIX => AnyId::Tactic(TacticId(n)),
+        GoalId::PREFIX => AnyId::Goal(GoalId(n)),
+        OptId::PREFIX => AnyId::Opt(OptId(n)),
         _ => return None,
     })
 }
@@ -852,17 +992,21 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
             if a.remaining() == 0 {
                 Call::NewSolver(SolverKind::Default)
             } else {
-                let t = a.token("`logic` or `tactic`")?;
+                let t = a.token("`logic`, `tactic` or `from_tactic`")?;
                 let (text, column) = (t.text, t.column);
                 match text {
                     "logic" => Call::NewSolver(SolverKind::Logic(a.string("a logic")?)),
                     "tactic" => Call::NewSolver(SolverKind::Tactic(a.string("a tactic")?)),
+                    "from_tactic" => Call::NewSolver(SolverKind::FromTactic(a.tactic()?)),
                     other => {
                         return Err(error(
                             ErrorKind::Argument,
                             line.number,
                             column,
-                            format!("`new_solver` expects `logic` or `tactic`, got `{other}`"),
+                            format!(
+                                "`new_solver` expects `logic`, `tactic` or `from_tactic`, got \
+                                 `{other}`"
+                            ),
                         ))
                     }
                 }
@@ -1127,6 +1271,152 @@ fn parse_call(line: &Line) -> Result<Call, ReadError> {
             a.call = if name == "forall" { "forall" } else { "exists" };
             parse_quantifier(&mut a, name == "forall")?
         }
+        "tactic" => {
+            a.call = "tactic";
+            Call::MkTactic(TacticExpr::Named(a.string("a tactic name")?))
+        }
+        "tactic_and_then" | "tactic_or_else" => {
+            a.call = if name == "tactic_and_then" {
+                "tactic_and_then"
+            } else {
+                "tactic_or_else"
+            };
+            let (x, y) = (a.tactic()?, a.tactic()?);
+            Call::MkTactic(if name == "tactic_and_then" {
+                TacticExpr::AndThen(x, y)
+            } else {
+                TacticExpr::OrElse(x, y)
+            })
+        }
+        "tactic_repeat" => {
+            a.call = "tactic_repeat";
+            Call::MkTactic(TacticExpr::Repeat(
+                a.tactic()?,
+                a.number("a maximum of repetitions")?,
+            ))
+        }
+        "tactic_try_for" => {
+            a.call = "tactic_try_for";
+            Call::MkTactic(TacticExpr::TryFor(a.tactic()?, a.number("milliseconds")?))
+        }
+        "tactic_when" => {
+            a.call = "tactic_when";
+            Call::MkTactic(TacticExpr::When(a.probe()?, a.tactic()?))
+        }
+        "tactic_cond" => {
+            a.call = "tactic_cond";
+            Call::MkTactic(TacticExpr::Cond(a.probe()?, a.tactic()?, a.tactic()?))
+        }
+        "tactic_using_params" => {
+            a.call = "tactic_using_params";
+            let k = a.tactic()?;
+            Call::MkTactic(TacticExpr::UsingParams(k, a.string_pairs("parameters")?))
+        }
+        "goal_new" => {
+            a.call = "goal_new";
+            Call::NewGoal {
+                models: a.bool("the models flag")?,
+            }
+        }
+        "goal_assert" => {
+            a.call = "goal_assert";
+            Call::GoalAssert(a.goal()?, a.term()?)
+        }
+        "goal_apply" => {
+            a.call = "goal_apply";
+            Call::ApplyTactic {
+                tactic: a.tactic()?,
+                goal: a.goal()?,
+                rlimit: a.number("a resource limit")?,
+            }
+        }
+        "goal_subgoal" => {
+            a.call = "goal_subgoal";
+            Call::Subgoal(a.goal()?, a.number("a subgoal index")?)
+        }
+        "goal_formula" => {
+            a.call = "goal_formula";
+            Call::GoalFormula(a.goal()?)
+        }
+        "opt_new" => Call::NewOptimize,
+        "opt_set_param" => {
+            a.call = "opt_set_param";
+            Call::OptSetParam {
+                opt: a.opt()?,
+                key: a.string("a parameter name")?,
+                value: a.string("a value")?,
+            }
+        }
+        "opt_assert" => {
+            a.call = "opt_assert";
+            Call::OptAssert(a.opt()?, a.term()?)
+        }
+        "opt_assert_soft" => {
+            a.call = "opt_assert_soft";
+            Call::OptAssertSoft {
+                opt: a.opt()?,
+                term: a.term()?,
+                weight: a.number("a weight")?,
+                group: a.string("a group name")?,
+            }
+        }
+        "opt_minimize" | "opt_maximize" => {
+            let direction = if name == "opt_minimize" {
+                a.call = "opt_minimize";
+                Direction::Minimize
+            } else {
+                a.call = "opt_maximize";
+                Direction::Maximize
+            };
+            Call::OptObjective {
+                opt: a.opt()?,
+                term: a.term()?,
+                direction,
+            }
+        }
+        "opt_push" => {
+            a.call = "opt_push";
+            Call::OptPush(a.opt()?)
+        }
+        "opt_pop" => {
+            a.call = "opt_pop";
+            Call::OptPop(a.opt()?)
+        }
+        "opt_check" => {
+            a.call = "opt_check";
+            Call::OptCheck(a.opt()?)
+        }
+        "opt_get_model" => {
+            a.call = "opt_get_model";
+            Call::OptGetModel(a.opt()?)
+        }
+        "opt_lower" | "opt_upper" => {
+            let upper = name == "opt_upper";
+            a.call = if upper { "opt_upper" } else { "opt_lower" };
+            Call::OptBound {
+                opt: a.opt()?,
+                index: a.number("an objective index")?,
+                upper,
+            }
+        }
+        "check_goal" => {
+            a.call = "check_goal";
+            Call::Check(Check::Goal(a.goal()?))
+        }
+        "check_opt_values" => {
+            a.call = "check_opt_values";
+            Call::Check(Check::OptValues {
+                opt: a.opt()?,
+                model: a.model()?,
+            })
+        }
+        "check_opt_better" => {
+            a.call = "check_opt_better";
+            Call::Check(Check::OptBetter {
+                opt: a.opt()?,
+                model: a.model()?,
+            })
+        }
         "return" => {
             return Err(error(
                 ErrorKind::Return,
@@ -1257,7 +1547,10 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
         RetKind::Term => Ret::Id(AnyId::Term(a.term()?)),
         RetKind::Func => Ret::Id(AnyId::Func(FuncId(a.id(FuncId::PREFIX, "a function id")?))),
         RetKind::Solver => Ret::Id(AnyId::Solver(a.solver()?)),
-        RetKind::Model => Ret::Id(AnyId::Model(ModelId(a.id(ModelId::PREFIX, "a model id")?))),
+        RetKind::Model => Ret::Id(AnyId::Model(a.model()?)),
+        RetKind::Tactic => Ret::Id(AnyId::Tactic(a.tactic()?)),
+        RetKind::Goal => Ret::Id(AnyId::Goal(a.goal()?)),
+        RetKind::Opt => Ret::Id(AnyId::Opt(a.opt()?)),
         RetKind::Sat => {
             let t = a.token("`sat`, `unsat` or `unknown`")?;
             Ret::Sat(match t.text {
@@ -1371,17 +1664,15 @@ pub fn parse(text: &str) -> Result<Trace, ReadError> {
 /// when it creates an object (the trace would not say which id later lines use for it).
 fn finish_without_return(trace: &mut Trace, call: Call, line: u32) -> Result<(), ReadError> {
     match call.ret_kind() {
-        RetKind::Sort | RetKind::Term | RetKind::Func | RetKind::Solver | RetKind::Model => {
-            Err(error(
-                ErrorKind::Return,
-                line,
-                1,
-                format!(
-                    "`{}` creates an object, so a `return` line with its id must follow",
-                    call.name()
-                ),
-            ))
-        }
+        kind if kind.makes_object() => Err(error(
+            ErrorKind::Return,
+            line,
+            1,
+            format!(
+                "`{}` creates an object, so a `return` line with its id must follow",
+                call.name()
+            ),
+        )),
         _ => {
             trace.entries.push(Entry { call, ret: None });
             trace.lines.push(line);

@@ -210,7 +210,7 @@ fn kind_class(kind: &SolverKind) -> &'static str {
     match kind {
         SolverKind::Default => "default solver",
         SolverKind::Logic(_) => "solver for a logic",
-        SolverKind::Tactic(_) => "solver from a tactic",
+        SolverKind::Tactic(_) | SolverKind::FromTactic(_) => "solver from a tactic",
     }
 }
 
@@ -219,6 +219,7 @@ fn kind_text(kind: &SolverKind) -> String {
         SolverKind::Default => "default solver".into(),
         SolverKind::Logic(l) => format!("solver for {l}"),
         SolverKind::Tactic(t) => format!("solver from tactic {t}"),
+        SolverKind::FromTactic(k) => format!("solver from tactic object {k}"),
     }
 }
 
@@ -228,7 +229,7 @@ impl Executor {
         &self.counts
     }
 
-    fn count(&mut self, what: &str) {
+    pub(super) fn count(&mut self, what: &str) {
         *self.counts.entry(what.to_string()).or_default() += 1;
     }
 
@@ -259,13 +260,16 @@ impl Executor {
                 variables,
             } => self.check_consequences(check, *solver, assumptions, variables),
             Check::Cubes(z) => self.check_cubes(check, *z),
+            Check::Goal(g) => self.check_goal(check, *g),
+            Check::OptValues { opt, model } => self.check_opt_values(check, *opt, *model),
+            Check::OptBetter { opt, model } => self.check_opt_better(check, *opt, *model),
         }
     }
 
     /// A failed check whose cause is where Z3's evaluation of `head` departs from the
     /// independent evaluator: one root cause, whichever check ran into it, so the finding is
     /// an evaluation disagreement named by the operation alone.
-    fn departure_finding(check: &Check, message: String, head: &str) -> ExecError {
+    pub(super) fn departure_finding(check: &Check, message: String, head: &str) -> ExecError {
         ExecError::Oracle(
             Failure::new(FailureKind::EvalDisagreement, message)
                 .with_cause(format!(
@@ -515,8 +519,10 @@ impl Executor {
         // A solver built from a tactic tracks no dependencies unless unsat cores are switched
         // on, and then answers an empty core: expected, not a finding.
         let kind = self.state.solvers.get(&z).map(|s| s.kind.clone());
-        let tracks_cores = !matches!(kind, Some(SolverKind::Tactic(_)))
-            || formula.param("unsat_core") == Some("true");
+        let tracks_cores = !matches!(
+            kind,
+            Some(SolverKind::Tactic(_) | SolverKind::FromTactic(_))
+        ) || formula.param("unsat_core") == Some("true");
         if !rechecks_core || !tracks_cores || formula.definite() != Some(SatResult::Sat) {
             return Ok(());
         }
@@ -1074,7 +1080,7 @@ impl Executor {
     /// values, so a departure is found above terms the evaluator cannot express, and the
     /// operation named is the one Z3 evaluates wrongly (or that our evaluator does), not an
     /// operation above it. Only evaluated on a failed check.
-    fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
+    pub(super) fn departure(&mut self, m: ModelId, t: TermId) -> Option<&'static str> {
         let order = self.texts.as_ref()?.post_order(t);
         let env = Rc::clone(&self.datatype_env);
         let mut z3_values: BTreeMap<TermId, String> = BTreeMap::new();

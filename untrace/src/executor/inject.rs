@@ -22,6 +22,9 @@
 //! | `no-proof` | `get_proof` fails as if Z3 had no proof | z3-error (where a proof is due) |
 //! | `wrong-consequence` | every consequence `check_consequences` gets is negated | consequence |
 //! | `wrong-cube` | every cube `check_cubes` gets is `false` | cube |
+//! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
+//! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
+//! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -50,6 +53,9 @@ pub enum Fault {
     NoProof,
     WrongConsequence,
     WrongCube,
+    DropSubgoal,
+    WrongOptValue,
+    WorseOptimum,
 }
 
 impl Fault {
@@ -59,7 +65,8 @@ impl Fault {
             format!(
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
-                 wrong-simplify, wrong-quantifier, no-proof, wrong-consequence or wrong-cube, got \
+                 wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
+                 drop-subgoal, wrong-opt-value or worse-optimum, got \
                  `{text}`"
             )
         };
@@ -84,6 +91,9 @@ impl Fault {
             ("no-proof", None) => Fault::NoProof,
             ("wrong-consequence", None) => Fault::WrongConsequence,
             ("wrong-cube", None) => Fault::WrongCube,
+            ("drop-subgoal", None) => Fault::DropSubgoal,
+            ("wrong-opt-value", None) => Fault::WrongOptValue,
+            ("worse-optimum", None) => Fault::WorseOptimum,
             _ => return Err(bad()),
         })
     }

@@ -20,7 +20,9 @@ mod guard;
 pub mod inject;
 mod numerals;
 mod ops;
+mod optimize;
 mod raw_solver;
+pub mod tactics;
 pub mod term_text;
 mod terms;
 pub mod typing;
@@ -31,8 +33,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, ModelId, Ret, RetKind, SatResult, SolverId,
-    SolverKind, SortId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult,
+    SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -175,6 +177,9 @@ enum Outcome {
     Func(FuncDecl),
     Solver(SolverSlot),
     Model(ModelSlot),
+    Tactic(tactics::TacticSlot),
+    Goal(tactics::GoalSlot),
+    Opt(optimize::OptSlot),
     Sat(SatResult),
     Core(Vec<TermId>),
     Value(String),
@@ -190,6 +195,9 @@ pub struct Executor {
     funcs: HashMap<FuncId, FuncDecl>,
     solvers: HashMap<SolverId, SolverSlot>,
     models: HashMap<ModelId, ModelSlot>,
+    tactics: HashMap<TacticId, tactics::TacticSlot>,
+    goals: HashMap<GoalId, tactics::GoalSlot>,
+    opts: HashMap<OptId, optimize::OptSlot>,
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
     param_kinds: Rc<HashMap<String, ParamKind>>,
@@ -251,6 +259,9 @@ impl Executor {
             funcs: HashMap::new(),
             solvers: HashMap::new(),
             models: HashMap::new(),
+            tactics: HashMap::new(),
+            goals: HashMap::new(),
+            opts: HashMap::new(),
             recorder: None,
             param_kinds,
         }
@@ -416,6 +427,9 @@ impl Executor {
                 self.solvers_made += 1;
                 slot.ordinal = self.solvers_made;
             }
+            if let (Call::OptGetModel(o), AnyId::Model(m)) = (call, id) {
+                self.bind_opt_model(*o, *m);
+            }
             self.bind(*id, outcome);
         }
         self.forget(call);
@@ -464,7 +478,7 @@ impl Executor {
             // Only an expected refusal becomes part of the record: an unexpected one is a
             // finding, and a trace that recorded it would replay it as a success. Left without
             // a `return` line, the call is the trace's last, and its replay fails there again.
-            if let (Some(out), true) = (self.recorder.as_mut(), expected_error(&message)) {
+            if let (Some(out), true) = (self.recorder.as_mut(), expected_refusal(call, &message)) {
                 writeln!(out, "{}", format_ret(&Ret::Error(message.clone())))
                     .and_then(|_| out.flush())
                     .map_err(|e| ExecError::Io(e.to_string()))?;
@@ -518,6 +532,9 @@ impl Executor {
             (AnyId::Func(f), Outcome::Func(v)) => drop(self.funcs.insert(f, v)),
             (AnyId::Solver(z), Outcome::Solver(v)) => drop(self.solvers.insert(z, v)),
             (AnyId::Model(m), Outcome::Model(v)) => drop(self.models.insert(m, v)),
+            (AnyId::Tactic(k), Outcome::Tactic(v)) => drop(self.tactics.insert(k, v)),
+            (AnyId::Goal(g), Outcome::Goal(v)) => drop(self.goals.insert(g, v)),
+            (AnyId::Opt(o), Outcome::Opt(v)) => drop(self.opts.insert(o, v)),
             // State::apply has checked that the id kind fits the call.
             _ => {}
         }
@@ -535,6 +552,9 @@ impl Executor {
             Call::Release(AnyId::Func(f)) => drop(self.funcs.remove(f)),
             Call::Release(AnyId::Solver(z)) | Call::Delete(z) => drop(self.solvers.remove(z)),
             Call::Release(AnyId::Model(m)) => drop(self.models.remove(m)),
+            Call::Release(AnyId::Tactic(k)) => drop(self.tactics.remove(k)),
+            Call::Release(AnyId::Goal(g)) => drop(self.goals.remove(g)),
+            Call::Release(AnyId::Opt(o)) => drop(self.opts.remove(o)),
             _ => {}
         }
     }
@@ -660,6 +680,10 @@ impl Executor {
                     SolverKind::Logic(logic) => Solver::new_for_logic(logic.as_str())
                         .ok_or_else(|| format!("Z3 has no solver for logic `{logic}`")),
                     SolverKind::Tactic(tactic) => Ok(Tactic::new(tactic).solver()),
+                    SolverKind::FromTactic(k) => match self.tactics.get(k) {
+                        Some(slot) => Ok(slot.tactic.solver()),
+                        None => Err(format!("tactic {k} is not defined")),
+                    },
                 })?;
                 Outcome::Solver(SolverSlot::new(
                     solver.map_err(z3err)?,
@@ -903,6 +927,38 @@ impl Executor {
                 Outcome::Term(self.main(|| datatypes::update(field, t, v))?)
             }
             Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
+            Call::MkTactic(expr) => self.mk_tactic(expr)?,
+            Call::NewGoal { models } => Outcome::Goal(tactics::GoalSlot {
+                goal: self.main(|| z3::Goal::new(*models, false, false))?,
+                last_apply: None,
+            }),
+            Call::GoalAssert(g, t) => {
+                let t = self.z3_term(*t)?;
+                let goal = &self
+                    .goals
+                    .get(g)
+                    .ok_or_else(|| ExecError::Malformed(format!("goal {g} is not defined")))?
+                    .goal;
+                self.main(|| goal.assert(t))?;
+                Outcome::Nothing
+            }
+            Call::ApplyTactic {
+                tactic,
+                goal,
+                rlimit,
+            } => self.apply_tactic(*tactic, *goal, *rlimit)?,
+            Call::Subgoal(g, i) => self.subgoal(*g, *i)?,
+            Call::GoalFormula(g) => self.goal_formula(*g)?,
+            Call::NewOptimize
+            | Call::OptSetParam { .. }
+            | Call::OptAssert(..)
+            | Call::OptAssertSoft { .. }
+            | Call::OptObjective { .. }
+            | Call::OptPush(_)
+            | Call::OptPop(_)
+            | Call::OptCheck(_)
+            | Call::OptGetModel(_)
+            | Call::OptBound { .. } => self.opt_call(call)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;
@@ -1080,6 +1136,22 @@ pub const EXPECTED_ERRORS: &[&str] = &[
 
 /// The mark the executor appends to a refusal that is expected in the call's state.
 const EXPECTED_REFUSAL: &str = "(expected refusal: the solver is not bound to give a proof)";
+/// Calls that Z3 may refuse whatever their arguments: a tactic may refuse any goal, each in
+/// its own words ("fail tactic", "goal is not diff neq", "bv1 blaster cannot be applied to
+/// goal", ...), and a tactic may refuse parameter values outside its range ("illegal restart
+/// strategy numeral").
+pub fn may_refuse(call: &Call) -> bool {
+    matches!(
+        call,
+        Call::ApplyTactic { .. } | Call::MkTactic(model::TacticExpr::UsingParams(..))
+    )
+}
+
+/// Whether Z3 may refuse `call` with `message` without a bug: an expected error
+/// ([`EXPECTED_ERRORS`]), or an exception of a call that [`may_refuse`].
+pub fn expected_refusal(call: &Call, message: &str) -> bool {
+    expected_error(message) || (may_refuse(call) && message.starts_with("Exception"))
+}
 
 /// Whether Z3 may refuse a valid call with `message` without a bug (see [`EXPECTED_ERRORS`]).
 pub fn expected_error(message: &str) -> bool {
@@ -1225,6 +1297,7 @@ fn thread_cpu_time() -> std::time::Duration {
 /// context of its own, uncached. The one reader of Z3's parameter descriptions: the executor
 /// sets parameters by the kinds, a fuzzer picks parameters and values from them.
 pub fn solver_param_descrs() -> Vec<ParamDescr> {
+    // (Tactics read theirs with `tactics::tactic_param_descrs`.)
     // SAFETY: a scratch solver, referenced while its descriptions are taken and referenced.
     read_param_descrs(|raw| unsafe {
         let solver = z3_sys::Z3_mk_solver(raw)?;

@@ -1,0 +1,330 @@
+//! Actions of the tactic and Optimize families: random tactic objects (names from
+//! [`GOAL_TACTICS`], combinators, probes of [`PROBES`], parameters read from the tactic's own
+//! descriptions), a solver built from one ([`NewSolver`](crate::actions::NewSolver) with
+//! [`SolverChoice::Composed`](crate::actions::SolverChoice)), goals a tactic is applied to
+//! ([`ApplyTactic`], then `check_goal`), and Optimize contexts ([`Optimize`], then
+//! `check_model`/`check_indep` on the hard constraints, `check_opt_values` and
+//! `check_opt_better`). Terms come from the round's pool, so every theory meets both.
+
+use crate::actions::Action;
+use crate::failure::Failure;
+use crate::round_state::RoundState;
+use model::options::{ParamKind, GOAL_TACTICS, PROBES};
+use model::{
+    AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, SatResult, Sort, TacticExpr, TacticId,
+    TermId,
+};
+use rand::Rng;
+
+/// The resource limit of `goal_apply`.
+pub const APPLY_RLIMIT: u32 = 200_000;
+
+/// Tactics that decide a goal: the last step of a tactic a solver is built from.
+/// (Not `qflia`, `qflra`, `qfnra` or `default`: see [`GOAL_TACTICS`].)
+const FINISHERS: &[&str] = &["smt", "sat", "qfbv"];
+
+/// Tactic parameters a fuzzed `tactic_using_params` leaves alone: the clock (replays must
+/// not depend on it), memory, and switches that ask the context for proofs or cores.
+const FIXED_TACTIC_PARAMS: &[&str] = &["timeout", "max_memory", "proof", "unsat_core"];
+
+/// A named tactic of [`GOAL_TACTICS`].
+fn named(cx: &mut RoundState<'_>, pool: &[&'static str]) -> Result<Option<TacticId>, Failure> {
+    let name = pool[cx.rng.random_range(0..pool.len())];
+    Ok(cx
+        .run(Call::MkTactic(TacticExpr::Named(name.into())))?
+        .tactic())
+}
+
+/// A random tactic: a named one, or a combinator over smaller random tactics (`depth` more
+/// levels at most); the names of the named tactics below it are collected in `names`.
+fn random_tactic(
+    cx: &mut RoundState<'_>,
+    depth: u32,
+    names: &mut Vec<&'static str>,
+) -> Result<Option<TacticId>, Failure> {
+    if depth == 0 || cx.rng.random_bool(0.4) {
+        let name = GOAL_TACTICS[cx.rng.random_range(0..GOAL_TACTICS.len())];
+        names.push(name);
+        return Ok(cx
+            .run(Call::MkTactic(TacticExpr::Named(name.into())))?
+            .tactic());
+    }
+    let Some(a) = random_tactic(cx, depth - 1, names)? else {
+        return Ok(None);
+    };
+    let expr = match cx.rng.random_range(0..7) {
+        0..=2 => {
+            let Some(b) = random_tactic(cx, depth - 1, names)? else {
+                return Ok(None);
+            };
+            match cx.rng.random_range(0..3) {
+                0 => TacticExpr::OrElse(a, b),
+                1 => TacticExpr::Cond(probe_test(cx), a, b),
+                _ => TacticExpr::AndThen(a, b),
+            }
+        }
+        3 => TacticExpr::Repeat(a, cx.rng.random_range(1..=4)),
+        // Long enough that the resource limit, which is deterministic, stops a tactic first.
+        4 => TacticExpr::TryFor(a, cx.rng.random_range(10_000..=60_000)),
+        5 => TacticExpr::When(probe_test(cx), a),
+        _ => match using_params(cx, names) {
+            Some(params) => TacticExpr::UsingParams(a, params),
+            None => return Ok(Some(a)),
+        },
+    };
+    Ok(cx.run(Call::MkTactic(expr))?.tactic())
+}
+
+fn probe_test(cx: &mut RoundState<'_>) -> ProbeTest {
+    ProbeTest {
+        probe: PROBES[cx.rng.random_range(0..PROBES.len())].into(),
+        cmp: ProbeCmp::ALL[cx.rng.random_range(0..ProbeCmp::ALL.len())],
+        value: cx.rng.random_range(0..=20),
+    }
+}
+
+/// One or two parameters (with values of their kinds) of a tactic named below, read from
+/// Z3's descriptions of it.
+fn using_params(cx: &mut RoundState<'_>, names: &[&'static str]) -> Option<Vec<(String, String)>> {
+    let name = names.get(cx.rng.random_range(0..names.len().max(1)))?;
+    let descrs: Vec<_> = untrace::executor::tactics::tactic_param_descrs(name)
+        .into_iter()
+        .filter(|d| {
+            matches!(d.kind, ParamKind::Bool | ParamKind::Uint)
+                && !FIXED_TACTIC_PARAMS.iter().any(|f| d.name.contains(f))
+        })
+        .collect();
+    if descrs.is_empty() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for _ in 0..cx.rng.random_range(1..=2) {
+        let d = &descrs[cx.rng.random_range(0..descrs.len())];
+        let value = match d.kind {
+            ParamKind::Bool => cx.rng.random_bool(0.5).to_string(),
+            _ => cx.rng.random_range(0..=16u32).to_string(),
+        };
+        if !params.iter().any(|(k, _)| k == &d.name) {
+            params.push((d.name.clone(), value));
+        }
+    }
+    Some(params)
+}
+
+/// The tactic of a solver made from a tactic object: random preprocessing, then a tactic
+/// that decides.
+pub fn solver_tactic(cx: &mut RoundState<'_>) -> Result<Option<TacticId>, Failure> {
+    let mut names = Vec::new();
+    let Some(pre) = random_tactic(cx, 2, &mut names)? else {
+        return Ok(None);
+    };
+    let Some(finish) = named(cx, FINISHERS)? else {
+        return Ok(None);
+    };
+    Ok(cx
+        .run(Call::MkTactic(TacticExpr::AndThen(pre, finish)))?
+        .tactic())
+}
+
+/// Boolean terms of the pool (at most `n`, distinct).
+fn pick_formulas(cx: &mut RoundState<'_>, n: usize) -> Vec<TermId> {
+    let mut picked = Vec::new();
+    let p = cx.shape.p_deep;
+    for _ in 0..n {
+        if let Some(t) = cx.pool.pick(&Sort::Bool, &mut cx.rng, p) {
+            if !picked.contains(&t) {
+                picked.push(t);
+            }
+        }
+    }
+    picked
+}
+
+/// Releases the objects made for one action.
+fn release_all(cx: &mut RoundState<'_>, ids: Vec<AnyId>) -> Result<(), Failure> {
+    for id in ids {
+        if cx.sut.state().is_alive(id) {
+            cx.run(Call::Release(id))?;
+        }
+    }
+    Ok(())
+}
+
+/// A random tactic applied to a goal of pool formulas; `check_goal` compares the goal with
+/// its subgoals, and the first subgoal is turned back into a formula.
+pub struct ApplyTactic;
+impl Action for ApplyTactic {
+    fn name(&self) -> &'static str {
+        "apply_tactic"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && cx.pool.has(&Sort::Bool)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let n = cx.rng.random_range(1..=3);
+        let formulas = pick_formulas(cx, n);
+        let mut made = Vec::new();
+        let models = cx.rng.random_bool(0.5);
+        let Some(g) = cx.run(Call::NewGoal { models })?.goal() else {
+            return Ok(false);
+        };
+        made.push(AnyId::Goal(g));
+        for t in formulas {
+            cx.run(Call::GoalAssert(g, t))?;
+        }
+        let mut names = Vec::new();
+        let tactic = random_tactic(cx, 2, &mut names)?;
+        let n = match tactic {
+            Some(k) => {
+                made.push(AnyId::Tactic(k));
+                let reply = cx.run(Call::ApplyTactic {
+                    tactic: k,
+                    goal: g,
+                    rlimit: APPLY_RLIMIT,
+                })?;
+                reply.value().and_then(|v| v.parse::<u32>().ok())
+            }
+            None => None,
+        };
+        if let Some(n) = n {
+            cx.run(Call::Check(Check::Goal(g)))?;
+            if n > 0 {
+                if let Some(sub) = cx.run(Call::Subgoal(g, 0))?.goal() {
+                    made.push(AnyId::Goal(sub));
+                    if let Some(t) = cx.run(Call::GoalFormula(sub))?.term() {
+                        made.push(AnyId::Term(t));
+                    }
+                }
+            }
+        }
+        // The combinators' operands too (a combinator holds its own references).
+        let tactics: Vec<AnyId> = cx
+            .sut
+            .state()
+            .tactics
+            .iter()
+            .map(|k| AnyId::Tactic(*k))
+            .collect();
+        made.extend(tactics);
+        made.sort();
+        made.dedup();
+        release_all(cx, made)?;
+        Ok(n.is_some())
+    }
+}
+
+/// An Optimize context over the round's terms: hard constraints, weighted soft constraints
+/// in groups, objectives over Int, Real and bit-vector terms, maybe in a scope; after sat
+/// the model is checked against the hard constraints and the objectives' bounds.
+pub struct Optimize;
+impl Action for Optimize {
+    fn name(&self) -> &'static str {
+        "optimize"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && cx.pool.has(&Sort::Bool)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(o) = cx.run(Call::NewOptimize)?.opt() else {
+            return Ok(false);
+        };
+        let rlimit = cx.config.rlimit.to_string();
+        cx.run(Call::OptSetParam {
+            opt: o,
+            key: "rlimit".into(),
+            value: rlimit,
+        })?;
+        let n = cx.rng.random_range(0..=3);
+        let hard = pick_formulas(cx, n);
+        let scoped = cx.rng.random_bool(0.3);
+        let (before, inside) = if scoped {
+            hard.split_at(cx.rng.random_range(0..=hard.len()))
+        } else {
+            (&hard[..], &[][..])
+        };
+        for t in before {
+            cx.run(Call::OptAssert(o, *t))?;
+        }
+        if scoped {
+            cx.run(Call::OptPush(o))?;
+        }
+        for t in inside {
+            cx.run(Call::OptAssert(o, *t))?;
+        }
+        let mut n_objectives = 0u32;
+        let mut groups: Vec<String> = Vec::new();
+        let n = cx.rng.random_range(0..=3);
+        for t in pick_formulas(cx, n) {
+            let group = if groups.is_empty() || cx.rng.random_bool(0.3) {
+                let name = format!("g{}", groups.len() + 1);
+                groups.push(name.clone());
+                n_objectives += 1;
+                name
+            } else {
+                groups[cx.rng.random_range(0..groups.len())].clone()
+            };
+            let weight = cx.rng.random_range(1..=5);
+            cx.run(Call::OptAssertSoft {
+                opt: o,
+                term: t,
+                weight,
+                group,
+            })?;
+        }
+        let numeric: Vec<TermId> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter(|t| {
+                matches!(
+                    cx.pool.sort_of(*t),
+                    Some(Sort::Int | Sort::Real | Sort::BitVec(_))
+                )
+            })
+            .collect();
+        if !numeric.is_empty() {
+            for _ in 0..cx.rng.random_range(1..=2) {
+                let term = numeric[cx.rng.random_range(0..numeric.len())];
+                let direction = if cx.rng.random_bool(0.5) {
+                    Direction::Minimize
+                } else {
+                    Direction::Maximize
+                };
+                cx.run(Call::OptObjective {
+                    opt: o,
+                    term,
+                    direction,
+                })?;
+                n_objectives += 1;
+            }
+        }
+        let answer = cx.run(Call::OptCheck(o))?.sat();
+        if answer == Some(SatResult::Sat) {
+            if let Some(m) = cx.run(Call::OptGetModel(o))?.model() {
+                for &term in &hard {
+                    cx.run(Call::Check(Check::Model { model: m, term }))?;
+                    if cx.config.independent {
+                        cx.run(Call::Check(Check::Independent { model: m, term }))?;
+                    }
+                }
+                for index in 0..n_objectives {
+                    for upper in [false, true] {
+                        cx.run(Call::OptBound {
+                            opt: o,
+                            index,
+                            upper,
+                        })?;
+                    }
+                }
+                cx.run(Call::Check(Check::OptValues { opt: o, model: m }))?;
+                cx.run(Call::Check(Check::OptBetter { opt: o, model: m }))?;
+                cx.run(Call::Release(AnyId::Model(m)))?;
+            }
+        }
+        if scoped {
+            cx.run(Call::OptPop(o))?;
+        }
+        cx.run(Call::Release(AnyId::Opt(o)))?;
+        Ok(answer.is_some())
+    }
+}

@@ -1,0 +1,127 @@
+//! The reference state of tactic objects, goals and Optimize contexts: a trace that uses them
+//! validly is accepted, and removing the call that a later one depends on (what a minimizer
+//! does) makes the trace invalid, so candidates without the premise are rejected without Z3.
+
+use model::trace::text;
+use model::State;
+
+const VALID: &str = "z3-trace 1
+sort_int
+return s1
+const s1 \"x\"
+return t1
+lit s1 \"3\"
+return t2
+< t1 t2
+return t3
+tactic \"simplify\"
+return k1
+tactic \"smt\"
+return k2
+tactic_and_then k1 k2
+return k3
+tactic_when \"size\" gt 2 k3
+return k4
+new_solver from_tactic k4
+return z1
+goal_new true
+return g1
+goal_assert g1 t3
+goal_apply k3 g1 1000
+return \"2\"
+goal_subgoal g1 1
+return g2
+goal_formula g2
+return t4
+check_goal g1
+opt_new
+return o1
+opt_assert o1 t3
+opt_assert_soft o1 t3 2 \"a\"
+opt_push o1
+opt_maximize o1 t1
+opt_assert_soft o1 t3 1 \"a\"
+opt_check o1
+return sat
+opt_get_model o1
+return m1
+opt_upper o1 1
+return \"2\"
+check_opt_values o1 m1
+opt_pop o1
+release k1
+release g1
+release o1
+";
+
+/// Applies every entry of `trace`; the first violation.
+fn run(trace: &str) -> Result<(), String> {
+    let trace = text::parse(trace).map_err(|e| e.to_string())?;
+    let mut state = State::new();
+    for e in &trace.entries {
+        state
+            .apply(&e.call, e.ret.as_ref())
+            .map_err(|v| format!("{}: {v}", e.call.name()))?;
+    }
+    Ok(())
+}
+
+fn without(line: &str) -> String {
+    let mut lines: Vec<&str> = VALID.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == line)
+        .expect("line in VALID");
+    lines.remove(at);
+    // The return line of a removed call goes with it.
+    if lines.get(at).is_some_and(|l| l.starts_with("return")) {
+        lines.remove(at);
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn a_valid_trace_is_accepted() {
+    assert_eq!(run(VALID), Ok(()));
+}
+
+#[test]
+fn removing_a_premise_makes_the_trace_invalid() {
+    for (line, error) in [
+        ("tactic \"smt\"", "tactic k2 is not defined"),
+        ("tactic_when \"size\" gt 2 k3", "tactic k4 is not defined"),
+        ("goal_apply k3 g1 1000", "which no tactic was applied to"),
+        ("goal_new true", "goal g1 is not defined"),
+        ("opt_check o1", "whose last check was not sat"),
+        ("opt_push o1", "at scope depth 0"),
+        ("opt_maximize o1 t1", "objective 1 of o1, which has 1"),
+        (
+            "opt_get_model o1",
+            "`check_opt_values` of m1, which is not defined",
+        ),
+    ] {
+        let got = run(&without(line)).expect_err(line);
+        assert!(got.contains(error), "without `{line}`: {got}");
+    }
+}
+
+#[test]
+fn state_rules_of_the_families() {
+    // A second soft constraint of group `a` adds no objective: index 1 is the maximize.
+    let bad = VALID.replace("opt_upper o1 1", "opt_upper o1 2");
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("objective 2 of o1, which has 2"));
+    let bad = VALID.replace("goal_subgoal g1 1", "goal_subgoal g1 2");
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("subgoal 2 of goal g1, which has 2"));
+    let bad = VALID.replace("tactic \"simplify\"", "tactic \"no-such\"");
+    assert!(run(&bad).unwrap_err().contains("unknown tactic `no-such`"));
+    let bad = VALID.replace("\"size\" gt", "\"memory\" gt");
+    assert!(run(&bad).unwrap_err().contains("unknown probe `memory`"));
+    let bad = VALID.replace("opt_maximize o1 t1", "opt_maximize o1 t3");
+    assert!(run(&bad)
+        .unwrap_err()
+        .contains("expected Int, Real or a bit-vector"));
+}
