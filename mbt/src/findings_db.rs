@@ -611,10 +611,16 @@ impl FindingsDb {
 /// The schema version of the database `conn` is open on: 0 for an empty file; an error for a
 /// file that is not SQLite, another application's database or a newer schema.
 fn schema_version(conn: &Connection) -> anyhow::Result<i32> {
+    // One statement, so one consistent snapshot: read apart, a migration that another
+    // process commits in between shows an empty file with tables, "another application's".
     // The first read: a file that is not SQLite fails here ("file is not a database").
-    let id: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
-    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    let (id, version, objects): (i32, i32, i64) = conn.query_row(
+        "SELECT (SELECT application_id FROM pragma_application_id), \
+                (SELECT user_version FROM pragma_user_version), \
+                (SELECT count(*) FROM sqlite_schema)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     if id != APPLICATION_ID && !(id == 0 && objects == 0) {
         bail!("another application's SQLite database");
     }

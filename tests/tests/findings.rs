@@ -85,7 +85,9 @@ fn check_findings(
             "no {kind} finding under {fault}: {summary:#}"
         );
     }
-    for f in all.iter().filter(|f| kinds.iter().any(|k| f["kind"] == *k)) {
+    // Known findings (`--known`) are Z3's own bugs that the campaign meets too, not the fault's.
+    let of_the_fault = |f: &&Value| f["known"] != true && kinds.iter().any(|k| f["kind"] == *k);
+    for f in all.iter().filter(of_the_fault) {
         let kind = f["kind"].as_str().unwrap();
         let signature = f["signature"].as_str().unwrap();
         let trace = Path::new(f["trace"].as_str().unwrap());
@@ -212,11 +214,28 @@ fn wrong_values_of_quantifiers_are_bug_reports() {
     // Z3 given `exists` for `forall`: its model satisfies the wrong formula, and model_eval
     // of the quantifier departs from the independent evaluator. The minimized formula is
     // typically unsat without the fault, so its fault-free replay fails elsewhere.
+    // Bit-vectors give the quantifiers finite domains, and meet Z3 4.8.12's own
+    // `bvsmul_noovfl` evaluation bug (traces/regress), known here so as not to be taken for
+    // the fault's.
+    let known = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        known.path(),
+        "eval-disagreement|model_eval of bvmul_no_overflow_s departs from the independent evaluator\n",
+    )
+    .unwrap();
+    let known = known.path().to_str().unwrap();
     check_findings(
         "wrong-quantifier",
         &["eval-disagreement"],
         5,
-        &["--rounds", "30", "--theories", "core,bv,uf,quant"],
+        &[
+            "--rounds",
+            "30",
+            "--theories",
+            "core,bv,uf,quant",
+            "--known",
+            known,
+        ],
         &[],
         false,
     );
