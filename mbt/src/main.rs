@@ -208,7 +208,7 @@ struct RunArgs {
     /// with a known signature are reported as known, not new.
     #[arg(long, value_name = "PATH")]
     known: Option<PathBuf>,
-    /// Comma-separated theories: core,arith,bv,array,uf,fp,strings,regex,datatypes (default: all).
+    /// Comma-separated theories: core,arith,bv,array,uf,fp,strings,regex,quant,datatypes (default: all).
     #[arg(long, value_delimiter = ',')]
     theories: Option<Vec<String>>,
     /// Do not fuzz solver and global parameters (solver kinds are still chosen at random).
