@@ -32,8 +32,10 @@
 //! is SQLite's default rollback journal, not WAL, whose shared memory network file systems
 //! do not provide.
 
+// The report's HTML escaping: the history fragment goes into its page.
 use crate::campaign::{self, FailureEntry, Summary};
 use crate::isolate::{Limits, DEFAULT_MEMOUT_MIB, DEFAULT_TIMEOUT_SECONDS};
+use crate::report::esc as html_escape;
 use anyhow::{bail, Context as _};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use serde::Serialize;
@@ -897,22 +899,6 @@ pub fn campaigns_table(campaigns: &[CampaignRecord]) -> String {
         );
     }
     text
-}
-
-/// `text` with the characters HTML gives a meaning escaped.
-fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The history of every finding in the database at `db` as an HTML fragment for the report:

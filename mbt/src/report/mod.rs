@@ -177,7 +177,7 @@ pub fn write_beside(out: &Path, summary: &Summary, history: Option<&str>, quiet:
 }
 
 /// `text` with the characters HTML gives a meaning escaped.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
