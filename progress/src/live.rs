@@ -9,7 +9,6 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal as _;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -184,17 +183,22 @@ impl Progress {
     /// Ticks from a thread of its own every 200 ms until the [`Ticker`] is dropped, so that
     /// status lines keep coming while one long check runs. Not for a process that forks.
     pub fn ticker(&self) -> Ticker {
-        let stop = Arc::new(AtomicBool::new(false));
+        // Dropping the sender wakes the thread at once: a short run does not wait out a tick.
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let thread = (self.inner.display != Display::Off).then(|| {
-            let (progress, stop) = (self.clone(), stop.clone());
+            let progress = self.clone();
             std::thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(Duration::from_millis(200))
+                {
                     progress.tick();
-                    std::thread::sleep(Duration::from_millis(200));
                 }
             })
         });
-        Ticker { stop, thread }
+        Ticker {
+            stop: Some(stop),
+            thread,
+        }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -208,13 +212,13 @@ impl Progress {
 
 /// The thread of [`Progress::ticker`]; dropping it stops the thread.
 pub struct Ticker {
-    stop: Arc<AtomicBool>,
+    stop: Option<std::sync::mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for Ticker {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        drop(self.stop.take());
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
