@@ -542,16 +542,6 @@ fn an_early_ctrl_c_says_no_output_was_written() {
     assert!(!w.path("out.smt2").exists());
 }
 
-/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
-fn is_status_line(line: &str, tool: &str) -> bool {
-    line.split_once(' ').is_some_and(|(time, rest)| {
-        time.len() == "2026-11-24T21:40:00Z".len()
-            && time.ends_with('Z')
-            && time.as_bytes()[10] == b'T'
-            && rest.starts_with(&format!("{tool}: "))
-    })
-}
-
 /// With stderr a pipe (a CI log), a status line every --status-interval: UTC time, checks
 /// and their rate, size against the input, reduction; `--json` records the run and every
 /// figure. `-q` prints nothing at all.
@@ -565,7 +555,10 @@ fn status_lines_in_a_log_and_the_json_result() {
     let out = w.ddsmt(&options, &[&s]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let err = stderr(&out);
-    let lines: Vec<&str> = err.lines().filter(|l| is_status_line(l, "ddsmt")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| progress::is_status_line(l, "ddsmt"))
+        .collect();
     assert!(!lines.is_empty(), "no status line:\n{err}");
     let last = lines.last().unwrap();
     assert!(

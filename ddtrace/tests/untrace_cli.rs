@@ -214,16 +214,6 @@ fn the_input_is_never_the_output() {
     assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
 }
 
-/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
-fn is_status_line(line: &str, tool: &str) -> bool {
-    line.split_once(' ').is_some_and(|(time, rest)| {
-        time.len() == "2026-11-24T21:40:00Z".len()
-            && time.ends_with('Z')
-            && time.as_bytes()[10] == b'T'
-            && rest.starts_with(&format!("{tool}: "))
-    })
-}
-
 /// With stderr a pipe (a CI log), ddtrace prints a status line every --status-interval
 /// (replays, size, reduction); `--json` records the run: Z3 version, times, command line,
 /// host, line counts and the engine's figures. `-q` prints nothing.
@@ -247,7 +237,7 @@ fn status_lines_in_a_log_and_the_json_result() {
     assert!(out.status.success(), "{stderr}");
     let lines: Vec<&str> = stderr
         .lines()
-        .filter(|l| is_status_line(l, "ddtrace"))
+        .filter(|l| progress::is_status_line(l, "ddtrace"))
         .collect();
     assert!(!lines.is_empty(), "no status line:\n{stderr}");
     let last = lines.last().unwrap();

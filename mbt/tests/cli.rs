@@ -746,16 +746,6 @@ fn merge_adds_counts_and_rewrites_the_reports() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
 }
 
-/// Whether `line` is a status line of `tool`: `2026-11-24T21:40:00Z tool: ...`.
-fn is_status_line(line: &str, tool: &str) -> bool {
-    line.split_once(' ').is_some_and(|(time, rest)| {
-        time.len() == "2026-11-24T21:40:00Z".len()
-            && time.ends_with('Z')
-            && time.as_bytes()[10] == b'T'
-            && rest.starts_with(&format!("{tool}: "))
-    })
-}
-
 /// A campaign whose stderr is a pipe (as in CI) prints a timestamped status line every
 /// --status-interval, with its position, rate and findings; `--time` takes a duration like
 /// `2s`; summary.json records schema version, tool, times, command line and host beside the
@@ -774,7 +764,7 @@ fn a_campaign_in_a_log_prints_status_lines_and_records_the_run() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let lines: Vec<&str> = stderr
         .lines()
-        .filter(|l| is_status_line(l, "mbt"))
+        .filter(|l| progress::is_status_line(l, "mbt"))
         .collect();
     assert!(!lines.is_empty(), "no status line:\n{stderr}");
     // Time mode: seconds of --time, ETA, then rounds, rate, answers and findings.
@@ -834,7 +824,7 @@ fn quiet_campaigns_print_no_progress_and_stats_prints_the_tables() {
     assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        !stderr.lines().any(|l| is_status_line(l, "mbt")),
+        !stderr.lines().any(|l| progress::is_status_line(l, "mbt")),
         "-q printed progress:\n{stderr}"
     );
     let stdout = String::from_utf8_lossy(&output.stdout);

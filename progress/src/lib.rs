@@ -12,5 +12,5 @@
 mod live;
 mod record;
 
-pub use live::{Display, Progress, Ticker, DEFAULT_STATUS_INTERVAL};
+pub use live::{is_status_line, Display, Progress, Ticker, DEFAULT_STATUS_INTERVAL};
 pub use record::{cpu_time, parse_duration, rfc3339_now, RunRecord};

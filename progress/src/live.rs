@@ -230,6 +230,17 @@ fn whole_seconds(d: Duration) -> humantime::FormattedDuration {
     humantime::format_duration(Duration::from_secs(d.as_secs()))
 }
 
+/// Whether `line` is a status line of `tool` as [`Progress`] writes them off a terminal:
+/// `2026-11-24T21:40:00Z tool: ...` (for readers of CI logs, and the tools' tests).
+pub fn is_status_line(line: &str, tool: &str) -> bool {
+    line.split_once(' ').is_some_and(|(time, rest)| {
+        time.len() == "2026-11-24T21:40:00Z".len()
+            && time.ends_with('Z')
+            && time.as_bytes()[10] == b'T'
+            && rest.starts_with(&format!("{tool}: "))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

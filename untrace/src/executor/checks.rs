@@ -18,7 +18,7 @@ use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use z3::ast::{Bool, Dynamic};
-use z3::{Params, Solver, Translate};
+use z3::{Params, Solver};
 
 /// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
 /// `values: ...` for the terms whose `model_eval` value is compared.
@@ -631,13 +631,7 @@ impl Executor {
             Some(super::inject::Fault::WrongConsequence)
         );
         let judged = guard::in_context(&ctx, || {
-            let local = |t: &Dynamic| {
-                if foreign {
-                    t.translate(&ctx)
-                } else {
-                    t.clone()
-                }
-            };
+            let local = |t: &Dynamic| super::into_context(t, &ctx, foreign);
             let asserted: Vec<Bool> = assertions
                 .iter()
                 .filter_map(|t| local(t).as_bool())
@@ -710,13 +704,7 @@ impl Executor {
             .filter(|_| !self.slot(z).is_ok_and(|s| s.formula.assuming));
         let all_false = matches!(self.config.inject, Some(super::inject::Fault::WrongCube));
         let judged = guard::in_context(&ctx, || {
-            let local = |t: &Dynamic| {
-                if foreign {
-                    t.translate(&ctx)
-                } else {
-                    t.clone()
-                }
-            };
+            let local = |t: &Dynamic| super::into_context(t, &ctx, foreign);
             let asserted: Vec<Bool> = assertions
                 .iter()
                 .filter_map(|t| local(t).as_bool())

@@ -1046,11 +1046,7 @@ impl Executor {
             .get(&model)
             .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
         let value = guard::guarded(&slot.ctx, || {
-            let local = if slot.foreign {
-                t.translate(&slot.ctx)
-            } else {
-                t.clone()
-            };
+            let local = into_context(t, &slot.ctx, slot.foreign);
             slot.model.eval(&local, completion).map(|v| v.to_string())
         })
         .map_err(z3err)?;
@@ -1164,14 +1160,19 @@ fn solver_call<R>(slot: &SolverSlot, f: impl FnOnce() -> R) -> Result<R, ExecErr
     guard::guarded(&slot.ctx, f).map_err(z3err)
 }
 
-/// A Bool term in the solver's context (translated when the solver is foreign).
-fn local_bool(slot: &SolverSlot, t: &Dynamic) -> Bool {
-    let local = if slot.foreign {
-        t.translate(&slot.ctx)
+/// `t` in context `ctx`: translated when the object it goes to lives in a context of its own
+/// (`foreign`), else the term itself.
+fn into_context(t: &Dynamic, ctx: &Context, foreign: bool) -> Dynamic {
+    if foreign {
+        t.translate(ctx)
     } else {
         t.clone()
-    };
-    local
+    }
+}
+
+/// A Bool term in the solver's context (translated when the solver is foreign).
+fn local_bool(slot: &SolverSlot, t: &Dynamic) -> Bool {
+    into_context(t, &slot.ctx, slot.foreign)
         .as_bool()
         .expect("Bool checked by the reference state")
 }
