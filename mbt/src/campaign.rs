@@ -15,7 +15,7 @@
 //! that is removed), and stops cleanly on SIGINT/SIGTERM ([`crate::interrupt`]): the workers
 //! are killed and the findings so far written, with `"interrupted": true`.
 
-use crate::failure::Failure;
+use crate::failure::{Failure, FailureKind};
 use crate::inject::{self, Inject, InjectKind};
 use crate::interrupt;
 use crate::isolate::{self, Finished, Limits, Worker};
@@ -164,16 +164,24 @@ impl FailureEntry {
     /// copied there).
     pub fn relocate(&mut self, from: &Path, to: &Path) {
         let moved = |p: &Path| moved_path(p, from, to);
-        self.trace = moved_path(&self.trace, from, to);
-        self.replay = replay_command(&self.trace, &self.replay_args);
+        // The commands keep their options (limits included): only the paths move.
+        let in_command = |command: &str, old: &Path, new: &Path| {
+            command.replace(
+                &shell_word(&old.to_string_lossy()),
+                &shell_word(&new.to_string_lossy()),
+            )
+        };
+        let trace = moved(&self.trace);
+        self.replay = in_command(&self.replay, &self.trace, &trace);
+        self.trace = trace;
         self.files = self.files.as_deref().map(moved);
-        self.minimized_trace = self.minimized_trace.as_deref().map(moved);
-        self.minimized_replay =
-            (self.minimized_trace.as_deref()).map(|t| replay_command(t, &self.replay_args));
-        self.rerun = self.rerun.replace(
-            &shell_word(&from.to_string_lossy()),
-            &shell_word(&to.to_string_lossy()),
-        );
+        if let Some(old) = self.minimized_trace.take() {
+            let new = moved(&old);
+            self.minimized_replay =
+                (self.minimized_replay.as_deref()).map(|command| in_command(command, &old, &new));
+            self.minimized_trace = Some(new);
+        }
+        self.rerun = in_command(&self.rerun, from, to);
     }
 }
 
@@ -646,6 +654,10 @@ fn finish_round(
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let replay = replay_command(
+        &saved_trace,
+        &displayed_replay_args(failure.kind, cfg.limits, &replay_args),
+    );
     let entry = FailureEntry {
         id: id.clone(),
         known: cfg.known.contains(&signature),
@@ -657,7 +669,7 @@ fn finish_round(
         last_seed: report.seed,
         options: report.options,
         z3_version: summary.z3_version.clone(),
-        replay: replay_command(&saved_trace, &replay_args),
+        replay,
         replay_args,
         trace: saved_trace,
         files: (n_files > 0).then_some(files),
@@ -704,6 +716,15 @@ fn inject_spec(injection: &Inject) -> String {
         Some(seed) => format!("{kind}@{}:{seed}", injection.at_call),
         None => format!("{kind}@{}", injection.at_call),
     }
+}
+
+/// The options of the replay command a report shows for a finding of `kind`: the round's
+/// limits where the replay needs them (a timeout finding replayed without `--timeout` would
+/// hang the user's shell), then `extra`.
+fn displayed_replay_args(kind: FailureKind, limits: Limits, extra: &[String]) -> Vec<String> {
+    let limits = minimize::limit_args(kind, limits);
+    let limits = limits.iter().map(|a| a.to_string_lossy().into_owned());
+    limits.chain(extra.iter().cloned()).collect()
 }
 
 /// The command that replays `trace` (an absolute path) with the replayer beside `mbt` and the
@@ -762,7 +783,10 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                 replays,
             } => {
                 let path = std::path::absolute(&path).unwrap_or(path);
-                entry.minimized_replay = Some(replay_command(&path, &entry.replay_args));
+                entry.minimized_replay = Some(replay_command(
+                    &path,
+                    &displayed_replay_args(entry.failure.kind, cfg.limits, &entry.replay_args),
+                ));
                 entry.minimized_trace = Some(path);
                 entry.known |= signature.as_deref().is_some_and(|s| cfg.known.contains(s));
                 entry.minimized_signature = signature;
@@ -940,26 +964,36 @@ mod tests {
         let mut e = entry("a", "s", None, 1);
         e.trace = PathBuf::from("/shard/failures/a/round.trace");
         e.minimized_trace = Some(PathBuf::from("/shard/failures/a/min.trace"));
+        // As the campaign writes them: a timeout finding's commands carry the round's limit.
+        let limits = ["--timeout".to_string(), "2".to_string()];
+        e.replay = replay_command(&e.trace, &limits);
+        e.minimized_replay = e
+            .minimized_trace
+            .as_deref()
+            .map(|t| replay_command(t, &limits));
         e.rerun = "mbt --seed 1 --out /shard/failures/a/rerun".into();
         e.relocate(Path::new("/shard/failures/a"), Path::new("/all/failures/a"));
         assert_eq!(e.trace, Path::new("/all/failures/a/round.trace"));
         assert!(
-            e.replay.ends_with(" /all/failures/a/round.trace"),
+            e.replay
+                .ends_with(" --timeout 2 /all/failures/a/round.trace"),
             "{}",
             e.replay
         );
         assert!(e
             .minimized_replay
             .unwrap()
-            .ends_with(" /all/failures/a/min.trace"));
+            .ends_with(" --timeout 2 /all/failures/a/min.trace"));
         assert_eq!(e.rerun, "mbt --seed 1 --out /all/failures/a/rerun");
         // A differential finding replays against the other side too.
         let mut d = entry("d", "version-diff|x", None, 1);
         d.replay_args = vec!["--diff-lib".into(), "/opt/z3 dev/libz3.so".into()];
+        d.trace = PathBuf::from("/shard/failures/d/round.trace");
+        d.replay = replay_command(&d.trace, &d.replay_args);
         d.relocate(Path::new("/shard"), Path::new("/all"));
         assert!(
             d.replay
-                .ends_with(" --diff-lib '/opt/z3 dev/libz3.so' /out/failures/d/round.trace"),
+                .ends_with(" --diff-lib '/opt/z3 dev/libz3.so' /all/failures/d/round.trace"),
             "{}",
             d.replay
         );

@@ -10,7 +10,10 @@
 //! ([`Worker::poll`]) applies the time limit to the round in progress, kills the worker past
 //! it, and turns a worker's death into a [`Finished`] round with a [`Failure`] for the round
 //! in progress; the next round gets a new worker. A worker also ends after any failed round.
-//! A round killed at its time limit is a finding only where Z3's resource limit should have
+//! One call may use at most [`CALL_SHARE`] of the round's time limit: the parent watches the
+//! trace, which the worker writes and flushes before each call, and a round whose trace has
+//! not grown for that much CPU time is stuck in one call and killed as if at its limit.
+//! A round killed at a limit is a finding only where Z3's resource limit should have
 //! stopped it ([`timeout_is_finding`]). The parent must stay single-threaded to fork safely.
 
 use crate::failure::{Failure, FailureKind};
@@ -30,6 +33,15 @@ use std::time::{Duration, Instant};
 
 /// The default time limit of a round in seconds (`--timeout`).
 pub const DEFAULT_TIMEOUT_SECONDS: f64 = 2.0;
+/// The share of a round's time limit one call may take. Why not the whole limit: a call Z3's
+/// resource limit should bound and does not is a hang (a finding), found as well at half the
+/// time, and hangs of known bugs recur every few hundred rounds: at 2 s each they were a
+/// third of a campaign's CPU time. Normal calls stay far below it (the slowest of 1,000 rounds
+/// took 0.65 s, an Optimize check).
+pub const CALL_SHARE: f64 = 0.5;
+/// The messages of a round killed at its time limit, and of one killed in a long call.
+const ROUND_OVERRAN: &str = "the round ran past its time limit";
+const CALL_OVERRAN: &str = "a call ran past its share of the round's time limit";
 /// The default memory limit of a round in MiB (`--memout`).
 pub const DEFAULT_MEMOUT_MIB: u64 = 2048;
 
@@ -62,6 +74,9 @@ struct Current {
     started: Instant,
     /// The worker's CPU time when the round started.
     cpu_at_start: Duration,
+    /// The trace's length at the last poll, and the round's CPU time when it last grew.
+    trace_len: u64,
+    cpu_at_growth: Duration,
 }
 
 /// How many times the time limit a round may take in wall-clock time: the limit itself is
@@ -96,6 +111,8 @@ pub struct Worker {
     rounds: u32,
     born: Instant,
     killed: bool,
+    /// Why the parent killed the worker (which time limit).
+    kill_reason: &'static str,
     exited: bool,
 }
 
@@ -155,6 +172,7 @@ pub fn spawn(config: &RoundConfig, limits: Limits, root: &Path) -> io::Result<Wo
         rounds: 0,
         born: Instant::now(),
         killed: false,
+        kill_reason: ROUND_OVERRAN,
         exited: false,
     })
 }
@@ -239,6 +257,7 @@ fn child_round(
     fresh: bool,
 ) -> io::Result<RoundReport> {
     use std::io::Write;
+    let started = std::time::Instant::now();
     let _ = io::stdout().flush();
     let trace = fs::File::create(dir.join(TRACE))?;
     let output = fs::File::create(dir.join(OUTPUT))?;
@@ -283,6 +302,7 @@ fn child_round(
         })
     });
     drop(context);
+    untrace::profile::record("round", &seed.to_string(), started);
     let mut report = report;
     if let (None, Some(differential)) = (&report.failure, &config.differential) {
         compare_round(differential, &dir.join(TRACE), limits, &mut report);
@@ -363,6 +383,8 @@ impl Worker {
             dir,
             started: Instant::now(),
             cpu_at_start: cpu_time(self.pid).unwrap_or_default(),
+            trace_len: 0,
+            cpu_at_growth: Duration::ZERO,
         });
         self.rounds += 1;
         if let Some(cmd) = &mut self.cmd {
@@ -424,10 +446,13 @@ impl Worker {
         }
         let status = waitpid(self.pid, Some(WaitPidFlag::WNOHANG));
         if let Ok(WaitStatus::StillAlive) = status {
-            if let Some(c) = &self.current {
-                if !self.killed && c.over(self.pid, timeout) {
-                    let _ = kill(self.pid, Signal::SIGKILL);
-                    self.killed = true;
+            if let Some(c) = &mut self.current {
+                if !self.killed {
+                    if let Some(why) = c.over(self.pid, timeout) {
+                        let _ = kill(self.pid, Signal::SIGKILL);
+                        self.killed = true;
+                        self.kill_reason = why;
+                    }
                 }
             }
             return None;
@@ -498,7 +523,7 @@ impl Worker {
                 // The same cause as untrace's `--timeout` gives, so round and replay agree.
                 let call = call.as_deref().unwrap_or("-");
                 return failed(
-                    Failure::new(FailureKind::Timeout, "the round ran past its time limit")
+                    Failure::new(FailureKind::Timeout, self.kill_reason)
                         .with_cause(format!("in {call}")),
                 );
             }
@@ -518,12 +543,22 @@ impl Worker {
 }
 
 impl Current {
-    /// Whether the round, run by worker `pid`, has used more than `timeout` of CPU time, or
-    /// [`WALL_NET_FACTOR`] times it of wall-clock time.
-    fn over(&self, pid: Pid, timeout: Duration) -> bool {
+    /// Why the round, run by worker `pid`, is over its limits, if it is: it has used more than
+    /// `timeout` of CPU time, or [`WALL_NET_FACTOR`] times it of wall-clock time, or its
+    /// current call more than [`CALL_SHARE`] of `timeout` of CPU time.
+    fn over(&mut self, pid: Pid, timeout: Duration) -> Option<&'static str> {
         let cpu = cpu_time(pid).map(|now| now.saturating_sub(self.cpu_at_start));
-        cpu.unwrap_or_else(|| self.started.elapsed()) > timeout
-            || self.started.elapsed() > timeout * WALL_NET_FACTOR
+        let cpu = cpu.unwrap_or_else(|| self.started.elapsed());
+        let trace_len = fs::metadata(self.dir.join(TRACE)).map_or(0, |m| m.len());
+        if trace_len != self.trace_len {
+            self.trace_len = trace_len;
+            self.cpu_at_growth = cpu;
+        }
+        if cpu.saturating_sub(self.cpu_at_growth) > timeout.mul_f64(CALL_SHARE) {
+            return Some(CALL_OVERRAN);
+        }
+        (cpu > timeout || self.started.elapsed() > timeout * WALL_NET_FACTOR)
+            .then_some(ROUND_OVERRAN)
     }
 }
 
@@ -534,13 +569,19 @@ impl Current {
 /// [`interrupt::requested`] next).
 pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
     use std::os::fd::AsFd;
-    // CPU time runs no faster than the wall clock (a round uses one thread), so the limit
-    // is no nearer than the CPU time it has left.
+    // CPU time runs no faster than the wall clock (a round uses one thread), so a limit is
+    // no nearer than the CPU time it has left (the call's counted from the last poll that
+    // saw the trace grow: later growth only makes the wait shorter than needed).
     let wait = workers
         .iter()
         .filter(|w| !w.killed)
-        .filter_map(Worker::round_cpu)
-        .map(|used| timeout.saturating_sub(used))
+        .filter_map(|w| Some((w.round_cpu()?, w.current.as_ref()?.cpu_at_growth)))
+        .map(|(used, at_growth)| {
+            let call_left = timeout
+                .mul_f64(CALL_SHARE)
+                .saturating_sub(used.saturating_sub(at_growth));
+            timeout.saturating_sub(used).min(call_left)
+        })
         .fold(at_most, Duration::min);
     let mut fds: Vec<PollFd> = workers
         .iter()

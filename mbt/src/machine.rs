@@ -80,29 +80,31 @@ pub static TRANSITIONS: &[Transition] = &[
     t(InitExprs, &InitTerm, 1, InitExprs),
     t(InitExprs, &InitDatatypes, 2, InitExprs),
     t(InitExprs, &EndInit, 1, Main),
-    // Main: a budget of random operations, then sat (more often) or dump.
-    t(Main, &MkInput, 2, Main),
-    t(Main, &MkTerm, 12, Main),
-    t(Main, &MkFun, 1, Main),
-    t(Main, &MkDatatypes, 1, Main),
-    t(Main, &MkDatatypeTerm, 3, Main),
-    t(Main, &MkApply, 2, Main),
-    t(Main, &MkConstArray, 1, Main),
-    t(Main, &Simplify, 1, Main),
-    t(Main, &Substitute, 1, Main),
-    t(Main, &MkQuantifier, 2, Main),
-    t(Main, &CheckLiteral, 1, Main),
+    // Main: a budget of random operations, then sat (more often) or dump. Weights are
+    // doubled so that tactics and Optimize, whose checks cost several times a term's
+    // (fresh solvers, Optimize's own check), can weigh half as much as the cheapest action.
+    t(Main, &MkInput, 4, Main),
+    t(Main, &MkTerm, 24, Main),
+    t(Main, &MkFun, 2, Main),
+    t(Main, &MkDatatypes, 2, Main),
+    t(Main, &MkDatatypeTerm, 6, Main),
+    t(Main, &MkApply, 4, Main),
+    t(Main, &MkConstArray, 2, Main),
+    t(Main, &Simplify, 2, Main),
+    t(Main, &Substitute, 2, Main),
+    t(Main, &MkQuantifier, 4, Main),
+    t(Main, &CheckLiteral, 2, Main),
     t(Main, &crate::families::ApplyTactic, 1, Main),
     t(Main, &crate::families::Optimize, 1, Main),
-    t(Main, &Release, 2, Main),
-    t(Main, &Assert, 5, Main),
-    t(Main, &AssertAndTrack, 2, Main),
-    t(Main, &Push, 1, Main),
-    t(Main, &Pop, 1, Main),
-    t(Main, &StartShadow, 1, Main),
-    t(Main, &StopShadow, 1, Main),
-    t(Main, &EndMain, 4, Sat),
-    t(Main, &EndMain, 1, DumpFormula),
+    t(Main, &Release, 4, Main),
+    t(Main, &Assert, 10, Main),
+    t(Main, &AssertAndTrack, 4, Main),
+    t(Main, &Push, 2, Main),
+    t(Main, &Pop, 2, Main),
+    t(Main, &StartShadow, 2, Main),
+    t(Main, &StopShadow, 2, Main),
+    t(Main, &EndMain, 8, Sat),
+    t(Main, &EndMain, 2, DumpFormula),
     // Dump Formula: then conclude, or go on as after a check (unless the check answered
     // unknown, see `IncrementalStep`).
     t(DumpFormula, &DumpRoundTrip, 2, ResetIncremental),
@@ -166,7 +168,10 @@ pub fn drive(cx: &mut RoundState<'_>) -> Result<(), Failure> {
             .unwrap_or(candidates[0]);
         let name = chosen.action.name();
         cx.stats.actions.entry(name.into()).or_default().tried += 1;
-        if chosen.action.run(cx)? {
+        let started = std::time::Instant::now();
+        let ran = chosen.action.run(cx);
+        untrace::profile::record("action", name, started);
+        if ran? {
             cx.stats.actions.entry(name.into()).or_default().ok += 1;
             cx.stats.states.entry(state.name().into()).or_default().ok += 1;
         }

@@ -223,8 +223,9 @@ struct RunArgs {
     /// rerun commands, so a round stays a function of its seed and flags.
     #[arg(long, value_parser = ["all", "cheap"])]
     shadows: Option<String>,
-    /// Time limit per round in seconds. A round killed at it is a finding only inside a check
-    /// under Z3's rlimit; otherwise it is counted in summary.json (timeouts_not_findings).
+    /// Time limit per round in seconds of CPU time; one call may take half of it. A round
+    /// killed at a limit is a finding only inside a check under Z3's rlimit; otherwise it is
+    /// counted in summary.json (timeouts_not_findings).
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS, value_name = "SECONDS")]
     timeout: f64,
     /// Memory limit per round in MiB (0: none).

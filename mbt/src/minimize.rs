@@ -88,6 +88,9 @@ pub fn replay_once(
     trace: &Path,
     limit: Duration,
 ) -> std::io::Result<Option<Replayed>> {
+    // The replay runs in the scratch folder: a relative path (`--known traces/regress`) must
+    // still name the trace.
+    let trace = &std::path::absolute(trace)?;
     let scratch = tempfile::Builder::new().prefix("mbt-replay-").tempdir()?;
     // Into a file, not a pipe: nothing has to read while the replay runs.
     let stderr_path = scratch.path().join("stderr.txt");

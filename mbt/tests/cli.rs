@@ -634,6 +634,30 @@ fn exit_status_counts_only_new_failures() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--known /nonexistent"));
 }
 
+/// `--known` with a relative folder of failing traces (as `--known traces/regress` from the
+/// repository): each trace is replayed in a private folder, from where the relative path
+/// names nothing, so the path must be made absolute first.
+#[test]
+fn known_traces_in_a_relative_folder_give_their_signatures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let regress = tmp.path().join("regress");
+    fs::create_dir_all(&regress).unwrap();
+    let case = "cube-empty-solver-segfault.trace";
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/regress");
+    fs::copy(repo.join(case), regress.join(case)).unwrap();
+    let output = mbt()
+        .current_dir(tmp.path())
+        .args([
+            "--known", "regress", "--seed", "1", "--rounds", "1", "--jobs", "1",
+        ])
+        .args(["--out", "out"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("shows no signature"), "{stderr}");
+    assert!(stderr.contains(", 1 known signatures,"), "{stderr}");
+}
+
 /// failure.json is the report: kind, signature, counts and seeds that agree with the summary,
 /// the Z3 version, absolute paths, and commands that work from any folder (the rerun into a
 /// fresh folder inside the failure's).

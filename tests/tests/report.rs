@@ -82,7 +82,7 @@ fn a_campaign_writes_a_report_with_its_findings() {
             "--seed",
             "1",
             "--rounds",
-            "12",
+            "16",
             "--jobs",
             "1",
             "--minimize",
@@ -97,7 +97,7 @@ fn a_campaign_writes_a_report_with_its_findings() {
     let s = summary(&out);
     let samples = s["timeline"]["samples"].as_array().unwrap();
     assert!(samples.len() >= 2, "{samples:?}");
-    assert_eq!(samples.last().unwrap()["rounds"], 12);
+    assert_eq!(samples.last().unwrap()["rounds"], 16);
     let html = report(&out.join("report.html"));
     for id in ["overview", "findings", "progress", "coverage", "statistics"] {
         section(&html, id);

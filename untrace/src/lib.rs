@@ -6,12 +6,14 @@
 //! - [`smt2`]: writes a trace as an SMT-LIB script where the calls allow it.
 //! - [`replay`]: reads a trace file and replays it, with the exit codes of the binary.
 //! - [`differential`]: compares a replay with another libz3 or another solver binary.
+//! - [`profile`]: opt-in timings of calls, fuzzer actions and rounds (`MBT_PROFILE=FILE`).
 //! - [`z3_version`]: the full version of the libz3 this process runs on (which `--z3-lib`,
 //!   through the `z3lib` crate, may have chosen).
 
 pub mod crash;
 pub mod differential;
 pub mod executor;
+pub mod profile;
 
 pub use executor::{ExecConfig, ExecError, Executor};
 pub mod replay;

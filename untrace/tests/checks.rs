@@ -66,6 +66,25 @@ fn a_term_that_is_not_asserted_need_not_hold() {
 }
 
 #[test]
+fn models_of_a_context_with_models_off_are_not_judged() {
+    // With `model` off in its context, the solver still hands out a model after sat, one that
+    // falsifies `(select a i)` (Z3 4.8.12 and 5.4.1): nothing promised a model, so no
+    // check may call it wrong. With models on, the same checks hold.
+    let text = |config: &str| {
+        format!(
+            "sort_bool\nreturn s1\nsort_int\nreturn s2\nsort_array s2 s1\nreturn s3\n\
+             const s2 \"i\"\nreturn t1\nconst s3 \"a\"\nreturn t2\nselect t2 t1\nreturn t3\n\
+             new_solver_config {config}\nreturn z1\nassert z1 t3\ncheck_sat z1\nreturn sat\n\
+             get_model z1\nreturn m1\ncheck_model m1 t3\ncheck_indep m1 t3\n"
+        )
+    };
+    assert_eq!(replay(&text("\"model\" \"false\""), None).exit, Exit::Ok);
+    assert_eq!(replay(&text("\"model\" \"true\""), None).exit, Exit::Ok);
+    let wrong = replay(&text("\"model\" \"true\""), Some(Fault::WrongModel));
+    assert_eq!(wrong.exit, Exit::Oracle, "{wrong:?}");
+}
+
+#[test]
 fn a_wrong_evaluation_is_named_by_its_operation() {
     let fault = || Some(Fault::WrongEval(">".into()));
     let eval = replay(&format!("{MODEL}check_eval m1 t3 true\n"), fault());

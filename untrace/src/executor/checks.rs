@@ -10,7 +10,7 @@
 //! SMT-LIB text of the calls that built the term, never Z3's printer), for the answer checks
 //! the solver kinds and answers that disagree.
 
-use super::raw_solver::RawSolver;
+use super::raw_solver::{reference_solver, RawSolver};
 use super::{guard, z3_model, ExecError, Executor};
 use model::eval::{self, EvalError, Value};
 use model::finding::{Failure, FailureKind};
@@ -18,7 +18,6 @@ use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use z3::ast::{Bool, Dynamic};
-use z3::{Params, Solver};
 
 /// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
 /// `values: ...` for the terms whose `model_eval` value is compared.
@@ -472,12 +471,7 @@ impl Executor {
             if dump_false {
                 text.push_str("\n(assert false)\n");
             }
-            let fresh = Solver::new();
-            if let Some(limit) = rlimit {
-                let mut params = Params::new();
-                params.set_u32("rlimit", limit);
-                fresh.set_params(&params);
-            }
+            let fresh = reference_solver(rlimit);
             fresh.from_string(text.as_str());
             fresh.check()
         })
@@ -638,7 +632,7 @@ impl Executor {
                 .collect();
             let assumed: Vec<Dynamic> = assumed.iter().map(local).collect();
             let vars: Vec<Dynamic> = vars.iter().map(local).collect();
-            let solver = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+            let solver = RawSolver::default_solver(SOLVER_CHECK_RLIMIT, &asserted)?;
             let (answer, found) = solver.consequences(
                 &assumed.iter().collect::<Vec<_>>(),
                 &vars.iter().collect::<Vec<_>>(),
@@ -650,7 +644,7 @@ impl Executor {
             for c in found.iter().take(MAX_CONSEQUENCES) {
                 let c = c.as_bool()?;
                 let c = if negate { c.not() } else { c };
-                let refute = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+                let refute = RawSolver::reference(SOLVER_CHECK_RLIMIT, &asserted)?;
                 refute.assert(&c.not());
                 if refute.check_assumptions(&[]) == z3::SatResult::Sat {
                     wrong = Some(one_line(&Dynamic::from_ast(&c)));
@@ -712,10 +706,10 @@ impl Executor {
             let known = match known {
                 Some(answer) => answer,
                 None => super::sat(
-                    RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?.check_assumptions(&[]),
+                    RawSolver::reference(SOLVER_CHECK_RLIMIT, &asserted)?.check_assumptions(&[]),
                 ),
             };
-            let cuber = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+            let cuber = RawSolver::default_solver(SOLVER_CHECK_RLIMIT, &asserted)?;
             let (mut cubes, mut complete) = (Vec::new(), false);
             while cubes.len() < MAX_CUBES {
                 let cube = cuber.cube()?;
@@ -735,23 +729,25 @@ impl Executor {
             }
             let mut answers = Vec::new();
             for cube in &cubes {
-                let solver = RawSolver::new(SOLVER_CHECK_RLIMIT, &asserted)?;
+                let solver = RawSolver::reference(SOLVER_CHECK_RLIMIT, &asserted)?;
                 let lits: Vec<Bool> = if all_false {
                     vec![Bool::from_bool(false)]
                 } else {
                     cube.iter().filter_map(|l| l.as_bool()).collect()
                 };
                 lits.iter().for_each(|l| solver.assert(l));
-                let text = lits
-                    .iter()
-                    .map(|l| l.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                answers.push((super::sat(solver.check_assumptions(&[])), text));
+                let answer = super::sat(solver.check_assumptions(&[]));
+                // Printed only for the finding: a cube literal over Z3's internal terms can
+                // print as megabytes (a DAG written as a tree).
+                if answer == SatResult::Sat && known == SatResult::Unsat {
+                    let text = lits.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+                    return Some((known, complete, answers, Some(text.join(" "))));
+                }
+                answers.push(answer);
             }
-            Some((known, complete, answers))
+            Some((known, complete, answers, None))
         });
-        let (known, complete, answers) = match judged {
+        let (known, complete, answers, sat_cube) = match judged {
             Err(message) => return self.check_error(check, message),
             Ok(None) => {
                 return Err(ExecError::Z3(format!(
@@ -761,19 +757,18 @@ impl Executor {
             }
             Ok(Some(judged)) => judged,
         };
-        self.count(&format!("cubes: {} cubes", answers.len().min(MAX_CUBES)));
-        let sat_cube = answers.iter().find(|(a, _)| *a == SatResult::Sat);
-        if let (SatResult::Unsat, Some((_, cube))) = (known, sat_cube) {
+        if let Some(cube) = sat_cube {
             return Err(Self::finding(
                 check,
                 format!(
                     "{z}'s assertions are unsat but with the cube ({}) they are sat",
-                    shorten(cube)
+                    shorten(&cube)
                 ),
                 "a cube is sat where the assertions are unsat".into(),
             ));
         }
-        let all_unsat = answers.iter().all(|(a, _)| *a == SatResult::Unsat);
+        self.count(&format!("cubes: {} cubes", answers.len().min(MAX_CUBES)));
+        let all_unsat = answers.iter().all(|a| *a == SatResult::Unsat);
         if known == SatResult::Sat && complete && all_unsat {
             return Err(Self::finding(
                 check,
@@ -804,10 +799,7 @@ impl Executor {
             return Ok(());
         }
         let answer = self.main(|| {
-            let solver = Solver::new();
-            let mut params = Params::new();
-            params.set_u32("rlimit", SIMPLIFY_RLIMIT);
-            solver.set_params(&params);
+            let solver = reference_solver(Some(SIMPLIFY_RLIMIT));
             // Sorts differ only where Z3 changed a term's sort: a finding too.
             let differs = match original.safe_eq(&simplified) {
                 Ok(eq) => eq.not(),
@@ -923,10 +915,7 @@ impl Executor {
         // gave the value parsed here), so a check would perturb the round it checks.
         let answer = guard::fresh_context().and_then(|scratch| {
             guard::in_context(&scratch, || {
-                let solver = Solver::new();
-                let mut params = Params::new();
-                params.set_u32("rlimit", QUANT_RLIMIT);
-                solver.set_params(&params);
+                let solver = reference_solver(Some(QUANT_RLIMIT));
                 solver.from_string(script.as_str());
                 solver.check()
             })

@@ -141,6 +141,10 @@ struct SolverSlot {
     /// give a proof. (A solver translated into such a context keeps its origin's setting: Z3
     /// 4.8.12 and 5.4.1 answer "there is no current proof" for it.)
     proofs: bool,
+    /// Made by `new_solver_config` in a context with `model` off: what `get_model` gives is no
+    /// model of the assertions (4.8.12 and 5.4.1 return one that falsifies them), so no check
+    /// judges it. (A solver translated into such a context keeps its models.)
+    models_off: bool,
 }
 
 impl SolverSlot {
@@ -154,6 +158,7 @@ impl SolverSlot {
             formula: checks::Formula::default(),
             ordinal: 0,
             proofs: false,
+            models_off: false,
         }
     }
 }
@@ -282,7 +287,10 @@ impl Executor {
 
     /// mbt: runs a call; fresh ids are assigned by the executor; returns the result.
     pub fn run(&mut self, call: Call) -> Result<Option<Ret>, ExecError> {
-        self.step(&call, None, false)
+        let started = std::time::Instant::now();
+        let result = self.step(&call, None, false);
+        crate::profile::record("call", call.name(), started);
+        result
     }
 
     /// untrace: runs a trace entry with the ids the trace gives and checks the recorded
@@ -802,15 +810,21 @@ impl Executor {
                 let slot = self.slot(*z)?;
                 let model = solver_call(slot, || slot.solver.get_model())?
                     .ok_or_else(|| z3err(format!("get_model: solver {z} has no model")))?;
+                let premises = if slot.models_off {
+                    Vec::new()
+                } else {
+                    let assumed = slot.assumptions.iter().map(|(id, _)| *id);
+                    slot.formula.assertions().chain(assumed).collect()
+                };
+                let (ctx, foreign, models_off) = (slot.ctx.clone(), slot.foreign, slot.models_off);
+                if models_off {
+                    self.count("models: skipped: model generation off");
+                }
                 Outcome::Model(ModelSlot {
                     model,
-                    ctx: slot.ctx.clone(),
-                    foreign: slot.foreign,
-                    premises: slot
-                        .formula
-                        .assertions()
-                        .chain(slot.assumptions.iter().map(|(id, _)| *id))
-                        .collect(),
+                    ctx,
+                    foreign,
+                    premises,
                     values: None,
                 })
             }
@@ -828,7 +842,10 @@ impl Executor {
                 let ctx = guard::configured_context(config).map_err(z3err)?;
                 let solver = guard::in_context(&ctx, Solver::new).map_err(z3err)?;
                 let mut slot = SolverSlot::new(solver, ctx, true);
-                slot.proofs = config.iter().any(|(k, v)| k == "proof" && v == "true");
+                let set =
+                    |key: &str, value: &str| config.iter().any(|(k, v)| k == key && v == value);
+                slot.proofs = set("proof", "true");
+                slot.models_off = set("model", "false");
                 Outcome::Solver(slot)
             }
             Call::GetProof(z) => {

@@ -15,7 +15,7 @@ use super::{guard, ExecError, Executor, ModelSlot, Outcome};
 use model::finding::{Failure, FailureKind};
 use model::{Check, Direction, ModelId, OptId, SatResult, TermId};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
-use z3::{Optimize, Params, Solver};
+use z3::{Optimize, Params};
 
 /// The resource limit of each solver `check_opt_better` asks.
 pub const OPT_BETTER_RLIMIT: u32 = 100_000;
@@ -434,10 +434,7 @@ impl Executor {
             .collect::<Result<Vec<_>, _>>()?;
         for (i, j) in judged.iter().enumerate() {
             let answer = self.main(|| {
-                let solver = Solver::new();
-                let mut params = Params::new();
-                params.set_u32("rlimit", OPT_BETTER_RLIMIT);
-                solver.set_params(&params);
+                let solver = super::raw_solver::reference_solver(Some(OPT_BETTER_RLIMIT));
                 for h in &hard {
                     solver.assert(h);
                 }

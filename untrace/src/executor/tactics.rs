@@ -13,7 +13,7 @@ use model::options::{ParamDescr, ParamKind};
 use model::{Check, GoalId, ProbeCmp, ProbeTest, TacticExpr, TacticId};
 use std::collections::HashMap;
 use z3::ast::Bool;
-use z3::{Goal, GoalPrec, Params, Probe, SatResult, Solver, Tactic};
+use z3::{Goal, GoalPrec, Params, Probe, SatResult, Tactic};
 
 /// The resource limit of each solver that `check_goal` asks (deterministic; unknown is no
 /// verdict).
@@ -250,12 +250,9 @@ fn conjunction(formulas: &[Bool]) -> Bool {
     }
 }
 
-/// A fresh solver's answer on the formulas, under [`GOAL_CHECK_RLIMIT`].
+/// A fresh reference solver's answer on the formulas, under [`GOAL_CHECK_RLIMIT`].
 fn check_bounded(formulas: &[Bool]) -> SatResult {
-    let solver = Solver::new();
-    let mut params = Params::new();
-    params.set_u32("rlimit", GOAL_CHECK_RLIMIT);
-    solver.set_params(&params);
+    let solver = super::raw_solver::reference_solver(Some(GOAL_CHECK_RLIMIT));
     for f in formulas {
         solver.assert(f);
     }
