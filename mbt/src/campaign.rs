@@ -774,6 +774,7 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
             cfg.limits,
             &entry.replay_args,
             cfg.round.inject.is_some(),
+            cfg.jobs,
         ) {
             minimize::Outcome::Done {
                 path,

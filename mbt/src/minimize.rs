@@ -17,6 +17,7 @@ use crate::isolate::{self, Limits};
 use model::{Call, Entry};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -94,9 +95,11 @@ pub fn replay_once(
     let scratch = tempfile::Builder::new().prefix("mbt-replay-").tempdir()?;
     // Into a file, not a pipe: nothing has to read while the replay runs.
     let stderr_path = scratch.path().join("stderr.txt");
+    // In a process group of its own, so that a timeout kills the replay's children too.
     let mut child = Command::new(program)
         .args(args)
         .arg(trace)
+        .process_group(0)
         .current_dir(scratch.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -108,7 +111,8 @@ pub fn replay_once(
             break status;
         }
         if start.elapsed() > limit {
-            let _ = child.kill();
+            let group = nix::unistd::Pid::from_raw(child.id() as i32);
+            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
             let _ = child.wait();
             return Ok(None);
         }
@@ -175,7 +179,8 @@ fn lines(bytes: &[u8]) -> usize {
 }
 
 /// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/min.trace`,
-/// replaying under the round's `limits`.
+/// replaying under the round's `limits`, `jobs` replays at a time (the rounds are over by
+/// then, and ddtrace's result does not depend on it).
 ///
 /// TEST-ONLY: with `injected` (the campaign runs with `MBT_INJECT`, whose failure no replay
 /// can show), every replay gets `UNTRACE_FAIL_ON` set to the trace's last call line, so that
@@ -187,6 +192,7 @@ pub fn minimize_failure(
     limits: Limits,
     extra_args: &[String],
     injected: bool,
+    jobs: usize,
 ) -> Outcome {
     if !replay_shows(kind) {
         return Outcome::Skipped(format!(
@@ -232,6 +238,7 @@ pub fn minimize_failure(
     let mut config = ddtrace::Config::new(program);
     config.untrace_args = args;
     config.memout_mb = (limits.memout_mb > 0).then_some(limits.memout_mb);
+    config.jobs = jobs.max(1);
     let out = dir.join(MINIMIZED);
     match ddtrace::minimize(&config, entries, format, Some(&out), &Default::default()) {
         Ok(m) => {

@@ -314,11 +314,25 @@ pub fn classify_death(
         Some(c) => f.at_call(c),
         None => f,
     };
+    // The crash reporter's line: `SIGSEGV in push at libz3.so.4+0x1a65b1`.
+    let reported = output
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once(CRASH_LINE).map(|(_, rest)| rest.trim()));
+    let place = reported
+        .and_then(|r| r.split_once(" at "))
+        .map(|(_, at)| at.trim().to_string());
     if output.contains("has overflowed its stack") {
-        return with_call(
-            Failure::new(FailureKind::StackOverflow, "stack overflow")
-                .with_cause(format!("in {call}")),
-        );
+        // By where in libz3 the stack ran out, as for a crash: the same runaway recursion
+        // meets the guard page from whichever call, and is one bug.
+        let (message, cause) = match &place {
+            Some(at) => (
+                format!("stack overflow in `{call}` at {at}"),
+                format!("at {at}"),
+            ),
+            None => ("stack overflow".to_string(), format!("in {call}")),
+        };
+        return with_call(Failure::new(FailureKind::StackOverflow, message).with_cause(cause));
     }
     if output.contains("memory allocation of")
         || output.contains("std::bad_alloc")
@@ -338,17 +352,9 @@ pub fn classify_death(
             .with_cause(format!("assertion violation at {location}")),
         );
     }
-    let reported = output
-        .lines()
-        .rev()
-        .find_map(|l| l.split_once(CRASH_LINE).map(|(_, rest)| rest.trim()));
     match (signal, code) {
         (Some(sig), _) => {
             let name = signal_name(sig);
-            // The reporter's line: `SIGSEGV in push at libz3.so.4+0x1a65b1`.
-            let place = reported
-                .and_then(|r| r.split_once(" at "))
-                .map(|(_, at)| at.trim().to_string());
             let cause = match &place {
                 Some(at) => format!("{name} at {at}"),
                 None => format!("{name} in {call}"),
@@ -537,6 +543,19 @@ mod tests {
             .kind,
             FailureKind::StackOverflow
         );
+        // A runaway recursion in libz3 is one bug whichever call met it.
+        let overflow = |call| {
+            let output = format!(
+                "crash: SIGSEGV in {call} at libz3.so.4+0x34de7d\n\
+                 thread 'main' (7) has overflowed its stack\nfatal runtime error: stack overflow\n"
+            );
+            classify_death(Some(6), None, &output, Some(call)).signature()
+        };
+        assert_eq!(
+            overflow("check_sat"),
+            "stack-overflow|at libz3.so.4+0x34de7d"
+        );
+        assert_eq!(overflow("goal_apply"), overflow("check_sat"));
         assert_eq!(
             classify_death(
                 Some(6),

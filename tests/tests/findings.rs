@@ -3,6 +3,9 @@
 //! campaign, replayed by `untrace` with its documented exit code and the campaign's
 //! signature, and minimized by `mbt --minimize` (ddtrace) to at most 30 lines that replay
 //! with the same exit code and signature.
+//!
+//! Round counts are the first seed that shows each fault: after a change of the fuzzer's
+//! weights, `tests/first-seed.sh FAULT KIND MAX_ROUNDS [mbt args]` finds the new ones.
 
 use e2e::command;
 use serde_json::Value;

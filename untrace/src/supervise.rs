@@ -92,10 +92,18 @@ fn spawn(
     let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
     let mut reader = std::fs::File::from(reader);
     let _ = std::io::stderr().flush();
+    let supervisor = nix::unistd::getpid();
     // SAFETY: the caller is single-threaded, so the child may run arbitrary code.
     let pid = match unsafe { fork() }? {
         ForkResult::Parent { child } => child,
         ForkResult::Child => {
+            // The replay dies with its supervisor: whoever kills untrace (a minimizer's or
+            // mbt's time limit) must not leave a hanging replay behind.
+            let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+            if nix::unistd::getppid() != supervisor {
+                // SAFETY: see the `_exit` below; the supervisor died before the line above.
+                unsafe { libc::_exit(1) }
+            }
             drop(reader);
             let _ = nix::unistd::dup2_stderr(&writer);
             if let Some(mb) = limits.memout_mb {

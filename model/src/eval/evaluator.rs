@@ -678,8 +678,11 @@ impl<'a> Evaluator<'a> {
     fn extension(&mut self, src: &Src, node: NodeId, name: &str, a: Value, b: Value) -> Eval {
         let names: [&str; 2] = match name {
             "div" => ["div", "div0"],
-            // Z3 reads `(rem a 0)` as `(mod a 0)`: the divisor is not negative.
-            "mod" | "rem" => ["mod", "mod0"],
+            "mod" => ["mod", "mod0"],
+            // Not `mod0`: Z3 5.4.1 reads `(rem a 0)` as `(mod a 0)`, but 4.8.12 gives
+            // `(rem 0 0)` 0 where its model defines `mod0` as 1; without a definition of its
+            // own, a remainder by zero is open.
+            "rem" => ["rem", "rem0"],
             _ => ["/", "/0"],
         };
         self.extend_partial(src, node, name, &names, vec![a, b], None)

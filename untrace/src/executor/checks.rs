@@ -69,6 +69,18 @@ const PARTIAL_HEADS: &[&str] = &[
     "div0",
     "mod0",
 ];
+/// Whether the SMT-LIB `text` applies an operation of [`PARTIAL_HEADS`], or `/` to a divisor
+/// that is not a numeral (`(/ x r)` is open where r is 0; `(/ 1.0 2.0)` is a Real literal).
+fn has_partial_operation(text: &str) -> bool {
+    let numeral =
+        |word: &str| !word.is_empty() && word.chars().all(|c| c.is_ascii_digit() || c == '.');
+    PARTIAL_HEADS.iter().any(|h| text.contains(h))
+        || text.match_indices("(/ ").any(|(at, head)| {
+            let mut words = text[at + head.len()..].split([' ', ')']);
+            !(words.next().is_some_and(numeral) && words.next().is_some_and(numeral))
+        })
+}
+
 /// The resource limit of each solver `check_consequences` and `check_cubes` ask (the same
 /// reasoning as [`SIMPLIFY_RLIMIT`]: an unknown is no verdict).
 pub const SOLVER_CHECK_RLIMIT: u32 = 50_000;
@@ -925,9 +937,7 @@ impl Executor {
                 self.count("quantified: hold by a fresh solver");
                 Ok(())
             }
-            Ok(z3::SatResult::Sat)
-                if !free_domain && !PARTIAL_HEADS.iter().any(|h| text.contains(h)) =>
-            {
+            Ok(z3::SatResult::Sat) if !free_domain && !has_partial_operation(&text) => {
                 let solver = self.state.models.get(&m).copied();
                 Err(Self::finding(
                     check,
@@ -1129,4 +1139,19 @@ fn one_line(term: &z3::ast::Dynamic) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_by_a_term_is_partial_and_by_a_numeral_is_not() {
+        assert!(has_partial_operation("(exists ((x Real)) (= r (/ x r)))"));
+        assert!(has_partial_operation("(= (/ 1.0 r) 2.0)"));
+        assert!(!has_partial_operation(
+            "(forall ((x Real)) (> x (/ 1.0 2.0)))"
+        ));
+        assert!(has_partial_operation("(forall ((x Int)) (= x (mod i x)))"));
+    }
 }
