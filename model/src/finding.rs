@@ -197,9 +197,17 @@ impl Failure {
                 first = &first[..at + unknown.len()];
             }
         }
+        // An exception Z3 raises while it processes the assertions is one bug whichever of
+        // the calls that do so met it first (`fp.to_sbv` to one bit raised the same error at
+        // `push`, `check_sat`, `check_sat_assuming` and `opt_check`).
+        let site = if SOLVING_CALLS.contains(&call) && message.starts_with("Exception") {
+            "solving"
+        } else {
+            call
+        };
         Failure::new(FailureKind::Z3Error, format!("`{line}`: {message}"))
             .at_call(call)
-            .with_cause(format!("{call}: {}", normalize(first)))
+            .with_cause(format!("{site}: {}", normalize(first)))
     }
 
     /// The deduplication key, `KIND|CAUSE`: the cause without ids and numbers where one is
@@ -296,6 +304,16 @@ pub fn assertion_location(output: &str) -> Option<String> {
 /// The exit code Z3 ends the process with on a fatal internal error (`ERR_INTERNAL_FATAL`,
 /// after printing an assertion violation).
 pub const Z3_FATAL_EXIT: i32 = 114;
+
+/// The calls at which Z3 processes a solver's assertions (preprocessing, internalization,
+/// search), where an exception is signed by `solving` instead of the call.
+pub const SOLVING_CALLS: &[&str] = &[
+    "check_sat",
+    "check_sat_assuming",
+    "opt_check",
+    "push",
+    "pop",
+];
 
 /// The prefix of the line the crash reporter writes when a process running Z3 receives a
 /// fatal signal: `crash: SIGSEGV in CALL at libz3.so.4+0x1a65b1`.
@@ -453,6 +471,20 @@ mod tests {
         let b = Failure::new(FailureKind::Z3Error, "error at t97").at_call("assert");
         assert_eq!(a.signature(), b.signature());
         assert_ne!(a.signature(), b.clone().at_call("check_sat").signature());
+    }
+
+    #[test]
+    fn an_exception_while_solving_is_one_bug_whichever_call_met_it() {
+        let at = |call: &str| {
+            let message = "Exception: bit-vector size must be greater than zero";
+            Failure::z3_error(call, &format!("{call} z1"), message).signature()
+        };
+        assert_eq!(
+            at("push"),
+            "z3-error|solving: Exception: bit-vector size must be greater than zero"
+        );
+        assert_eq!(at("check_sat"), at("opt_check"));
+        assert_ne!(at("assert"), at("push"), "not a solving call");
     }
 
     #[test]

@@ -247,11 +247,12 @@ fn a_bad_parameter_is_a_z3_error_with_exit_4() {
         "{err}"
     );
     assert!(err.len() < 400, "{err}");
-    // The message, then the finding's signature: the call and the message without numbers.
+    // The message, then the finding's signature: where (`solving` for an exception of a
+    // call that processes the assertions) and the message without numbers.
     assert_eq!(err.trim().lines().count(), 2, "{err}");
     assert!(
         err.ends_with(
-            "untrace: signature: z3-error|check_sat: Exception: unknown parameter 'no_such_parameter'\n"
+            "untrace: signature: z3-error|solving: Exception: unknown parameter 'no_such_parameter'\n"
         ),
         "{err}"
     );
