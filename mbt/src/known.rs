@@ -4,7 +4,8 @@
 //! PATH is a file of signatures (one a line, `#` starts a comment line) or a folder, searched
 //! recursively: a `failure.json` (an earlier campaign's report) gives its `signature`, its
 //! signature after minimization and the signatures merged into it; a `*.trace` or `*.btrace`
-//! file is replayed once with the replayer `--minimize` uses ([`crate::minimize::replayer`])
+//! file is replayed once with the replayer `--minimize` uses ([`crate::minimize::replayer`];
+//! a regression case that declares a `timeout` under untrace's `--timeout`)
 //! and gives the signature `untrace` prints on a failing replay (`untrace: signature: S`, its
 //! last such stderr line). A folder that holds a `failure.json` is read from it alone: its
 //! traces are the same finding. A trace whose replay shows no signature is ignored with a
@@ -77,11 +78,11 @@ impl KnownSignatures {
                 self.read_folder(&path)?;
             } else if is_trace(&path) {
                 match replay_signature(&path)? {
-                    Some(signature) => {
+                    Ok(signature) => {
                         self.signatures.insert(signature);
                     }
-                    None => eprintln!(
-                        "mbt: warning: --known: {}: its replay shows no signature; ignored",
+                    Err(why) => eprintln!(
+                        "mbt: warning: --known: {}: {why}; ignored",
                         path.display()
                     ),
                 }
@@ -128,22 +129,24 @@ fn is_trace(path: &Path) -> bool {
 }
 
 /// Replays `trace` once (in a private folder, see [`minimize::replay_once`]) and returns the
-/// signature its replay prints. An error only when the replayer cannot run at all.
-fn replay_signature(trace: &Path) -> anyhow::Result<Option<String>> {
-    let replayer = minimize::replayer();
+/// signature its replay prints, or why there is none. A regression case that declares a
+/// `timeout` (`; timeout: 3` in traces/regress: it hangs) replays under untrace's
+/// `--timeout`, so that its hang shows as the timeout signature it stands for. An error only
+/// when the replayer cannot run at all.
+fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
+    let (program, mut args) = minimize::replayer();
+    let declared = ddtrace::regress::expectation(trace).ok().and_then(|e| e.timeout);
+    if let Some(seconds) = declared {
+        args.extend(["--timeout".into(), seconds.to_string().into()]);
+    }
+    let replayer = (program, args);
     let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
-    match replayed {
-        Some((_, signature)) => Ok(signature),
-        None => {
-            eprintln!(
-                "mbt: warning: --known: {}: the replay ran past {} s",
-                trace.display(),
-                REPLAY_LIMIT.as_secs()
-            );
-            Ok(None)
-        }
-    }
+    Ok(match replayed {
+        Some((_, Some(signature))) => Ok(signature),
+        Some((_, None)) => Err("its replay shows no signature".into()),
+        None => Err(format!("the replay ran past {} s", REPLAY_LIMIT.as_secs())),
+    })
 }
 
 #[cfg(test)]
