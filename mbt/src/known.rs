@@ -81,10 +81,9 @@ impl KnownSignatures {
                     Ok(signature) => {
                         self.signatures.insert(signature);
                     }
-                    Err(why) => eprintln!(
-                        "mbt: warning: --known: {}: {why}; ignored",
-                        path.display()
-                    ),
+                    Err(why) => {
+                        eprintln!("mbt: warning: --known: {}: {why}; ignored", path.display())
+                    }
                 }
             }
         }
@@ -135,7 +134,9 @@ fn is_trace(path: &Path) -> bool {
 /// when the replayer cannot run at all.
 fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
     let (program, mut args) = minimize::replayer();
-    let declared = ddtrace::regress::expectation(trace).ok().and_then(|e| e.timeout);
+    let declared = ddtrace::regress::expectation(trace)
+        .ok()
+        .and_then(|e| e.timeout);
     if let Some(seconds) = declared {
         args.extend(["--timeout".into(), seconds.to_string().into()]);
     }
