@@ -110,9 +110,8 @@ pub struct Worker {
     current: Option<Current>,
     rounds: u32,
     born: Instant,
-    killed: bool,
-    /// Why the parent killed the worker (which time limit).
-    kill_reason: &'static str,
+    /// Why the parent killed the worker (which time limit), once it did.
+    killed: Option<&'static str>,
     exited: bool,
 }
 
@@ -171,8 +170,7 @@ pub fn spawn(config: &RoundConfig, limits: Limits, root: &Path) -> io::Result<Wo
         current: None,
         rounds: 0,
         born: Instant::now(),
-        killed: false,
-        kill_reason: ROUND_OVERRAN,
+        killed: None,
         exited: false,
     })
 }
@@ -446,13 +444,10 @@ impl Worker {
         }
         let status = waitpid(self.pid, Some(WaitPidFlag::WNOHANG));
         if let Ok(WaitStatus::StillAlive) = status {
-            if let Some(c) = &mut self.current {
-                if !self.killed {
-                    if let Some(why) = c.over(self.pid, timeout) {
-                        let _ = kill(self.pid, Signal::SIGKILL);
-                        self.killed = true;
-                        self.kill_reason = why;
-                    }
+            if let (Some(c), None) = (&mut self.current, self.killed) {
+                if let Some(why) = c.over(self.pid, timeout) {
+                    let _ = kill(self.pid, Signal::SIGKILL);
+                    self.killed = Some(why);
                 }
             }
             return None;
@@ -519,12 +514,11 @@ impl Worker {
         let output = fs::read_to_string(current.dir.join(OUTPUT)).unwrap_or_default();
         let call = last_call(&current.dir.join(TRACE));
         if let WaitStatus::Signaled(_, sig, _) = status {
-            if self.killed {
+            if let Some(why) = self.killed {
                 // The same cause as untrace's `--timeout` gives, so round and replay agree.
                 let call = call.as_deref().unwrap_or("-");
                 return failed(
-                    Failure::new(FailureKind::Timeout, self.kill_reason)
-                        .with_cause(format!("in {call}")),
+                    Failure::new(FailureKind::Timeout, why).with_cause(format!("in {call}")),
                 );
             }
             return failed(classify_signal(sig as i32, &output, call.as_deref()));
@@ -574,7 +568,7 @@ pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
     // saw the trace grow: later growth only makes the wait shorter than needed).
     let wait = workers
         .iter()
-        .filter(|w| !w.killed)
+        .filter(|w| w.killed.is_none())
         .filter_map(|w| Some((w.round_cpu()?, w.current.as_ref()?.cpu_at_growth)))
         .map(|(used, at_growth)| {
             let call_left = timeout

@@ -17,10 +17,8 @@ use crate::isolate::{self, Limits};
 use model::{Call, Entry};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The name of a minimized trace beside the original.
 pub const MINIMIZED: &str = "min.trace";
@@ -82,8 +80,9 @@ pub enum Outcome {
 pub type Replayed = (Option<i32>, Option<String>);
 
 /// Replays `trace` once with `replayer` under a wall-clock limit, in a private temporary
-/// folder (a trace may set parameters that make Z3 write files): `None` on a timeout. An
-/// error only when the replayer cannot run at all.
+/// folder (a trace may set parameters that make Z3 write files), with the engine's runner
+/// (`reduce::command::run_on_file`: its own session, killed whole at the limit, dies with
+/// us): `None` on a timeout. An error only when the replayer cannot run at all.
 pub fn replay_once(
     (program, args): &(PathBuf, Vec<OsString>),
     trace: &Path,
@@ -91,36 +90,25 @@ pub fn replay_once(
 ) -> std::io::Result<Option<Replayed>> {
     // The replay runs in the scratch folder: a relative path (`--known traces/regress`) must
     // still name the trace.
-    let trace = &std::path::absolute(trace)?;
+    let trace = std::path::absolute(trace)?;
     let scratch = tempfile::Builder::new().prefix("mbt-replay-").tempdir()?;
-    // Into a file, not a pipe: nothing has to read while the replay runs.
-    let stderr_path = scratch.path().join("stderr.txt");
-    // In a process group of its own, so that a timeout kills the replay's children too.
-    let mut child = Command::new(program)
-        .args(args)
-        .arg(trace)
-        .process_group(0)
-        .current_dir(scratch.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&stderr_path)?)
-        .spawn()?;
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let group = nix::unistd::Pid::from_raw(child.id() as i32);
-            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
-            let _ = child.wait();
-            return Ok(None);
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let command = reduce::command::CommandLine {
+        program: program.clone().into_os_string(),
+        args: args.clone(),
     };
-    let text = std::fs::read(&stderr_path).unwrap_or_default();
-    let signature = model::finding::signature_in(&String::from_utf8_lossy(&text));
-    Ok(Some((status.code(), signature)))
+    let limits = reduce::command::RunLimits {
+        timeout: Some(limit),
+        ..Default::default()
+    };
+    let stop = reduce::StopFlag::new();
+    let ran = reduce::command::run_on_file(&command, &trace, scratch.path(), &limits, &stop)?;
+    let code = match ran.exit {
+        reduce::command::Exit::Code(code) => Some(code),
+        reduce::command::Exit::Signal(_) => None,
+        reduce::command::Exit::Timeout | reduce::command::Exit::Interrupted => return Ok(None),
+    };
+    let signature = model::finding::signature_in(&String::from_utf8_lossy(&ran.stderr));
+    Ok(Some((code, signature)))
 }
 
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.

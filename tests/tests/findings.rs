@@ -7,9 +7,10 @@
 //! Round counts are the first seed that shows each fault: after a change of the fuzzer's
 //! weights, `tests/first-seed.sh FAULT KIND MAX_ROUNDS [mbt args]` finds the new ones.
 
-use e2e::command;
+use e2e::{command, wait_at_most};
 use serde_json::Value;
 use std::ffi::OsStr;
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::Output;
 
@@ -111,19 +112,11 @@ fn check_findings(
             .env("UNTRACE_INJECT", fault)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
+            .process_group(0)
             .spawn()
             .unwrap();
-        let started = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = shown.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > std::time::Duration::from_secs(60) {
-                let _ = shown.kill();
-                panic!("{kind}: `{command}` still runs after 60 s");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let status = wait_at_most(&mut shown, std::time::Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("{kind}: `{command}` still runs after 60 s"));
         assert_eq!(status.code(), Some(exit), "{command}");
         let min = Path::new(f["minimized_trace"].as_str().expect("minimized"));
         let text = std::fs::read_to_string(min).unwrap();

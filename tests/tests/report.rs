@@ -4,13 +4,13 @@
 //! run with GNU parallel (`scale/parallel.sh`) and merged give the findings and report content
 //! of one run over the same seeds.
 
-use e2e::{bin, command, on_path, repo_root};
+use e2e::{bin, command, on_path, repo_root, wait_at_most};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Runs `mbt` with `args` and the injection variables `envs`; asserts it finished (0 or 1).
 fn mbt(args: &[&str], envs: &[(&str, &str)]) -> Output {
@@ -259,16 +259,7 @@ fn chromium(page: &Path, png: &Path, profile: &Path) -> Option<String> {
         .expect("run chromium");
     let stderr = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let group = nix::unistd::Pid::from_raw(child.id() as i32);
-            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_at_most(&mut child, Duration::from_secs(60))?;
     Some(reader.join().unwrap())
 }
 
