@@ -542,6 +542,17 @@ impl FindingsDb {
         rows.collect()
     }
 
+    /// Every signature of the findings that are not fixed: what a campaign with this database
+    /// counts as known (a fixed finding seen again is new: the fix did not hold).
+    pub fn open_signatures(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.signature FROM signatures s JOIN findings f ON f.id = s.finding
+             WHERE f.fixed_in IS NULL ORDER BY s.signature",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The findings that are not fixed, with what their replays need, oldest first.
     pub fn to_triage(&self) -> anyhow::Result<Vec<TriageCase>> {
         let mut stmt = self.conn.prepare(

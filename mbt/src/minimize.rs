@@ -184,6 +184,39 @@ pub fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
     args
 }
 
+/// The limits a saved trace of a finding of `kind` declares (`; timeout:`, `; memout:`), so
+/// that a plain `untrace TRACE` replays it to its failure: a timeout (or differential)
+/// finding its round's time limit, a memout finding its memory limit. Other traces stay as
+/// the round wrote them.
+pub fn declared_limits(kind: FailureKind, limits: Limits) -> model::trace::text::DeclaredLimits {
+    model::trace::text::DeclaredLimits {
+        timeout: (kind == FailureKind::Timeout || kind.is_differential())
+            .then(|| limits.timeout.as_secs_f64()),
+        memout_mb: (kind == FailureKind::Memout && limits.memout_mb > 0)
+            .then_some(limits.memout_mb),
+    }
+}
+
+/// Writes the text trace `trace` again with `kind`'s declared limits in front (temporary file
+/// and rename); a binary trace stays as it is.
+pub fn declare_limits_in(trace: &Path, kind: FailureKind, limits: Limits) -> std::io::Result<()> {
+    let bytes = std::fs::read(trace)?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Ok(());
+    };
+    let declared = declared_limits(kind, limits);
+    let already = model::trace::text::declared_limits(text.as_bytes());
+    if text.starts_with("Z3TRACE") || declared == Default::default() || already == declared {
+        return Ok(());
+    }
+    let declared = model::trace::text::declare_limits(&text, declared);
+    let dir = trace.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, declared.as_bytes())?;
+    tmp.persist(trace).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// The wall-clock limit of one replay of a finding found under the round's `limits`: a
 /// timeout finding needs its whole limit and then some.
 pub fn replay_budget(limits: Limits) -> Duration {
@@ -321,6 +354,9 @@ pub fn minimize_failure(
         return discard("ddtrace left no call".into());
     }
     let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
+    if let Err(e) = declare_limits_in(&out, kind, limits) {
+        return discard(format!("cannot write {}: {e}", out.display()));
+    }
     match replay_once(&replay, &out, replay_limit) {
         Ok(Replayed::Fails(replayed))
             if Replayed::Fails(replayed.clone()).shows(&[golden.clone()], &entries) =>
