@@ -456,6 +456,69 @@ mod tests {
     }
 
     #[test]
+    fn only_a_replay_that_ran_is_evidence() {
+        use reduce::command::Exit as Ended;
+        let limit = Duration::from_secs(5);
+        let signed = b"untrace: t.trace:9: boom\nuntrace: signature: crash|SIGSEGV at x\n";
+        assert_eq!(
+            Replayed::of(&Ended::Code(6), signed, limit),
+            Replayed::Fails("crash|SIGSEGV at x".into())
+        );
+        assert_eq!(Replayed::of(&Ended::Code(0), b"", limit), Replayed::Passes);
+        // A usage error (the old fallback's unknown --memout), a malformed trace, a finding's
+        // code without its signature, a dead replayer, a timeout: none is evidence.
+        for (ended, stderr) in [
+            (
+                Ended::Code(2),
+                &b"error: unexpected argument '--memout' found\n"[..],
+            ),
+            (Ended::Code(3), b"untrace: t.trace:1:1: unknown call\n"),
+            (Ended::Code(6), b"untrace: t.trace:9: boom\n"),
+            (Ended::Code(1), b"untrace: mismatch\n"),
+            (Ended::Signal(9), b""),
+        ] {
+            assert!(
+                matches!(
+                    Replayed::of(&ended, stderr, limit),
+                    Replayed::CouldNotReplay(_)
+                ),
+                "{ended:?}"
+            );
+        }
+        assert_eq!(
+            Replayed::of(&Ended::Timeout, b"", limit),
+            Replayed::RanPast(limit)
+        );
+        assert!(!Replayed::CouldNotReplay("x".into()).shows(&["x".into()], &[]));
+    }
+
+    #[test]
+    fn timeout_and_memout_findings_declare_their_limits() {
+        let limits = Limits {
+            timeout: Duration::from_secs(2),
+            memout_mb: 512,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("round.trace");
+        std::fs::write(&trace, "z3-trace 1\n; z3 4.8.12.0\nnew_solver\nreturn z1\n").unwrap();
+        declare_limits_in(&trace, FailureKind::Crash, limits).unwrap();
+        assert!(std::fs::read_to_string(&trace)
+            .unwrap()
+            .starts_with("z3-trace 1"));
+        declare_limits_in(&trace, FailureKind::Timeout, limits).unwrap();
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let declared = model::trace::text::declared_limits(text.as_bytes());
+        assert_eq!(declared.timeout, Some(2.0));
+        assert_eq!(declared.memout_mb, None);
+        // Still a trace with its call.
+        assert_eq!(trace_entries(&text), 1);
+    }
+
+    fn trace_entries(text: &str) -> usize {
+        model::trace::text::parse(text).unwrap().entries.len()
+    }
+
+    #[test]
     fn limits_become_untrace_options() {
         let limits = Limits {
             timeout: Duration::from_secs(2),
