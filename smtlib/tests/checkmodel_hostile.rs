@@ -2,7 +2,7 @@
 //! one-line error, and the full and the low-memory interleaved mode agree on every one.
 //! Their time and memory are measured by `bench/checkmodel-hostile.sh`, never asserted here.
 
-use model::eval::{check_files, Limits, Verdict};
+use smtlib::eval::{check_files, Limits, Verdict};
 use std::path::Path;
 
 /// Runs both modes on `problem` and `response`; both must give the same verdict or the same
