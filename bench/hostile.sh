@@ -5,7 +5,7 @@
 # asserted in tests. Usage: bench/hostile.sh  (builds release binaries first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p model -p untrace
+cargo build --release -q -p smtlib -p untrace
 bin=target/release
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

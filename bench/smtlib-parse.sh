@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SMT-LIB parse+print throughput of model::smtlib against peers measured in the same run on
+# SMT-LIB parse+print throughput of the smtlib crate against peers measured in the same run on
 # the same generated input: ddSMT 2's parser (`python3 -m ddsmt --parser-test`, which parses
 # and prints) and Z3 reading the script (`z3 -smt2` with check-sat/get-model removed, so it
 # only parses and asserts). Prints each tool's wall and CPU time, MB/s, and the ratios.
@@ -14,8 +14,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 INPUT=$WORK/input.smt2
 
-echo "building and running model/benches/smtlib.rs (release)..." >&2
-OURS=$(cd "$ROOT" && cargo bench --quiet -p model --bench smtlib -- --mb "$MB" --rounds 3 --write "$INPUT")
+echo "building and running smtlib/benches/smtlib.rs (release)..." >&2
+OURS=$(cd "$ROOT" && cargo bench --quiet -p smtlib --bench smtlib -- --mb "$MB" --rounds 3 --write "$INPUT")
 echo "$OURS"
 BYTES=$(stat -c %s "$INPUT")
 # "parse+print:  X MB/s (WALL s)   on-CPU:  Y MB/s (CPU s)"
@@ -39,7 +39,7 @@ row() { # name wall cpu
 }
 
 echo
-printf "%-22s wall %8.3f s %8.1f MB/s   cpu %8.3f s %8.1f MB/s\n" "model::smtlib" "$OUR_WALL" \
+printf "%-22s wall %8.3f s %8.1f MB/s   cpu %8.3f s %8.1f MB/s\n" "smtlib" "$OUR_WALL" \
   "$(awk -v b="$BYTES" -v t="$OUR_WALL" 'BEGIN{print b/1e6/t}')" "$OUR_CPU" \
   "$(awk -v b="$BYTES" -v t="$OUR_CPU" 'BEGIN{print b/1e6/t}')"
 

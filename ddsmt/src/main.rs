@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use ddsmt::cli::{self, Options};
 use ddsmt::mutators::{detect_groups, registry, registry_with, MutatorConfig, VariableMode};
 use ddsmt::strategies::{self, Session};
-use model::smtlib::{PrintOptions, Tree};
 use progress::{Display, Progress, RunRecord};
 use reduce::error::{EXIT_OK, EXIT_USAGE};
 use reduce::{
@@ -17,6 +16,7 @@ use reduce::{
     ReducerOptions, StopFlag,
 };
 use serde::Serialize;
+use smtlib::{PrintOptions, Tree};
 
 /// The version of the `--json` result's schema (docs/json-schemas.md).
 const SCHEMA_VERSION: u32 = 1;

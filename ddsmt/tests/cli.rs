@@ -68,7 +68,7 @@ fn exit_of(cmd: &[&str], file: &Path) -> Option<i32> {
 }
 
 fn parses(text: &str) -> bool {
-    model::smtlib::Tree::parse(text).is_ok()
+    smtlib::Tree::parse(text).is_ok()
 }
 
 #[test]

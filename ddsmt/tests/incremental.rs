@@ -3,8 +3,8 @@
 
 use ddsmt::mutators::registry;
 use ddsmt::strategies::{self, scopes, Session, Strategy};
-use model::smtlib::{PrintOptions, Tree};
 use reduce::{Reducer, ReducerOptions, StopFlag};
+use smtlib::{PrintOptions, Tree};
 use std::sync::Mutex;
 
 /// A script with nested scopes, several check-sats, and the line a property looks for deep in

@@ -4,8 +4,8 @@
 //! ddsmt reduces files from fuzzers, which are made of exactly such inputs.
 
 use ddsmt::mutators::{registry, MutationInput};
-use model::smtlib::{infer_sorts_lenient, Tree};
 use proptest::prelude::*;
+use smtlib::{infer_sorts_lenient, Tree};
 
 /// Runs every mutator on every node and globally.
 fn mutate_everything(text: &str) {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use model::smtlib::{infer_sorts_lenient, Tree};
+use smtlib::{infer_sorts_lenient, Tree};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(source) = std::str::from_utf8(data) else {

@@ -672,25 +672,6 @@ impl Check {
         }
     }
 
-    /// The kind of finding a failed check is.
-    pub fn kind(&self) -> crate::finding::FailureKind {
-        use crate::finding::FailureKind as K;
-        match self {
-            Check::Model { .. } | Check::Independent { .. } | Check::Quant { .. } => K::Model,
-            Check::Eval { .. } => K::EvalDisagreement,
-            Check::Shadow { .. } => K::Shadow,
-            Check::Config { .. } => K::Config,
-            Check::Dump(_) => K::Dump,
-            Check::Core(_) => K::Core,
-            Check::Literal(_) => K::Literal,
-            Check::Simplify(_) => K::Simplify,
-            Check::Consequences { .. } => K::Consequence,
-            Check::Cubes(_) => K::Cube,
-            Check::Goal(_) => K::Tactic,
-            Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
-        }
-    }
-
     /// Every object id the check reads.
     pub fn uses(&self) -> Vec<AnyId> {
         match self {

@@ -13,6 +13,7 @@
 //! Lives in `model` because every tool computes or reads signatures: the executor (`untrace`
 //! prints one per failing replay), the fuzzer (dedup, `--known`) and the minimizer.
 
+use crate::call::Check;
 use serde::{Deserialize, Serialize};
 
 /// What kind of failure a run found. Serialized by [`FailureKind::name`] (`"z3-error"`).
@@ -144,6 +145,30 @@ impl FailureKind {
                 | FailureKind::Tactic
                 | FailureKind::Optimize
         )
+    }
+}
+
+// Which finding a failed check is belongs to the findings, not to the trace vocabulary: the
+// method is on `Check` (callers write `check.kind()`), but it is defined here so that
+// `call.rs` never imports this module.
+impl Check {
+    /// The kind of finding a failed check is.
+    pub fn kind(&self) -> FailureKind {
+        use FailureKind as K;
+        match self {
+            Check::Model { .. } | Check::Independent { .. } | Check::Quant { .. } => K::Model,
+            Check::Eval { .. } => K::EvalDisagreement,
+            Check::Shadow { .. } => K::Shadow,
+            Check::Config { .. } => K::Config,
+            Check::Dump(_) => K::Dump,
+            Check::Core(_) => K::Core,
+            Check::Literal(_) => K::Literal,
+            Check::Simplify(_) => K::Simplify,
+            Check::Consequences { .. } => K::Consequence,
+            Check::Cubes(_) => K::Cube,
+            Check::Goal(_) => K::Tactic,
+            Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
+        }
     }
 }
 

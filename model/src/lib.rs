@@ -1,7 +1,9 @@
-//! The API model of Z3 as the tools of this workspace see it.
+//! The API model of Z3 as the tools of this workspace see it, on top of the [`smtlib`] crate.
 //!
-//! - [`sort`]: the one `Sort` type used by traces, SMT-LIB and the evaluator.
-//! - [`ops`]: the operation table (names, indices, arity, sort rules).
+//! - [`sort`], [`ops`], [`smtlib`], [`eval`]: re-exported from the `smtlib` crate (the one
+//!   `Sort` type, the operation table, the SMT-LIB language, the evaluator), so that
+//!   `model::sort::Sort`, `model::ops::OPS`, `model::smtlib::Tree` and `model::eval::Value`
+//!   name what they always named.
 //! - [`call`]: API calls and recorded results, the vocabulary of a trace.
 //! - [`datatype`]: algebraic datatypes, declared and resolved.
 //! - [`call_text`]: the SMT-LIB text of what calls build (symbols, literals, operations).
@@ -16,19 +18,18 @@
 pub mod call;
 pub mod call_text;
 pub mod datatype;
-pub mod eval;
 pub mod finding;
-pub mod ops;
 pub mod options;
-pub mod smtlib;
-pub mod sort;
 pub mod state;
 pub mod trace;
 
+/// The SMT-LIB language: `model::smtlib::Tree` is `smtlib::Tree`.
+pub use ::smtlib;
 pub use call::{
     AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
     Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
-pub use sort::{Sort, Theory};
+pub use smtlib::{eval, ops, sort};
+pub use smtlib::{Sort, Theory};
 pub use state::{State, Violation};
 pub use trace::Trace;

@@ -3,7 +3,7 @@
 
 use super::util::{self, app, atom, node, nodes, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{Atom, NodeId};
+use smtlib::{Atom, NodeId};
 
 const RELATIONS: &[&str] = &["<", "<=", ">", ">="];
 

@@ -4,7 +4,7 @@
 use super::core::short;
 use super::util::{self, app, atom, node, nodes, not, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::NodeId;
+use smtlib::NodeId;
 
 /// The argument of `(not x)`.
 fn negated(cx: &MutationInput, id: NodeId) -> Option<NodeId> {

@@ -5,9 +5,9 @@
 
 use super::util::{self, app, atom, bv_const, bv_literal, edit, indexed_app, node, not, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{NodeId, Sx};
-use model::Sort;
 use num_bigint::BigUint;
+use smtlib::Sort;
+use smtlib::{NodeId, Sx};
 
 fn width(cx: &MutationInput, id: NodeId) -> Option<u32> {
     util::sort(cx, id).and_then(Sort::bv_width)

@@ -4,8 +4,8 @@
 
 use super::util::{self, app, delete, node, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{Atom, NodeId, Tree};
-use model::Sort;
+use smtlib::Sort;
+use smtlib::{Atom, NodeId, Tree};
 use std::collections::HashSet;
 
 /// Operators that take any number (at least two) of arguments of one sort, so that an argument

@@ -3,7 +3,7 @@
 
 use super::util::{self, delete, node, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{NodeId, Tree};
+use smtlib::{NodeId, Tree};
 use std::collections::HashSet;
 
 /// One constructor: `(C (s1 S1) (s2 S2))` or a bare `C`.

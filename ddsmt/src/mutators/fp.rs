@@ -2,7 +2,7 @@
 
 use super::util::{self, atom, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::NodeId;
+use smtlib::NodeId;
 
 /// `(_ FloatingPoint 8 24)` -> `Float32` (also 16, 64 and 128 bits).
 pub struct ShortSort;

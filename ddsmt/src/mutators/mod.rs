@@ -26,13 +26,13 @@ macro_rules! mutator_info {
 /// `$rewrite(cx, id) -> Option<Mutation>`: it applies where the rewrite exists.
 macro_rules! single_rewrite {
     ($rewrite:path) => {
-        fn filter(&self, cx: &$crate::mutators::MutationInput, id: model::smtlib::NodeId) -> bool {
+        fn filter(&self, cx: &$crate::mutators::MutationInput, id: ::smtlib::NodeId) -> bool {
             $rewrite(cx, id).is_some()
         }
         fn mutations(
             &self,
             cx: &$crate::mutators::MutationInput,
-            id: model::smtlib::NodeId,
+            id: ::smtlib::NodeId,
         ) -> Vec<$crate::mutators::Mutation> {
             $rewrite(cx, id).into_iter().collect()
         }
@@ -43,17 +43,13 @@ macro_rules! single_rewrite {
 /// `global_mutations`): it applies at no single node.
 macro_rules! global_only {
     () => {
-        fn filter(
-            &self,
-            _cx: &$crate::mutators::MutationInput,
-            _id: model::smtlib::NodeId,
-        ) -> bool {
+        fn filter(&self, _cx: &$crate::mutators::MutationInput, _id: ::smtlib::NodeId) -> bool {
             false
         }
         fn mutations(
             &self,
             _cx: &$crate::mutators::MutationInput,
-            _id: model::smtlib::NodeId,
+            _id: ::smtlib::NodeId,
         ) -> Vec<$crate::mutators::Mutation> {
             Vec::new()
         }
@@ -74,8 +70,8 @@ mod testutil;
 pub mod util;
 
 pub use self::core::VariableMode;
-use model::smtlib::{infer_sorts_lenient, Atom, Edit, NodeId, SortMap, Tree};
-use model::Sort;
+use ::smtlib::Sort;
+use ::smtlib::{infer_sorts_lenient, Atom, Edit, NodeId, SortMap, Tree};
 use std::collections::BTreeSet;
 
 /// Everything a mutator may look at.
@@ -406,7 +402,7 @@ mod tests {
         for input in SWEEP_INPUTS {
             let tree = Tree::parse(input).expect("parses");
             assert!(
-                model::smtlib::infer_sorts(&tree).is_ok(),
+                ::smtlib::infer_sorts(&tree).is_ok(),
                 "sweep input must be well-sorted:\n{input}"
             );
             let (problems, names) = testutil::sweep(input);

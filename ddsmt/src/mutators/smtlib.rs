@@ -6,7 +6,7 @@
 use super::core::{root_declares, short};
 use super::util::{self, app, atom, delete, edit, node, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{NodeId, Sx, Tree};
+use smtlib::{NodeId, Sx, Tree};
 use std::collections::{HashMap, HashSet};
 
 /// `(check-sat-assuming (...))` -> `(check-sat)`.

@@ -6,8 +6,8 @@
 
 use super::util::{self, app, atom, bv_const, node, nodes, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::NodeId;
 use num_bigint::BigUint;
+use smtlib::NodeId;
 
 /// Associative operators, whose nested applications may be flattened and whose
 /// one-argument applications mean the argument.

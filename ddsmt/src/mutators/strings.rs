@@ -3,7 +3,7 @@
 
 use super::util::{self, app, atom, node, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
-use model::smtlib::{Atom, NodeId};
+use smtlib::{Atom, NodeId};
 use std::collections::{HashMap, HashSet};
 
 /// `(seq.nth (seq.unit x) 0)` -> `x`.

@@ -4,7 +4,7 @@
 //! every candidate must be well-sorted too.
 
 use super::{MutationInput, Mutator};
-use model::smtlib::{infer_sorts, infer_sorts_lenient, NodeId, Tree};
+use smtlib::{infer_sorts, infer_sorts_lenient, NodeId, Tree};
 use std::collections::BTreeSet;
 
 fn parse(input: &str) -> Tree {

@@ -3,7 +3,7 @@
 //! each enabled mutator substitutes, with ddSMT's `substitute`, the first mutation of every
 //! node of that level that the mutator applies to. Repeated until nothing changes.
 
-use model::smtlib::{Edit, NodeId, Tree};
+use smtlib::{Edit, NodeId, Tree};
 
 use super::edits::EditSet;
 use super::Session;

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use model::smtlib::{Edit, NodeId, Tree};
+use smtlib::{Edit, NodeId, Tree};
 
 /// Edits of non-overlapping mutations.
 #[derive(Default)]

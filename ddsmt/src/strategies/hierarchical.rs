@@ -11,7 +11,7 @@
 //! are renamed only once most of them have been removed; header commands because removing one
 //! mostly changes the behaviour, which is cheapest to learn once the input is small.
 
-use model::smtlib::NodeId;
+use smtlib::NodeId;
 
 use super::ddmin::is_declaration;
 use super::{Current, Session};

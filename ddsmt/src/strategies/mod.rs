@@ -17,7 +17,7 @@ pub mod edits;
 pub mod hierarchical;
 pub mod scopes;
 
-use model::smtlib::{infer_sorts_lenient, Edit, PrintOptions, SortMap, Tree};
+use smtlib::{infer_sorts_lenient, Edit, PrintOptions, SortMap, Tree};
 
 use crate::mutators::Mutator;
 use reduce::Reducer;

@@ -8,7 +8,7 @@
 //!   (their contents move to the enclosing level). Big, always-valid cuts before the
 //!   command-by-command ddmin.
 
-use model::smtlib::{Edit, NodeId, Tree};
+use smtlib::{Edit, NodeId, Tree};
 
 use super::Session;
 use reduce::ddmin as engine_ddmin;

@@ -1,7 +1,7 @@
 //! Building mutations and replacement material: [`Mutation`]s, [`Edit`]s and [`Sx`] terms.
 
 use crate::mutators::Mutation;
-use model::smtlib::{Edit, NodeId, Sx};
+use smtlib::{Edit, NodeId, Sx};
 
 pub fn mutation(description: impl Into<String>, edits: Vec<Edit>) -> Mutation {
     Mutation {

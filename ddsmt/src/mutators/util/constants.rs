@@ -1,10 +1,10 @@
 //! Constants: recognizing them, the simplest ones of a sort, bit-vector and integer literals.
 
 use super::*;
-use model::smtlib::theories::is_rounding_mode;
-use model::smtlib::{Atom, NodeId, Tree};
-use model::Sort;
 use num_bigint::{BigInt, BigUint};
+use smtlib::theories::is_rounding_mode;
+use smtlib::Sort;
+use smtlib::{Atom, NodeId, Tree};
 
 /// Whether `id` is a literal constant (numeral, decimal, bit-vector, string, Boolean,
 /// `(_ bvN w)`, `(- N)`, a floating-point special value or a rounding mode).

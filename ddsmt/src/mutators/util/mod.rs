@@ -6,7 +6,7 @@
 //!
 //! By job: [`build`] (mutations and replacement terms), [`terms`] (reading terms),
 //! [`constants`] (constants and literals), [`scopes`] (declarations, binders, substitution).
-//! Symbol quoting and unquoting are the `model` crate's (`model::smtlib::symbols`).
+//! Symbol quoting and unquoting are the `model` crate's (`smtlib::symbols`).
 
 mod build;
 mod constants;
@@ -15,6 +15,6 @@ mod terms;
 
 pub use build::*;
 pub use constants::*;
-pub use model::smtlib::{is_simple_symbol, unquote};
 pub use scopes::*;
+pub use smtlib::{is_simple_symbol, unquote};
 pub use terms::*;

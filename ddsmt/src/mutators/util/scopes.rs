@@ -1,9 +1,9 @@
 //! Sorts written in the input, symbols and scopes: declarations, binders, free symbols, fresh names, capture-avoiding substitution, inserting declarations.
 
 use super::*;
-use model::smtlib::theories::{self};
-use model::smtlib::{Edit, NodeId, Sx, Tree};
-use model::Sort;
+use smtlib::theories::{self};
+use smtlib::Sort;
+use smtlib::{Edit, NodeId, Sx, Tree};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Reads a sort expression as written (`Int`, `(_ BitVec 8)`, `(Array Int Bool)`, `Float32`,

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::mutators::MutationInput;
-use model::smtlib::{Atom, NodeId, Tree};
-use model::Sort;
+use smtlib::Sort;
+use smtlib::{Atom, NodeId, Tree};
 
 /// The name of a symbol node without `|...|` quotes (`|x|` and `x` are the same symbol).
 pub fn name(tree: &Tree, id: NodeId) -> Option<&str> {

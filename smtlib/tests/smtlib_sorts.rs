@@ -1,10 +1,10 @@
-//! Sort inference of `model::smtlib`: data-driven `check` cases per theory and scope rule,
+//! Sort inference of `smtlib`: data-driven `check` cases per theory and scope rule,
 //! located sort errors, the lenient variant, the signature, and the corpus.
 
-use model::smtlib::{
+use smtlib::Sort;
+use smtlib::{
     declarations, infer_sorts, infer_sorts_lenient, FunctionKind, SortDecl, SortMap, Tree,
 };
-use model::Sort;
 use std::path::PathBuf;
 
 /// Infers sorts of `script` strictly and asserts, for each `(term, sort)`, that some node

@@ -18,7 +18,7 @@ use super::response::{read_response, Answer, Status};
 use super::sort_aliases::parse_sort;
 use super::source::{Located, Src, StatementReader, TermRef};
 use super::value::Value;
-use crate::smtlib::{unquote, Atom, NodeId};
+use crate::{unquote, Atom, NodeId};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::File;

@@ -1,10 +1,10 @@
 //! The SMT-LIB 2.6 string theory (`Strings`) on code-point strings, with Z3's older names
 //! (`str.to.int`, `int.to.str`, `str.in.re`, `str.to.re`) as aliases, plus [`decode_literal`]
-//! (string literals through [`crate::smtlib::decode_string`], with an error message).
+//! (string literals through [`crate::decode_string`], with an error message).
 
 use super::regex::{self, Regex, MAX_CHAR};
 use super::value::Value;
-use crate::smtlib::decode_string;
+use crate::decode_string;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use std::rc::Rc;

@@ -5,8 +5,8 @@
 use super::sort_aliases::{parse_sort, SortAliases};
 use super::source::{Located, Src, TermRef};
 use super::value::Value;
-use crate::smtlib::{unquote, NodeId};
 use crate::sort::Sort;
+use crate::{unquote, NodeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;

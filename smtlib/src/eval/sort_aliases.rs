@@ -2,9 +2,9 @@
 //! read into [`Sort`]: [`parse_sort`] with the [`SortAliases`] in scope.
 
 use super::source::TermRef;
-use crate::smtlib::theories::{read_sort, SortReadError};
-use crate::smtlib::{unquote, NodeId, Tree};
 use crate::sort::Sort;
+use crate::theories::{read_sort, SortReadError};
+use crate::{unquote, NodeId, Tree};
 use std::collections::HashMap;
 
 /// `define-sort` aliases: name -> (parameters, body).

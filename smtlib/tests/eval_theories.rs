@@ -1,7 +1,7 @@
 //! The evaluator through its library API, theory by theory: each test evaluates SMT-LIB terms
 //! under a small model and compares with values computed by hand.
 
-use model::eval::{evaluate_str, EvalError, Model};
+use smtlib::eval::{evaluate_str, EvalError, Model};
 
 fn model(defs: &str) -> Model {
     Model::parse(&format!("(model {defs})")).expect("test model parses")
@@ -185,8 +185,8 @@ fn lets_and_errors_are_located() {
 
 #[test]
 fn library_api_for_callers_with_their_own_trees() {
-    use model::eval::{evaluate, Src, Value};
-    use model::smtlib::Tree;
+    use smtlib::eval::{evaluate, Src, Value};
+    use smtlib::Tree;
     let tree = Tree::parse("(assert (= (bvadd x #x01) y))").expect("parses");
     let src = Src::from_tree(tree, "<fuzzer>");
     let term = src.tree.children(src.tree.roots()[0])[1];

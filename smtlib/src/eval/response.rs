@@ -6,7 +6,7 @@
 //! `get-info` answers, `echo` text.
 
 use super::source::{Src, TermRef};
-use crate::smtlib::NodeId;
+use crate::NodeId;
 use std::rc::Rc;
 
 /// A solver's answer to one `check-sat`.

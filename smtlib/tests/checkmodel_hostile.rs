@@ -1,8 +1,8 @@
 //! Hostile inputs to the model checker (issue 16): each gets a correct verdict or a clean
 //! one-line error, and the full and the low-memory interleaved mode agree on every one.
-//! Their time and memory are measured by `bench/checkmodel-hostile.sh`, never asserted here.
+//! Their time and memory are measured by `bench/hostile.sh`, never asserted here.
 
-use model::eval::{check_files, Limits, Verdict};
+use smtlib::eval::{check_files, Limits, Verdict};
 use std::path::Path;
 
 /// Runs both modes on `problem` and `response`; both must give the same verdict or the same

@@ -1,8 +1,8 @@
-//! Lexer, parser and printer of `model::smtlib`: data-driven `check` cases, located errors,
+//! Lexer, parser and printer of `smtlib`: data-driven `check` cases, located errors,
 //! edits, layouts, the corpus round trip and a no-panic property.
 
-use model::smtlib::{infer_sorts, infer_sorts_lenient, Atom, Edit, PrintOptions, Sx, Tree};
 use proptest::prelude::*;
+use smtlib::{infer_sorts, infer_sorts_lenient, Atom, Edit, PrintOptions, Sx, Tree};
 use std::path::PathBuf;
 
 /// Parses `input` and asserts that the faithful printer gives `expected`, and that the

@@ -1,8 +1,8 @@
 //! `checkmodel PROBLEM.smt2 RESPONSE [--interleaved]`: validates a solver's models against
-//! the problem's assertions with the independent evaluator of `model::eval`.
+//! the problem's assertions with the independent evaluator of `smtlib::eval`.
 
 use clap::Parser;
-use model::eval::{check_files, Limits, Verdict};
+use smtlib::eval::{check_files, Limits, Verdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -3,7 +3,7 @@
 //! named terms, strings, response formats. Every case asserts its verdict; a few also assert
 //! what the report says.
 
-use model::eval::{check_files, check_texts, Limits, Outcome, Report, Verdict};
+use smtlib::eval::{check_files, check_texts, Limits, Outcome, Report, Verdict};
 
 /// What a case expects: a verdict, or an error whose message contains the text.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 //! back to the file; a [`TermRef`] is a node of one. [`StatementReader`] splits a file into
 //! such groups while reading it line by line, so a huge problem never sits in memory whole.
 
-use crate::smtlib::{NodeId, Tree};
+use crate::{NodeId, Tree};
 use std::fmt;
 use std::io::BufRead;
 use std::rc::Rc;
@@ -207,7 +207,7 @@ impl Scanner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smtlib::unquote;
+    use crate::unquote;
 
     #[test]
     fn groups_keep_file_lines() {

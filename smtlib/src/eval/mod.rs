@@ -46,7 +46,7 @@ pub use source::{Located, Src, TermRef};
 pub use strings::decode_literal;
 pub use value::{ArrayValue, BitVec, Value};
 
-use crate::smtlib::NodeId;
+use crate::NodeId;
 use std::fmt;
 
 /// Why [`evaluate`] gives no value.
