@@ -920,8 +920,7 @@ impl History {
     /// The history of the finding that one of `signatures` names.
     pub fn of<'a>(&self, mut signatures: impl Iterator<Item = &'a str>) -> Option<&FindingHistory> {
         signatures.find_map(|s| {
-            (self.findings.iter())
-                .find(|f| f.signature == s || f.signatures.iter().any(|t| t == s))
+            (self.findings.iter()).find(|f| f.signature == s || f.signatures.iter().any(|t| t == s))
         })
     }
 }

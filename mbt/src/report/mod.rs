@@ -119,7 +119,11 @@ impl Input<'_> {
             false => format!("<code>{}</code>", esc(&relative.to_string_lossy())),
         };
         let href = self.href(dir);
-        let href = if href.ends_with('/') { href } else { href + "/" };
+        let href = if href.ends_with('/') {
+            href
+        } else {
+            href + "/"
+        };
         format!("<a href=\"{}\">{text}</a>", esc(&href))
     }
 
@@ -557,11 +561,7 @@ fn finding_row(page: &mut String, input: &Input, f: &FailureEntry) {
         None => {
             page.push_str("this campaign");
             if let Some(after) = f.found_after {
-                let _ = write!(
-                    page,
-                    "<div class=\"msg\">after {}</div>",
-                    duration(after)
-                );
+                let _ = write!(page, "<div class=\"msg\">after {}</div>", duration(after));
             }
         }
     }
@@ -629,21 +629,17 @@ fn folded(page: &mut String, input: &Input, f: &FailureEntry) {
 /// Links to the finding's folder and files, relative to the page.
 fn files(page: &mut String, input: &Input, f: &FailureEntry) {
     let dir = input.finding_dir(f);
-    let mut links = vec![(dir.clone(), "folder", "the finding's folder".to_string())];
-    links.push((
-        dir.join("failure.json"),
-        "json",
-        "failure.json: the finding's report".into(),
-    ));
+    let mut links = vec![(dir.clone(), "folder", "the finding's folder")];
+    links.push((dir.join("failure.json"), "json", "failure.json"));
     let named = |path: &Path| path.file_name().map(|name| dir.join(name));
     if let Some(trace) = named(&f.trace) {
-        links.push((trace, "trace", "the round's trace".into()));
+        links.push((trace, "trace", "the round's trace"));
     }
     if let Some(min) = f.minimized_trace.as_deref().and_then(named) {
-        links.push((min, "min", "the minimized trace".into()));
+        links.push((min, "min", "the minimized trace"));
     }
     if let Some(files) = f.files.as_deref().and_then(named) {
-        links.push((files, "files", "the files the round wrote".into()));
+        links.push((files, "files", "the files the round wrote"));
     }
     let links: Vec<String> = links
         .into_iter()
@@ -652,12 +648,7 @@ fn files(page: &mut String, input: &Input, f: &FailureEntry) {
             if path.is_dir() && !href.ends_with('/') {
                 href.push('/');
             }
-            format!(
-                "<a href=\"{}\" title=\"{} ({})\">{label}</a>",
-                esc(&href),
-                esc(&what),
-                esc(&href)
-            )
+            format!("<a href=\"{}\" title=\"{what}\">{label}</a>", esc(&href))
         })
         .collect();
     page.push_str(&links.join(" "));
@@ -695,7 +686,9 @@ fn minimized_trace(page: &mut String, input: &Input, path: &Path, note: Option<&
             end -= 1;
         }
         shown = &shown[..end];
-        cut = format!("<div class=\"msg\">cut here; the whole trace: <a href=\"{href}\">{href}</a></div>");
+        cut = format!(
+            "<div class=\"msg\">cut here; the whole trace: <a href=\"{href}\">{href}</a></div>"
+        );
     }
     let _ = write!(
         page,
@@ -1084,6 +1077,7 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::{Failure, FailureKind};
 
     #[test]
     fn an_empty_summary_renders_and_the_history_has_its_section() {
@@ -1134,5 +1128,228 @@ mod tests {
         .unwrap();
         assert!(html.contains("2026-11-24T01:00:00Z to 2026-11-24T09:00:00Z on node7"));
         assert!(html.contains("<code>mbt --time 8h</code>"));
+    }
+
+    /// A finding of `kind` with `count` rounds, with its folder (round and minimized trace,
+    /// failure.json) under `out/failures/`.
+    fn finding(out: &Path, kind: FailureKind, name: &str, count: u64) -> FailureEntry {
+        let signature = format!("{}|{name}", kind.name());
+        let id = model::finding::signature_id(&signature);
+        let dir = out.join("failures").join(&id);
+        fs::create_dir_all(&dir).unwrap();
+        let (trace, min) = (dir.join("round.trace"), dir.join("min.trace"));
+        fs::write(&trace, "z3-trace 1\nnew_solver\nreturn z1\npush z1\n").unwrap();
+        fs::write(&min, "z3-trace 1\npush <z1>\n").unwrap();
+        let entry = FailureEntry {
+            id,
+            failure: Failure::new(kind, format!("{name} happened")),
+            signature,
+            known: false,
+            count,
+            seed: 7,
+            first_seed: 7,
+            last_seed: 7,
+            options: Vec::new(),
+            z3_version: "4.8.12.0".into(),
+            replay: format!("mbt replay {}", trace.display()),
+            trace,
+            files: None,
+            rerun: format!("mbt --seed 7 --out {}", dir.join("rerun").display()),
+            replay_args: Vec::new(),
+            minimized_replay: Some(format!("mbt replay {}", min.display())),
+            minimized_trace: Some(min),
+            minimized_signature: None,
+            minimize_note: Some("4 lines minimized to 2".into()),
+            merged_ids: Vec::new(),
+            merged_signatures: Vec::new(),
+            found_after: Some(1.5),
+        };
+        entry.write(&dir).unwrap();
+        entry
+    }
+
+    /// The text of each row of the findings table, in order.
+    fn rows(html: &str) -> Vec<&str> {
+        let mut rows = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find("<tr class=\"finding\"") {
+            let end = at + rest[at..].find("</tr>").unwrap();
+            rows.push(&rest[at..end]);
+            rest = &rest[end..];
+        }
+        rows
+    }
+
+    /// The value of attribute `attr` in `row`.
+    fn attr<'a>(row: &'a str, attr: &str) -> &'a str {
+        let open = format!("{attr}=\"");
+        let at = row.find(&open).unwrap() + open.len();
+        &row[at..at + row[at..].find('"').unwrap()]
+    }
+
+    /// Every link of the page but its own anchors, percent-decoded.
+    fn links(html: &str) -> Vec<String> {
+        let mut links = Vec::new();
+        for part in html.split("href=\"").skip(1) {
+            let href = &part[..part.find('"').unwrap()];
+            if href.starts_with('#') {
+                continue;
+            }
+            let bytes = href.as_bytes();
+            let mut decoded = Vec::new();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] == b'%' {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
+                    i += 3;
+                } else {
+                    decoded.push(bytes[i]);
+                    i += 1;
+                }
+            }
+            links.push(String::from_utf8(decoded).unwrap());
+        }
+        links
+    }
+
+    /// One compact row per finding, grouped by kind (the most rounds first) and sorted by
+    /// rounds; first seen and versions from the database where it knows the finding; the
+    /// message, commands and trace folded; every link relative, so they resolve after the
+    /// folder is moved, and a page rendered from the moved folder links the same files.
+    #[test]
+    fn findings_are_rows_grouped_by_kind_and_sorted_by_rounds_with_relative_links() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("night #1");
+        let crash_few = finding(&out, FailureKind::Crash, "few", 2);
+        let literal = finding(&out, FailureKind::Literal, "lit", 20);
+        let crash_most = finding(&out, FailureKind::Crash, "most", 7);
+        let mut crash_known = finding(&out, FailureKind::Crash, "known", 4);
+        crash_known.known = true;
+        let timeout = finding(&out, FailureKind::Timeout, "slow", 1);
+        let summary = Summary {
+            z3_version: "4.8.12.0".into(),
+            failure_list: vec![
+                crash_few.clone(),
+                timeout.clone(),
+                crash_known.clone(),
+                literal.clone(),
+                crash_most.clone(),
+            ],
+            ..Summary::default()
+        };
+        let history = History {
+            findings: vec![FindingHistory {
+                id: 1,
+                signature: "crash|most [push]".into(),
+                kind: "crash".into(),
+                message: String::new(),
+                status: crate::findings_db::Status::Open,
+                first_seen: Some("2026-11-20T01:00:00Z".into()),
+                last_seen: Some("2026-11-24T01:00:00Z".into()),
+                nights: 3,
+                rounds: 30,
+                campaigns: Vec::new(),
+                reproduces_on: vec!["4.8.12.0".into(), "5.4.1.0".into()],
+                fixed_in: None,
+                fixed_at: None,
+                trace_path: String::new(),
+                minimized: true,
+                signatures: vec!["crash|most".into(), "crash|most [push]".into()],
+                replays: Vec::new(),
+            }],
+            html: String::new(),
+        };
+        let sources = [out.clone()];
+        let render_from = |dir: &Path, sources: &[PathBuf]| {
+            render(&Input {
+                summary: &summary,
+                sources,
+                page_dir: dir,
+                baseline: None,
+                history: Some(&history),
+            })
+            .unwrap()
+        };
+        let html = render_from(&out, &sources);
+        let rows = rows(&html);
+        let ids: Vec<&str> = rows.iter().map(|r| attr(r, "data-id")).collect();
+        let expected = [&literal, &crash_most, &crash_known, &crash_few, &timeout];
+        assert_eq!(ids, expected.map(|f| f.id.as_str()));
+        let kinds: Vec<&str> = html
+            .split("<tbody class=\"kind\" data-kind=\"")
+            .skip(1)
+            .map(|part| &part[..part.find('"').unwrap()])
+            .collect();
+        assert_eq!(kinds, ["literal", "crash", "timeout"]);
+        assert!(html.contains("<th colspan=\"7\">crash <span>3 findings, 13 rounds</span>"));
+        for (row, f) in rows.iter().zip(expected) {
+            // Seven cells: status, kind, signature, rounds, first seen, versions, files.
+            assert_eq!(row.matches("<td").count(), 7, "{row}");
+            assert!(
+                row.contains(&format!("<td class=\"num\">{}", f.count)),
+                "{row}"
+            );
+            // The signature is the summary of the fold; the rest is inside it.
+            let fold = &row[row.find("<details class=\"finding\">").unwrap()..];
+            let fold = &fold[..fold.find("</details></td>").unwrap()];
+            assert!(fold.contains(&format!(
+                "<summary><code class=\"sig\">{}",
+                esc(&f.signature)
+            )));
+            for text in [&f.failure.message, &f.replay, &f.rerun] {
+                assert!(fold.contains(&esc(text)), "{text} folded: {row}");
+            }
+            assert!(fold.contains(&esc(f.minimized_replay.as_ref().unwrap())));
+            assert!(
+                fold.contains("<details class=\"trace\"><summary>minimized trace, 2 lines (4 lines minimized to 2)</summary><pre>z3-trace 1\npush &lt;z1&gt;\n</pre>"),
+                "{row}"
+            );
+        }
+        // The database's history where it knows the finding, else this campaign's.
+        let most = rows[1];
+        assert!(
+            most.contains("<time datetime=\"2026-11-20T01:00:00Z\""),
+            "{most}"
+        );
+        assert!(most.contains(">2026-11-20 01:00</time>"), "{most}");
+        assert!(most.contains("4.8.12.0<br>5.4.1.0"), "{most}");
+        assert!(most.contains("30 in 3 nights"), "{most}");
+        assert!(rows[0].contains("this campaign<div class=\"msg\">after 1.5 s</div>"));
+        assert!(rows[0].contains("<td class=\"versions\">4.8.12.0</td>"));
+        assert_eq!(attr(rows[2], "data-status"), "known");
+        // Links: relative, five a finding (folder, failure.json, the two traces) and the
+        // campaign folder in the header.
+        let links = links(&html);
+        assert_eq!(links.len(), 1 + 4 * rows.len(), "{links:?}");
+        assert!(links
+            .iter()
+            .all(|l| !l.starts_with('/') && !l.contains("://")));
+        assert!(links.contains(&format!("failures/{}/failure.json", literal.id)));
+        assert!(
+            html.contains("href=\"failures/"),
+            "relative to the page's folder"
+        );
+        let moved = root.path().join("elsewhere").join("night 1 copy");
+        fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        fs::rename(&out, &moved).unwrap();
+        for link in &links {
+            assert!(moved.join(link).exists(), "{link} after the move");
+        }
+        // Rendered again from the moved folder, whose summary's paths name the old place.
+        let again = render_from(&moved, &[moved.clone()]);
+        assert_eq!(super::tests::links(&again), links);
+        assert!(
+            again.contains("push &lt;z1&gt;"),
+            "the trace is read from the new place"
+        );
+        // A page elsewhere links into the folder.
+        let page_dir = root.path().join("pages");
+        fs::create_dir(&page_dir).unwrap();
+        let elsewhere = render_from(&page_dir, &[moved.clone()]);
+        for link in super::tests::links(&elsewhere) {
+            assert!(link.starts_with("../elsewhere/night 1 copy/"), "{link}");
+            assert!(page_dir.join(&link).exists(), "{link}");
+        }
     }
 }
