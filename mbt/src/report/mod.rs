@@ -1337,7 +1337,7 @@ mod tests {
             assert!(moved.join(link).exists(), "{link} after the move");
         }
         // Rendered again from the moved folder, whose summary's paths name the old place.
-        let again = render_from(&moved, &[moved.clone()]);
+        let again = render_from(&moved, std::slice::from_ref(&moved));
         assert_eq!(super::tests::links(&again), links);
         assert!(
             again.contains("push &lt;z1&gt;"),
@@ -1346,7 +1346,7 @@ mod tests {
         // A page elsewhere links into the folder.
         let page_dir = root.path().join("pages");
         fs::create_dir(&page_dir).unwrap();
-        let elsewhere = render_from(&page_dir, &[moved.clone()]);
+        let elsewhere = render_from(&page_dir, std::slice::from_ref(&moved));
         for link in super::tests::links(&elsewhere) {
             assert!(link.starts_with("../elsewhere/night 1 copy/"), "{link}");
             assert!(page_dir.join(&link).exists(), "{link}");
