@@ -5,7 +5,7 @@
 //! reproduces, and whether it is new, open or fixed ([`FindingHistory`]). `mbt triage`
 //! ([`crate::triage`]) replays the findings that are not fixed on a given Z3 and marks those
 //! whose replay passes as fixed in that version. [`history_html`] renders the history for the
-//! report.
+//! report, [`History`] gives it with each finding's history for the finding's row.
 //!
 //! Tables (schema [`SCHEMA_VERSION`]):
 //! - `campaigns`: one row per recorded output folder (its absolute path is the key, so
@@ -1058,6 +1058,30 @@ pub fn campaigns_table(campaigns: &[CampaignRecord]) -> String {
         );
     }
     text
+}
+
+/// The findings database as the report shows it: each finding's history (first seen, the Z3
+/// versions it reproduces on, for the finding's row) and the history section.
+pub struct History {
+    pub findings: Vec<FindingHistory>,
+    /// [`history_html`]'s fragment.
+    pub html: String,
+}
+
+impl History {
+    /// Reads the database at `db`.
+    pub fn load(db: &Path) -> anyhow::Result<History> {
+        let findings = FindingsDb::open(db, false)?.history()?;
+        let html = history_html(db)?;
+        Ok(History { findings, html })
+    }
+
+    /// The history of the finding that one of `signatures` names.
+    pub fn of<'a>(&self, mut signatures: impl Iterator<Item = &'a str>) -> Option<&FindingHistory> {
+        signatures.find_map(|s| {
+            (self.findings.iter()).find(|f| f.signature == s || f.signatures.iter().any(|t| t == s))
+        })
+    }
 }
 
 /// The history of every finding in the database at `db` as an HTML fragment for the report:

@@ -490,7 +490,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         report_recorded(path, &recorded);
         // The report written at the end of the rounds is written again with the history of
         // the findings across nights, now that this night is in it.
-        match findings_db::history_html(path) {
+        match findings_db::History::load(path) {
             Ok(history) => mbt::report::write_beside(&args.out, &summary, Some(&history), true),
             Err(e) => eprintln!("mbt: warning: report without history: {e:#}"),
         }
@@ -668,14 +668,14 @@ fn main() -> ExitCode {
             db,
         }) => db
             .as_deref()
-            .map(findings_db::history_html)
+            .map(findings_db::History::load)
             .transpose()
             .and_then(|history| {
                 mbt::report::run(
                     &dirs,
                     baseline.as_deref(),
                     output.as_deref(),
-                    history.as_deref(),
+                    history.as_ref(),
                 )
             })
             .map(|path| {

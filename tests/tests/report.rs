@@ -1,6 +1,7 @@
 //! The campaign report (`OUT/report.html`, `mbt report`) and scale-out: a small real campaign
-//! with an injected fault renders a page with its sections, plots and findings; a baseline
-//! marks what is new; the page loads in headless chromium without console messages; and shards
+//! with an injected fault renders a page with its sections, plots, bars and findings (one row
+//! each, grouped by kind, sorted by rounds, the rest folded), whose links still resolve after
+//! the folder is moved; a baseline marks what is new; the page loads in headless chromium without console messages; and shards
 //! run with GNU parallel (`scale/parallel.sh`) and merged give the findings and report content
 //! of one run over the same seeds.
 
@@ -50,6 +51,31 @@ fn escaped(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
+}
+
+/// Every link of a page but its own anchors (`#...`), percent-decoded.
+fn links(html: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    for part in html.split("href=\"").skip(1) {
+        let href = &part[..part.find('"').unwrap()];
+        if href.starts_with('#') {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        let mut rest = href.as_bytes();
+        while let Some((&byte, tail)) = rest.split_first() {
+            if byte == b'%' {
+                let hex = std::str::from_utf8(&tail[..2]).unwrap();
+                bytes.push(u8::from_str_radix(hex, 16).unwrap());
+                rest = &tail[2..];
+            } else {
+                bytes.push(byte);
+                rest = tail;
+            }
+        }
+        links.push(String::from_utf8(bytes).unwrap());
+    }
+    links
 }
 
 /// The `data-status` of the findings table's row for failure `id`.
@@ -102,9 +128,14 @@ fn a_campaign_writes_a_report_with_its_findings() {
     for id in ["overview", "findings", "progress", "coverage", "statistics"] {
         section(&html, id);
     }
-    // Four plots over time and one bar chart per group of names.
+    // Four plots over time and one group of bars per group of names.
     assert!(section(&html, "progress").matches("<svg").count() >= 4);
-    assert!(section(&html, "coverage").matches("<svg").count() >= 5);
+    assert!(
+        section(&html, "coverage")
+            .matches("<figure class=\"bars\">")
+            .count()
+            >= 5
+    );
     // Self-contained: nothing to fetch, nothing to run.
     for forbidden in ["<script", "<link", " src=", "url(", "@import"] {
         assert!(!html.contains(forbidden), "the page holds {forbidden}");
@@ -141,6 +172,54 @@ fn a_campaign_writes_a_report_with_its_findings() {
         findings.matches("<details class=\"trace\">").count(),
         minimized
     );
+    // One row a finding, its message, commands and trace folded under its signature; in
+    // each kind's group the rows with the most rounds first.
+    assert_eq!(
+        findings.matches("<details class=\"finding\">").count(),
+        failures.len()
+    );
+    for group in findings.split("<tbody class=\"kind\"").skip(1) {
+        let rounds: Vec<u64> = group
+            .split("data-rounds=\"")
+            .skip(1)
+            .map(|r| r[..r.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert!(
+            !rounds.is_empty() && rounds.is_sorted_by(|a, b| a >= b),
+            "{rounds:?}"
+        );
+    }
+    // Every link is relative to the page, and resolves after the folder is moved.
+    let moved = dir.path().join("moved").join("night 1");
+    std::fs::create_dir(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&out, &moved).unwrap();
+    let resolved = links(&html);
+    assert!(resolved.len() > 3 * failures.len(), "{resolved:?}");
+    for link in &resolved {
+        assert!(!link.starts_with('/') && !link.contains("://"), "{link}");
+        assert!(
+            moved.join(link).exists(),
+            "{link} does not resolve after the move"
+        );
+    }
+    // `mbt report` on the moved folder, into a page elsewhere: its links resolve from there.
+    let page = dir.path().join("pages").join("night.html");
+    std::fs::create_dir(page.parent().unwrap()).unwrap();
+    mbt(
+        &[
+            "report",
+            moved.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let elsewhere = links(&report(&page));
+    assert_eq!(elsewhere.len(), resolved.len());
+    for link in elsewhere {
+        assert!(link.starts_with("../moved/night 1/"), "{link}");
+        assert!(page.parent().unwrap().join(&link).exists(), "{link}");
+    }
     let coverage = section(&html, "coverage");
     assert!(
         coverage.contains("<li>Operations: fp: never exercised"),
@@ -213,7 +292,8 @@ fn the_baseline_marks_what_is_new() {
         (true, true),
         "{new} new, {known} known"
     );
-    assert!(section(&html, "baseline").contains(&escaped(baseline.to_str().unwrap())));
+    // The baseline's folder, linked relative to the page (both are in `dir`).
+    assert!(section(&html, "baseline").contains("<a href=\"baseline/\"><code>baseline</code></a>"));
     // Several folders need -o; an input is never the output.
     let args = [
         "report",
@@ -321,8 +401,9 @@ fn a_report_loads_in_chromium_without_console_errors() {
     assert_eq!(console_lines(&stderr), Vec::<&str>::new());
 }
 
-/// The report's sections that do not depend on timings, with the campaign folders `dirs`
-/// written as `DIR`.
+/// The report's sections that do not depend on timings (but the findings' first-seen cells,
+/// the time into the campaign), with the campaign folders `dirs` written as `DIR` and the
+/// links (relative to where the page is) left out.
 fn timeless_sections(html: &str, dirs: &[&Path]) -> String {
     let mut text: String = ["findings", "coverage"]
         .iter()
@@ -330,6 +411,15 @@ fn timeless_sections(html: &str, dirs: &[&Path]) -> String {
         .collect();
     for dir in dirs {
         text = text.replace(&escaped(dir.to_str().unwrap()), "DIR");
+    }
+    for (open, close) in [("href=\"", "\""), ("<td class=\"seen\">", "</td>")] {
+        let mut parts = text.split(open);
+        let mut without = parts.next().unwrap_or_default().to_string();
+        for part in parts {
+            without.push_str(open);
+            without.push_str(&part[part.find(close).unwrap_or(0)..]);
+        }
+        text = without;
     }
     text
 }

@@ -5,16 +5,22 @@
 //! [`render`] turns an [`Input`] into the page: the figures of the [`Summary`], its
 //! [`crate::timeline::Timeline`] as plots over time (rounds and rounds/s, answers, findings),
 //! how often every operation of the API model, every call and check, and every fuzzer action
-//! was exercised (the model's names that never were show at zero), and the unique findings
-//! with their reproduce commands and minimized traces. A [`Baseline`] (an earlier campaign's
-//! folder) marks which findings are new and which of its findings were not met again; the
-//! findings' history across nights comes from the caller as a ready HTML fragment
-//! ([`Input::history`]). Several folders are shards: they are merged in memory
-//! ([`crate::merge::merge_summaries`]). The plots are drawn by [`plots`].
+//! was exercised (bars on a log scale; the model's names that never were show at zero), and
+//! the unique findings for a reader in a hurry: one row per finding (status, kind, signature,
+//! rounds, first seen, the Z3 versions it reproduces on, links to its files), grouped by kind
+//! (the kind with the most failed rounds first) and sorted by rounds within the group, with
+//! the message, the reproduce commands and the minimized trace folded (`<details>`) under the
+//! signature. Every link is relative to the page's folder ([`Input::page_dir`]), so the
+//! output folder can be moved or copied. A [`Baseline`] (an earlier campaign's folder) marks
+//! which findings are new and which of its findings were not met again; the findings database
+//! ([`Input::history`]) gives each row its first night and versions, and its own section.
+//! Several folders are shards: they are merged in memory
+//! ([`crate::merge::merge_summaries`]). The plots and bars are drawn by [`plots`].
 
 pub mod plots;
 
 use crate::campaign::{FailureEntry, Summary};
+use crate::findings_db::{FindingHistory, History};
 use crate::merge;
 use crate::stats::Count;
 use anyhow::{bail, Context as _};
@@ -71,9 +77,12 @@ pub struct Input<'a> {
     pub summary: &'a Summary,
     /// The campaign folders the summary comes from (several: merged shards).
     pub sources: &'a [PathBuf],
+    /// The folder the page is written into: every link of the page is relative to it.
+    pub page_dir: &'a Path,
     pub baseline: Option<&'a Baseline>,
-    /// The findings' history across nights, an HTML fragment shown as a section of its own.
-    pub history: Option<&'a str>,
+    /// The findings database: each finding's first night and Z3 versions, and the history
+    /// across nights as a section of its own.
+    pub history: Option<&'a History>,
 }
 
 impl Input<'_> {
@@ -81,6 +90,80 @@ impl Input<'_> {
     fn is_new(&self, entry: &FailureEntry) -> bool {
         !entry.known && !self.baseline.is_some_and(|b| b.has(entry))
     }
+
+    /// The database's history of a finding, if the report has a database that knows it.
+    fn history_of(&self, entry: &FailureEntry) -> Option<&FindingHistory> {
+        self.history.and_then(|h| h.of(signatures(entry)))
+    }
+
+    /// `target` relative to the page's folder (empty: that folder).
+    fn relative(&self, target: &Path) -> PathBuf {
+        let target = absolute(target);
+        pathdiff::diff_paths(&target, absolute(self.page_dir)).unwrap_or(target)
+    }
+
+    /// The `href` of `target` from the page's folder.
+    fn href(&self, target: &Path) -> String {
+        let relative = self.relative(target);
+        match relative.as_os_str().is_empty() {
+            true => "./".into(),
+            false => url_path(&relative.to_string_lossy()),
+        }
+    }
+
+    /// A link to the folder `dir` that says where it is from the page.
+    fn folder_link(&self, dir: &Path) -> String {
+        let relative = self.relative(dir);
+        let text = match relative.as_os_str().is_empty() {
+            true => "this folder".to_string(),
+            false => format!("<code>{}</code>", esc(&relative.to_string_lossy())),
+        };
+        let href = self.href(dir);
+        let href = if href.ends_with('/') {
+            href
+        } else {
+            href + "/"
+        };
+        format!("<a href=\"{}\">{text}</a>", esc(&href))
+    }
+
+    /// Where the files of finding `entry` are: its recorded folder, or, when that is gone (the
+    /// output folder was moved after the campaign), the folder of its id in a source folder.
+    fn finding_dir(&self, entry: &FailureEntry) -> PathBuf {
+        let recorded = entry.trace.parent().unwrap_or(Path::new("")).to_path_buf();
+        if recorded.is_dir() {
+            return recorded;
+        }
+        (self.sources.iter())
+            .map(|src| src.join("failures").join(&entry.id))
+            .find(|dir| dir.is_dir())
+            .unwrap_or(recorded)
+    }
+}
+
+/// `path` absolute and, where it exists, with its symbolic links resolved, so that two paths
+/// compare by where they are.
+fn absolute(path: &Path) -> PathBuf {
+    fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// A relative path as a URL path: bytes other than unreserved characters and `/`
+/// percent-encoded (a space, `#` or `%` in a folder name would otherwise break the link).
+fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            _ => {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    out
 }
 
 /// `mbt report`: reads the folders (merging shards), renders the page with the findings'
@@ -90,7 +173,7 @@ pub fn run(
     dirs: &[PathBuf],
     baseline: Option<&Path>,
     output: Option<&Path>,
-    history: Option<&str>,
+    history: Option<&History>,
 ) -> anyhow::Result<PathBuf> {
     let output = match (output, dirs) {
         (Some(path), _) => path.to_path_buf(),
@@ -117,9 +200,14 @@ pub fn run(
             bail!("-o {}: that is an input of the report", output.display());
         }
     }
+    let page_dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
     let html = render(&Input {
         summary: &summary,
         sources: dirs,
+        page_dir,
         baseline: baseline.as_ref(),
         history,
     })?;
@@ -160,11 +248,12 @@ pub fn write(path: &Path, html: &str) -> anyhow::Result<()> {
 
 /// Writes `OUT/report.html` of the campaign (or merge) in `out`, with the findings'
 /// `history` if given; a failure is a warning, as the results are in `summary.json` already.
-pub fn write_beside(out: &Path, summary: &Summary, history: Option<&str>, quiet: bool) {
+pub fn write_beside(out: &Path, summary: &Summary, history: Option<&History>, quiet: bool) {
     let sources = [out.to_path_buf()];
     let input = Input {
         summary,
         sources: &sources,
+        page_dir: out,
         baseline: None,
         history,
     };
@@ -230,7 +319,7 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
     }
     if let Some(history) = input.history {
         // The fragment is a section with its own heading; the wrapper only gives the anchor.
-        let _ = write!(page, "<div id=\"history\">\n{history}\n</div>\n");
+        let _ = write!(page, "<div id=\"history\">\n{}\n</div>\n", history.html);
     }
     over_time(&mut page, input);
     coverage(&mut page, s);
@@ -245,10 +334,8 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
 
 fn header(page: &mut String, input: &Input) {
     let s = input.summary;
-    let sources: Vec<String> = input
-        .sources
-        .iter()
-        .map(|d| format!("<code>{}</code>", esc(&d.display().to_string())))
+    let sources: Vec<String> = (input.sources.iter())
+        .map(|d| input.folder_link(d))
         .collect();
     let shards = if !s.merged_from.is_empty() {
         format!(" &middot; {} shards merged", s.merged_from.len())
@@ -356,17 +443,35 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// The findings in the order the table shows them: new first, then by kind and signature.
-fn ordered<'a>(input: &Input, list: &'a [FailureEntry]) -> Vec<&'a FailureEntry> {
-    let mut list: Vec<&FailureEntry> = list.iter().collect();
-    list.sort_by_key(|f| {
-        (
-            !input.is_new(f),
-            f.failure.kind.name(),
-            f.signature.as_str(),
-        )
+/// The findings as the table shows them: grouped by kind, the kind with the most failed rounds
+/// first (then by name); within a kind the finding with the most rounds first, new before
+/// known, then by signature.
+fn grouped<'a>(
+    input: &Input,
+    list: &'a [FailureEntry],
+) -> Vec<(&'static str, Vec<&'a FailureEntry>)> {
+    let mut by_kind: BTreeMap<&'static str, Vec<&FailureEntry>> = BTreeMap::new();
+    for f in list {
+        by_kind.entry(f.failure.kind.name()).or_default().push(f);
+    }
+    let mut groups: Vec<_> = by_kind.into_iter().collect();
+    for (_, findings) in &mut groups {
+        findings.sort_by(|a, b| {
+            (b.count.cmp(&a.count))
+                .then_with(|| input.is_new(b).cmp(&input.is_new(a)))
+                .then_with(|| a.signature.cmp(&b.signature))
+        });
+    }
+    let rounds = |list: &[&FailureEntry]| list.iter().map(|f| f.count).sum::<u64>();
+    groups.sort_by(|(kind_a, a), (kind_b, b)| {
+        rounds(b).cmp(&rounds(a)).then_with(|| kind_a.cmp(kind_b))
     });
-    list
+    groups
+}
+
+/// `n` and the noun, plural unless `n` is one.
+fn count_of(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 fn findings(page: &mut String, input: &Input) {
@@ -374,14 +479,16 @@ fn findings(page: &mut String, input: &Input) {
     let n_new = s.failure_list.iter().filter(|f| input.is_new(f)).count();
     let against = match input.baseline {
         Some(b) => format!(
-            " (new: not in the baseline <code>{}</code> nor known)",
-            esc(&b.dir.display().to_string())
+            " (new: not in the baseline {} nor known)",
+            input.folder_link(&b.dir)
         ),
         None => String::new(),
     };
     let _ = write!(
         page,
-        "<section id=\"findings\">\n<h2>Unique findings</h2>\n<p>{} unique findings, {n_new} new{against}, from {} failed rounds.</p>\n",
+        "<section id=\"findings\">\n<h2>Unique findings</h2>\n<p>{} unique findings, {n_new} new{against}, \
+         from {} failed rounds; grouped by kind, the most rounds first. A signature opens to the \
+         message, the commands that reproduce the finding and its minimized trace.</p>\n",
         s.failure_list.len(),
         s.failed_rounds
     );
@@ -390,54 +497,161 @@ fn findings(page: &mut String, input: &Input) {
         return;
     }
     page.push_str(
-        "<table class=\"findings\">\n<thead><tr><th>status</th><th>kind</th><th>signature and message</th>\
-         <th class=\"num\">rounds</th><th>seeds</th><th>reproduce</th></tr></thead>\n<tbody>\n",
+        "<table class=\"findings\">\n<thead><tr><th>status</th><th>kind</th><th>signature</th>\
+         <th class=\"num\">rounds</th><th>first seen</th><th>reproduces on</th><th>files</th></tr></thead>\n",
     );
-    for f in ordered(input, &s.failure_list) {
-        let status = if input.is_new(f) { "new" } else { "known" };
-        let seeds = if f.first_seed == f.last_seed {
-            format!("{}", f.seed)
-        } else {
-            format!("{} ({}&ndash;{})", f.seed, f.first_seed, f.last_seed)
-        };
+    for (kind, list) in grouped(input, &s.failure_list) {
+        let rounds: u64 = list.iter().map(|f| f.count).sum();
         let _ = write!(
             page,
-            "<tr class=\"finding\" data-status=\"{status}\" data-id=\"{id}\">\
-             <td><span class=\"status {status}\">{status}</span></td>\
-             <td class=\"kind\">{kind}</td>\
-             <td><code class=\"sig\">{sig}</code><div class=\"msg\">{msg}</div>{min_sig}{merged}</td>\
-             <td class=\"num\">{count}</td><td>{seeds}</td><td>",
-            id = esc(&f.id),
-            kind = esc(f.failure.kind.name()),
-            sig = esc(&f.signature),
-            msg = esc(&f.failure.message),
-            min_sig = f.minimized_signature.as_ref().map_or(String::new(), |m| format!(
-                "<div class=\"msg\">after minimization: <code>{}</code></div>",
-                esc(m)
-            )),
-            merged = if f.merged_ids.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "<div class=\"msg\">merged: {}</div>",
-                    esc(&f.merged_ids.join(", "))
-                )
-            },
-            count = f.count,
+            "<tbody class=\"kind\" data-kind=\"{kind}\">\n<tr class=\"group\"><th colspan=\"7\">{kind} \
+             <span>{}, {}</span></th></tr>\n",
+            count_of(list.len(), "finding"),
+            count_of(rounds as usize, "round"),
+            kind = esc(kind),
         );
-        command(page, "replay", &f.replay);
-        if let Some(min) = &f.minimized_replay {
-            command(page, "replay minimized", min);
+        for f in list {
+            finding_row(page, input, f);
         }
-        command(page, "rerun", &f.rerun);
-        if let Some(path) = &f.minimized_trace {
-            minimized_trace(page, path, f.minimize_note.as_deref());
-        } else if let Some(note) = &f.minimize_note {
-            let _ = write!(page, "<div class=\"msg\">{}</div>", esc(note));
-        }
-        page.push_str("</td></tr>\n");
+        page.push_str("</tbody>\n");
     }
-    page.push_str("</tbody>\n</table>\n</section>\n");
+    page.push_str("</table>\n</section>\n");
+}
+
+/// One finding's row: status, kind, signature (the rest folded under it), rounds, first seen,
+/// the Z3 versions it reproduces on and links to its files.
+fn finding_row(page: &mut String, input: &Input, f: &FailureEntry) {
+    let status = if input.is_new(f) { "new" } else { "known" };
+    let history = input.history_of(f);
+    let _ = write!(
+        page,
+        "<tr class=\"finding\" data-status=\"{status}\" data-id=\"{id}\" data-rounds=\"{count}\">\
+         <td><span class=\"status {status}\">{status}</span></td>\
+         <td class=\"kind\">{kind}</td>\
+         <td class=\"sig\"><details class=\"finding\"><summary><code class=\"sig\">{sig}</code></summary>\
+         <div class=\"more\">",
+        id = esc(&f.id),
+        count = f.count,
+        kind = esc(f.failure.kind.name()),
+        sig = esc(&f.signature),
+    );
+    folded(page, input, f);
+    page.push_str("</div></details></td>");
+    // Rounds: this campaign's; the database adds those of every night.
+    let _ = write!(page, "<td class=\"num\">{}", f.count);
+    if let Some(h) = history.filter(|h| h.nights > 1) {
+        let _ = write!(
+            page,
+            "<div class=\"msg\">{} in {} nights</div>",
+            h.rounds, h.nights
+        );
+    }
+    page.push_str("</td><td class=\"seen\">");
+    match history.and_then(|h| h.first_seen.as_deref()) {
+        Some(first) => {
+            // `2026-11-24T01:00:00Z` as `2026-11-24 01:00`, the whole stamp on hover.
+            let short: String = first.replacen('T', " ", 1).chars().take(16).collect();
+            let _ = write!(
+                page,
+                "<time datetime=\"{0}\" title=\"{0} (findings database)\">{1}</time>",
+                esc(first),
+                esc(&short)
+            );
+        }
+        None => {
+            page.push_str("this campaign");
+            if let Some(after) = f.found_after {
+                let _ = write!(page, "<div class=\"msg\">after {}</div>", duration(after));
+            }
+        }
+    }
+    page.push_str("</td><td class=\"versions\">");
+    let versions: Vec<&str> = match history {
+        Some(h) if !h.reproduces_on.is_empty() => {
+            h.reproduces_on.iter().map(String::as_str).collect()
+        }
+        _ if !f.z3_version.is_empty() => vec![f.z3_version.as_str()],
+        _ => vec![input.summary.z3_version.as_str()],
+    };
+    let versions: Vec<String> = versions.iter().map(|v| esc(v)).collect();
+    page.push_str(&versions.join("<br>"));
+    if let Some(fixed) = history.and_then(|h| h.fixed_in.as_deref()) {
+        let _ = write!(page, "<div class=\"msg\">fixed in {}</div>", esc(fixed));
+    }
+    page.push_str("</td><td class=\"files\">");
+    files(page, input, f);
+    page.push_str("</td></tr>\n");
+}
+
+/// What the row folds under the signature: the message, other signatures, seeds, the
+/// commands (as failure.json holds them) and the minimized trace.
+fn folded(page: &mut String, input: &Input, f: &FailureEntry) {
+    let _ = write!(page, "<div class=\"msg\">{}</div>", esc(&f.failure.message));
+    if let Some(m) = &f.minimized_signature {
+        let _ = write!(
+            page,
+            "<div class=\"msg\">after minimization: <code>{}</code></div>",
+            esc(m)
+        );
+    }
+    if !f.merged_ids.is_empty() {
+        let _ = write!(
+            page,
+            "<div class=\"msg\">merged: {}</div>",
+            esc(&f.merged_ids.join(", "))
+        );
+    }
+    let seeds = if f.first_seed == f.last_seed {
+        format!("seed {}", f.seed)
+    } else {
+        format!(
+            "seed {} (failed from {} to {})",
+            f.seed, f.first_seed, f.last_seed
+        )
+    };
+    let _ = write!(page, "<div class=\"msg\">{seeds}</div>");
+    command(page, "replay", &f.replay);
+    if let Some(min) = &f.minimized_replay {
+        command(page, "replay minimized", min);
+    }
+    command(page, "rerun", &f.rerun);
+    let dir = input.finding_dir(f);
+    match f.minimized_trace.as_deref().and_then(Path::file_name) {
+        Some(name) => minimized_trace(page, input, &dir.join(name), f.minimize_note.as_deref()),
+        None => {
+            if let Some(note) = &f.minimize_note {
+                let _ = write!(page, "<div class=\"msg\">{}</div>", esc(note));
+            }
+        }
+    }
+}
+
+/// Links to the finding's folder and files, relative to the page.
+fn files(page: &mut String, input: &Input, f: &FailureEntry) {
+    let dir = input.finding_dir(f);
+    let mut links = vec![(dir.clone(), "folder", "the finding's folder")];
+    links.push((dir.join("failure.json"), "json", "failure.json"));
+    let named = |path: &Path| path.file_name().map(|name| dir.join(name));
+    if let Some(trace) = named(&f.trace) {
+        links.push((trace, "trace", "the round's trace"));
+    }
+    if let Some(min) = f.minimized_trace.as_deref().and_then(named) {
+        links.push((min, "min", "the minimized trace"));
+    }
+    if let Some(files) = f.files.as_deref().and_then(named) {
+        links.push((files, "files", "the files the round wrote"));
+    }
+    let links: Vec<String> = links
+        .into_iter()
+        .map(|(path, label, what)| {
+            let mut href = input.href(&path);
+            if path.is_dir() && !href.ends_with('/') {
+                href.push('/');
+            }
+            format!("<a href=\"{}\" title=\"{what}\">{label}</a>", esc(&href))
+        })
+        .collect();
+    page.push_str(&links.join(" "));
 }
 
 fn command(page: &mut String, label: &str, command: &str) {
@@ -448,15 +662,16 @@ fn command(page: &mut String, label: &str, command: &str) {
     );
 }
 
-/// The minimized trace, folded, with its line count; cut at [`INLINE_TRACE_LIMIT`].
-fn minimized_trace(page: &mut String, path: &Path, note: Option<&str>) {
+/// The minimized trace at `path`, folded, with its line count; cut at [`INLINE_TRACE_LIMIT`]
+/// with a link to the whole file.
+fn minimized_trace(page: &mut String, input: &Input, path: &Path, note: Option<&str>) {
+    let href = esc(&input.href(path));
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) => {
             let _ = write!(
                 page,
-                "<div class=\"msg\">minimized trace {}: {}</div>",
-                esc(&path.display().to_string()),
+                "<div class=\"msg\">minimized trace <a href=\"{href}\">{href}</a>: {}</div>",
                 esc(&e.to_string())
             );
             return;
@@ -471,17 +686,17 @@ fn minimized_trace(page: &mut String, path: &Path, note: Option<&str>) {
             end -= 1;
         }
         shown = &shown[..end];
-        cut = format!("\n... cut here; the whole trace is {}", path.display());
+        cut = format!(
+            "<div class=\"msg\">cut here; the whole trace: <a href=\"{href}\">{href}</a></div>"
+        );
     }
     let _ = write!(
         page,
-        "<details class=\"trace\"><summary>minimized trace, {lines} lines{}</summary><pre>{}{}</pre></details>",
+        "<details class=\"trace\"><summary>minimized trace, {lines} lines{}</summary><pre>{}</pre>{cut}</details>",
         note.map_or(String::new(), |n| format!(" ({})", esc(n))),
         esc(shown),
-        esc(&cut)
     );
 }
-
 /// The baseline's findings that this campaign did not meet.
 fn gone(page: &mut String, input: &Input, baseline: &Baseline) {
     let met: BTreeSet<&str> = input
@@ -498,10 +713,10 @@ fn gone(page: &mut String, input: &Input, baseline: &Baseline) {
         .collect();
     let _ = write!(
         page,
-        "<section id=\"baseline\">\n<h2>Against the baseline</h2>\n<p>The baseline <code>{}</code> \
+        "<section id=\"baseline\">\n<h2>Against the baseline</h2>\n<p>The baseline {} \
          ({} rounds, Z3 {}) had {} unique findings; {} of them were not met in this campaign \
          (fixed, or not reached by these seeds).</p>\n",
-        esc(&baseline.dir.display().to_string()),
+        input.folder_link(&baseline.dir),
         baseline.summary.rounds,
         esc(&baseline.summary.z3_version),
         baseline.summary.failure_list.len(),
@@ -688,8 +903,10 @@ fn coverage(page: &mut String, s: &Summary) {
     let _ = write!(
         page,
         "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p>How often each operation of the API model, \
-         each call and check, and each fuzzer action was tried (light) and succeeded (dark), on a \
-         log scale: {} of {total} were exercised.</p>\n",
+         each call and check, and each fuzzer action was tried \
+         <span class=\"swatch tried\"></span> and succeeded <span class=\"swatch ok\"></span>, \
+         on a log scale (a grid line per power of ten; each group has its own scale): \
+         {} of {total} were exercised.</p>\n",
         total - n_never
     );
     if n_never > 0 {
@@ -709,9 +926,9 @@ fn coverage(page: &mut String, s: &Summary) {
         }
         page.push_str("</ul>\n");
     }
-    page.push_str("<div class=\"plots\">\n");
+    page.push_str("<div class=\"bar-groups\">\n");
     for (title, bars) in &groups {
-        let _ = writeln!(page, "<figure>{}</figure>", plot(plots::bars(title, bars)));
+        let _ = writeln!(page, "{}", plots::bars(title, bars));
     }
     page.push_str("</div>\n</section>\n");
 }
@@ -805,7 +1022,7 @@ td.kind { white-space: nowrap; }
 th { font-size: .8rem; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font: 12.5px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; }
-code.sig { word-break: break-all; font-weight: 600; }
+code.sig { overflow-wrap: anywhere; font-weight: 600; }
 .msg { color: var(--muted); font-size: .85rem; margin-top: .2rem; word-break: break-word; }
 .status { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 700; }
 .status.new { background: #fde2e2; color: var(--bad); }
@@ -815,11 +1032,40 @@ code.sig { word-break: break-all; font-weight: 600; }
 .cmd pre, details.trace pre { margin: .1rem 0 .3rem; padding: .35rem .5rem; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; white-space: pre-wrap; word-break: break-all; }
 details.trace pre { max-height: 24rem; overflow: auto; }
 details summary { cursor: pointer; color: var(--accent); }
-table.findings td:last-child { max-width: 34rem; }
+table.findings td { padding: .3rem .5rem; }
+table.findings td.sig { width: 100%; }
+table.findings td.seen, table.findings td.versions, table.findings td.files, table.findings td.num { white-space: nowrap; }
+td.files a { margin-right: .45rem; color: var(--accent); }
+tr.group th { background: var(--bg); color: var(--fg); font-size: .9rem; text-transform: none; letter-spacing: 0; padding-top: .55rem; }
+tr.group th span { color: var(--muted); font-weight: 400; margin-left: .4rem; }
+details.finding .more { margin: .3rem 0 .2rem 1.1rem; }
 .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 1rem; align-items: start; }
 figure { margin: 0; }
 figure svg { width: 100%; height: auto; }
 .never { padding-left: 1.2rem; }
+.swatch { display: inline-block; width: .9rem; height: .65rem; vertical-align: middle; }
+.swatch.tried { background: #9ecae1; }
+.swatch.ok { background: #3182bd; }
+.bar-groups { columns: 2 32rem; column-gap: 2.5rem; }
+figure.bars { break-inside: avoid; margin: 0 0 1.4rem; }
+figure.bars figcaption { font-weight: 600; margin-bottom: .15rem; }
+figure.bars figcaption span { color: var(--muted); font-weight: 400; font-size: .85rem; margin-left: .3rem; }
+table.bars th, table.bars td { border: 0; padding: 0 .4rem; height: 1.2rem; vertical-align: middle; }
+table.bars td.name { white-space: nowrap; text-align: right; width: 1%; }
+table.bars .track { position: relative; width: 100%; min-width: 8rem; padding: 0; }
+table.bars td.track { background-image: linear-gradient(to right, #d5dce4 1px, transparent 1px); background-size: calc(100% / var(--decades)) 100%; border-right: 1px solid #d5dce4; }
+.track .tried, .track .ok, .track .zero { position: absolute; left: 0; min-width: 2px; }
+.track .tried { top: 2px; bottom: 2px; background: #9ecae1; }
+.track .ok { top: 5px; bottom: 5px; background: #3182bd; }
+.track .zero { top: 1px; bottom: 1px; width: 3px; background: var(--bad); }
+.track span.never { position: absolute; left: 8px; top: 0; color: var(--bad); font-size: .78rem; line-height: 1.2rem; }
+table.bars tr.never td.name code, table.bars tr.never td.num { color: var(--bad); }
+table.bars td.num { font-size: .8rem; color: var(--muted); width: 1%; white-space: nowrap; }
+table.bars tr.scale th { font-size: .75rem; color: var(--muted); text-transform: none; letter-spacing: 0; font-weight: 400; }
+table.bars th.track .tick { position: absolute; top: 0; transform: translateX(-50%); }
+table.bars th.track .tick.first { transform: none; }
+table.bars th.track .tick.last { transform: translateX(-100%); }
+table.bars tbody tr:hover { background: var(--bg); }
 .never code { color: var(--bad); margin-right: .3rem; }
 .ok { color: var(--good); font-weight: 600; }
 .note { color: var(--muted); }
@@ -831,24 +1077,33 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::{Failure, FailureKind};
 
     #[test]
     fn an_empty_summary_renders_and_the_history_has_its_section() {
         let summary = Summary::default();
-        let sources = [PathBuf::from("/out/<night>")];
-        let history = "<table id=\"nights\"></table>";
+        let sources = [PathBuf::from("/out/<night> #1")];
+        let history = History {
+            findings: Vec::new(),
+            html: "<table id=\"nights\"></table>".into(),
+        };
         let html = render(&Input {
             summary: &summary,
             sources: &sources,
+            page_dir: Path::new("/out"),
             baseline: None,
-            history: Some(history),
+            history: Some(&history),
         })
         .unwrap();
         assert!(html.contains("No findings."));
         assert!(html.contains("No timeline recorded"));
-        assert!(html.contains("<code>/out/&lt;night&gt;</code>"), "escaped");
+        // The source folder, relative to the page's, as a link and as text.
+        assert!(
+            html.contains("<a href=\"%3Cnight%3E%20%231/\"><code>&lt;night&gt; #1</code></a>"),
+            "escaped"
+        );
         let at = html.find("<div id=\"history\">").expect("history section");
-        assert!(html[at..].contains(history));
+        assert!(html[at..].contains(&history.html));
         assert!(html.contains("<a href=\"#history\">"));
         // Every operation of the model shows, none exercised.
         assert!(html.contains("<code>bvadd</code>") && html.contains("<code>check_sat</code>"));
@@ -866,11 +1121,235 @@ mod tests {
         let html = render(&Input {
             summary: &summary,
             sources: &sources,
+            page_dir: Path::new("/out"),
             baseline: None,
             history: None,
         })
         .unwrap();
         assert!(html.contains("2026-11-24T01:00:00Z to 2026-11-24T09:00:00Z on node7"));
         assert!(html.contains("<code>mbt --time 8h</code>"));
+    }
+
+    /// A finding of `kind` with `count` rounds, with its folder (round and minimized trace,
+    /// failure.json) under `out/failures/`.
+    fn finding(out: &Path, kind: FailureKind, name: &str, count: u64) -> FailureEntry {
+        let signature = format!("{}|{name}", kind.name());
+        let id = model::finding::signature_id(&signature);
+        let dir = out.join("failures").join(&id);
+        fs::create_dir_all(&dir).unwrap();
+        let (trace, min) = (dir.join("round.trace"), dir.join("min.trace"));
+        fs::write(&trace, "z3-trace 1\nnew_solver\nreturn z1\npush z1\n").unwrap();
+        fs::write(&min, "z3-trace 1\npush <z1>\n").unwrap();
+        let entry = FailureEntry {
+            id,
+            failure: Failure::new(kind, format!("{name} happened")),
+            signature,
+            known: false,
+            count,
+            seed: 7,
+            first_seed: 7,
+            last_seed: 7,
+            options: Vec::new(),
+            z3_version: "4.8.12.0".into(),
+            replay: format!("mbt replay {}", trace.display()),
+            trace,
+            files: None,
+            rerun: format!("mbt --seed 7 --out {}", dir.join("rerun").display()),
+            replay_args: Vec::new(),
+            minimized_replay: Some(format!("mbt replay {}", min.display())),
+            minimized_trace: Some(min),
+            minimized_signature: None,
+            minimize_note: Some("4 lines minimized to 2".into()),
+            merged_ids: Vec::new(),
+            merged_signatures: Vec::new(),
+            found_after: Some(1.5),
+        };
+        entry.write(&dir).unwrap();
+        entry
+    }
+
+    /// The text of each row of the findings table, in order.
+    fn rows(html: &str) -> Vec<&str> {
+        let mut rows = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find("<tr class=\"finding\"") {
+            let end = at + rest[at..].find("</tr>").unwrap();
+            rows.push(&rest[at..end]);
+            rest = &rest[end..];
+        }
+        rows
+    }
+
+    /// The value of attribute `attr` in `row`.
+    fn attr<'a>(row: &'a str, attr: &str) -> &'a str {
+        let open = format!("{attr}=\"");
+        let at = row.find(&open).unwrap() + open.len();
+        &row[at..at + row[at..].find('"').unwrap()]
+    }
+
+    /// Every link of the page but its own anchors, percent-decoded.
+    fn links(html: &str) -> Vec<String> {
+        let mut links = Vec::new();
+        for part in html.split("href=\"").skip(1) {
+            let href = &part[..part.find('"').unwrap()];
+            if href.starts_with('#') {
+                continue;
+            }
+            let bytes = href.as_bytes();
+            let mut decoded = Vec::new();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] == b'%' {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
+                    i += 3;
+                } else {
+                    decoded.push(bytes[i]);
+                    i += 1;
+                }
+            }
+            links.push(String::from_utf8(decoded).unwrap());
+        }
+        links
+    }
+
+    /// One compact row per finding, grouped by kind (the most rounds first) and sorted by
+    /// rounds; first seen and versions from the database where it knows the finding; the
+    /// message, commands and trace folded; every link relative, so they resolve after the
+    /// folder is moved, and a page rendered from the moved folder links the same files.
+    #[test]
+    fn findings_are_rows_grouped_by_kind_and_sorted_by_rounds_with_relative_links() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("night #1");
+        let crash_few = finding(&out, FailureKind::Crash, "few", 2);
+        let literal = finding(&out, FailureKind::Literal, "lit", 20);
+        let crash_most = finding(&out, FailureKind::Crash, "most", 7);
+        let mut crash_known = finding(&out, FailureKind::Crash, "known", 4);
+        crash_known.known = true;
+        let timeout = finding(&out, FailureKind::Timeout, "slow", 1);
+        let summary = Summary {
+            z3_version: "4.8.12.0".into(),
+            failure_list: vec![
+                crash_few.clone(),
+                timeout.clone(),
+                crash_known.clone(),
+                literal.clone(),
+                crash_most.clone(),
+            ],
+            ..Summary::default()
+        };
+        let history = History {
+            findings: vec![FindingHistory {
+                id: 1,
+                signature: "crash|most [push]".into(),
+                kind: "crash".into(),
+                message: String::new(),
+                status: crate::findings_db::Status::Open,
+                first_seen: Some("2026-11-20T01:00:00Z".into()),
+                last_seen: Some("2026-11-24T01:00:00Z".into()),
+                nights: 3,
+                rounds: 30,
+                campaigns: Vec::new(),
+                reproduces_on: vec!["4.8.12.0".into(), "5.4.1.0".into()],
+                fixed_in: None,
+                fixed_at: None,
+                trace_path: String::new(),
+                minimized: true,
+                signatures: vec!["crash|most".into(), "crash|most [push]".into()],
+                replays: Vec::new(),
+            }],
+            html: String::new(),
+        };
+        let sources = [out.clone()];
+        let render_from = |dir: &Path, sources: &[PathBuf]| {
+            render(&Input {
+                summary: &summary,
+                sources,
+                page_dir: dir,
+                baseline: None,
+                history: Some(&history),
+            })
+            .unwrap()
+        };
+        let html = render_from(&out, &sources);
+        let rows = rows(&html);
+        let ids: Vec<&str> = rows.iter().map(|r| attr(r, "data-id")).collect();
+        let expected = [&literal, &crash_most, &crash_known, &crash_few, &timeout];
+        assert_eq!(ids, expected.map(|f| f.id.as_str()));
+        let kinds: Vec<&str> = html
+            .split("<tbody class=\"kind\" data-kind=\"")
+            .skip(1)
+            .map(|part| &part[..part.find('"').unwrap()])
+            .collect();
+        assert_eq!(kinds, ["literal", "crash", "timeout"]);
+        assert!(html.contains("<th colspan=\"7\">crash <span>3 findings, 13 rounds</span>"));
+        for (row, f) in rows.iter().zip(expected) {
+            // Seven cells: status, kind, signature, rounds, first seen, versions, files.
+            assert_eq!(row.matches("<td").count(), 7, "{row}");
+            assert!(
+                row.contains(&format!("<td class=\"num\">{}", f.count)),
+                "{row}"
+            );
+            // The signature is the summary of the fold; the rest is inside it.
+            let fold = &row[row.find("<details class=\"finding\">").unwrap()..];
+            let fold = &fold[..fold.find("</details></td>").unwrap()];
+            assert!(fold.contains(&format!(
+                "<summary><code class=\"sig\">{}",
+                esc(&f.signature)
+            )));
+            for text in [&f.failure.message, &f.replay, &f.rerun] {
+                assert!(fold.contains(&esc(text)), "{text} folded: {row}");
+            }
+            assert!(fold.contains(&esc(f.minimized_replay.as_ref().unwrap())));
+            assert!(
+                fold.contains("<details class=\"trace\"><summary>minimized trace, 2 lines (4 lines minimized to 2)</summary><pre>z3-trace 1\npush &lt;z1&gt;\n</pre>"),
+                "{row}"
+            );
+        }
+        // The database's history where it knows the finding, else this campaign's.
+        let most = rows[1];
+        assert!(
+            most.contains("<time datetime=\"2026-11-20T01:00:00Z\""),
+            "{most}"
+        );
+        assert!(most.contains(">2026-11-20 01:00</time>"), "{most}");
+        assert!(most.contains("4.8.12.0<br>5.4.1.0"), "{most}");
+        assert!(most.contains("30 in 3 nights"), "{most}");
+        assert!(rows[0].contains("this campaign<div class=\"msg\">after 1.5 s</div>"));
+        assert!(rows[0].contains("<td class=\"versions\">4.8.12.0</td>"));
+        assert_eq!(attr(rows[2], "data-status"), "known");
+        // Links: relative, five a finding (folder, failure.json, the two traces) and the
+        // campaign folder in the header.
+        let links = links(&html);
+        assert_eq!(links.len(), 1 + 4 * rows.len(), "{links:?}");
+        assert!(links
+            .iter()
+            .all(|l| !l.starts_with('/') && !l.contains("://")));
+        assert!(links.contains(&format!("failures/{}/failure.json", literal.id)));
+        assert!(
+            html.contains("href=\"failures/"),
+            "relative to the page's folder"
+        );
+        let moved = root.path().join("elsewhere").join("night 1 copy");
+        fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        fs::rename(&out, &moved).unwrap();
+        for link in &links {
+            assert!(moved.join(link).exists(), "{link} after the move");
+        }
+        // Rendered again from the moved folder, whose summary's paths name the old place.
+        let again = render_from(&moved, std::slice::from_ref(&moved));
+        assert_eq!(super::tests::links(&again), links);
+        assert!(
+            again.contains("push &lt;z1&gt;"),
+            "the trace is read from the new place"
+        );
+        // A page elsewhere links into the folder.
+        let page_dir = root.path().join("pages");
+        fs::create_dir(&page_dir).unwrap();
+        let elsewhere = render_from(&page_dir, std::slice::from_ref(&moved));
+        for link in super::tests::links(&elsewhere) {
+            assert!(link.starts_with("../elsewhere/night 1 copy/"), "{link}");
+            assert!(page_dir.join(&link).exists(), "{link}");
+        }
     }
 }

@@ -1,11 +1,13 @@
-//! The report's plots, drawn with `plotters` on its SVG backend into strings that the page
-//! inlines: [`lines`] (series over time) and [`bars`] (how often each name was exercised, on a
-//! log scale so that rare and never-exercised names stand out). No font files are read: text
-//! is SVG `<text>` that the browser lays out.
+//! The report's plots, as strings that the page inlines: [`lines`] (series over time), drawn
+//! with `plotters` on its SVG backend (no font files are read: text is SVG `<text>` that the
+//! browser lays out), and [`bars`] (how often each name was exercised, on a log scale so that
+//! rare and never-exercised names stand out), an HTML table whose bars are styled spans (the
+//! page's style sheet draws them), so that names and numbers are text at the page's size.
 
+use super::esc;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::fmt::Write as _;
 
 /// Fonts of the plots (the page's own sans-serif).
 const FONT: &str = "sans-serif";
@@ -14,8 +16,6 @@ pub const WIDTH: u32 = 560;
 const HEIGHT: u32 = 300;
 /// Series with at most this many points get a marker on each.
 const MARKED_POINTS: usize = 40;
-/// Height of one bar's row.
-const ROW: u32 = 15;
 
 /// The palette: the series' colors, in order.
 pub const COLORS: [RGBColor; 4] = [
@@ -26,9 +26,6 @@ pub const COLORS: [RGBColor; 4] = [
 ];
 const GRID: RGBColor = RGBColor(232, 232, 232);
 const AXIS: RGBColor = RGBColor(120, 120, 120);
-const TRIED: RGBColor = RGBColor(158, 202, 225);
-const SUCCEEDED: RGBColor = RGBColor(49, 130, 189);
-const NEVER: RGBColor = RGBColor(200, 30, 30);
 
 /// One line of a line plot.
 pub struct Series {
@@ -118,81 +115,98 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Series]) -> Resu
     })
 }
 
-/// A horizontal bar chart, one row per bar in the given order: the light bar is how often the
-/// name was tried, the dark one how often it succeeded; a name never tried says so in red.
-pub fn bars(title: &str, bars: &[Bar]) -> Result<String> {
-    let n = bars.len().max(1) as i32;
-    let longest = bars.iter().map(|b| b.name.len()).max().unwrap_or(4);
-    let label_width = (longest as u32 * 7 + 14).clamp(60, 220);
-    // Room right of the longest bar for its count.
-    let x_max = bars.iter().map(|b| b.tried).max().unwrap_or(1).max(1) as f64 * 4.0;
-    let height = 70 + ROW * n as u32;
-    svg((WIDTH, height), |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, (FONT, 16))
-            .margin(10)
-            .x_label_area_size(24)
-            .y_label_area_size(label_width)
-            .build_cartesian_2d((0.5..x_max).log_scale(), (0..n).into_segmented())?;
-        // Row 0 is at the bottom: the first bar goes on top.
-        let row = |i: usize| n - 1 - i as i32;
-        let name_of = |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(y) if (0..n).contains(y) => bars
-                .get((n - 1 - y) as usize)
-                .map_or(String::new(), |b| b.name.clone()),
-            _ => String::new(),
-        };
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(n as usize)
-            .y_label_formatter(&name_of)
-            .x_labels(8)
-            .x_label_formatter(&|x| short_number(*x))
-            .label_style((FONT, 11))
-            .axis_style(AXIS)
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .draw()?;
-        let rect = |i: usize, value: u64, color: RGBColor, margin: u32| {
-            let y = row(i);
-            let mut r = Rectangle::new(
-                [
-                    (0.5, SegmentValue::Exact(y)),
-                    (value as f64, SegmentValue::Exact(y + 1)),
-                ],
-                color.filled(),
+/// Groups of at least this many bars repeat their scale below the bars.
+const SCALE_BELOW: usize = 25;
+
+/// The decades of a log scale from 1 that holds `max` (at least one).
+fn decades(max: u64) -> u32 {
+    let mut decades = 1;
+    while 10f64.powi(decades as i32) < max as f64 {
+        decades += 1;
+    }
+    decades
+}
+
+/// One group of bars as an HTML table, one row per bar in the given order: the name, the bar,
+/// how often it was tried and how often it succeeded. The bars are on a log scale of whole
+/// decades from 1 (ticks above the bars, and below them too in a long group, with a grid
+/// line per decade); the light bar is how often the name was tried, the dark one how often
+/// it succeeded. A name never tried shows a red mark at zero that says so. Not SVG: names
+/// and numbers are the page's text, at its size, never cut.
+pub fn bars(title: &str, bars: &[Bar]) -> String {
+    let decades = decades(bars.iter().map(|b| b.tried).max().unwrap_or(0));
+    let width = |n: u64| match n {
+        0 => 0.0,
+        n => 100.0 * (n as f64).log10() / decades as f64,
+    };
+    let n_never = bars.iter().filter(|b| b.tried == 0).count();
+    let never = match n_never {
+        0 => "all exercised".to_string(),
+        n => format!("{n} never exercised"),
+    };
+    let scale = scale(decades);
+    let mut html = format!(
+        "<figure class=\"bars\">\n<figcaption>{} <span>{} names, {never}</span></figcaption>\n\
+         <table class=\"bars\" style=\"--decades:{decades}\">\n<thead>{scale}</thead>\n<tbody>\n",
+        esc(title),
+        bars.len()
+    );
+    for b in bars {
+        let name = esc(&b.name);
+        if b.tried == 0 {
+            let _ = writeln!(
+                html,
+                "<tr class=\"never\" title=\"{name}: never exercised\"><td class=\"name\"><code>{name}</code></td>\
+                 <td class=\"track\"><span class=\"zero\"></span><span class=\"never\">never exercised</span></td>\
+                 <td class=\"num\">0</td><td class=\"num\">0</td></tr>"
             );
-            r.set_margin(margin, margin, 0, 0);
-            r
+            continue;
+        }
+        let ok = match b.ok {
+            0 => String::new(),
+            n => format!(
+                "<span class=\"ok\" style=\"width:{:.2}%\"></span>",
+                width(n)
+            ),
         };
-        let drawn = bars.iter().enumerate().filter(|(_, b)| b.tried > 0);
-        chart.draw_series(drawn.clone().map(|(i, b)| rect(i, b.tried, TRIED, 2)))?;
-        let succeeded = drawn.clone().filter(|(_, b)| b.ok > 0);
-        chart.draw_series(succeeded.map(|(i, b)| rect(i, b.ok, SUCCEEDED, 4)))?;
-        let count_style = TextStyle::from((FONT, 10).into_font())
-            .color(&AXIS)
-            .pos(Pos::new(HPos::Left, VPos::Center));
-        chart.draw_series(drawn.map(|(i, b)| {
-            Text::new(
-                format!(" {}", short_number(b.tried as f64)),
-                (b.tried as f64, SegmentValue::CenterOf(row(i))),
-                count_style.clone(),
-            )
-        }))?;
-        let never_style = TextStyle::from((FONT, 11).into_font())
-            .color(&NEVER)
-            .pos(Pos::new(HPos::Left, VPos::Center));
-        let never = bars.iter().enumerate().filter(|(_, b)| b.tried == 0);
-        chart.draw_series(never.map(|(i, _)| {
-            Text::new(
-                "never exercised",
-                (0.6, SegmentValue::CenterOf(row(i))),
-                never_style.clone(),
-            )
-        }))?;
-        Ok(())
-    })
+        let _ = writeln!(
+            html,
+            "<tr title=\"{name}: tried {tried}, succeeded {ok_n}\"><td class=\"name\"><code>{name}</code></td>\
+             <td class=\"track\"><span class=\"tried\" style=\"width:{w:.2}%\"></span>{ok}</td>\
+             <td class=\"num\">{tried}</td><td class=\"num\">{ok_n}</td></tr>",
+            tried = b.tried,
+            ok_n = b.ok,
+            w = width(b.tried),
+        );
+    }
+    html.push_str("</tbody>\n");
+    if bars.len() >= SCALE_BELOW {
+        let _ = writeln!(html, "<tfoot>{scale}</tfoot>");
+    }
+    html.push_str("</table>\n</figure>");
+    html
+}
+
+/// The scale's row: a tick per decade over the bars' column, and the numbers' headings.
+fn scale(decades: u32) -> String {
+    let mut ticks = String::new();
+    for d in 0..=decades {
+        let edge = match d {
+            0 => " first",
+            d if d == decades => " last",
+            _ => "",
+        };
+        let _ = write!(
+            ticks,
+            "<span class=\"tick{edge}\" style=\"left:{:.2}%\">{}</span>",
+            100.0 * d as f64 / decades as f64,
+            short_number(10f64.powi(d as i32))
+        );
+    }
+    format!(
+        "<tr class=\"scale\"><th></th><th class=\"track\">{ticks}</th>\
+         <th class=\"num\">tried</th><th class=\"num\">succeeded</th></tr>"
+    )
 }
 
 /// `x` for an axis label: `950`, `1.5k`, `12M`; fractions only below 10.
@@ -246,23 +260,81 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("<polyline"), "{line}");
+    }
+
+    #[test]
+    fn the_scale_holds_the_largest_count() {
+        assert_eq!(decades(0), 1);
+        assert_eq!(decades(10), 1);
+        assert_eq!(decades(11), 2);
+        assert_eq!(decades(17_000), 5);
+    }
+
+    /// The bars are rows of text with widths on the log scale, the scale's ticks above them,
+    /// and a name never tried shows at zero.
+    #[test]
+    fn bars_are_rows_on_a_log_scale() {
         let bar = bars(
-            "Operations",
+            "Operations <core>",
             &[
                 Bar {
                     name: "bvadd".into(),
-                    tried: 40,
-                    ok: 39,
+                    tried: 100,
+                    ok: 10,
                 },
                 Bar {
                     name: "bvcomp".into(),
                     tried: 0,
                     ok: 0,
                 },
+                Bar {
+                    name: "bvmul".into(),
+                    tried: 1,
+                    ok: 0,
+                },
             ],
-        )
-        .unwrap();
-        assert!(bar.contains("bvadd") && bar.contains("bvcomp"), "{bar}");
-        assert_eq!(bar.matches("never exercised").count(), 1, "{bar}");
+        );
+        assert!(bar.contains("Operations &lt;core&gt; <span>3 names, 1 never exercised</span>"));
+        // Two decades: 100 fills the track, 10 reaches half of it, 1 is at zero (the page
+        // gives every bar a minimum width).
+        assert!(
+            bar.contains("<span class=\"tried\" style=\"width:100.00%\">"),
+            "{bar}"
+        );
+        assert!(
+            bar.contains("<span class=\"ok\" style=\"width:50.00%\">"),
+            "{bar}"
+        );
+        assert!(
+            bar.contains("<span class=\"tried\" style=\"width:0.00%\">"),
+            "{bar}"
+        );
+        assert_eq!(bar.matches("<span class=\"ok\"").count(), 1, "{bar}");
+        for (tick, left) in [("1", "0.00"), ("10", "50.00"), ("100", "100.00")] {
+            assert!(
+                bar.contains(&format!("style=\"left:{left}%\">{tick}</span>")),
+                "{bar}"
+            );
+        }
+        let names: Vec<usize> = ["bvadd", "bvcomp", "bvmul"]
+            .iter()
+            .map(|n| bar.find(&format!("<code>{n}</code>")).expect(n))
+            .collect();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "in the given order");
+        assert!(bar.contains("<tr class=\"never\" title=\"bvcomp: never exercised\">"));
+        let never = "<span class=\"never\">never exercised</span>";
+        assert_eq!(bar.matches(never).count(), 1, "{bar}");
+        assert!(
+            !bar.contains("<tfoot>"),
+            "a short group has its scale above only"
+        );
+        let long: Vec<Bar> = (0..SCALE_BELOW as u64)
+            .map(|k| Bar {
+                name: format!("op{k}"),
+                tried: k,
+                ok: k,
+            })
+            .collect();
+        assert!(bars("long", &long).contains("<tfoot>"));
     }
 }
