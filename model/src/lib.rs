@@ -10,6 +10,7 @@
 //! - [`trace`]: the text and binary trace formats.
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
+//! - [`fuzz`]: the bodies of the fuzz targets (`fuzz/` and `tests/fuzz_targets.rs` run them).
 //!
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
 
@@ -18,6 +19,7 @@ pub mod call_text;
 pub mod datatype;
 pub mod eval;
 pub mod finding;
+pub mod fuzz;
 pub mod ops;
 pub mod options;
 pub mod smtlib;
