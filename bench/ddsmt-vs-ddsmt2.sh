@@ -17,6 +17,7 @@ for tool in z3 cvc5; do
 done
 Z3=$(command -v z3)
 CVC5=$(command -v cvc5)
+GREP=$ROOT/ddsmt/tests/scripts/grep_exit.sh
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -52,6 +53,15 @@ CASES=(
   "from-code-incremental-z3-error|regress0__strings__from_code.smt2|--match-out unknown,parameter --ignore-err|$Z3"
   "issue9966-set-logic-z3-error|regress0__fp__issue9966.smt2|--match-out unsupported --ignore-err|$Z3"
   "arrays2-z3-sat|regress0__arrays__arrays2.smt2||$Z3"
+  # Issue 24: push/pop scripts for their answers, and grep-style properties (the reduced
+  # input must still contain a pattern; grep_exit.sh exits 1 when it does).
+  "fuzz12-push-pop-z3-answers|regress0__push-pop__boolean__fuzz_12.smt2||$Z3"
+  "quant-fun-push-pop-cvc5-answers|regress1__push-pop__quant-fun-proc-unmacro.smt2||$CVC5 --incremental"
+  "bug1247-push-pop-cvc5-answers|regress0__bug1247.smt2||$CVC5 --incremental"
+  "fuzz22-grep-or|regress0__push-pop__boolean__fuzz_22.smt2||$GREP or"
+  "fuzz41-grep-or|regress1__push-pop__fuzz_41.smt2||$GREP or"
+  "quant-fun-grep-or|regress1__push-pop__quant-fun-proc-unmacro.smt2||$GREP or"
+  "bug1247-grep-comment|regress0__bug1247.smt2||$GREP supported"
 )
 
 now() { date +%s.%N; }

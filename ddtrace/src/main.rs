@@ -130,6 +130,9 @@ struct Cli {
     /// Do not shrink n-ary argument lists.
     #[arg(long)]
     no_args: bool,
+    /// Do not remove datatypes, constructors and fields from datatype declarations.
+    #[arg(long)]
+    no_datatypes: bool,
     /// Do not replace tracked assertions, assumptions and configured solvers by plain ones.
     #[arg(long)]
     no_simpler_calls: bool,
@@ -195,6 +198,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
         remove: !cli.no_remove,
         results: !cli.no_results,
         args: !cli.no_args,
+        datatypes: !cli.no_datatypes,
         simpler_calls: !cli.no_simpler_calls,
         subst_existing: !cli.no_subst_existing,
         subst_fresh: !cli.no_subst_fresh,

@@ -174,7 +174,7 @@ impl State {
             _ => return None,
         };
         let n = self.next[slot].max(1);
-        self.next[slot] = n + 1;
+        self.next[slot] = n.saturating_add(1);
         AnyId::from_slot(slot, n)
     }
 
@@ -1006,7 +1006,8 @@ impl State {
 
     fn bump_next(&mut self, id: AnyId) {
         let (slot, n) = id.slot();
-        self.next[slot] = self.next[slot].max(n + 1);
+        // An id at the top of its range is accepted; the next fresh id saturates there.
+        self.next[slot] = self.next[slot].max(n.saturating_add(1));
     }
 
     /// The preconditions of a tactic object: its operands are alive, names and parameters

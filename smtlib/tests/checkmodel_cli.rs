@@ -94,3 +94,21 @@ fn deep_terms_do_not_overflow_the_stack() {
     );
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// Issue 24: `(assert (_))` made the evaluator index past the children of `(_)` (a panic, exit
+/// 101); it is a located one-line error with exit code 2 in both modes, as are the other
+/// indexed identifiers with too few parts.
+#[test]
+fn an_empty_indexed_identifier_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for term in ["(_)", "(_ bv5)", "(_ +oo)", "((_) 1)", "(_ as-array)"] {
+        let problem = format!("(assert {term})\n(check-sat)\n");
+        for interleaved in [false, true] {
+            let (code, out, err) = run(dir.path(), &problem, "sat\n(model)\n", interleaved);
+            assert_eq!(code, 2, "{term}: {out}{err}");
+            assert!(!err.contains("panicked"), "{term}: {err}");
+            assert_eq!(err.lines().count(), 1, "{term}: {err}");
+            assert!(err.contains("p.smt2:1:"), "{term}: {err}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Core mutators, independent of any theory: [`EraseNode`], [`SubstituteChildren`],
 //! [`Constants`], [`MergeChildren`], [`ReplaceByVariable`], [`BinaryReduction`] (global) and
-//! [`SortChildren`].
+//! [`SortChildren`]; as a last resort, [`EraseAnyNode`] and [`UnwrapAnyNode`], which ignore
+//! sorts and the shape of commands.
 
 use super::util::{self, app, delete, node, replace};
 use super::{Group, Mutation, MutationInput, Mutator};
@@ -558,6 +559,75 @@ impl Mutator for SortChildren {
     }
 }
 
+/// Erases any node (a command, a term, a sort, a symbol, the head of an application), as
+/// ddSMT 2's erase-node does: the result still parses, but is mostly not well-formed, so the
+/// property decides alone. It reaches what a property that does not need a solver to accept
+/// the input keeps (a pattern in the input, an error message): `(assert (or a b))` can lose
+/// `assert`, `a` and `b`.
+pub struct EraseAnyNode;
+
+impl Mutator for EraseAnyNode {
+    mutator_info!(
+        Group::Core,
+        "erase-any-node",
+        "erase any node, whatever syntax it leaves (last resort)"
+    );
+    fn filter(&self, _cx: &MutationInput, _id: NodeId) -> bool {
+        true
+    }
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
+        vec![util::mutation(
+            format!("erase {} (any syntax)", short(cx.tree, id)),
+            vec![delete(id)],
+        )]
+    }
+    fn last_resort(&self) -> bool {
+        true
+    }
+}
+
+/// Replaces a list by any of its items (its head too), whatever their sorts: a command by
+/// its term, a term by a child of another sort, ddSMT 2's replace-by-child without the sort
+/// check. The smallest items first.
+pub struct UnwrapAnyNode;
+
+impl Mutator for UnwrapAnyNode {
+    mutator_info!(
+        Group::Core,
+        "unwrap-any-node",
+        "replace a list by any of its items, whatever syntax it leaves (last resort)"
+    );
+    fn filter(&self, cx: &MutationInput, id: NodeId) -> bool {
+        !cx.tree.children(id).is_empty()
+    }
+    fn mutations(&self, cx: &MutationInput, id: NodeId) -> Vec<Mutation> {
+        let tree = cx.tree;
+        let mut items: Vec<(usize, NodeId)> = tree
+            .children(id)
+            .iter()
+            .map(|&c| (tree.print_node(c).len(), c))
+            .collect();
+        items.sort();
+        items
+            .into_iter()
+            .map(|(_, c)| {
+                replace(
+                    format!(
+                        "replace {} by {} (any syntax)",
+                        short(tree, id),
+                        short(tree, c)
+                    ),
+                    id,
+                    node(c),
+                )
+            })
+            .collect()
+    }
+    fn last_resort(&self) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -806,5 +876,21 @@ mod tests {
             "(declare-const x Int)\n(declare-const y Int)\n(assert (> x 0))",
             &[],
         );
+    }
+
+    /// Issue 24: the last-resort mutators reach what a property on the text keeps:
+    /// `(assert (or b b))` can lose its `assert` and its arguments.
+    #[test]
+    fn last_resort_mutators_ignore_sorts_and_commands() {
+        let input = "(assert (or b b))";
+        check(&EraseAnyNode, input, "assert", &["((or b b))"]);
+        check(
+            &UnwrapAnyNode,
+            input,
+            "(assert (or b b))",
+            &["assert", "(or b b)"],
+        );
+        assert!(EraseAnyNode.last_resort() && UnwrapAnyNode.last_resort());
+        assert!(!EraseNode.last_resort());
     }
 }

@@ -147,6 +147,12 @@ pub trait Mutator: Send + Sync {
     fn global_mutations(&self, _cx: &MutationInput) -> Vec<Mutation> {
         Vec::new()
     }
+    /// Whether the mutator ignores sorts and the shape of commands, so that most of its
+    /// candidates are not well-formed SMT-LIB (though they parse): the hierarchical strategy
+    /// tries such mutators only once the others have reached their fixpoint.
+    fn last_resort(&self) -> bool {
+        false
+    }
 }
 
 /// Settings of individual mutators (`--replace-by-variable-mode`).
@@ -238,6 +244,9 @@ pub fn registry_with(config: &MutatorConfig) -> Vec<Box<dyn Mutator>> {
         Box::new(smtlib::SimplifyQuotedSymbols),
         Box::new(smtlib::SimplifySymbolNames),
         Box::new(smtlib::IntroduceFreshVariables),
+        // last resort: any node, whatever syntax it leaves
+        Box::new(core::EraseAnyNode),
+        Box::new(core::UnwrapAnyNode),
     ]
 }
 

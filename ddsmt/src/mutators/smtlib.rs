@@ -508,7 +508,10 @@ impl SimplifyLogic {
                 out.push(name(qf, &changed));
             }
         }
-        // No `QF_` is added: it makes the input longer, and a reducer only shrinks.
+        // No `QF_` is added: it makes the input longer, and a reducer only shrinks. The
+        // shortest logics first (QF_ABV: QF_A before QF_BV), since the first that keeps the
+        // behaviour is taken.
+        out.sort_by_key(String::len);
         out.into_iter().map(|l| (logic_node, l)).collect()
     }
 }
@@ -721,6 +724,21 @@ impl Mutator for EliminatePushPop {
             "remove push and pop",
             vec![delete(id), delete(roots[end])],
         ));
+        // Merge with the next scope: its `(push)` and this `(pop)` go, so the commands of
+        // both scopes share one (an assertion both repeat can go next). Only the first
+        // push after the pop, when no pop comes between.
+        let next_push = roots[end + 1..]
+            .iter()
+            .take_while(|&&r| tree.head(r) != Some("pop") && tree.head(r) != Some("reset"))
+            .find(|&&r| tree.head(r) == Some("push"));
+        if let Some(&next) = next_push {
+            if Self::levels(tree, next) == Some(1) && Self::levels(tree, roots[end]) == Some(1) {
+                out.push(util::mutation(
+                    "merge with the next scope",
+                    vec![delete(roots[end]), delete(next)],
+                ));
+            }
+        }
         out
     }
 }
@@ -889,9 +907,9 @@ mod tests {
             "(set-logic QF_AUFNIA)",
             "(set-logic QF_AUFNIA)",
             &[
-                "(set-logic QF_UFNIA)",
-                "(set-logic QF_ANIA)",
                 "(set-logic QF_AUF)",
+                "(set-logic QF_ANIA)",
+                "(set-logic QF_UFNIA)",
                 "(set-logic QF_AUFLIA)",
             ],
         );
@@ -900,7 +918,7 @@ mod tests {
             &SimplifyLogic,
             "(set-logic AUFLIA)",
             "(set-logic AUFLIA)",
-            &["(set-logic UFLIA)", "(set-logic ALIA)", "(set-logic AUF)"],
+            &["(set-logic AUF)", "(set-logic ALIA)", "(set-logic UFLIA)"],
         );
         check(&SimplifyLogic, "(set-logic ALL)", "(set-logic ALL)", &[]);
     }
@@ -937,6 +955,33 @@ mod tests {
                 "(declare-const x Int)\n(check-sat)",
                 "(declare-const x Int)\n(assert (> x 0))\n(check-sat)",
             ],
+        );
+    }
+
+    /// Issue 24: two adjacent scopes become one (`(pop)` and the next `(push)` go), as
+    /// ddSMT 2 reaches by erasing commands one at a time.
+    #[test]
+    fn eliminate_push_pop_merges_adjacent_scopes() {
+        let input = "(push)\n(assert false)\n(check-sat)\n(pop)\n(push)\n(assert false)\n(check-sat)\n(pop)";
+        check(
+            &EliminatePushPop,
+            input,
+            "(push)",
+            &[
+                "(push)\n(assert false)\n(check-sat)\n(pop)",
+                "(assert false)\n(check-sat)\n(push)\n(assert false)\n(check-sat)\n(pop)",
+                "(push)\n(assert false)\n(check-sat)\n(assert false)\n(check-sat)\n(pop)",
+            ],
+        );
+    }
+
+    #[test]
+    fn simplify_logic_tries_the_shortest_logic_first() {
+        check(
+            &SimplifyLogic,
+            "(set-logic QF_ABV)",
+            "(set-logic QF_ABV)",
+            &["(set-logic QF_A)", "(set-logic QF_BV)"],
         );
     }
 }

@@ -119,7 +119,8 @@ pub fn sweep(input: &str) -> (Vec<String>, BTreeSet<&'static str>) {
             let text = tree.print_with(&mu.edits);
             let problem = match Tree::parse(&text) {
                 Err(e) => Some(format!("does not parse: {e}")),
-                Ok(out) if well_sorted => {
+                // Last-resort mutators ignore sorts by design; their candidates must parse.
+                Ok(out) if well_sorted && !m.last_resort() => {
                     infer_sorts(&out).err().map(|e| format!("ill-sorted: {e}"))
                 }
                 Ok(_) => None,

@@ -10,6 +10,12 @@
 //! come last because deleting one only works once the terms that use it are gone, and symbols
 //! are renamed only once most of them have been removed; header commands because removing one
 //! mostly changes the behaviour, which is cheapest to learn once the input is small.
+//!
+//! Last resort: at the fixpoint, the mutators that ignore sorts and the shape of commands
+//! (`Mutator::last_resort`: erase any node, replace a list by any item) sweep the tree once;
+//! most of their candidates are not well-formed SMT-LIB, so they only pay off for properties
+//! that do not need a solver to accept the input (a pattern in the input, an error), and are
+//! tried only when nothing well-formed is left to try.
 
 use smtlib::NodeId;
 
@@ -18,20 +24,46 @@ use super::{Current, Session};
 use crate::mutators::Mutation;
 use reduce::Candidate;
 
-/// Run passes to the fixpoint.
+/// Run passes to the fixpoint; then the last-resort mutators (which ignore sorts and the
+/// shape of commands) get a sweep of their own, and while they change something the passes
+/// run to the fixpoint again.
 pub fn run(s: &mut Session) {
     let mut pass = 1;
     loop {
         s.reducer.set_phase(&format!("hierarchical: pass {pass}"));
         let before = s.reducer.successes();
-        nodes(s, false);
-        global(s);
-        nodes(s, true);
+        with_mutators(s, false, |s| {
+            nodes(s, false);
+            global(s);
+            nodes(s, true);
+        });
+        pass += 1;
+        if s.reducer.stopped() {
+            return;
+        }
+        if s.reducer.successes() != before {
+            continue;
+        }
+        s.reducer.set_phase("hierarchical: last resort");
+        let before = s.reducer.successes();
+        with_mutators(s, true, |s| {
+            nodes(s, false);
+            nodes(s, true);
+        });
         if s.reducer.successes() == before || s.reducer.stopped() {
             return;
         }
-        pass += 1;
     }
+}
+
+/// Runs `body` with only the last-resort mutators (`last_resort`) or only the others enabled.
+fn with_mutators(s: &mut Session, last_resort: bool, body: impl FnOnce(&mut Session)) {
+    let all = s.mutators.clone();
+    s.mutators.retain(|m| m.last_resort() == last_resort);
+    if !s.mutators.is_empty() {
+        body(s);
+    }
+    s.mutators = all;
 }
 
 /// Candidates `(mutator name, mutation)`, in trying order.

@@ -8,10 +8,13 @@
 //! - [`hierarchical`]: passes over the tree, top down, every mutator at each node.
 //! - [`scopes`]: valid push/pop scopes (the filter every candidate passes) and a pass over
 //!   whole scopes, which every strategy runs first.
+//! - [`comments`]: a line-level ddmin first, when the behaviour needs the input's comments
+//!   (which the tree, and so every other candidate, lacks).
 //!
 //! Hybrid = ddmin over the commands that are not declarations (which ddSMT's first round also
 //! leaves alone), then hierarchical, whose passes remove declarations once unused.
 
+pub mod comments;
 pub mod ddmin;
 pub mod edits;
 pub mod hierarchical;
@@ -71,6 +74,9 @@ impl Session<'_, '_, '_> {
 
 /// Run `strategy` until it reaches its fixpoint or the reducer stops.
 pub fn run(strategy: Strategy, s: &mut Session) {
+    if !s.reducer.stopped() {
+        comments::lines(s);
+    }
     if !s.reducer.stopped() {
         scopes::scopes(s);
     }

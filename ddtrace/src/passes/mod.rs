@@ -6,6 +6,7 @@
 //! | `remove`         | ddmin over calls, each removal with its dependants ([`remove`])  |
 //! | `results`        | ddmin over recorded answers (`return sat`, cores, values)        |
 //! | `args`           | ddmin over the items of n-ary argument lists ([`args`])          |
+//! | `datatypes`      | datatypes, constructors, fields out of declarations ([`datatypes`]) |
 //! | `simpler-calls`  | tracked assertions, assumptions, configured solvers made plain ([`simpler`]) |
 //! | `subst-existing` | arguments replaced by smaller existing terms ([`subst`])         |
 //! | `subst-fresh`    | arguments replaced by fresh constants ([`subst`])                |
@@ -13,6 +14,7 @@
 //! | `renumber`       | dense ids, once at the end ([`renumber`])                        |
 
 pub mod args;
+pub mod datatypes;
 pub mod numbers;
 pub mod remove;
 pub mod renumber;
@@ -30,6 +32,7 @@ pub struct Passes {
     pub remove: bool,
     pub results: bool,
     pub args: bool,
+    pub datatypes: bool,
     pub simpler_calls: bool,
     pub subst_existing: bool,
     pub subst_fresh: bool,
@@ -43,6 +46,7 @@ impl Default for Passes {
             remove: true,
             results: true,
             args: true,
+            datatypes: true,
             simpler_calls: true,
             subst_existing: true,
             subst_fresh: true,
@@ -58,6 +62,7 @@ impl Passes {
         remove: false,
         results: false,
         args: false,
+        datatypes: false,
         simpler_calls: false,
         subst_existing: false,
         subst_fresh: false,
@@ -75,10 +80,11 @@ impl Passes {
 
     /// The round passes in order, with their names.
     fn round(&self) -> Vec<(&'static str, Pass)> {
-        let all: [(&'static str, bool, Pass); 7] = [
+        let all: [(&'static str, bool, Pass); 8] = [
             ("remove", self.remove, remove::remove_calls),
             ("results", self.results, remove::drop_results),
             ("args", self.args, args::shrink_lists),
+            ("datatypes", self.datatypes, datatypes::smaller_datatypes),
             ("simpler-calls", self.simpler_calls, simpler::simpler_calls),
             ("subst-existing", self.subst_existing, subst::by_existing),
             ("subst-fresh", self.subst_fresh, subst::by_fresh),

@@ -41,7 +41,8 @@ impl Trace {
 /// traces: a recorded result fits its call (an id of the kind the call creates, an answer for
 /// a check, a value for an evaluation; `return error` fits any call), and only the last call
 /// may lack the result that names the object it creates (a recorder writes each call line
-/// before the call runs, so a crash leaves the crashing call last without one).
+/// before the call runs, so a crash leaves the crashing call last without one); an operation
+/// has its number of indices and an arity it admits.
 pub fn validate(trace: &Trace) -> Result<(), ReadError> {
     use crate::call::Ret;
     let last = trace.entries.len().saturating_sub(1);
@@ -55,6 +56,28 @@ pub fn validate(trace: &Trace) -> Result<(), ReadError> {
         };
         let kind = entry.call.ret_kind();
         let name = entry.call.name();
+        // The text reader reads exactly the operation's indices and checks its arity while
+        // parsing; a decoded binary entry has vectors of any length, so the same rule is here.
+        if let crate::call::Call::Op { op, indices, args } = &entry.call {
+            let spec = op.spec();
+            if indices.len() != spec.indices as usize || !spec.arity.admits(args.len()) {
+                return Err(ReadError {
+                    kind: ErrorKind::Arity,
+                    line,
+                    column: 1,
+                    message: format!(
+                        "`{name}` takes {} indices and {} term arguments, got {} and {}",
+                        spec.indices,
+                        match spec.arity {
+                            crate::ops::Arity::Fixed(k) => k.to_string(),
+                            crate::ops::Arity::AtLeast(k) => format!("at least {k}"),
+                        },
+                        indices.len(),
+                        args.len()
+                    ),
+                });
+            }
+        }
         match &entry.ret {
             None => {
                 let creates = kind.makes_object();

@@ -203,6 +203,25 @@ fn read_statements<R: std::io::BufRead>(
     Ok(checker.finish())
 }
 
+/// Validates a problem and a response given as texts in the interleaved mode of
+/// [`check_files`] (the problem read twice as a stream), for callers that hold the texts.
+pub fn check_texts_interleaved(
+    problem: &str,
+    problem_label: &str,
+    response: &str,
+    response_label: &str,
+    limits: Limits,
+) -> Result<Report, Located> {
+    let response = Src::parse(response, response_label, 0)?;
+    let ranges = scope_ranges(StatementReader::new(problem.as_bytes(), problem_label))?;
+    let checker = Checker::new(&response, Some(ranges), limits);
+    read_statements(
+        checker,
+        StatementReader::new(problem.as_bytes(), problem_label),
+        response_label,
+    )
+}
+
 /// Validates the files (full mode, or the low-memory interleaved mode).
 pub fn check_files(
     problem: &Path,
@@ -670,7 +689,7 @@ impl Checker {
                 continue;
             }
             let ch = tree.children(n);
-            for pair in ch[2..].windows(2) {
+            for pair in ch.get(2..).unwrap_or_default().windows(2) {
                 if let (Some(Atom::Keyword(k)), Some(name)) =
                     (tree.atom(pair[0]), tree.symbol(pair[1]))
                 {

@@ -1025,7 +1025,17 @@ impl<'a> Evaluator<'a> {
     fn indexed_constant(&mut self, src: &Src, node: NodeId) -> Eval {
         let tree = &src.tree;
         let ch = tree.children(node);
-        let name = ch.get(1).and_then(|&c| tree.symbol(c)).unwrap_or("");
+        // SMT-LIB's `(_ symbol index+)`: anything shorter is malformed, not an empty index list.
+        if ch.len() < 3 {
+            return Err(src.at(
+                node,
+                format!(
+                    "malformed indexed identifier {} (expected (_ symbol index ...))",
+                    tree.print_node(node)
+                ),
+            ));
+        }
+        let name = tree.symbol(ch[1]).unwrap_or("");
         if name == "as-array" && ch.len() == 3 {
             let f = tree.symbol(ch[2]).map(unquote).unwrap_or("");
             let def = self

@@ -37,7 +37,8 @@ mod strings;
 pub mod value;
 
 pub use checker::{
-    check_files, check_texts, CheckResult, Failure, Limits, Outcome, Report, Verdict,
+    check_files, check_texts, check_texts_interleaved, CheckResult, Failure, Limits, Outcome,
+    Report, Verdict,
 };
 pub use evaluator::Evaluator;
 pub use model::{Constructor, Env, FunDef, Model};

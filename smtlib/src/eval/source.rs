@@ -103,14 +103,17 @@ pub struct Located {
 
 impl fmt::Display for Located {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // An error is one line: a message that quotes the input (a symbol `|a\nb|`, a string)
+        // shows its line breaks escaped.
+        let message = self.message.replace('\r', "\\r").replace('\n', "\\n");
         if self.line == 0 {
             // Not about a position in the file (e.g. the file cannot be read).
-            return write!(f, "{}: {}", self.file, self.message);
+            return write!(f, "{}: {}", self.file, message);
         }
         write!(
             f,
             "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
+            self.file, self.line, self.column, message
         )
     }
 }
