@@ -47,15 +47,17 @@ minutes() {
 # The partition and its smallest node (CPUs, MiB of memory) and time limit.
 partition=${PARTITION:-${SBATCH_PARTITION:-}}
 if [ -z "$partition" ]; then
-    partition=$(sinfo -h -o '%P' | sed -n 's/\*$//p' | head -n 1) ||
-        die "sinfo cannot reach the cluster (is slurmctld up?)"
+    partitions=$(sinfo -h -o '%P') || die "sinfo cannot reach the cluster (is slurmctld up?)"
+    # The default partition is the one sinfo marks with a star.
+    partition=$(awk '/\*$/ { sub(/\*$/, ""); print; exit }' <<<"$partitions")
     [ -n "$partition" ] || die "the cluster has no default partition: set PARTITION"
 fi
 nodes=$(sinfo -h -N -p "$partition" -o '%c %m') || die "sinfo cannot read partition $partition"
 [ -n "$nodes" ] || die "partition $partition has no nodes (or there is no such partition)"
 read -r node_cpus node_mem < <(awk '{ gsub(/[^0-9 ]/, ""); if (NR == 1 || $1 < c) c = $1
     if (NR == 1 || $2 < m) m = $2 } END { print c, m }' <<<"$nodes")
-max_minutes=$(minutes "$(sinfo -h -p "$partition" -o '%l' | head -n 1)")
+limits=$(sinfo -h -p "$partition" -o '%l') || die "sinfo cannot read partition $partition"
+max_minutes=$(minutes "${limits%%$'\n'*}")
 
 # Memory per worker: MEM_PER_CPU, else mbt's --memout, else mbt's default.
 memout=2048
