@@ -632,12 +632,17 @@ fn finish_round(
     summary.failed_rounds += 1;
     summary.failed_seeds.push(report.seed);
     let signature = failure.signature();
-    if let Some(&i) = by_signature.get(&signature) {
+    let seen = by_signature.get(&signature).copied();
+    if let Some(i) = seen {
         let entry = &mut summary.failure_list[i];
         entry.count += 1;
         entry.first_seed = entry.first_seed.min(report.seed);
         entry.last_seed = entry.last_seed.max(report.seed);
-        return Ok(());
+        // The lowest seed represents a signature, whatever order the workers finish in, so
+        // `--jobs` does not change which round is saved (`merge` keeps the lowest seed too).
+        if report.seed >= entry.seed {
+            return Ok(());
+        }
     }
     let id = failure.signature_hash();
     let dir = cfg.out.join("failures").join(&id);
@@ -646,11 +651,14 @@ fn finish_round(
     fs::copy(&trace, &saved_trace)
         .and_then(|_| minimize::declare_limits_in(&saved_trace, failure.kind, cfg.limits))
         .with_context(|| format!("cannot write {}", saved_trace.display()))?;
+    // A round saved before (a higher seed that finished first) leaves none of its files.
+    let _ = fs::remove_file(dir.join(isolate::OUTPUT));
     let _ = fs::copy(
         finished.dir.join(isolate::OUTPUT),
         dir.join(isolate::OUTPUT),
     );
     let files = dir.join("files");
+    let _ = fs::remove_dir_all(&files);
     let n_files = isolate::keep_produced_files(&finished.dir, &files)
         .with_context(|| format!("cannot write {}", files.display()))?;
     let replay_args = match &cfg.round.differential {
@@ -665,7 +673,7 @@ fn finish_round(
         &saved_trace,
         &displayed_replay_args(failure.kind, cfg.limits, &replay_args),
     );
-    let entry = FailureEntry {
+    let mut entry = FailureEntry {
         id: id.clone(),
         known: cfg.known.contains(&signature),
         signature: signature.clone(),
@@ -689,11 +697,24 @@ fn finish_round(
         merged_signatures: Vec::new(),
         found_after: Some(elapsed),
     };
+    if let Some(i) = seen {
+        // The counts and seeds so far, and when the signature was first found, stay.
+        let before = &summary.failure_list[i];
+        entry.count = before.count;
+        entry.first_seed = before.first_seed;
+        entry.last_seed = before.last_seed;
+        entry.found_after = before.found_after;
+    }
     // Written now, so that a campaign that dies leaves its findings; again at the end with the
     // final counts.
     entry.write(&dir)?;
-    by_signature.insert(signature, summary.failure_list.len());
-    summary.failure_list.push(entry);
+    match seen {
+        Some(i) => summary.failure_list[i] = entry,
+        None => {
+            by_signature.insert(signature, summary.failure_list.len());
+            summary.failure_list.push(entry);
+        }
+    }
     Ok(())
 }
 

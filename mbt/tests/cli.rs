@@ -256,6 +256,48 @@ fn injected_abort_in_the_middle_of_a_batch_fails_only_its_round() {
     check_injected_mid_batch("abort", Some("crash"), &[]);
 }
 
+/// A finding is represented by its lowest seed whatever order the workers finish in, so
+/// `--jobs 2` saves the rounds `--jobs 1` saves (a Slurm shard runs a worker per CPU, and the
+/// merge must equal one machine's run).
+#[test]
+fn the_round_saved_for_a_finding_does_not_depend_on_the_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let saved = |jobs: &str| -> Vec<String> {
+        let out = tmp.path().join(format!("jobs-{jobs}"));
+        let mut cmd = mbt();
+        cmd.args([
+            "--seed", "1", "--rounds", "12", "--jobs", jobs, "-q", "--out",
+        ])
+        .arg(&out)
+        .env("UNTRACE_INJECT", "error@push");
+        run(&mut cmd);
+        let summary = summary_of(&out);
+        let mut rows: Vec<String> = summary["failure_list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let dir = out.join("failures").join(f["id"].as_str().unwrap());
+                let report: Value =
+                    serde_json::from_str(&fs::read_to_string(dir.join("failure.json")).unwrap())
+                        .unwrap();
+                assert_eq!(report["seed"], f["seed"]);
+                let trace = fs::read_to_string(dir.join("round.trace")).unwrap();
+                let lines = trace.lines().count();
+                format!(
+                    "{} seed {} count {} lines {lines}",
+                    f["signature"], f["seed"], f["count"]
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let one = saved("1");
+    assert!(!one.is_empty(), "the injected error is a finding");
+    assert_eq!(saved("2"), one);
+}
+
 #[test]
 fn shards_split_the_seed_space_and_merge() {
     let tmp = tempfile::tempdir().unwrap();

@@ -123,10 +123,11 @@ fn findings_are_tracked_across_nights_and_triage_verifies_fixes() {
 
     // A Z3 that still has the bug: the findings stay open, the version is recorded.
     let db_arg = db.to_str().unwrap();
-    let other = std::env::var("Z3_TEST_OTHER_LIB").ok();
+    let other = e2e::find_other_z3();
     let mut args = vec!["triage", "--db", db_arg];
-    if let Some(lib) = &other {
-        args.extend(["--z3-lib", lib.as_str()]);
+    match &other {
+        Some(lib) => args.extend(["--z3-lib", lib.to_str().unwrap()]),
+        None => eprintln!("note: triage on the linked Z3 only: {}", e2e::NO_OTHER_Z3),
     }
     let still = mbt(&args, FAULT);
     let table = text(&still.stdout);

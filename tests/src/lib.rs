@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Once;
 
+mod other_z3;
+pub use other_z3::{NO_OTHER_Z3, OTHER_LIB_VAR};
+
 /// The directory that holds the binaries of the profile the tests were built with.
 fn bin_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
@@ -81,6 +84,24 @@ pub fn traces_in(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The second libz3 the tests run on (`Z3_TEST_OTHER_LIB`, else the z3-solver wheel in
+/// `.ci/venv`), for a test that does something else without one (and says so itself).
+pub fn find_other_z3() -> Option<PathBuf> {
+    other_z3::find(&repo_root())
+}
+
+/// The second libz3 the tests run on (`Z3_TEST_OTHER_LIB`, else the z3-solver wheel that
+/// `.ci/install-deps` installs into `.ci/venv`). Without one, `None` after a `SKIPPED:` line on
+/// stderr naming `test` and why; the tests that need it are also marked ignored (with
+/// the reason) at build time, so cargo's summary counts them (`build.rs`).
+pub fn other_z3(test: &str) -> Option<PathBuf> {
+    let found = find_other_z3();
+    if found.is_none() {
+        eprintln!("SKIPPED: {test}: {NO_OTHER_Z3}");
+    }
+    found
+}
+
 /// Whether an external program is on PATH (for tests that need a solver binary).
 pub fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
@@ -106,4 +127,46 @@ pub fn wait_at_most(
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// The `summary.json` of a campaign folder.
+pub fn summary(dir: &Path) -> serde_json::Value {
+    let path = dir.join("summary.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Asserts that the campaign merged into `merged` (shards run by a scheduler and merged) is
+/// the one run `single` over the same seeds: the same rounds, failed rounds and seeds,
+/// statistics, and findings (kind, signature, count and seeds), and that it found something,
+/// so the comparison compares findings. Timings may differ.
+pub fn assert_same_campaign(merged: &Path, single: &Path) {
+    let (a, b) = (summary(merged), summary(single));
+    for field in [
+        "rounds",
+        "failed_rounds",
+        "failed_seeds",
+        "stats",
+        "failures",
+    ] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    let findings = |s: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        let list = s["failure_list"].as_array().expect("failure_list");
+        list.iter()
+            .map(|f| {
+                let fields = [
+                    "kind",
+                    "signature",
+                    "count",
+                    "seed",
+                    "first_seed",
+                    "last_seed",
+                ];
+                fields.map(|k| f[k].to_string()).join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(findings(&a), findings(&b));
+    assert!(!findings(&a).is_empty(), "the campaign found something");
 }

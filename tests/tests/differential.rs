@@ -4,11 +4,11 @@
 //!
 //! Without a second Z3 at hand, the other side is the linked libz3 itself, made to differ with
 //! the test-only `UNTRACE_INJECT_OTHER` (a fault injected into the other side alone), and the
-//! other solver is a small shell script. With `Z3_TEST_OTHER_LIB` (CI: the z3-solver wheel's
-//! 5.x libz3), the example traces, on which the versions agree, and `traces/differential`, on
-//! which they do not, replay against it.
+//! other solver is a small shell script. With a second Z3 (`e2e::other_z3`: the z3-solver
+//! wheel's 5.x libz3 that `.ci/install-deps` installs), the example traces, on which the
+//! versions agree, and `traces/differential`, on which they do not, replay against it.
 
-use e2e::{bin, command, on_path, repo_root, traces_in};
+use e2e::{bin, command, on_path, other_z3, repo_root, traces_in};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -290,18 +290,12 @@ fn the_z3_binary_agrees_with_the_api_on_every_example() {
     }
 }
 
-/// The libz3 `Z3_TEST_OTHER_LIB` names; `None` (the test is skipped) without it.
-fn other_library() -> Option<PathBuf> {
-    let Some(path) = std::env::var_os("Z3_TEST_OTHER_LIB") else {
-        eprintln!("skipped: set Z3_TEST_OTHER_LIB to another libz3 (e.g. the z3-solver wheel's)");
-        return None;
-    };
-    Some(PathBuf::from(path))
-}
-
 #[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn the_other_version_agrees_on_the_examples_and_differs_on_the_differential_traces() {
-    let Some(other) = other_library() else {
+    let Some(other) =
+        other_z3("the_other_version_agrees_on_the_examples_and_differs_on_the_differential_traces")
+    else {
         return;
     };
     let on_other = |trace: &Path| {

@@ -5,7 +5,7 @@
 //! run with GNU parallel (`scale/parallel.sh`) and merged give the findings and report content
 //! of one run over the same seeds.
 
-use e2e::{bin, command, on_path, repo_root, wait_at_most};
+use e2e::{assert_same_campaign, bin, command, on_path, repo_root, summary, wait_at_most};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -23,11 +23,6 @@ fn mbt(args: &[&str], envs: &[(&str, &str)]) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-fn summary(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
-    serde_json::from_str(&text).unwrap()
 }
 
 fn report(path: &Path) -> String {
@@ -464,35 +459,8 @@ fn shards_merged_with_gnu_parallel_equal_one_run() {
         &[("UNTRACE_INJECT", "error@push")],
     );
     let merged = sharded.join("all");
-    let (a, b) = (summary(&merged), summary(&single));
-    for field in [
-        "rounds",
-        "failed_rounds",
-        "failed_seeds",
-        "stats",
-        "failures",
-    ] {
-        assert_eq!(a[field], b[field], "{field}");
-    }
-    let findings = |s: &Value| -> BTreeSet<String> {
-        let list = s["failure_list"].as_array().unwrap();
-        list.iter()
-            .map(|f| {
-                let fields = [
-                    "kind",
-                    "signature",
-                    "count",
-                    "seed",
-                    "first_seed",
-                    "last_seed",
-                ];
-                fields.map(|k| f[k].to_string()).join(" ")
-            })
-            .collect()
-    };
-    assert_eq!(findings(&a), findings(&b));
-    assert!(!findings(&a).is_empty(), "the injected error is a finding");
-    assert_eq!(a["shard"], serde_json::json!([0, 3]));
+    assert_same_campaign(&merged, &single);
+    assert_eq!(summary(&merged)["shard"], serde_json::json!([0, 3]));
     let (ha, hb) = (
         report(&merged.join("report.html")),
         report(&single.join("report.html")),
@@ -539,68 +507,4 @@ fn the_scale_scripts_parse() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-}
-
-/// A stand-in for Slurm's `sbatch`: runs the job script at once, every task of an `--array`
-/// in turn (with `SLURM_ARRAY_TASK_ID`), in `--chdir`, and prints a job id.
-const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
-array="" chdir=.
-while [[ $1 == --* ]]; do
-    case $1 in
-        --array=*) array=${1#--array=} ;;
-        --chdir=*) chdir=${1#--chdir=} ;;
-    esac
-    shift
-done
-script=$1
-shift
-cd "$chdir"
-if [ -n "$array" ]; then
-    for k in $(seq "${array%-*}" "${array#*-}"); do
-        SLURM_ARRAY_TASK_ID=$k SLURM_CPUS_PER_TASK=1 bash "$script" "$@" || echo "task $k failed" >&2
-    done
-else
-    bash "$script" "$@" >&2
-fi
-echo "$RANDOM;cluster"
-"#;
-
-/// `scale/slurm/submit.sh` with a stand-in `sbatch`: the array's shards and the dependent
-/// merge give `OUT/all` with its report, the findings of one run over the same seeds.
-#[test]
-fn the_slurm_job_files_run_the_shards_and_the_merge() {
-    use std::os::unix::fs::PermissionsExt as _;
-    let dir = tempfile::tempdir().unwrap();
-    let fake = dir.path().join("bin");
-    std::fs::create_dir(&fake).unwrap();
-    let sbatch = fake.join("sbatch");
-    std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
-    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!("{}:{}", fake.display(), std::env::var("PATH").unwrap());
-    let out = dir.path().join("night");
-    let run = Command::new("bash")
-        .arg(repo_root().join("scale/slurm/submit.sh"))
-        .args(["--theories", "core"])
-        .env("PATH", path)
-        .env("OUT", &out)
-        .env("SEED", "5")
-        .env("SHARDS", "2")
-        .env("ROUNDS", "3")
-        .env("MBT", bin("mbt"))
-        .env("MBT_INJECT", "abort@3")
-        .env_remove("UNTRACE_INJECT")
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("UNTRACE_INJECT_OTHER")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{err}");
-    let merged = summary(&out.join("all"));
-    assert_eq!(merged["rounds"], 6, "{err}");
-    assert_eq!(
-        merged["failed_seeds"],
-        serde_json::json!([5, 6, 7, 8, 9, 10])
-    );
-    assert_eq!(merged["merged_from"].as_array().unwrap().len(), 2);
-    assert!(report(&out.join("all/report.html")).contains("2 shards merged"));
 }

@@ -2,10 +2,11 @@
 //! refused with exit 2 and one line naming them; a usable libz3 runs the tool (through the
 //! re-exec on a private library path when it is not the linked file), the tools hand it on to
 //! the replays they start, and nothing is left in the temporary folder. With
-//! `Z3_TEST_OTHER_LIB` naming another libz3 (e.g. the z3-solver wheel's `z3/lib/libz3.so`),
-//! the example traces replay on it and mbt fuzzes it; without, those tests are skipped.
+//! a second libz3 (the z3-solver wheel's that `.ci/install-deps` puts in `.ci/venv`, or the one
+//! `Z3_TEST_OTHER_LIB` names; `e2e::other_z3`), the example traces replay on it and mbt fuzzes
+//! it; without, those tests are ignored and say why.
 
-use e2e::{bin, command, on_path, repo_root, traces_in};
+use e2e::{bin, command, on_path, other_z3, repo_root, traces_in};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -321,13 +322,11 @@ fn mbt_on_a_chosen_library_records_it_and_hands_it_to_replays_and_reruns() {
     assert_empty(&tmpdir);
 }
 
-/// The libz3 `Z3_TEST_OTHER_LIB` names, checked; `None` (the test is skipped) without it.
-fn other_library() -> Option<z3lib::Library> {
-    let Some(path) = std::env::var_os("Z3_TEST_OTHER_LIB") else {
-        eprintln!("skipped: set Z3_TEST_OTHER_LIB to another libz3 (e.g. the z3-solver wheel's)");
-        return None;
-    };
-    Some(z3lib::inspect(Path::new(&path)).unwrap_or_else(|e| panic!("Z3_TEST_OTHER_LIB: {e}")))
+/// The second libz3 (`e2e::other_z3`), checked; `None` (test `test` is skipped, saying so)
+/// without one.
+fn other_library(test: &str) -> Option<z3lib::Library> {
+    let path = other_z3(test)?;
+    Some(z3lib::inspect(&path).unwrap_or_else(|e| panic!("second Z3 {}: {e}", path.display())))
 }
 
 /// Replays every trace of `traces/DIR` on `other` without comparing recorded results (they
@@ -356,8 +355,9 @@ fn replay_all_on(other: &z3lib::Library, dir: &str, verbose: bool) -> Vec<(PathB
 }
 
 #[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn the_example_traces_replay_on_the_other_library() {
-    let Some(other) = other_library() else {
+    let Some(other) = other_library("the_example_traces_replay_on_the_other_library") else {
         return;
     };
     // The traces record 4.8.12's answers; other versions may answer otherwise (`^` of two
@@ -377,8 +377,9 @@ fn the_example_traces_replay_on_the_other_library() {
 /// a finding (a bug of 4.8.12 may be fixed there, or show differently), never to a malformed
 /// trace or a usage error; what each case does there is printed for the log.
 #[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn the_regression_traces_replay_on_the_other_library() {
-    let Some(other) = other_library() else {
+    let Some(other) = other_library("the_regression_traces_replay_on_the_other_library") else {
         return;
     };
     for (trace, out) in replay_all_on(&other, "traces/regress", false) {
@@ -395,8 +396,9 @@ fn the_regression_traces_replay_on_the_other_library() {
 }
 
 #[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn mbt_fuzzes_the_other_library() {
-    let Some(other) = other_library() else {
+    let Some(other) = other_library("mbt_fuzzes_the_other_library") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -445,10 +447,16 @@ fn mbt_fuzzes_the_other_library() {
 /// model to constants of sample sorts and compares Z3's result sort; on the linked Z3 and on
 /// the other library (after the adaptation of `^` at start) they agree.
 #[test]
-fn the_model_types_every_operation_as_the_loaded_z3_does() {
+fn the_model_types_every_operation_as_the_linked_z3_does() {
     let out = run_in(Path::new("/tmp"), "mbt", &["typing".as_ref()], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let Some(other) = other_library() else {
+}
+
+#[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
+fn the_model_types_every_operation_as_the_other_library_does() {
+    let Some(other) = other_library("the_model_types_every_operation_as_the_other_library_does")
+    else {
         return;
     };
     let args: [&OsStr; 3] = [
