@@ -133,6 +133,9 @@ struct Cli {
     /// Do not remove datatypes, constructors and fields from datatype declarations.
     #[arg(long)]
     no_datatypes: bool,
+    /// Do not remove arguments of uninterpreted functions.
+    #[arg(long)]
+    no_domains: bool,
     /// Do not replace tracked assertions, assumptions and configured solvers by plain ones.
     #[arg(long)]
     no_simpler_calls: bool,
@@ -199,6 +202,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
         results: !cli.no_results,
         args: !cli.no_args,
         datatypes: !cli.no_datatypes,
+        domains: !cli.no_domains,
         simpler_calls: !cli.no_simpler_calls,
         subst_existing: !cli.no_subst_existing,
         subst_fresh: !cli.no_subst_fresh,

@@ -493,7 +493,9 @@ impl SimplifyLogic {
         let name =
             |qf: bool, parts: &[&str]| format!("{}{}", if qf { "QF_" } else { "" }, parts.concat());
         let mut out = Vec::new();
-        if parts.len() > 1 {
+        // The last theory of a quantifier-free logic may go too: `QF_` (some solvers take it,
+        // the check decides).
+        if parts.len() > 1 || (qf && parts.len() == 1) {
             for i in 0..parts.len() {
                 let mut fewer = parts.clone();
                 fewer.remove(i);
@@ -501,6 +503,15 @@ impl SimplifyLogic {
             }
         }
         for (i, p) in parts.iter().enumerate() {
+            // Mixed arithmetic to one kind: LIRA -> LRA, LIA.
+            if let Some(rest) = p.strip_suffix("IRA") {
+                for one in ["RA", "IA"] {
+                    let mut changed: Vec<&str> = parts.clone();
+                    let part = format!("{rest}{one}");
+                    changed[i] = &part;
+                    out.push(name(qf, &changed));
+                }
+            }
             if let Some(linear) = p.strip_prefix('N') {
                 let linear = format!("L{linear}");
                 let mut changed: Vec<&str> = parts.clone();
@@ -921,6 +932,23 @@ mod tests {
             &["(set-logic AUF)", "(set-logic ALIA)", "(set-logic UFLIA)"],
         );
         check(&SimplifyLogic, "(set-logic ALL)", "(set-logic ALL)", &[]);
+        // Issue 24: ddSMT 2 reaches `QF_` (cvc5 takes it).
+        check(
+            &SimplifyLogic,
+            "(set-logic QF_LRA)",
+            "(set-logic QF_LRA)",
+            &["(set-logic QF_)"],
+        );
+        check(
+            &SimplifyLogic,
+            "(set-logic QF_LIRA)",
+            "(set-logic QF_LIRA)",
+            &[
+                "(set-logic QF_)",
+                "(set-logic QF_LRA)",
+                "(set-logic QF_LIA)",
+            ],
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! | `results`        | ddmin over recorded answers (`return sat`, cores, values)        |
 //! | `args`           | ddmin over the items of n-ary argument lists ([`args`])          |
 //! | `datatypes`      | datatypes, constructors, fields out of declarations ([`datatypes`]) |
+//! | `domains`        | an argument out of a function and all its applications ([`domains`]) |
 //! | `simpler-calls`  | tracked assertions, assumptions, configured solvers made plain ([`simpler`]) |
 //! | `subst-existing` | arguments replaced by smaller existing terms ([`subst`])         |
 //! | `subst-fresh`    | arguments replaced by fresh constants ([`subst`])                |
@@ -15,6 +16,7 @@
 
 pub mod args;
 pub mod datatypes;
+pub mod domains;
 pub mod numbers;
 pub mod remove;
 pub mod renumber;
@@ -33,6 +35,7 @@ pub struct Passes {
     pub results: bool,
     pub args: bool,
     pub datatypes: bool,
+    pub domains: bool,
     pub simpler_calls: bool,
     pub subst_existing: bool,
     pub subst_fresh: bool,
@@ -47,6 +50,7 @@ impl Default for Passes {
             results: true,
             args: true,
             datatypes: true,
+            domains: true,
             simpler_calls: true,
             subst_existing: true,
             subst_fresh: true,
@@ -63,6 +67,7 @@ impl Passes {
         results: false,
         args: false,
         datatypes: false,
+        domains: false,
         simpler_calls: false,
         subst_existing: false,
         subst_fresh: false,
@@ -80,11 +85,12 @@ impl Passes {
 
     /// The round passes in order, with their names.
     fn round(&self) -> Vec<(&'static str, Pass)> {
-        let all: [(&'static str, bool, Pass); 8] = [
+        let all: [(&'static str, bool, Pass); 9] = [
             ("remove", self.remove, remove::remove_calls),
             ("results", self.results, remove::drop_results),
             ("args", self.args, args::shrink_lists),
             ("datatypes", self.datatypes, datatypes::smaller_datatypes),
+            ("domains", self.domains, domains::smaller_domains),
             ("simpler-calls", self.simpler_calls, simpler::simpler_calls),
             ("subst-existing", self.subst_existing, subst::by_existing),
             ("subst-fresh", self.subst_fresh, subst::by_fresh),

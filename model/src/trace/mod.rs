@@ -60,7 +60,7 @@ pub fn validate(trace: &Trace) -> Result<(), ReadError> {
         // parsing; a decoded binary entry has vectors of any length, so the same rule is here.
         if let crate::call::Call::Op { op, indices, args } = &entry.call {
             let spec = op.spec();
-            if indices.len() != spec.indices as usize || !spec.arity.admits(args.len()) {
+            if indices.len() != spec.indices || !spec.arity.admits(args.len()) {
                 return Err(ReadError {
                     kind: ErrorKind::Arity,
                     line,
