@@ -631,7 +631,7 @@ fn finish_round(
     };
     summary.failed_rounds += 1;
     summary.failed_seeds.push(report.seed);
-    let signature = failure.signature();
+    let signature = failure.signature().to_string();
     if let Some(&i) = by_signature.get(&signature) {
         let entry = &mut summary.failure_list[i];
         entry.count += 1;
