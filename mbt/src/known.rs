@@ -144,7 +144,11 @@ fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
     Ok(match replayed {
         minimize::Replayed::Fails(signature) => Ok(signature.to_string()),
-        other => Err(other.describe()),
+        minimize::Replayed::Passes => Err("its replay shows no signature (it passes)".into()),
+        other => Err(format!(
+            "its replay shows no signature: {}",
+            other.describe()
+        )),
     })
 }
 

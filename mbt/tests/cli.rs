@@ -64,8 +64,7 @@ fn call_lines(trace: &Path) -> usize {
     fs::read_to_string(trace)
         .unwrap()
         .lines()
-        .skip(1)
-        .filter(|l| !l.starts_with("return") && !l.starts_with(';'))
+        .filter(|l| !l.starts_with("return") && !l.starts_with(';') && !l.starts_with("z3-trace"))
         .count()
 }
 

@@ -167,3 +167,78 @@ fn a_timeout_findings_trace_replays_under_its_declared_limit() {
     assert_eq!(status.code(), Some(7), "{err}");
     assert!(err.contains("declares its limit `; timeout: 3`"), "{err}");
 }
+
+/// The mbt arguments of the README's Quick start (`cargo run --release -p mbt -- ARGS`).
+fn quick_start_args() -> Vec<String> {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.contains("cargo run --release -p mbt --"))
+        .expect("the README's Quick start runs mbt with cargo run");
+    let args = line.split("-p mbt --").nth(1).unwrap();
+    args.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_quick_starts_command_gives_findings_that_replay() {
+    // `cargo run -p mbt` builds mbt alone: run the Quick start's arguments with mbt alone, in a
+    // fresh folder as the working directory. Its rounds are capped (a debug build runs them
+    // here) and its output folder is the README's, inside that folder.
+    let args = quick_start_args();
+    assert!(args.contains(&"--minimize".to_string()), "{args:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let mbt = mbt_alone(dir.path());
+    let mut capped = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        capped.push(word.clone());
+        if word == "--rounds" {
+            let rounds: u64 = words.next().unwrap().parse().unwrap();
+            capped.push(rounds.min(60).to_string());
+        }
+    }
+    let capped: Vec<&str> = capped.iter().map(String::as_str).collect();
+    let campaign = run(&mbt, &capped, None, dir.path());
+    let err = String::from_utf8_lossy(&campaign.stderr);
+    assert!(
+        matches!(campaign.status.code(), Some(0 | 1)),
+        "the Quick start's campaign: {err}"
+    );
+    let out_at = args.iter().position(|a| a == "--out").unwrap() + 1;
+    let out = dir.path().join(&args[out_at]);
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    // Every finding's reproducer replays to its signature: the minimized trace where one was
+    // kept (it has calls), else the round's.
+    for f in summary["failure_list"].as_array().unwrap() {
+        let (trace, expected) = match f["minimized_trace"].as_str() {
+            Some(min) => (PathBuf::from(min), &f["minimized_signature"]),
+            None => (PathBuf::from(f["trace"].as_str().unwrap()), &f["signature"]),
+        };
+        let text = std::fs::read_to_string(&trace).unwrap();
+        assert!(call_lines(&text) > 0, "{}:\n{text}", trace.display());
+        if f["kind"] == "internal" {
+            continue;
+        }
+        let replayed = run(
+            &mbt,
+            &["replay", "--no-check", trace.to_str().unwrap()],
+            None,
+            dir.path(),
+        );
+        assert!(
+            matches!(replayed.status.code(), Some(4..=9)),
+            "{}: {}",
+            trace.display(),
+            String::from_utf8_lossy(&replayed.stderr)
+        );
+        // A minimized oracle finding's signature adds the operations left (` [...]`).
+        let replayed = signature(&replayed.stderr).unwrap_or_default();
+        let expected = expected.as_str().unwrap();
+        assert!(
+            expected == replayed || expected.starts_with(&format!("{replayed} [")),
+            "{}: replays to `{replayed}`, the finding is `{expected}`",
+            trace.display()
+        );
+    }
+}
