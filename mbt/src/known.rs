@@ -13,7 +13,8 @@
 
 use crate::interrupt;
 use crate::minimize;
-use anyhow::{bail, Context as _};
+use crate::summary::FailureEntry;
+use anyhow::Context as _;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,9 +63,12 @@ impl KnownSignatures {
     }
 
     fn read_folder(&mut self, dir: &Path) -> anyhow::Result<()> {
-        let report = dir.join("failure.json");
+        let report = dir.join(FailureEntry::FILE);
         if report.is_file() {
-            self.signatures.extend(report_signatures(&report)?);
+            // Its own signature, the one after minimization and those merged into it.
+            let entry = FailureEntry::read(&report)?;
+            self.signatures
+                .extend(entry.signatures().into_iter().map(str::to_string));
             return Ok(());
         }
         let mut entries: Vec<PathBuf> = fs::read_dir(dir)
@@ -103,26 +107,6 @@ pub fn signature_lines(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
-}
-
-/// The signatures a campaign's `failure.json` stands for: its own, the one after minimization
-/// and those merged into it.
-fn report_signatures(path: &Path) -> anyhow::Result<Vec<String>> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let report: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a failure report", path.display()))?;
-    let Some(signature) = report["signature"].as_str() else {
-        bail!("{}: no `signature` field", path.display());
-    };
-    let mut signatures = vec![signature.to_string()];
-    if let Some(minimized) = report["minimized_signature"].as_str() {
-        signatures.push(minimized.to_string());
-    }
-    if let Some(merged) = report["merged_signatures"].as_array() {
-        signatures.extend(merged.iter().filter_map(|s| s.as_str()).map(str::to_string));
-    }
-    Ok(signatures)
 }
 
 fn is_trace(path: &Path) -> bool {
@@ -174,12 +158,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("failures/crash-1");
         fs::create_dir_all(&a).unwrap();
-        fs::write(
-            a.join("failure.json"),
-            r#"{"signature": "crash|a|push", "minimized_signature": "crash|root|push",
-                "merged_signatures": ["crash|b|pop"]}"#,
-        )
-        .unwrap();
+        let mut entry =
+            crate::summary::tests::entry("crash-1", "crash|a|push", Some("crash|root|push"), 1);
+        entry.merged_signatures = vec!["crash|b|pop".into()];
+        entry.write(&a).unwrap();
         // Beside a report, traces are not replayed (this one would not even parse).
         fs::write(a.join("round.trace"), "not a trace").unwrap();
         let known = KnownSignatures::load(dir.path()).unwrap();

@@ -10,13 +10,12 @@
 //! folder) marks which findings are new and which of its findings were not met again; the
 //! findings' history across nights comes from the caller as a ready HTML fragment
 //! ([`Input::history`]). Several folders are shards: they are merged in memory
-//! ([`crate::merge::merge_summaries`]). The plots are drawn by [`plots`].
+//! ([`Summary::merge`]). The plots are drawn by [`plots`].
 
 pub mod plots;
 
-use crate::campaign::{FailureEntry, Summary};
-use crate::merge;
 use crate::stats::Count;
+use crate::summary::{FailureEntry, Summary};
 use anyhow::{bail, Context as _};
 use plots::{Bar, Series, COLORS};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,7 +38,7 @@ pub struct Baseline {
 impl Baseline {
     /// Reads the campaign folder `dir` (its `summary.json`).
     pub fn load(dir: &Path) -> anyhow::Result<Baseline> {
-        let summary = merge::read_summary(dir).context("--baseline")?;
+        let summary = Summary::read(dir).context("--baseline")?;
         let signatures = summary
             .failure_list
             .iter()
@@ -59,11 +58,9 @@ impl Baseline {
     }
 }
 
-/// Every signature a finding goes by: its own, after minimization, and those merged into it.
+/// Every signature a finding goes by ([`FailureEntry::signatures`]).
 fn signatures(entry: &FailureEntry) -> impl Iterator<Item = &str> {
-    std::iter::once(entry.signature.as_str())
-        .chain(entry.minimized_signature.as_deref())
-        .chain(entry.merged_signatures.iter().map(String::as_str))
+    entry.signatures().into_iter()
 }
 
 /// What a report shows.
@@ -99,13 +96,13 @@ pub fn run(
     };
     let shards = dirs
         .iter()
-        .map(|d| merge::read_summary(d))
+        .map(|d| Summary::read(d))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let summary = match shards.as_slice() {
         [one] => one.clone(),
         _ => Summary {
             merged_from: dirs.to_vec(),
-            ..merge::merge_summaries(&shards)
+            ..Summary::merge(&shards)
         },
     };
     let baseline = baseline.map(Baseline::load).transpose()?;
