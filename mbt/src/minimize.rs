@@ -217,7 +217,7 @@ pub fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
 pub fn declared_limits(kind: FailureKind, limits: Limits) -> model::trace::text::DeclaredLimits {
     model::trace::text::DeclaredLimits {
         timeout: (kind == FailureKind::Timeout || kind.is_differential())
-            .then(|| limits.timeout.as_secs_f64()),
+            .then_some(limits.timeout.as_secs_f64()),
         memout_mb: (kind == FailureKind::Memout && limits.memout_mb > 0)
             .then_some(limits.memout_mb),
     }
