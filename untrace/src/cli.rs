@@ -35,8 +35,8 @@ Exit codes:
 For codes 4-9 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
 deduplication key, for people and ddtrace to read. --report FILE writes the outcome as JSON
 for tools: `exit` (the code), and for codes 4-9 `failure` (kind, message, last call, cause)
-and `signature` (kind, cause; what the signature line prints). The replay runs in a child process, so a
-crash is reported, not suffered.
+and `signature` (kind, cause: what the signature line prints). The replay runs in a child
+process, so a crash is reported, not suffered.
 
 Differential replays: --diff-lib PATH replays the trace here, then on the libz3 at PATH in a
 process of its own (`untrace --z3-lib PATH --answers-only`), comparing check-sat answers
@@ -121,9 +121,9 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "CMD")]
     pub cross_check: Option<String>,
     /// Write the outcome as JSON to FILE: the exit code and, for a finding (exit 4-9), its
-    /// failure and typed signature (see below). Written for every exit but a command line
-    /// clap refuses (and a crash under --in-process); how mbt and the differential learn a
-    /// replay's outcome.
+    /// failure and typed signature (see below). Written for every exit but a refused command
+    /// line or --z3-lib (and a crash under --in-process); how mbt and the differential learn
+    /// a replay's outcome.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 }
