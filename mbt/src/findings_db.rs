@@ -33,9 +33,9 @@
 //! do not provide.
 
 // The report's HTML escaping: the history fragment goes into its page.
-use crate::campaign::{self, FailureEntry, Summary};
 use crate::isolate::{Limits, DEFAULT_MEMOUT_MIB, DEFAULT_TIMEOUT_SECONDS};
 use crate::report::esc as html_escape;
+use crate::summary::{shell_word, FailureEntry, Summary};
 use anyhow::{bail, Context as _};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use serde::Serialize;
@@ -404,7 +404,8 @@ impl FindingsDb {
             ..Recorded::default()
         };
         for (entry, trace) in summary.failure_list.iter().zip(&traces) {
-            let signatures = entry_signatures(entry);
+            // The one after minimization, the key of a new finding, first.
+            let signatures = entry.signatures();
             let finding = match find_finding(&tx, &signatures)? {
                 Some(id) => {
                     trace.replace_worse(&tx, id)?;
@@ -719,18 +720,8 @@ fn schema_version(conn: &Connection) -> anyhow::Result<i32> {
     Ok(version)
 }
 
-/// The signatures that name the finding of `entry`: the one after minimization (the key of
-/// a new finding) first, then the campaign's, then those merged into it.
-fn entry_signatures(entry: &FailureEntry) -> Vec<String> {
-    let mut signatures: Vec<String> = entry.minimized_signature.iter().cloned().collect();
-    signatures.push(entry.signature.clone());
-    signatures.extend(entry.merged_signatures.iter().cloned());
-    signatures.dedup();
-    signatures
-}
-
 /// The finding one of `signatures` names, if any.
-fn find_finding(tx: &Transaction<'_>, signatures: &[String]) -> rusqlite::Result<Option<i64>> {
+fn find_finding(tx: &Transaction<'_>, signatures: &[&str]) -> rusqlite::Result<Option<i64>> {
     for signature in signatures {
         let found = tx
             .query_row(
@@ -922,7 +913,7 @@ pub fn unix_now() -> i64 {
 /// This process's command line as a shell would take it.
 pub fn command_line() -> String {
     let words: Vec<String> = std::env::args_os()
-        .map(|a| campaign::shell_word(&a.to_string_lossy()))
+        .map(|a| shell_word(&a.to_string_lossy()))
         .collect();
     words.join(" ")
 }
@@ -933,11 +924,11 @@ pub fn command_line() -> String {
 /// list of words), else from an earlier recording of the folder, else the end is the file's
 /// modification time and the start that less the campaign's seconds.
 pub fn record_folder(db: &mut FindingsDb, out: &Path) -> anyhow::Result<Recorded> {
+    let summary = Summary::read(out)?;
+    // What other writers of summary.json put there besides mbt's fields.
     let path = out.join("summary.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    let summary: Summary = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not an mbt summary", path.display()))?;
     let fields: serde_json::Value = serde_json::from_str(&text)?;
     let modified = std::fs::metadata(&path)
         .and_then(|m| m.modified())
@@ -984,7 +975,7 @@ pub fn record_folder(db: &mut FindingsDb, out: &Path) -> anyhow::Result<Recorded
         serde_json::Value::String(line) => Some(line.clone()),
         serde_json::Value::Array(words) => Some(
             (words.iter())
-                .map(|w| campaign::shell_word(w.as_str().unwrap_or_default()))
+                .map(|w| shell_word(w.as_str().unwrap_or_default()))
                 .collect::<Vec<_>>()
                 .join(" "),
         ),

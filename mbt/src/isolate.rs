@@ -742,7 +742,7 @@ mod tests {
             Some("push"),
         );
         assert_eq!(
-            (f.kind, f.signature().as_str()),
+            (f.kind, f.signature().to_string().as_str()),
             (FailureKind::Crash, "crash|SIGSEGV at libz3.so.4+0x10")
         );
     }

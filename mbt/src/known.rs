@@ -6,14 +6,15 @@
 //! signature after minimization and the signatures merged into it; a `*.trace` or `*.btrace`
 //! file is replayed once with the replayer `--minimize` uses ([`crate::minimize::replayer`];
 //! a regression case that declares a `timeout` under untrace's `--timeout`)
-//! and gives the signature `untrace` prints on a failing replay (`untrace: signature: S`, its
-//! last such stderr line). A folder that holds a `failure.json` is read from it alone: its
+//! and gives the signature its failing replay reports (untrace's `--report`, the same text as
+//! its `untrace: signature: S` line). A folder that holds a `failure.json` is read from it alone: its
 //! traces are the same finding. A trace whose replay shows no signature is ignored with a
 //! warning.
 
 use crate::interrupt;
 use crate::minimize;
-use anyhow::{bail, Context as _};
+use crate::summary::FailureEntry;
+use anyhow::Context as _;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,9 +63,12 @@ impl KnownSignatures {
     }
 
     fn read_folder(&mut self, dir: &Path) -> anyhow::Result<()> {
-        let report = dir.join("failure.json");
+        let report = dir.join(FailureEntry::FILE);
         if report.is_file() {
-            self.signatures.extend(report_signatures(&report)?);
+            // Its own signature, the one after minimization and those merged into it.
+            let entry = FailureEntry::read(&report)?;
+            self.signatures
+                .extend(entry.signatures().into_iter().map(str::to_string));
             return Ok(());
         }
         let mut entries: Vec<PathBuf> = fs::read_dir(dir)
@@ -105,26 +109,6 @@ pub fn signature_lines(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_string)
 }
 
-/// The signatures a campaign's `failure.json` stands for: its own, the one after minimization
-/// and those merged into it.
-fn report_signatures(path: &Path) -> anyhow::Result<Vec<String>> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let report: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a failure report", path.display()))?;
-    let Some(signature) = report["signature"].as_str() else {
-        bail!("{}: no `signature` field", path.display());
-    };
-    let mut signatures = vec![signature.to_string()];
-    if let Some(minimized) = report["minimized_signature"].as_str() {
-        signatures.push(minimized.to_string());
-    }
-    if let Some(merged) = report["merged_signatures"].as_array() {
-        signatures.extend(merged.iter().filter_map(|s| s.as_str()).map(str::to_string));
-    }
-    Ok(signatures)
-}
-
 fn is_trace(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
@@ -133,7 +117,7 @@ fn is_trace(path: &Path) -> bool {
 }
 
 /// Replays `trace` once (in a private folder, see [`minimize::replay_once`]) and returns the
-/// signature its replay prints, or why there is none. A regression case that declares a
+/// signature its replay reports, or why there is none. A regression case that declares a
 /// `timeout` (`; timeout: 3` in traces/regress: it hangs) replays under it, so that its hang
 /// shows as the timeout signature it stands for. An error only when the replayer cannot run
 /// at all.
@@ -143,7 +127,7 @@ fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
     let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
     Ok(match replayed {
-        minimize::Replayed::Fails(signature) => Ok(signature),
+        minimize::Replayed::Fails(signature) => Ok(signature.to_string()),
         minimize::Replayed::Passes => Err("its replay shows no signature (it passes)".into()),
         other => Err(format!(
             "its replay shows no signature: {}",
@@ -170,33 +154,14 @@ mod tests {
     }
 
     #[test]
-    fn the_last_signature_line_of_stderr_counts() {
-        let stderr = "untrace: signature: old\nsomething\nuntrace: signature: z3-error|x|push\n";
-        assert_eq!(
-            model::finding::signature_in(stderr).as_deref(),
-            Some("z3-error|x|push")
-        );
-        assert_eq!(
-            model::finding::signature_in("untrace: replay mismatch\n"),
-            None
-        );
-        assert_eq!(
-            model::finding::signature_in("untrace: signature:   \n"),
-            None
-        );
-    }
-
-    #[test]
     fn folders_are_read_from_failure_reports() {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("failures/crash-1");
         fs::create_dir_all(&a).unwrap();
-        fs::write(
-            a.join("failure.json"),
-            r#"{"signature": "crash|a|push", "minimized_signature": "crash|root|push",
-                "merged_signatures": ["crash|b|pop"]}"#,
-        )
-        .unwrap();
+        let mut entry =
+            crate::summary::tests::entry("crash-1", "crash|a|push", Some("crash|root|push"), 1);
+        entry.merged_signatures = vec!["crash|b|pop".into()];
+        entry.write(&a).unwrap();
         // Beside a report, traces are not replayed (this one would not even parse).
         fs::write(a.join("round.trace"), "not a trace").unwrap();
         let known = KnownSignatures::load(dir.path()).unwrap();

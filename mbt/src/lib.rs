@@ -11,7 +11,9 @@
 //! - [`options`]: the option model read from Z3's parameter descriptions.
 //! - [`round`]: one round and its [`round::RoundReport`].
 //! - [`isolate`]: each round in a forked child with time and memory limits.
-//! - [`campaign`]: many rounds, deduplicated failures, statistics, `summary.json`.
+//! - [`campaign`]: many rounds, deduplicated failures, statistics.
+//! - [`summary`]: the campaign's output types (`summary.json`, `failure.json`), read and
+//!   written in one place.
 //! - [`interrupt`]: SIGINT/SIGTERM stop a campaign cleanly.
 //! - [`known`]: signatures of known failures (`--known`).
 //! - [`merge`]: merges the output folders of shards.
@@ -40,6 +42,7 @@ pub mod report;
 pub mod round;
 pub mod round_state;
 pub mod stats;
+pub mod summary;
 pub mod sut;
 pub mod timeline;
 pub mod triage;

@@ -348,7 +348,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     // A round is a function of its seed and of the Z3 it runs on.
     if let Some(library) = z3lib::applied() {
         let path = library.path.to_string_lossy();
-        round_flags.push(format!("--z3-lib {}", campaign::shell_word(&path)));
+        round_flags.push(format!("--z3-lib {}", mbt::summary::shell_word(&path)));
     }
     // The limits decide whether a round times out or runs out of memory: a rerun needs them.
     if args.timeout != DEFAULT_TIMEOUT_SECONDS {
@@ -410,7 +410,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let out_lock = campaign::OutLock::claim(&args.out)?;
+    let out_lock = mbt::summary::OutLock::claim(&args.out)?;
     let mut known = match &args.known {
         Some(path) => KnownSignatures::load(path)?,
         None => KnownSignatures::default(),
@@ -532,7 +532,7 @@ fn differential(
     let words: Vec<String> = other
         .untrace_args()
         .iter()
-        .map(|a| campaign::shell_word(&a.to_string_lossy()))
+        .map(|a| mbt::summary::shell_word(&a.to_string_lossy()))
         .collect();
     round_flags.push(words.join(" "));
     eprintln!(
@@ -636,7 +636,7 @@ fn triage_command(db: &std::path::Path) -> anyhow::Result<ExitCode> {
 }
 
 /// 1 when `summary` holds a new failure, else 0.
-fn findings_exit_code(summary: &campaign::Summary) -> ExitCode {
+fn findings_exit_code(summary: &mbt::summary::Summary) -> ExitCode {
     if summary.new_failures.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -8,17 +8,20 @@
 //! their checks are trace lines that the replay runs again, timeouts and memory exhaustion
 //! under untrace's `--timeout` and `--memout` (the round's limits). ddtrace keeps the
 //! replay's exit code and its signature line, so kind and signature survive the reduction.
-//! The finding's signature after minimization ([`Outcome::Done`]) adds, for the oracles that
-//! compare answers, the operations left in the minimized trace: findings of one root cause
-//! reduce to the same few operations.
+//! Every replay mbt judges itself ([`replay_once`]) hands its outcome over as data (untrace's
+//! `--report`: exit code, failure, typed signature). The finding's signature after
+//! minimization ([`Outcome::Done`]) is refined by the calls left in the minimized trace
+//! ([`model::finding::Signature::refined`]): findings of one root cause reduce to the same
+//! few operations.
 
 use crate::failure::FailureKind;
 use crate::isolate::{self, Limits};
-use model::{Call, Entry};
-use std::collections::BTreeSet;
+use model::finding::Signature;
+use model::Entry;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use untrace::replay::ReplayReport;
 
 /// The name of a minimized trace beside the original.
 pub const MINIMIZED: &str = "min.trace";
@@ -75,15 +78,16 @@ pub enum Outcome {
 }
 
 /// How a single replay ended, as evidence: only a replay that ran to a finding's exit code
-/// (4-9) and printed its signature shows a failure, only exit 0 shows none. A replay that
-/// could not run (exit 2 or 3: usage error, unreadable or malformed trace; the replayer
-/// killed, or ending without a signature) and one past its time limit show nothing.
+/// (4-9) and reported its failure (`--report`) shows a failure, only exit 0 shows none. A
+/// replay that could not run (exit 2 or 3: usage error, unreadable or malformed trace; the
+/// replayer killed, or ending without a report of its finding) and one past its time limit
+/// show nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Replayed {
     /// Exit 0: replayed, no failure.
     Passes,
-    /// A finding's exit code, with the signature the replay printed.
-    Fails(String),
+    /// A finding's exit code, with the signature the replay reported.
+    Fails(Signature),
     /// The replay could not run, and why: no evidence either way.
     CouldNotReplay(String),
     /// Past the wall-clock limit: no evidence either way.
@@ -91,8 +95,14 @@ pub enum Replayed {
 }
 
 impl Replayed {
-    /// Classifies a replay that ended with `exit` and printed `stderr`.
-    pub fn of(exit: &reduce::command::Exit, stderr: &[u8], limit: Duration) -> Replayed {
+    /// Classifies a replay that ended with `exit`, wrote `report` (its `--report` file, if
+    /// it wrote one) and printed `stderr` (only to say why a replay could not run).
+    pub fn of(
+        exit: &reduce::command::Exit,
+        report: Option<&ReplayReport>,
+        stderr: &[u8],
+        limit: Duration,
+    ) -> Replayed {
         use reduce::command::Exit as Ended;
         use untrace::replay::Exit as Code;
         let text = String::from_utf8_lossy(stderr);
@@ -118,10 +128,13 @@ impl Replayed {
                     | Code::Timeout
                     | Code::Memout
                     | Code::Differ,
-                ) => match model::finding::signature_in(&text) {
+                ) => match report
+                    .filter(|r| r.exit == code)
+                    .and_then(|r| r.signature.clone())
+                {
                     Some(signature) => Replayed::Fails(signature),
                     None => Replayed::CouldNotReplay(format!(
-                        "the replay exited {code} without a signature: {}",
+                        "the replay exited {code} without a report of its finding: {}",
                         last_line()
                     )),
                 },
@@ -132,21 +145,25 @@ impl Replayed {
         }
     }
 
-    /// Whether this replay shows the failure of `signature` (as it is, or refined by the
-    /// operations left in `entries`, as a minimized finding's signature is).
+    /// Whether this replay shows the failure of one of `signatures` (as it is, or refined by
+    /// the operations left in `entries`, as a minimized finding's signature is).
     pub fn shows(&self, signatures: &[String], entries: &[Entry]) -> bool {
         let Replayed::Fails(signature) = self else {
             return false;
         };
-        signatures.iter().any(|s| s == signature)
-            || signatures.contains(&refined_signature(signature, entries))
+        let (plain, refined) = (
+            signature.to_string(),
+            signature.refined(entries).to_string(),
+        );
+        signatures.iter().any(|s| *s == plain || *s == refined)
     }
 }
 
 /// Replays `trace` once with `replayer` under a wall-clock limit, in a private temporary
 /// folder (a trace may set parameters that make Z3 write files), with the engine's runner
 /// (`reduce::command::run_on_file`: its own session, killed whole at the limit, dies with
-/// us). An error only when the replayer cannot be started at all.
+/// us). The replay reports its outcome into the scratch folder (`--report`), which is how its
+/// finding is known. An error only when the replayer cannot be started at all.
 pub fn replay_once(
     (program, args): &(PathBuf, Vec<OsString>),
     trace: &Path,
@@ -156,9 +173,12 @@ pub fn replay_once(
     // still name the trace.
     let trace = std::path::absolute(trace)?;
     let scratch = tempfile::Builder::new().prefix("mbt-replay-").tempdir()?;
+    let report = scratch.path().join("report.json");
+    let mut args = args.clone();
+    args.extend([OsString::from("--report"), report.clone().into_os_string()]);
     let command = reduce::command::CommandLine {
         program: program.clone().into_os_string(),
-        args: args.clone(),
+        args,
     };
     let limits = reduce::command::RunLimits {
         timeout: Some(limit),
@@ -166,7 +186,13 @@ pub fn replay_once(
     };
     let stop = reduce::StopFlag::new();
     let ran = reduce::command::run_on_file(&command, &trace, scratch.path(), &limits, &stop)?;
-    Ok(Replayed::of(&ran.exit, &ran.stderr, limit))
+    let reported = ReplayReport::read(&report);
+    Ok(Replayed::of(
+        &ran.exit,
+        reported.as_ref(),
+        &ran.stderr,
+        limit,
+    ))
 }
 
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.
@@ -191,7 +217,7 @@ pub fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
 pub fn declared_limits(kind: FailureKind, limits: Limits) -> model::trace::text::DeclaredLimits {
     model::trace::text::DeclaredLimits {
         timeout: (kind == FailureKind::Timeout || kind.is_differential())
-            .then(|| limits.timeout.as_secs_f64()),
+            .then_some(limits.timeout.as_secs_f64()),
         memout_mb: (kind == FailureKind::Memout && limits.memout_mb > 0)
             .then_some(limits.memout_mb),
     }
@@ -221,36 +247,6 @@ pub fn declare_limits_in(trace: &Path, kind: FailureKind, limits: Limits) -> std
 /// timeout finding needs its whole limit and then some.
 pub fn replay_budget(limits: Limits) -> Duration {
     limits.timeout.mul_f64(2.0) + Duration::from_secs(20)
-}
-
-/// The signature of a finding after minimization: the minimized replay's signature, and for
-/// the oracles that compare answers (whose cause names no operation) the operations and
-/// solver calls left in the minimized trace, sorted.
-pub fn refined_signature(signature: &str, entries: &[Entry]) -> String {
-    let kind = signature.split('|').next().and_then(FailureKind::from_name);
-    let names_an_operation = signature.contains("departs from");
-    if !kind.is_some_and(FailureKind::is_oracle) || names_an_operation {
-        return signature.to_string();
-    }
-    let left: BTreeSet<&str> = entries
-        .iter()
-        .map(|e| &e.call)
-        .filter(|c| {
-            !matches!(
-                c,
-                Call::Const { .. }
-                    | Call::Lit { .. }
-                    | Call::Release(_)
-                    | Call::Delete(_)
-                    | Call::Check(_)
-            ) && !c.name().starts_with("sort_")
-        })
-        .map(Call::name)
-        .collect();
-    format!(
-        "{signature} [{}]",
-        left.into_iter().collect::<Vec<_>>().join(" ")
-    )
 }
 
 fn lines(bytes: &[u8]) -> usize {
@@ -359,11 +355,11 @@ pub fn minimize_failure(
     }
     match replay_once(&replay, &out, replay_limit) {
         Ok(Replayed::Fails(replayed))
-            if Replayed::Fails(replayed.clone()).shows(&[golden.clone()], &entries) =>
+            if Replayed::Fails(replayed.clone()).shows(&[golden.to_string()], &entries) =>
         {
             Outcome::Done {
                 path: out,
-                signature: Some(refined_signature(&replayed, &entries)),
+                signature: Some(replayed.refined(&entries).to_string()),
                 lines_before: lines(&bytes),
                 lines_after: after,
                 replays,
@@ -438,55 +434,69 @@ mod tests {
     }
 
     #[test]
-    fn answer_oracles_are_refined_by_the_calls_left() {
-        let entries = trace(
-            "new_solver tactic \"qffp\"\nreturn z1\nsort_bv 1\nreturn s1\nconst s1 \"v\"\nreturn t1\nbvslt t1 t1\nreturn t2\nassert z1 t2\ntranslate z1\nreturn z2\ncheck_shadow z1 z2\n",
-        );
-        assert_eq!(
-            refined_signature("shadow|check_shadow: a unsat, b sat", &entries),
-            "shadow|check_shadow: a unsat, b sat [assert bvslt new_solver translate]"
-        );
-        // A crash, or an evaluation check that names its operation, is precise already.
-        for sig in [
-            "crash|SIGSEGV at libz3.so.4+0x1",
-            "model|check_model: model_eval of bvadd departs from the independent evaluator",
-        ] {
-            assert_eq!(refined_signature(sig, &entries), sig);
+    fn a_replay_shows_a_finding_by_its_signature_or_as_refined() {
+        let entries = trace("new_solver\nreturn z1\ntranslate z1\nreturn z2\ncheck_shadow z1 z2\n");
+        let shadow = model::finding::Failure::new(FailureKind::Shadow, "m")
+            .with_cause("check_shadow: a unsat, b sat")
+            .signature();
+        let replayed = Replayed::Fails(shadow.clone());
+        assert!(replayed.shows(&[shadow.to_string()], &entries));
+        // A minimized finding's signature is the refined one.
+        let refined = "shadow|check_shadow: a unsat, b sat [new_solver translate]".to_string();
+        assert!(replayed.shows(std::slice::from_ref(&refined), &entries));
+        assert!(!replayed.shows(&["shadow|other".into()], &entries));
+    }
+
+    fn report(exit: i32, failure: Option<model::finding::Failure>) -> ReplayReport {
+        ReplayReport {
+            exit,
+            signature: failure.as_ref().map(|f| f.signature()),
+            failure,
         }
     }
 
     #[test]
-    fn only_a_replay_that_ran_is_evidence() {
+    fn only_a_replay_that_ran_and_reported_is_evidence() {
         use reduce::command::Exit as Ended;
         let limit = Duration::from_secs(5);
-        let signed = b"untrace: t.trace:9: boom\nuntrace: signature: crash|SIGSEGV at x\n";
+        let crash =
+            model::finding::Failure::new(FailureKind::Crash, "boom").with_cause("SIGSEGV at x");
+        let reported = report(6, Some(crash.clone()));
         assert_eq!(
-            Replayed::of(&Ended::Code(6), signed, limit),
-            Replayed::Fails("crash|SIGSEGV at x".into())
+            Replayed::of(&Ended::Code(6), Some(&reported), b"", limit),
+            Replayed::Fails(crash.signature())
         );
-        assert_eq!(Replayed::of(&Ended::Code(0), b"", limit), Replayed::Passes);
+        assert_eq!(
+            Replayed::of(&Ended::Code(0), Some(&report(0, None)), b"", limit),
+            Replayed::Passes
+        );
+        // A signature line on stderr is for people: without a report it proves nothing.
+        let printed = b"untrace: t.trace:9: boom\nuntrace: signature: crash|SIGSEGV at x\n";
+        assert!(matches!(
+            Replayed::of(&Ended::Code(6), None, printed, limit),
+            Replayed::CouldNotReplay(_)
+        ));
         // A usage error (the old fallback's unknown --memout), a malformed trace, a finding's
-        // code without its signature, a dead replayer, a timeout: none is evidence.
-        for (ended, stderr) in [
-            (
-                Ended::Code(2),
-                &b"error: unexpected argument '--memout' found\n"[..],
-            ),
-            (Ended::Code(3), b"untrace: t.trace:1:1: unknown call\n"),
-            (Ended::Code(6), b"untrace: t.trace:9: boom\n"),
-            (Ended::Code(1), b"untrace: mismatch\n"),
-            (Ended::Signal(9), b""),
+        // code whose report has no failure or another exit, a mismatch, a dead replayer: none
+        // is evidence.
+        for (ended, reported) in [
+            (Ended::Code(2), None),
+            (Ended::Code(3), Some(report(3, None))),
+            (Ended::Code(6), Some(report(6, None))),
+            (Ended::Code(6), Some(report(5, Some(crash.clone())))),
+            (Ended::Code(1), Some(report(1, None))),
+            (Ended::Signal(9), None),
         ] {
             assert!(
                 matches!(
-                    Replayed::of(&ended, stderr, limit),
+                    Replayed::of(&ended, reported.as_ref(), b"", limit),
                     Replayed::CouldNotReplay(_)
                 ),
                 "{ended:?}"
             );
         }
         assert_eq!(
-            Replayed::of(&Ended::Timeout, b"", limit),
+            Replayed::of(&Ended::Timeout, None, b"", limit),
             Replayed::RanPast(limit)
         );
         assert!(!Replayed::CouldNotReplay("x".into()).shows(&["x".into()], &[]));

@@ -141,7 +141,7 @@ pub fn replay(case: &TriageCase, lib: Option<&Path>) -> anyhow::Result<ReplayRes
         Replayed::Fails(_) if replayed.shows(&case.signatures, &entries) => {
             ReplayResult::Reproduces
         }
-        Replayed::Fails(signature) => ReplayResult::FailsOtherwise(signature),
+        Replayed::Fails(signature) => ReplayResult::FailsOtherwise(signature.to_string()),
         Replayed::RanPast(limit) => {
             ReplayResult::Undecided(format!("the replay ran past {:.0} s", limit.as_secs_f64()))
         }

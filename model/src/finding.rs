@@ -1,14 +1,20 @@
 //! Findings: what went wrong when a trace ran ([`Failure`], of a [`FailureKind`]), and the
-//! [`Failure::signature`] that deduplicates them by root cause.
+//! [`Signature`] ([`Failure::signature`]) that deduplicates them by root cause.
 //!
-//! A signature is `KIND|CAUSE`, where the cause is what identifies a bug rather than a round:
+//! A signature is computed here only, and travels as data (a [`Signature`] in JSON, as in
+//! `untrace --report`), never parsed back from a message. Its text, `KIND|CAUSE` (its
+//! `Display`), is the key that summaries, failure reports and the findings database store,
+//! and the last stderr line of a failing replay for people and ddtrace to read. The cause is
+//! what identifies a bug rather than a round:
 //! - a Z3 assertion violation: the `File:` and `Line:` Z3 prints ([`assertion_location`]);
 //! - a signal: the signal and where in libz3 the faulting instruction is (the crash reporter
 //!   of the process prints it, see `untrace::crash`), else the API call that was running;
 //! - a Z3 error: the call and its message with numbers and addresses blanked ([`normalize`]);
 //! - an oracle check: the check and what its executor found out (the operation where Z3's
 //!   evaluation first departs from the independent evaluator, or the solver kinds and answers
-//!   that disagree); a minimizer refines it with the operations left in the minimized trace.
+//!   that disagree); a minimizer refines it with the operations left in the minimized trace
+//!   ([`Signature::refined`]), unless the cause names the operation at fault already (the
+//!   failure's [`Failure::operation`], set where the failure is made).
 //!
 //! Lives in `model` because every tool computes or reads signatures: the executor (`untrace`
 //! prints one per failing replay), the fuzzer (dedup, `--known`) and the minimizer.
@@ -184,6 +190,11 @@ pub struct Failure {
     /// and the last call stand for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
+    /// The operation the cause names as the root cause (where Z3's evaluation departs from
+    /// the independent evaluator), if it names one: such a signature is precise as it is,
+    /// and a minimizer does not refine it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
 }
 
 impl Failure {
@@ -193,7 +204,14 @@ impl Failure {
             message: message.into(),
             last_call: None,
             cause: None,
+            operation: None,
         }
+    }
+
+    /// The cause names `operation` as the root cause (see [`Failure::operation`]).
+    pub fn naming_operation(mut self, operation: impl Into<String>) -> Failure {
+        self.operation = Some(operation.into());
+        self
     }
 
     pub fn with_cause(mut self, cause: impl Into<String>) -> Failure {
@@ -237,21 +255,90 @@ impl Failure {
 
     /// The deduplication key, `KIND|CAUSE`: the cause without ids and numbers where one is
     /// known, else the normalized message and the last call.
-    pub fn signature(&self) -> String {
-        match &self.cause {
-            Some(cause) => format!("{}|{}", self.kind.name(), cause),
+    pub fn signature(&self) -> Signature {
+        let cause = match &self.cause {
+            Some(cause) => cause.clone(),
             None => format!(
-                "{}|{}|{}",
-                self.kind.name(),
+                "{}|{}",
                 normalize(&self.message),
                 self.last_call.as_deref().unwrap_or("-")
             ),
+        };
+        Signature {
+            kind: self.kind,
+            cause,
+            operation: self.operation.clone(),
+            calls_left: None,
         }
     }
 
     /// A short, stable file-name form of the signature.
     pub fn signature_hash(&self) -> String {
-        signature_id(&self.signature())
+        signature_id(&self.signature().to_string())
+    }
+}
+
+/// A finding's signature ([`Failure::signature`]): its kind and cause, as data. Its text
+/// (`Display`) is `KIND|CAUSE`, and ` [CALLS]` after it once refined ([`Signature::refined`]);
+/// that text is the key every report and database stores.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Signature {
+    pub kind: FailureKind,
+    /// What identifies the root cause (see the module documentation).
+    pub cause: String,
+    /// The operation the cause names as the root cause, if any ([`Failure::operation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// After [`Signature::refined`]: the operations and solver calls left in the minimized
+    /// trace, sorted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls_left: Option<Vec<String>>,
+}
+
+impl Signature {
+    /// The signature of a finding after minimization to `entries`: for the oracles that
+    /// compare answers, whose cause names no operation, the operations and solver calls left
+    /// in the minimized trace, sorted (findings of one root cause reduce to the same few
+    /// operations); any other signature is precise already and stays as it is.
+    pub fn refined(&self, entries: &[crate::Entry]) -> Signature {
+        use crate::Call;
+        if !self.kind.is_oracle() || self.operation.is_some() || self.calls_left.is_some() {
+            return self.clone();
+        }
+        let left: std::collections::BTreeSet<&str> = entries
+            .iter()
+            .map(|e| &e.call)
+            .filter(|c| {
+                !matches!(
+                    c,
+                    Call::Const { .. }
+                        | Call::Lit { .. }
+                        | Call::Release(_)
+                        | Call::Delete(_)
+                        | Call::Check(_)
+                ) && !c.name().starts_with("sort_")
+            })
+            .map(Call::name)
+            .collect();
+        Signature {
+            calls_left: Some(left.into_iter().map(str::to_string).collect()),
+            ..self.clone()
+        }
+    }
+
+    /// A short, stable file-name form of the signature ([`signature_id`]).
+    pub fn id(&self) -> String {
+        signature_id(&self.to_string())
+    }
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}|{}", self.kind.name(), self.cause)?;
+        if let Some(calls) = &self.calls_left {
+            write!(f, " [{}]", calls.join(" "))?;
+        }
+        Ok(())
     }
 }
 
@@ -267,18 +354,10 @@ pub fn signature_id(signature: &str) -> String {
     format!("{kind}-{h:016x}")
 }
 
-/// The prefix of the line on which a tool prints a finding's signature
-/// (`untrace: signature: KIND|CAUSE`); [`signature_in`] reads it back.
+/// The prefix of the line on which a tool prints a finding's signature for people (and
+/// ddtrace, which matches stderr lines) to read: `untrace: signature: KIND|CAUSE`. Tools
+/// hand signatures to each other as data ([`Signature`] in JSON), never by this line.
 pub const SIGNATURE_LINE: &str = "signature: ";
-
-/// The signature a tool printed in `output`, if any (the last one).
-pub fn signature_in(output: &str) -> Option<String> {
-    output.lines().rev().find_map(|line| {
-        let at = line.find(SIGNATURE_LINE)?;
-        let sig = line[at + SIGNATURE_LINE.len()..].trim();
-        (!sig.is_empty()).then(|| sig.to_string())
-    })
-}
 
 /// Replaces every run of digits by `N` and hex addresses by `0xN`, so that messages that
 /// differ only in ids, numbers or addresses fall together.
@@ -479,8 +558,8 @@ mod tests {
         let a = Failure::new(FailureKind::Crash, "killed in push").with_cause("SIGSEGV at z+0x1");
         let b =
             Failure::new(FailureKind::Crash, "killed in check_sat").with_cause("SIGSEGV at z+0x1");
-        assert_eq!(a.signature(), "crash|SIGSEGV at z+0x1");
-        assert_eq!(a.signature(), b.signature());
+        assert_eq!(a.signature().to_string(), "crash|SIGSEGV at z+0x1");
+        assert_eq!(a.signature().to_string(), b.signature().to_string());
         assert_eq!(a.signature_hash(), b.signature_hash());
         let c = Failure {
             kind: FailureKind::Shadow,
@@ -494,15 +573,20 @@ mod tests {
     fn without_a_cause_message_and_last_call_make_the_signature() {
         let a = Failure::new(FailureKind::Z3Error, "error at t3").at_call("assert");
         let b = Failure::new(FailureKind::Z3Error, "error at t97").at_call("assert");
-        assert_eq!(a.signature(), b.signature());
-        assert_ne!(a.signature(), b.clone().at_call("check_sat").signature());
+        assert_eq!(a.signature().to_string(), b.signature().to_string());
+        assert_ne!(
+            a.signature().to_string(),
+            b.clone().at_call("check_sat").signature().to_string()
+        );
     }
 
     #[test]
     fn an_exception_while_solving_is_one_bug_whichever_call_met_it() {
         let at = |call: &str| {
             let message = "Exception: bit-vector size must be greater than zero";
-            Failure::z3_error(call, &format!("{call} z1"), message).signature()
+            Failure::z3_error(call, &format!("{call} z1"), message)
+                .signature()
+                .to_string()
         };
         assert_eq!(
             at("push"),
@@ -524,9 +608,9 @@ mod tests {
             "check_dump z2",
             "ParserError: (error \"line 4 column 9: unknown sort 'U'\")",
         );
-        assert_eq!(one.signature(), other.signature());
+        assert_eq!(one.signature().to_string(), other.signature().to_string());
         assert_eq!(
-            one.signature(),
+            one.signature().to_string(),
             "z3-error|check_dump: ParserError: (error \"line N column N: unknown sort 'U'\")"
         );
         let constant = |text: &str| {
@@ -536,6 +620,7 @@ mod tests {
                 &format!("ParserError: {text}"),
             )
             .signature()
+            .to_string()
         };
         assert_eq!(
             constant("(error \"line 7 column 17: unknown constant mk (U) \")"),
@@ -547,11 +632,76 @@ mod tests {
         );
     }
 
+    fn entries(text: &str) -> Vec<crate::Entry> {
+        crate::trace::text::parse(&format!("z3-trace 1\n{text}"))
+            .unwrap()
+            .entries
+    }
+
     #[test]
-    fn signatures_are_read_back_from_output() {
-        let out = "untrace: t.trace:3: oracle\nuntrace: signature: model|x\n";
-        assert_eq!(signature_in(out).as_deref(), Some("model|x"));
-        assert_eq!(signature_in("nothing\n"), None);
+    fn a_signature_travels_as_json_and_reads_as_its_text() {
+        let failure = Failure::new(FailureKind::EvalDisagreement, "x")
+            .with_cause("model_eval of bvadd departs from the independent evaluator")
+            .naming_operation("bvadd")
+            .at_call("check_model");
+        let signature = failure.signature();
+        let json = serde_json::to_string(&signature).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"eval-disagreement","cause":"model_eval of bvadd departs from the independent evaluator","operation":"bvadd"}"#
+        );
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), signature);
+        assert_eq!(
+            signature.to_string(),
+            "eval-disagreement|model_eval of bvadd departs from the independent evaluator"
+        );
+        // The failure carries what its signature needs through JSON too.
+        let back: Failure =
+            serde_json::from_str(&serde_json::to_string(&failure).unwrap()).unwrap();
+        assert_eq!(back.signature(), signature);
+        // Without a cause: the normalized message and the last call, a `|` inside the cause.
+        let bare = Failure::new(FailureKind::Z3Error, "error at t3").at_call("assert");
+        let json = serde_json::to_string(&bare.signature()).unwrap();
+        let read: Signature = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.kind, FailureKind::Z3Error);
+        assert_eq!(read.to_string(), "z3-error|error at tN|assert");
+        assert_eq!(read.id(), bare.signature_hash());
+    }
+
+    #[test]
+    fn answer_oracles_are_refined_by_the_calls_left() {
+        let entries = entries(
+            "new_solver tactic \"qffp\"\nreturn z1\nsort_bv 1\nreturn s1\nconst s1 \"v\"\nreturn t1\nbvslt t1 t1\nreturn t2\nassert z1 t2\ntranslate z1\nreturn z2\ncheck_shadow z1 z2\n",
+        );
+        let shadow =
+            Failure::new(FailureKind::Shadow, "m").with_cause("check_shadow: a unsat, b sat");
+        let refined = shadow.signature().refined(&entries);
+        assert_eq!(
+            refined.to_string(),
+            "shadow|check_shadow: a unsat, b sat [assert bvslt new_solver translate]"
+        );
+        assert_eq!(
+            refined.calls_left.as_deref(),
+            Some(&["assert", "bvslt", "new_solver", "translate"].map(String::from)[..])
+        );
+        // The refinement is data: it survives JSON, and refining again changes nothing.
+        let json = serde_json::to_string(&refined).unwrap();
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), refined);
+        assert_eq!(refined.refined(&entries[..2]), refined);
+        // A crash, or an oracle finding whose cause names its operation (a fact of the
+        // failure, whatever its text says), is precise already.
+        let crash = Failure::new(FailureKind::Crash, "k").with_cause("SIGSEGV at libz3.so.4+0x1");
+        let named = Failure::new(FailureKind::Model, "m")
+            .with_cause("check_model: some text")
+            .naming_operation("bvadd");
+        for failure in [crash, named] {
+            assert_eq!(failure.signature().refined(&entries), failure.signature());
+        }
+        // The text alone decides nothing: an oracle cause that merely mentions an operation
+        // is refined.
+        let worded = Failure::new(FailureKind::Model, "m")
+            .with_cause("check_model: model_eval of bvadd departs from the independent evaluator");
+        assert!(worded.signature().refined(&entries).calls_left.is_some());
     }
 
     #[test]
@@ -564,7 +714,7 @@ mod tests {
         let f = classify_death(None, Some(Z3_FATAL_EXIT), out, Some("check_sat"));
         assert_eq!(f.kind, FailureKind::Crash);
         assert_eq!(
-            f.signature(),
+            f.signature().to_string(),
             "crash|assertion violation at src/ast/fpa/fpa2bv_converter.cpp:118"
         );
         assert_eq!(assertion_location("File: x\nno line\n"), None);
@@ -586,10 +736,13 @@ mod tests {
             "crash: SIGSEGV in check_sat at libz3.so.4+0x1a65b1\n",
             Some("check_sat"),
         );
-        assert_eq!(a.signature(), "crash|SIGSEGV at libz3.so.4+0x1a65b1");
-        assert_eq!(a.signature(), b.signature());
+        assert_eq!(
+            a.signature().to_string(),
+            "crash|SIGSEGV at libz3.so.4+0x1a65b1"
+        );
+        assert_eq!(a.signature().to_string(), b.signature().to_string());
         let bare = classify_death(Some(11), None, "", Some("assert"));
-        assert_eq!(bare.signature(), "crash|SIGSEGV in assert");
+        assert_eq!(bare.signature().to_string(), "crash|SIGSEGV in assert");
         assert_eq!(
             classify_death(
                 Some(6),
@@ -606,7 +759,9 @@ mod tests {
                 "crash: SIGSEGV in {call} at libz3.so.4+0x34de7d\n\
                  thread 'main' (7) has overflowed its stack\nfatal runtime error: stack overflow\n"
             );
-            classify_death(Some(6), None, &output, Some(call)).signature()
+            classify_death(Some(6), None, &output, Some(call))
+                .signature()
+                .to_string()
         };
         assert_eq!(
             overflow("check_sat"),

@@ -24,8 +24,12 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The signature line a replay printed last (what people read and ddtrace matches).
 fn signature(out: &Output) -> String {
-    model::finding::signature_in(&stderr(out)).unwrap_or_default()
+    let prefix = format!("untrace: {}", model::finding::SIGNATURE_LINE);
+    let text = stderr(out);
+    let line = text.lines().rev().find_map(|l| l.strip_prefix(&prefix));
+    line.unwrap_or_default().trim().to_string()
 }
 
 fn example(name: &str) -> PathBuf {

@@ -5,10 +5,11 @@
 //! was built (`cargo run -p mbt` builds no `untrace`) and takes the same options.
 
 use crate::differential::{Other, SideLimits};
-use crate::replay::{read_trace, replay_trace, Exit, ReplayOptions};
+use crate::replay::{read_trace, replay_trace, Exit, ReplayOptions, ReplayReport};
 use crate::supervise::{replay_isolated, Limits};
 use crate::ExecConfig;
 use clap::{Args, ValueEnum};
+use model::finding::Failure;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,8 +33,10 @@ Exit codes:
   9  differential: with --diff-lib or --cross-check, the other Z3 or solver disagrees (with
      --answers-only: this Z3's definite check answer differs from the recorded one)
 For codes 4-9 the last stderr line is `untrace: signature: KIND|CAUSE`, the finding's
-deduplication key (mbt and ddtrace compare it). The replay runs in a child process, so a
-crash is reported, not suffered.
+deduplication key, for people and ddtrace to read. --report FILE writes the outcome as JSON
+for tools: `exit` (the code), and for codes 4-9 `failure` (kind, message, last call, cause)
+and `signature` (kind, cause: what the signature line prints). The replay runs in a child
+process, so a crash is reported, not suffered.
 
 Differential replays: --diff-lib PATH replays the trace here, then on the libz3 at PATH in a
 process of its own (`untrace --z3-lib PATH --answers-only`), comparing check-sat answers
@@ -117,6 +120,12 @@ pub struct ReplayArgs {
     /// argument, and compare check answers (see below; exit 9 when they disagree).
     #[arg(long, value_name = "CMD")]
     pub cross_check: Option<String>,
+    /// Write the outcome as JSON to FILE: the exit code and, for a finding (exit 4-9), its
+    /// failure and typed signature (see below). Written for every exit but a refused command
+    /// line or --z3-lib (and a crash under --in-process); how mbt and the differential learn
+    /// a replay's outcome.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 pub fn seconds(s: &str) -> Result<f64, String> {
@@ -126,18 +135,43 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-fn fail(exit: Exit, message: &str) -> ExitCode {
+fn fail(exit: Exit, message: &str) -> (Exit, Option<Failure>) {
     eprintln!("untrace: {message}");
-    ExitCode::from(exit as u8)
+    (exit, None)
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-/// Replays as `cli` says, printing messages and the signature line on stderr: the exit code
-/// of `untrace` and `mbt replay`.
+/// Replays as `cli` says, printing messages and the signature line on stderr, and the
+/// outcome to `--report`'s file: the exit code of `untrace` and `mbt replay`.
 pub fn run(cli: ReplayArgs) -> ExitCode {
+    if let Some(path) = cli.report.as_deref().filter(|p| is_an_input(&cli, p)) {
+        let message = format!(
+            "{}: --report would overwrite the input trace; give another path",
+            path.display()
+        );
+        return ExitCode::from(fail(Exit::Usage, &message).0 as u8);
+    }
+    let (exit, failure) = replay(&cli);
+    let written = match &cli.report {
+        Some(path) => ReplayReport::new(exit, failure).write(path),
+        None => Ok(()),
+    };
+    match written {
+        Ok(()) => ExitCode::from(exit as u8),
+        Err(message) => ExitCode::from(fail(Exit::Usage, &message).0 as u8),
+    }
+}
+
+/// Whether `path` names a file the replay reads (the trace).
+fn is_an_input(cli: &ReplayArgs, path: &Path) -> bool {
+    same_file::is_same_file(&cli.trace, path).unwrap_or(false)
+}
+
+/// The replay itself: its exit code and finding.
+fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
     if cli.verbose {
         let file = z3lib::running_on().map_or("?".into(), |l| l.path.display().to_string());
         eprintln!("untrace: Z3 {} ({file})", crate::z3_version());
@@ -193,7 +227,7 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
             Format::Binary => model::trace::binary::write_trace(&trace),
         };
         return match write_file(out, &bytes) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => (Exit::Ok, None),
             Err(message) => fail(Exit::Usage, &message),
         };
     }
@@ -252,7 +286,7 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
                 .count();
             if outcome.executed < ran {
                 eprintln!("untrace: note: {name}: the replay here ended early, nothing compared");
-                return ExitCode::SUCCESS;
+                return (Exit::Ok, None);
             }
             let limits = SideLimits {
                 timeout: Duration::from_secs_f64(timeout.unwrap_or(60.0)),
@@ -260,7 +294,7 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
             };
             compare_with(&cli.trace, &trace, other, limits, cli.verbose)
         }
-        _ => ExitCode::from(outcome.exit as u8),
+        _ => (outcome.exit, outcome.failure),
     }
 }
 
@@ -272,7 +306,7 @@ fn compare_with(
     other: &Other,
     limits: SideLimits,
     verbose: bool,
-) -> ExitCode {
+) -> (Exit, Option<Failure>) {
     let name = path.display().to_string();
     let verdict = match crate::differential::compare(path, trace, other, &replayer(), limits) {
         Ok(verdict) => verdict,
@@ -285,7 +319,7 @@ fn compare_with(
             verdict.counts
         );
     }
-    match &verdict.failure {
+    match verdict.failure {
         Some(failure) => {
             eprintln!("untrace: {name}: {}", failure.message);
             eprintln!(
@@ -293,13 +327,13 @@ fn compare_with(
                 model::finding::SIGNATURE_LINE,
                 failure.signature()
             );
-            ExitCode::from(Exit::Differ as u8)
+            (Exit::Differ, Some(failure))
         }
         None => {
             if let Some(note) = verdict.note.filter(|_| verbose) {
                 eprintln!("untrace: {}: {note}", other.name());
             }
-            ExitCode::SUCCESS
+            (Exit::Ok, None)
         }
     }
 }

@@ -18,8 +18,9 @@
 //! --diff-lib`'s first replay), so the recorded answers are this Z3's.
 
 use crate::cli::Replayer;
+use crate::replay::ReplayReport;
 use crate::smt2::{write_portable, Compared};
-use model::finding::{signature_in, Failure, FailureKind};
+use model::finding::{Failure, FailureKind, Signature};
 use model::trace::Trace;
 use model::SatResult;
 use std::collections::BTreeMap;
@@ -184,6 +185,9 @@ fn on_library(
     if let Some(mb) = limits.memout_mb {
         command.args(["--memout", &mb.to_string()]);
     }
+    // The other side's outcome comes back as data, its finding with its signature.
+    let report_path = scratch.join("other-report.json");
+    command.arg("--report").arg(&report_path);
     let absolute = std::path::absolute(trace).unwrap_or_else(|_| trace.to_path_buf());
     command.arg(&absolute);
     command.env_remove("UNTRACE_INJECT");
@@ -194,6 +198,7 @@ fn on_library(
     // that hangs outside it (loading the library, a stuck child).
     let run = run_side(command, scratch, limits.longest())?;
     let stderr = String::from_utf8_lossy(&run.stderr);
+    let signature = ReplayReport::read(&report_path).and_then(|r| r.signature);
     // `PATH:LINE: text` becomes `at line LINE: text`: the caller names the trace.
     let message = last_message(&stderr).map(|m| {
         let prefix = format!("{}:", absolute.display());
@@ -211,12 +216,9 @@ fn on_library(
         return Ok(verdict);
     };
     let here = crate::z3_version();
-    let differs = |sig: Option<String>, message: Option<String>| {
-        let (kind, cause) = sig
-            .as_deref()
-            .and_then(|s| s.split_once('|'))
-            .map_or(("crash", "-"), |(k, c)| (k, c));
-        let failure = if kind == FailureKind::VersionDiff.name() {
+    let differs = |sig: Option<&Signature>, message: Option<String>| {
+        let (kind, cause) = sig.map_or(("crash", "-"), |s| (s.kind.name(), s.cause.as_str()));
+        let failure = if sig.is_some_and(|s| s.kind == FailureKind::VersionDiff) {
             // The other side's answer differs: its cause names both versions already.
             Failure::new(
                 FailureKind::VersionDiff,
@@ -246,7 +248,7 @@ fn on_library(
         Some(crate::replay::Exit::Timeout) => verdict.count("timeout", 1),
         Some(crate::replay::Exit::Memout) => verdict.count("memout", 1),
         // Versions know different parameters and values: refusing one is no bug.
-        Some(crate::replay::Exit::Z3) if refuses_a_parameter(&stderr) => {
+        Some(crate::replay::Exit::Z3) if refuses_a_parameter(signature.as_ref()) => {
             verdict.count("parameter-refused", 1)
         }
         Some(
@@ -254,7 +256,7 @@ fn on_library(
             | crate::replay::Exit::Z3
             | crate::replay::Exit::Oracle
             | crate::replay::Exit::Crash,
-        ) => verdict.failure = differs(signature_in(&stderr), message),
+        ) => verdict.failure = differs(signature.as_ref(), message),
         _ => {
             return Err(format!(
                 "the replay on {} failed ({status}): {}",
@@ -469,10 +471,10 @@ fn limit_memory(command: &mut Command, mb: u64) {
     }
 }
 
-/// Whether a replay's Z3 error is Z3 refusing a parameter name or value.
-fn refuses_a_parameter(stderr: &str) -> bool {
-    signature_in(stderr).is_some_and(|sig| {
-        let sig = sig.to_lowercase();
+/// Whether a replay's Z3 error (its signature) is Z3 refusing a parameter name or value.
+fn refuses_a_parameter(signature: Option<&Signature>) -> bool {
+    signature.is_some_and(|sig| {
+        let sig = sig.cause.to_lowercase();
         ["unknown parameter", "invalid parameter"]
             .iter()
             .any(|m| sig.contains(m))

@@ -7,9 +7,10 @@
 //! that crashes, timeouts and memory exhaustion get exit codes and signatures too.
 
 use crate::executor::{ExecConfig, ExecError, Executor};
-use model::finding::{Failure, FailureKind};
+use model::finding::{Failure, FailureKind, Signature};
 use model::trace::{self, Trace};
 use model::{Call, Check, Ret, SatResult};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The exit codes of `untrace` (documented in `--help` and untrace/README.md).
@@ -91,6 +92,58 @@ impl Outcome {
             executed,
             failure: None,
         }
+    }
+}
+
+/// The outcome of a replay as data (`untrace --report FILE`, docs in untrace/README.md):
+/// how a tool that starts a replay learns its exit code and finding, never by reading its
+/// stderr. Written for every exit code untrace itself chooses, a usage error included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayReport {
+    /// The exit code (see [`Exit`]).
+    pub exit: i32,
+    /// The finding, for the exit codes that are findings (4-9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// The finding's signature ([`Failure::signature`]), for readers that do not compute it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Signature>,
+}
+
+impl ReplayReport {
+    pub fn new(exit: Exit, failure: Option<Failure>) -> ReplayReport {
+        ReplayReport {
+            exit: exit as i32,
+            signature: failure.as_ref().map(Failure::signature),
+            failure,
+        }
+    }
+
+    /// Writes the report to `path` (a temporary file beside it, then renamed, so that a
+    /// reader never sees half a report).
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let json = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", path.display());
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(cannot)?;
+        std::io::Write::write_all(&mut tmp, &json).map_err(cannot)?;
+        tmp.persist(path).map_err(|e| cannot(e.error))?;
+        Ok(())
+    }
+
+    /// Reads the report at `path`; `None` when there is none or it is not a report (a replay
+    /// that died before it wrote one).
+    pub fn read(path: &Path) -> Option<ReplayReport> {
+        let bytes = std::fs::read(path).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The exit code as [`Exit`], if it is one.
+    pub fn exit_code(&self) -> Option<Exit> {
+        Exit::from_code(self.exit)
     }
 }
 

@@ -1,7 +1,8 @@
 //! A replay in a forked child process, so that every way Z3 can fail ends in an exit code and
 //! a signature: the child replays (and reports mismatches, Z3 errors and failed checks
-//! itself); the parent forwards the child's stderr, keeps its tail, applies the time limit,
-//! and classifies a death (signal, Z3's fatal exit, stack overflow, panic, memory) with
+//! itself, and hands its [`Failure`] to the parent as JSON in an unnamed file they share);
+//! the parent forwards the child's stderr, keeps its tail, applies the time limit, and
+//! classifies a death (signal, Z3's fatal exit, stack overflow, panic, memory) with
 //! [`model::finding::classify_death`]. The index of the entry in progress lives in a page
 //! shared with the child, so the parent knows which call was running.
 //!
@@ -10,7 +11,7 @@
 use crate::replay::{replay_trace_with, Exit, Outcome, ReplayOptions};
 use model::finding::{classify_death, overran_resource_limit, Failure, FailureKind};
 use model::trace::Trace;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -38,6 +39,16 @@ pub fn report(outcome: &Outcome) {
             f.signature()
         );
     }
+}
+
+/// The finding the child wrote into `file` (JSON of an `Option<Failure>`), if any.
+fn read_handed_over(file: &mut std::fs::File) -> Option<Failure> {
+    let mut json = Vec::new();
+    file.rewind().ok()?;
+    file.read_to_end(&mut json).ok()?;
+    serde_json::from_slice::<Option<Failure>>(&json)
+        .ok()
+        .flatten()
 }
 
 /// Replays `trace` in a child process under `limits`. The child's stderr goes to this
@@ -89,6 +100,9 @@ fn spawn(
         (&*words, &*words.add(1), &*words.add(2))
     };
     progress.store(u32::MAX, Ordering::Relaxed);
+    // The child's finding, as JSON: an unnamed file (gone with its last descriptor), which
+    // the parent reads once the child has ended, so neither ever waits for the other.
+    let mut handed_over = tempfile::tempfile()?;
     let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
     let mut reader = std::fs::File::from(reader);
     let _ = std::io::stderr().flush();
@@ -120,6 +134,8 @@ fn spawn(
             });
             report(&outcome);
             let _ = std::io::stderr().flush();
+            let _ = serde_json::to_writer(&handed_over, &outcome.failure);
+            let _ = handed_over.flush();
             executed_in_child.store(outcome.executed as u32, Ordering::SeqCst);
             // Z3 may end the process itself, even with exit code 0 (Z3 5.4.1 after "NOT
             // IMPLEMENTED YET"): only an exit after this mark is the replay's own outcome.
@@ -227,18 +243,12 @@ fn spawn(
             _ => -1,
         };
         if let Some(exit) = Exit::from_code(code).filter(|_| child_reported) {
-            // The child reported its own outcome.
+            // The child reported its own outcome, and handed over its finding.
             return Ok(Outcome {
                 exit,
                 message: String::new(),
                 executed: executed_reported,
-                failure: model::finding::signature_in(&output).map(|sig| {
-                    let kind = sig.split('|').next().and_then(FailureKind::from_name);
-                    Failure::new(kind.unwrap_or(FailureKind::Crash), "").with_cause(
-                        sig.split_once('|')
-                            .map_or(String::new(), |(_, c)| c.to_string()),
-                    )
-                }),
+                failure: read_handed_over(&mut handed_over),
             });
         }
         if output.contains("panicked at") {

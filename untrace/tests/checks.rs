@@ -25,7 +25,10 @@ fn assert_finding(outcome: &Outcome, kind: FailureKind, cause: &str) {
     assert_eq!(outcome.exit, Exit::Oracle, "{outcome:?}");
     let failure = outcome.failure.as_ref().expect("a finding");
     assert_eq!(failure.kind, kind, "{outcome:?}");
-    assert_eq!(failure.signature(), format!("{}|{cause}", kind.name()));
+    assert_eq!(
+        failure.signature().to_string(),
+        format!("{}|{cause}", kind.name())
+    );
 }
 
 #[test]

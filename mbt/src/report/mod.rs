@@ -15,14 +15,13 @@
 //! which findings are new and which of its findings were not met again; the findings database
 //! ([`Input::history`]) gives each row its first night and versions, and its own section.
 //! Several folders are shards: they are merged in memory
-//! ([`crate::merge::merge_summaries`]). The plots and bars are drawn by [`plots`].
+//! ([`Summary::merge`]). The plots and bars are drawn by [`plots`].
 
 pub mod plots;
 
-use crate::campaign::{FailureEntry, Summary};
 use crate::findings_db::{FindingHistory, History};
-use crate::merge;
 use crate::stats::Count;
+use crate::summary::{FailureEntry, Summary};
 use anyhow::{bail, Context as _};
 use plots::{Bar, Series, COLORS};
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,7 +44,7 @@ pub struct Baseline {
 impl Baseline {
     /// Reads the campaign folder `dir` (its `summary.json`).
     pub fn load(dir: &Path) -> anyhow::Result<Baseline> {
-        let summary = merge::read_summary(dir).context("--baseline")?;
+        let summary = Summary::read(dir).context("--baseline")?;
         let signatures = summary
             .failure_list
             .iter()
@@ -65,11 +64,9 @@ impl Baseline {
     }
 }
 
-/// Every signature a finding goes by: its own, after minimization, and those merged into it.
+/// Every signature a finding goes by ([`FailureEntry::signatures`]).
 fn signatures(entry: &FailureEntry) -> impl Iterator<Item = &str> {
-    std::iter::once(entry.signature.as_str())
-        .chain(entry.minimized_signature.as_deref())
-        .chain(entry.merged_signatures.iter().map(String::as_str))
+    entry.signatures().into_iter()
 }
 
 /// What a report shows.
@@ -182,13 +179,13 @@ pub fn run(
     };
     let shards = dirs
         .iter()
-        .map(|d| merge::read_summary(d))
+        .map(|d| Summary::read(d))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let summary = match shards.as_slice() {
         [one] => one.clone(),
         _ => Summary {
             merged_from: dirs.to_vec(),
-            ..merge::merge_summaries(&shards)
+            ..Summary::merge(&shards)
         },
     };
     let baseline = baseline.map(Baseline::load).transpose()?;

@@ -286,6 +286,7 @@ impl Executor {
                 .with_cause(format!(
                     "model_eval of {head} departs from the independent evaluator"
                 ))
+                .naming_operation(head)
                 .at_call(check.name()),
         )
     }
