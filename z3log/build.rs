@@ -11,13 +11,20 @@ fn main() {
         .filter(|n| n.ends_with(".tsv"))
         .collect();
     names.sort();
-    let mut out = String::from("/// Every table: (version, file text).\npub static TABLES: &[(&str, &str)] = &[\n");
+    let mut out = String::from(
+        "/// Every table: (version, file text).\npub static TABLES: &[(&str, &str)] = &[\n",
+    );
     for name in &names {
         let version = name.trim_end_matches(".tsv");
         let path = dir.join(name);
-        let _ = writeln!(out, "    ({version:?}, include_str!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            out,
+            "    ({version:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
     }
     out.push_str("];\n");
-    let target = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("tables.rs");
+    let target = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("tables.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
 }

@@ -144,6 +144,9 @@ fn main() -> ExitCode {
         let file = z3lib::running_on().map_or("?".into(), |l| l.path.display().to_string());
         eprintln!("untrace: Z3 {} ({file})", untrace::z3_version());
     }
+    if untrace::z3_log::is_log(&cli.trace) {
+        return replay_z3_log(&cli);
+    }
     let name = cli.trace.display().to_string();
     let raw = match std::fs::read(&cli.trace) {
         Ok(raw) => raw,
@@ -289,4 +292,45 @@ fn compare_with(
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `untrace LOG` for a Z3 API log (recognized by its content): replayed by function name in a
+/// child process; `--diff-lib` compares how the replay ends on the other libz3.
+fn replay_z3_log(cli: &Cli) -> ExitCode {
+    let name = cli.trace.display();
+    let inapplicable = [
+        (cli.convert.is_some(), "--convert"),
+        (cli.smt2.is_some(), "--smt2"),
+        (cli.cross_check.is_some(), "--cross-check"),
+        (cli.answers_only, "--answers-only"),
+    ];
+    if let Some((_, option)) = inapplicable.iter().find(|(given, _)| *given) {
+        return fail(
+            Exit::Usage,
+            &format!("{name}: {option} does not apply to a Z3 API log"),
+        );
+    }
+    let limits = Limits {
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        memout_mb: cli.memout,
+    };
+    let options = untrace::z3_log::LogOptions {
+        verbose: cli.verbose,
+        stop_after: cli.stop_after,
+        in_process: cli.in_process,
+        limits,
+    };
+    let outcome = untrace::z3_log::replay_log(&cli.trace, &options);
+    if let (Some(other), Exit::Ok | Exit::Crash | Exit::Timeout | Exit::Memout) =
+        (&cli.diff_lib, outcome.exit)
+    {
+        let limits = Limits {
+            timeout: Some(Duration::from_secs_f64(cli.timeout.unwrap_or(60.0))),
+            memout_mb: cli.memout,
+        };
+        let verdict = untrace::z3_log::compare_with_lib(&cli.trace, &outcome, other, limits);
+        untrace::supervise::report(&verdict);
+        return ExitCode::from(verdict.exit as u8);
+    }
+    ExitCode::from(outcome.exit as u8)
 }

@@ -57,10 +57,11 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     })?;
     let malformed = |message: String| LoadError { message, io: false };
     let log = parse::parse(&bytes).map_err(|e| malformed(format!("{name}:{e}")))?;
-    let version = log
-        .version
-        .clone()
-        .ok_or_else(|| malformed(format!("{name}:1: no `V` line: the log does not say which Z3 wrote it")))?;
+    let version = log.version.clone().ok_or_else(|| {
+        malformed(format!(
+            "{name}:1: no `V` line: the log does not say which Z3 wrote it"
+        ))
+    })?;
     let table = Table::for_version(&version).map_err(|e| malformed(format!("{name}: {e}")))?;
     Ok(Loaded { log, table })
 }
@@ -95,7 +96,9 @@ pub fn run(
             continue;
         };
         let name = match step {
-            replay::Step::Call { function, .. } | replay::Step::Skip { function } => &*function.name,
+            replay::Step::Call { function, .. } | replay::Step::Skip { function } => {
+                &*function.name
+            }
             replay::Step::Message => "",
         };
         on_call(i, name);

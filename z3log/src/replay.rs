@@ -46,7 +46,11 @@ pub fn loaded_version() -> Option<String> {
         f()
     };
     // SAFETY: a static NUL-terminated string of Z3, checked for null.
-    (!text.is_null()).then(|| unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned())
+    (!text.is_null()).then(|| {
+        unsafe { CStr::from_ptr(text) }
+            .to_string_lossy()
+            .into_owned()
+    })
 }
 
 /// What one call entry does in the replay.
@@ -115,10 +119,7 @@ fn fits(dir: Dir, ty: &Type, value: &Value) -> bool {
         Dir::In | Dir::Out => match (prim, value) {
             (None, Value::Object(_)) => true,
             (Some(Prim::VoidPtr), Value::Object(_)) => true,
-            (
-                Some(Prim::Int | Prim::Int64 | Prim::Bool | Prim::Lbool),
-                Value::Int(_),
-            ) => true,
+            (Some(Prim::Int | Prim::Int64 | Prim::Bool | Prim::Lbool), Value::Int(_)) => true,
             (
                 Some(Prim::Uint | Prim::Uint64 | Prim::PrintMode | Prim::ErrorCode),
                 Value::Uint(_),
@@ -128,15 +129,16 @@ fn fits(dir: Dir, ty: &Type, value: &Value) -> bool {
             (Some(Prim::Symbol), Value::Symbol(_)) => dir == Dir::In,
             _ => false,
         },
-        Dir::InArray { .. } | Dir::InoutArray { .. } | Dir::OutArray { .. } | Dir::OutManagedArray { .. } => {
-            match (prim, value) {
-                (None, Value::Objects(_)) => true,
-                (Some(Prim::Symbol), Value::Symbols(_)) => true,
-                (Some(Prim::Uint | Prim::Bool), Value::Uints(_)) => true,
-                (Some(Prim::Int), Value::Ints(_)) => true,
-                _ => false,
-            }
-        }
+        Dir::InArray { .. }
+        | Dir::InoutArray { .. }
+        | Dir::OutArray { .. }
+        | Dir::OutManagedArray { .. } => match (prim, value) {
+            (None, Value::Objects(_)) => true,
+            (Some(Prim::Symbol), Value::Symbols(_)) => true,
+            (Some(Prim::Uint | Prim::Bool), Value::Uints(_)) => true,
+            (Some(Prim::Int), Value::Ints(_)) => true,
+            _ => false,
+        },
         Dir::FnPtr => false,
     }
 }
@@ -222,7 +224,10 @@ pub fn plan(log: &Log, table: &Table) -> Result<Plan, PlanError> {
     let mut skipped_queries: Vec<(String, usize)> = Vec::new();
     let mut skipped_callbacks: Vec<(String, usize)> = Vec::new();
     let mut resolved: HashMap<u32, Option<*mut c_void>> = HashMap::new();
-    let count = |list: &mut Vec<(String, usize)>, name: &str| match list.iter_mut().find(|(n, _)| n == name) {
+    let count = |list: &mut Vec<(String, usize)>, name: &str| match list
+        .iter_mut()
+        .find(|(n, _)| n == name)
+    {
         Some((_, n)) => *n += 1,
         None => list.push((name.to_string(), 1)),
     };
@@ -254,11 +259,12 @@ pub fn plan(log: &Log, table: &Table) -> Result<Plan, PlanError> {
             });
             continue;
         }
-        if let Some(p) = function
-            .params
-            .iter()
-            .find(|p| matches!(p.ty, Type::Prim(Prim::StringPtr | Prim::CharPtr | Prim::Char)))
-        {
+        if let Some(p) = function.params.iter().find(|p| {
+            matches!(
+                p.ty,
+                Type::Prim(Prim::StringPtr | Prim::CharPtr | Prim::Char)
+            )
+        }) {
             return Err(error(format!(
                 "{} has a parameter of a type this replay does not pass ({})",
                 function.name,
@@ -507,7 +513,13 @@ impl Replayer {
                 },
                 (Dir::In, Value::Str(s)) => {
                     frame.strings.push(c_string(s));
-                    Scalar::Ptr(frame.strings.last().map_or(std::ptr::null(), |s| s.as_ptr()) as *mut c_void)
+                    Scalar::Ptr(
+                        frame
+                            .strings
+                            .last()
+                            .map_or(std::ptr::null(), |s| s.as_ptr())
+                            as *mut c_void,
+                    )
                 }
                 (Dir::In, Value::Symbol(s)) => Scalar::Ptr(self.symbol(ctx, s)?),
                 (Dir::Out, _) => {
@@ -521,30 +533,67 @@ impl Replayer {
                         Dir::OutArray { .. } | Dir::OutManagedArray { .. } => {
                             vec![std::ptr::null_mut(); v.len()]
                         }
-                        _ => v.iter().map(|a| self.object(*a)).collect::<Result<_, _>>()?,
+                        _ => v
+                            .iter()
+                            .map(|a| self.object(*a))
+                            .collect::<Result<_, _>>()?,
                     };
                     frame.pointer_arrays.push(objects);
-                    frame.object_arrays.push((pos, frame.pointer_arrays.len() - 1));
-                    let array = frame.pointer_arrays.last_mut().map_or(std::ptr::null_mut(), |a| a.as_mut_ptr());
+                    frame
+                        .object_arrays
+                        .push((pos, frame.pointer_arrays.len() - 1));
+                    let array = frame
+                        .pointer_arrays
+                        .last_mut()
+                        .map_or(std::ptr::null_mut(), |a| a.as_mut_ptr());
                     Scalar::Ptr(array as *mut c_void)
                 }
                 (_, Value::Symbols(v)) => {
-                    let symbols = v.iter().map(|s| self.symbol(ctx, s)).collect::<Result<_, _>>()?;
+                    let symbols = v
+                        .iter()
+                        .map(|s| self.symbol(ctx, s))
+                        .collect::<Result<_, _>>()?;
                     frame.pointer_arrays.push(symbols);
-                    Scalar::Ptr(frame.pointer_arrays.last_mut().map_or(std::ptr::null_mut(), |a| a.as_mut_ptr()) as *mut c_void)
+                    Scalar::Ptr(
+                        frame
+                            .pointer_arrays
+                            .last_mut()
+                            .map_or(std::ptr::null_mut(), |a| a.as_mut_ptr())
+                            as *mut c_void,
+                    )
                 }
                 (_, Value::Uints(v)) if param.ty == Type::Prim(Prim::Bool) => {
                     // Z3's writer logs a bool array as unsigned values; the function reads bools.
-                    frame.bool_arrays.push(v.iter().map(|u| u8::from(*u != 0)).collect());
-                    Scalar::Ptr(frame.bool_arrays.last_mut().map_or(std::ptr::null_mut(), |a| a.as_mut_ptr()) as *mut c_void)
+                    frame
+                        .bool_arrays
+                        .push(v.iter().map(|u| u8::from(*u != 0)).collect());
+                    Scalar::Ptr(
+                        frame
+                            .bool_arrays
+                            .last_mut()
+                            .map_or(std::ptr::null_mut(), |a| a.as_mut_ptr())
+                            as *mut c_void,
+                    )
                 }
                 (_, Value::Uints(v)) => {
                     frame.u32_arrays.push(v.iter().map(|u| *u as u32).collect());
-                    Scalar::Ptr(frame.u32_arrays.last_mut().map_or(std::ptr::null_mut(), |a| a.as_mut_ptr()) as *mut c_void)
+                    Scalar::Ptr(
+                        frame
+                            .u32_arrays
+                            .last_mut()
+                            .map_or(std::ptr::null_mut(), |a| a.as_mut_ptr())
+                            as *mut c_void,
+                    )
                 }
                 (_, Value::Ints(v)) => {
                     frame.i32_arrays.push(v.iter().map(|i| *i as i32).collect());
-                    Scalar::Ptr(frame.i32_arrays.last_mut().map_or(std::ptr::null_mut(), |a| a.as_mut_ptr()) as *mut c_void)
+                    Scalar::Ptr(
+                        frame
+                            .i32_arrays
+                            .last_mut()
+                            .map_or(std::ptr::null_mut(), |a| a.as_mut_ptr())
+                            as *mut c_void,
+                    )
                 }
                 (dir, value) => {
                     return Err(format!(
@@ -583,7 +632,11 @@ impl Replayer {
                 Type::Prim(p) => {
                     match p {
                         Prim::Void => cif.call::<()>(code, &args),
-                        Prim::VoidPtr | Prim::String | Prim::StringPtr | Prim::Symbol | Prim::CharPtr => {
+                        Prim::VoidPtr
+                        | Prim::String
+                        | Prim::StringPtr
+                        | Prim::Symbol
+                        | Prim::CharPtr => {
                             let _ = cif.call::<*mut c_void>(code, &args);
                         }
                         Prim::Int | Prim::Lbool => {
@@ -637,7 +690,10 @@ impl Replayer {
                 OutBinding::Object { addr, pos } => {
                     let param = logged_to_param(function, pos);
                     let cell = frame.out_cells.iter().find(|(p, _)| Some(*p) == param);
-                    (addr, cell.map_or(std::ptr::null_mut(), |(_, c)| **c as usize as *mut c_void))
+                    (
+                        addr,
+                        cell.map_or(std::ptr::null_mut(), |(_, c)| **c as usize as *mut c_void),
+                    )
                 }
                 OutBinding::Element { addr, pos, idx } => {
                     let param = logged_to_param(function, pos);

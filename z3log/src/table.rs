@@ -86,11 +86,20 @@ pub enum Dir {
     In,
     Out,
     /// `size`: the position of the parameter that holds the length.
-    InArray { size: u32 },
-    InoutArray { size: u32 },
+    InArray {
+        size: u32,
+    },
+    InoutArray {
+        size: u32,
+    },
     /// `capacity`: the position of the parameter the writer logged the length from.
-    OutArray { capacity: u32, size: u32 },
-    OutManagedArray { size: u32 },
+    OutArray {
+        capacity: u32,
+        size: u32,
+    },
+    OutManagedArray {
+        size: u32,
+    },
     /// A callback: Z3's writer logs nothing for it.
     FnPtr,
 }
@@ -112,7 +121,10 @@ impl Param {
                 .map(|n| n.parse().ok())
                 .collect()
         };
-        let dir = match dir.split_once('(').map_or((dir, ""), |(d, _)| (d, &dir[d.len()..])) {
+        let dir = match dir
+            .split_once('(')
+            .map_or((dir, ""), |(d, _)| (d, &dir[d.len()..]))
+        {
             ("in", "") => Dir::In,
             ("out", "") => Dir::Out,
             ("fnptr", "") => Dir::FnPtr,
@@ -170,14 +182,20 @@ impl Function {
                 !(p.ty.is_object()
                     && matches!(
                         p.dir,
-                        Dir::Out | Dir::OutArray { .. } | Dir::InoutArray { .. } | Dir::OutManagedArray { .. }
+                        Dir::Out
+                            | Dir::OutArray { .. }
+                            | Dir::InoutArray { .. }
+                            | Dir::OutManagedArray { .. }
                     ))
             })
     }
 
     /// The parameters the log has arguments for, with their positions among all parameters.
     pub fn logged_params(&self) -> impl Iterator<Item = (usize, &Param)> {
-        self.params.iter().enumerate().filter(|(_, p)| p.is_logged())
+        self.params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_logged())
     }
 }
 
@@ -205,7 +223,10 @@ impl fmt::Display for TableError {
                 known_versions().join(", ")
             ),
             TableError::Corrupt { version, line } => {
-                write!(f, "the call table of Z3 {version} is corrupt at line {line}")
+                write!(
+                    f,
+                    "the call table of Z3 {version} is corrupt at line {line}"
+                )
             }
         }
     }
