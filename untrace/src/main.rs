@@ -328,9 +328,12 @@ fn replay_z3_log(cli: &Cli) -> ExitCode {
             timeout: Some(Duration::from_secs_f64(cli.timeout.unwrap_or(60.0))),
             memout_mb: cli.memout,
         };
-        let verdict = untrace::z3_log::compare_with_lib(&cli.trace, &outcome, other, limits);
-        untrace::supervise::report(&verdict);
-        return ExitCode::from(verdict.exit as u8);
+        if let Some(verdict) =
+            untrace::z3_log::compare_with_lib(&cli.trace, &outcome, other, limits)
+        {
+            untrace::supervise::report(&verdict);
+            return ExitCode::from(verdict.exit as u8);
+        }
     }
     ExitCode::from(outcome.exit as u8)
 }

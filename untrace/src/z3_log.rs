@@ -205,24 +205,31 @@ fn ending(exit: Exit, signature: Option<&str>) -> String {
 
 /// `--diff-lib` for a log: replays it on `other` (another untrace process on that libz3)
 /// and compares how the replays end. `here` is this replay's outcome. A crash, timeout or
-/// memout on one side only, or crashes of different signatures, is exit 9 (`version-diff`);
-/// a log the other side cannot replay (exit 2, 3) is reported as such.
-pub fn compare_with_lib(path: &Path, here: &Outcome, other: &Path, limits: Limits) -> Outcome {
+/// memout on one side only (or of another kind on each) is a `version-diff` verdict (exit
+/// 9); a log the other side cannot replay (exit 2, 3) is reported as such (that exit). When
+/// both end the same way the answer is `None` and this replay's outcome stands (a crash on
+/// both is still this side's crash, exit 6), after a note that says how the other ended.
+pub fn compare_with_lib(
+    path: &Path,
+    here: &Outcome,
+    other: &Path,
+    limits: Limits,
+) -> Option<Outcome> {
     let name = path.display().to_string();
     let other_version = match z3lib::inspect(other) {
         Ok(lib) => lib.version,
-        Err(e) => return plain(Exit::Usage, e.to_string()),
+        Err(e) => return Some(plain(Exit::Usage, e.to_string())),
     };
     let Some(untrace) = crate::differential::untrace_binary() else {
-        return plain(Exit::Usage, "cannot find the untrace binary".into());
+        return Some(plain(Exit::Usage, "cannot find the untrace binary".into()));
     };
     let scratch = match tempfile::Builder::new().prefix("untrace-diff-").tempdir() {
         Ok(dir) => dir,
         Err(e) => {
-            return plain(
+            return Some(plain(
                 Exit::Usage,
                 format!("cannot create a temporary folder: {e}"),
-            )
+            ))
         }
     };
     let timeout = limits.timeout.unwrap_or(std::time::Duration::from_secs(60));
@@ -243,10 +250,10 @@ pub fn compare_with_lib(path: &Path, here: &Outcome, other: &Path, limits: Limit
     ) {
         Ok(run) => run,
         Err(e) => {
-            return plain(
+            return Some(plain(
                 Exit::Usage,
                 format!("{name}: cannot run the other replay: {e}"),
-            )
+            ))
         }
     };
     let stderr = String::from_utf8_lossy(&run.stderr);
@@ -261,10 +268,10 @@ pub fn compare_with_lib(path: &Path, here: &Outcome, other: &Path, limits: Limit
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        return plain(
+        return Some(plain(
             there,
             format!("{name}: the replay on Z3 {other_version} failed: {last}"),
-        );
+        ));
     }
     let there_sig = model::finding::signature_in(&stderr);
     let here_sig = here.failure.as_ref().map(Failure::signature);
@@ -277,8 +284,10 @@ pub fn compare_with_lib(path: &Path, here: &Outcome, other: &Path, limits: Limit
             .map(str::to_string)
     };
     if here.exit == there && kind(&here_sig) == kind(&there_sig) {
-        eprintln!("untrace: {name}: on Z3 {this}: {here_end}; on Z3 {other_version}: {there_end}");
-        return plain(Exit::Ok, String::new());
+        eprintln!(
+            "untrace: note: {name}: on Z3 {this} the log {here_end}, on Z3 {other_version} it {there_end}"
+        );
+        return None;
     }
     let failure = Failure::new(
         FailureKind::VersionDiff,
@@ -289,10 +298,10 @@ pub fn compare_with_lib(path: &Path, here: &Outcome, other: &Path, limits: Limit
         kind(&here_sig).unwrap_or_else(|| here_end.clone()),
         kind(&there_sig).unwrap_or_else(|| there_end.clone())
     ));
-    Outcome {
+    Some(Outcome {
         exit: Exit::Differ,
         message: format!("{name}: {}", failure.message),
         executed: here.executed,
         failure: Some(failure),
-    }
+    })
 }
