@@ -54,6 +54,8 @@ pub struct CampaignConfig {
     pub status_interval: Duration,
     /// Minimize every unique new failure with ddtrace after the rounds ([`crate::minimize`]).
     pub minimize: bool,
+    /// How long all minimizations may take together (`--minimize-time`).
+    pub minimize_time: Duration,
     /// Signatures of failures reported before (`--known`): such findings are not new.
     pub known: KnownSignatures,
 }
@@ -210,6 +212,9 @@ pub struct Summary {
     pub interrupted: bool,
     /// The full version of the Z3 the rounds ran against.
     pub z3_version: String,
+    /// The libz3 file it was loaded from (a triage replays findings on it to prove them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z3_lib: Option<String>,
     /// Unique failures, new and known.
     pub failures: usize,
     /// The ids of the unique failures that are new, and of those given with `--known`.
@@ -472,6 +477,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         seed: cfg.seed,
         shard: cfg.shard,
         z3_version: z3_version(),
+        z3_lib: z3lib::running_on().map(|l| l.path.display().to_string()),
         ..Summary::default()
     };
     summary.timeline.record(summary.sample(0.0));
@@ -756,6 +762,9 @@ pub fn shell_word(word: &str) -> String {
 /// its entry, and merges the entries whose signatures agree after minimization. Stops early
 /// (and marks the summary interrupted) on SIGINT/SIGTERM.
 fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let to_minimize = summary.failure_list.iter().filter(|e| !e.known).count();
+    let mut done = 0;
     for entry in &mut summary.failure_list {
         if interrupt::requested().is_some() {
             break;
@@ -765,23 +774,38 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
             continue;
         }
         let dir = cfg.out.join("failures").join(&entry.id);
+        // An even share of what is left of the budget, so that one slow finding cannot
+        // starve the others.
+        let left = cfg.minimize_time.saturating_sub(started.elapsed());
+        let share = left / (to_minimize - done).max(1) as u32;
+        done += 1;
         if !cfg.quiet {
-            eprintln!("mbt: minimizing {} ...", entry.id);
+            eprintln!(
+                "mbt: minimizing {done}/{to_minimize} {} ({}, at most {:.0} s) ...",
+                entry.id,
+                entry.failure.kind.name(),
+                share.as_secs_f64()
+            );
         }
-        match minimize::minimize_failure(
+        let one = Instant::now();
+        let outcome = minimize::minimize_failure(
             &dir,
             entry.failure.kind,
+            &entry.signature,
             cfg.limits,
             &entry.replay_args,
             cfg.round.inject.is_some(),
             cfg.jobs,
-        ) {
+            share,
+        );
+        let note = match outcome {
             minimize::Outcome::Done {
                 path,
                 signature,
                 lines_before,
                 lines_after,
                 replays,
+                stopped,
             } => {
                 let path = std::path::absolute(&path).unwrap_or(path);
                 entry.minimized_replay = Some(replay_command(
@@ -791,14 +815,24 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                 entry.minimized_trace = Some(path);
                 entry.known |= signature.as_deref().is_some_and(|s| cfg.known.contains(s));
                 entry.minimized_signature = signature;
-                entry.minimize_note = Some(format!(
-                    "{lines_before} lines minimized to {lines_after} with {replays} replays"
-                ));
+                let replays = replays.map_or(String::new(), |n| format!(" with {n} replays"));
+                let stopped = if stopped {
+                    " (stopped at its time share: the best so far)"
+                } else {
+                    ""
+                };
+                format!("{lines_before} lines minimized to {lines_after}{replays}{stopped}")
             }
-            minimize::Outcome::Skipped(why) => {
-                entry.minimize_note = Some(format!("not minimized: {why}"))
-            }
+            minimize::Outcome::Skipped(why) => format!("not minimized: {why}"),
+        };
+        if !cfg.quiet {
+            eprintln!(
+                "mbt: {}: {note} in {:.1} s",
+                entry.id,
+                one.elapsed().as_secs_f64()
+            );
         }
+        entry.minimize_note = Some(note);
     }
     summary.interrupted |= interrupt::requested().is_some();
     merge_same_root_cause(&cfg.out.join("failures"), &mut summary.failure_list)

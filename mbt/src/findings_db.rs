@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The schema this mbt writes; older databases are migrated on open.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// SQLite's `application_id` of a findings database ("mbtF").
 const APPLICATION_ID: i32 = 0x6d62_7446;
@@ -53,7 +53,8 @@ const APPLICATION_ID: i32 = 0x6d62_7446;
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The schema migrations: entry `i` brings a database from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE campaigns (
     id INTEGER PRIMARY KEY,
     output TEXT NOT NULL UNIQUE,
@@ -104,7 +105,29 @@ CREATE TABLE replays (
     checked TEXT NOT NULL,
     PRIMARY KEY (finding, z3_version)
 ) WITHOUT ROWID;
-"];
+",
+    "
+-- Version 2: triage proves before it clears. The libz3 file a campaign ran on (to replay a
+-- finding on the Z3 that recorded it), why a finding's stored trace cannot serve as
+-- evidence, and 'cannot-verify' replays.
+ALTER TABLE campaigns ADD COLUMN z3_lib TEXT;
+ALTER TABLE findings ADD COLUMN unusable TEXT;
+CREATE TABLE replays_v2 (
+    finding INTEGER NOT NULL REFERENCES findings(id),
+    z3_version TEXT NOT NULL,
+    result TEXT NOT NULL
+        CHECK (result IN ('reproduces', 'passes', 'fails-otherwise', 'undecided',
+                          'cannot-verify')),
+    signature TEXT,
+    note TEXT,
+    checked TEXT NOT NULL,
+    PRIMARY KEY (finding, z3_version)
+) WITHOUT ROWID;
+INSERT INTO replays_v2 SELECT * FROM replays;
+DROP TABLE replays;
+ALTER TABLE replays_v2 RENAME TO replays;
+",
+];
 
 /// SQL for the current time as the database writes times (UTC, ISO 8601, seconds).
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
@@ -220,6 +243,9 @@ pub enum ReplayResult {
     FailsOtherwise(String),
     /// No verdict (why): the replay ran past its limit or ended without a signature.
     Undecided(String),
+    /// Passes here, but that proves nothing (why): the trace is not shown to reproduce on
+    /// the Z3 that recorded it, or it could not be replayed at all.
+    CannotVerify(String),
 }
 
 impl ReplayResult {
@@ -229,6 +255,7 @@ impl ReplayResult {
             ReplayResult::Passes => "passes",
             ReplayResult::FailsOtherwise(_) => "fails-otherwise",
             ReplayResult::Undecided(_) => "undecided",
+            ReplayResult::CannotVerify(_) => "cannot-verify",
         }
     }
 }
@@ -247,6 +274,13 @@ pub struct TriageCase {
     /// The limits of the round that found it, and the untrace options its replay needs.
     pub limits: Limits,
     pub replay_args: Vec<String>,
+    /// The Z3 versions of the campaigns that saw it, with the libz3 file each ran on.
+    pub recorded_on: Vec<(String, Option<PathBuf>)>,
+    /// The Z3 versions on which a replay of its trace reproduced it (evidence stored by a
+    /// campaign's minimization or an earlier triage).
+    pub reproduced_on: Vec<String>,
+    /// Why its stored trace cannot serve as evidence, if it cannot.
+    pub unusable: Option<String>,
 }
 
 /// An open findings database.
@@ -310,6 +344,9 @@ impl FindingsDb {
         for sql in &MIGRATIONS[version as usize..] {
             tx.execute_batch(sql)?;
         }
+        if version < 2 {
+            repair_traces_without_calls(&tx)?;
+        }
         tx.pragma_update(None, "application_id", APPLICATION_ID)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()?;
@@ -336,11 +373,13 @@ impl FindingsDb {
         let campaign: i64 = tx.query_row(
             &format!(
                 "INSERT INTO campaigns (output, started, ended, z3_version, rounds,
-                     failed_rounds, interrupted, command, recorded)
+                     failed_rounds, interrupted, command, recorded, z3_lib)
                  VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', ?2, 'unixepoch'),
-                     strftime('%Y-%m-%dT%H:%M:%SZ', ?3, 'unixepoch'), ?4, ?5, ?6, ?7, ?8, {NOW})
+                     strftime('%Y-%m-%dT%H:%M:%SZ', ?3, 'unixepoch'), ?4, ?5, ?6, ?7, ?8, {NOW},
+                     ?9)
                  ON CONFLICT (output) DO UPDATE SET started = excluded.started,
                      ended = excluded.ended, z3_version = excluded.z3_version,
+                     z3_lib = excluded.z3_lib,
                      rounds = excluded.rounds, failed_rounds = excluded.failed_rounds,
                      interrupted = excluded.interrupted, command = excluded.command,
                      recorded = excluded.recorded
@@ -355,6 +394,7 @@ impl FindingsDb {
                 summary.failed_rounds,
                 summary.interrupted,
                 run.command,
+                summary.z3_lib,
             ],
             |r| r.get(0),
         )?;
@@ -384,6 +424,19 @@ impl FindingsDb {
             };
             if entry.known {
                 tx.execute("UPDATE findings SET confirmed = 1 WHERE id = ?1", [finding])?;
+            }
+            if trace.verified {
+                // The campaign's minimization replayed this very trace to the finding's
+                // signature on its Z3: the evidence a triage on another Z3 needs.
+                tx.execute(
+                    &format!(
+                        "INSERT OR REPLACE INTO replays (finding, z3_version, result, note,
+                             checked)
+                         SELECT ?1, ?2, 'reproduces', 'replayed by the campaign', {NOW}
+                         FROM findings WHERE id = ?1 AND trace = ?3"
+                    ),
+                    params![finding, summary.z3_version, trace.bytes],
+                )?;
             }
             for signature in &signatures {
                 tx.execute(
@@ -492,7 +545,8 @@ impl FindingsDb {
     /// The findings that are not fixed, with what their replays need, oldest first.
     pub fn to_triage(&self) -> anyhow::Result<Vec<TriageCase>> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, signature, kind, trace_name, trace, timeout, memout_mib, replay_args
+            "SELECT id, signature, kind, trace_name, trace, timeout, memout_mib, replay_args,
+                    unusable
              FROM findings WHERE fixed_in IS NULL ORDER BY id",
         )?;
         let mut cases = Vec::new();
@@ -515,6 +569,9 @@ impl FindingsDb {
                 replay_args: serde_json::from_str(&args)
                     .with_context(|| format!("finding {id}: unreadable replay_args"))?,
                 signatures: Vec::new(),
+                recorded_on: Vec::new(),
+                reproduced_on: Vec::new(),
+                unusable: r.get(8)?,
             });
         }
         for case in &mut cases {
@@ -522,6 +579,21 @@ impl FindingsDb {
                 "SELECT signature FROM signatures WHERE finding = ?1",
                 case.id,
             )?;
+            case.reproduced_on = self.strings(
+                "SELECT z3_version FROM replays WHERE finding = ?1 AND result = 'reproduces'
+                 ORDER BY z3_version",
+                case.id,
+            )?;
+            let mut stmt = self.conn.prepare(
+                "SELECT DISTINCT c.z3_version, c.z3_lib FROM sightings s
+                 JOIN campaigns c ON c.id = s.campaign WHERE s.finding = ?1
+                 ORDER BY c.started DESC",
+            )?;
+            case.recorded_on = stmt
+                .query_map([case.id], |r| {
+                    Ok((r.get(0)?, r.get::<_, Option<String>>(1)?.map(PathBuf::from)))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
         }
         Ok(cases)
     }
@@ -536,8 +608,10 @@ impl FindingsDb {
     ) -> anyhow::Result<()> {
         let (signature, note) = match result {
             ReplayResult::FailsOtherwise(signature) => (Some(signature.as_str()), None),
-            ReplayResult::Undecided(why) => (None, Some(why.as_str())),
-            _ => (None, None),
+            ReplayResult::Undecided(why) | ReplayResult::CannotVerify(why) => {
+                (None, Some(why.as_str()))
+            }
+            ReplayResult::Reproduces | ReplayResult::Passes => (None, None),
         };
         let tx = self.write()?;
         tx.execute(
@@ -561,7 +635,9 @@ impl FindingsDb {
                     params![id, z3_version],
                 )?;
             }
-            _ => {}
+            ReplayResult::FailsOtherwise(_)
+            | ReplayResult::Undecided(_)
+            | ReplayResult::CannotVerify(_) => {}
         }
         tx.commit()?;
         Ok(())
@@ -665,12 +741,17 @@ struct StoredTrace {
     path: PathBuf,
     bytes: Vec<u8>,
     minimized: bool,
+    /// A replay of this trace showed the finding's signature (the minimization's check).
+    verified: bool,
 }
 
 impl StoredTrace {
     fn of(entry: &FailureEntry) -> anyhow::Result<StoredTrace> {
-        let minimized =
-            (entry.minimized_trace.as_deref()).and_then(|p| Some((p, std::fs::read(p).ok()?)));
+        // A minimized trace counts only with calls in it: mbt writes no other, but an older
+        // one did (a minimization whose replays could not run).
+        let minimized = (entry.minimized_trace.as_deref())
+            .and_then(|p| Some((p, std::fs::read(p).ok()?)))
+            .filter(|(_, bytes)| has_calls(bytes));
         let (path, bytes, minimized) = match minimized {
             Some((path, bytes)) => (path, bytes, true),
             None => {
@@ -686,6 +767,7 @@ impl StoredTrace {
             path: path.to_path_buf(),
             bytes,
             minimized,
+            verified: minimized && entry.minimized_signature.is_some(),
         })
     }
 
@@ -720,8 +802,10 @@ impl StoredTrace {
     /// stored one is not, or as minimized and shorter.
     fn replace_worse(&self, tx: &Transaction<'_>, id: i64) -> rusqlite::Result<()> {
         tx.execute(
-            "UPDATE findings SET trace_name = ?2, trace_path = ?3, trace = ?4, minimized = ?5
-             WHERE id = ?1 AND (minimized < ?5 OR (minimized = ?5 AND length(trace) > ?6))",
+            "UPDATE findings SET trace_name = ?2, trace_path = ?3, trace = ?4, minimized = ?5,
+                 unusable = NULL
+             WHERE id = ?1 AND (unusable IS NOT NULL OR minimized < ?5
+                 OR (minimized = ?5 AND length(trace) > ?6))",
             params![
                 id,
                 self.name,
@@ -733,6 +817,64 @@ impl StoredTrace {
         )?;
         Ok(())
     }
+}
+
+/// Whether `bytes` is a trace with at least one call.
+fn has_calls(bytes: &[u8]) -> bool {
+    ddtrace::trace_io::read(bytes).is_ok_and(|(entries, _)| !entries.is_empty())
+}
+
+/// The repair of migration 2: a finding whose stored trace has no calls (a minimization of an
+/// older mbt whose replays could not run wrote such traces, and triage then cleared the
+/// finding) gets the round's trace back where its folder still holds it, else is marked
+/// unusable; either way a fix recorded from it is withdrawn.
+fn repair_traces_without_calls(tx: &Transaction<'_>) -> anyhow::Result<()> {
+    let mut broken = Vec::new();
+    {
+        let mut stmt = tx.prepare("SELECT id, trace, trace_path FROM findings")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let bytes: Vec<u8> = r.get(1)?;
+            if !has_calls(&bytes) {
+                broken.push((r.get::<_, i64>(0)?, PathBuf::from(r.get::<_, String>(2)?)));
+            }
+        }
+    }
+    for (id, path) in broken {
+        let round = path.with_file_name(crate::isolate::TRACE);
+        match std::fs::read(&round).ok().filter(|b| has_calls(b)) {
+            Some(bytes) => {
+                tx.execute(
+                    "UPDATE findings SET trace = ?2, trace_name = ?3, trace_path = ?4,
+                         minimized = 0
+                     WHERE id = ?1",
+                    params![id, bytes, crate::isolate::TRACE, round.to_string_lossy()],
+                )?;
+            }
+            None => {
+                tx.execute(
+                    "UPDATE findings SET unusable = ?2 WHERE id = ?1",
+                    params![
+                        id,
+                        format!(
+                            "its stored trace has no calls and {} is gone: a night that \
+                             sees it again stores a new one",
+                            round.display()
+                        )
+                    ],
+                )?;
+            }
+        }
+        tx.execute(
+            "UPDATE findings SET fixed_in = NULL, fixed_at = NULL WHERE id = ?1",
+            [id],
+        )?;
+        tx.execute(
+            "DELETE FROM replays WHERE finding = ?1 AND result = 'passes'",
+            [id],
+        )?;
+    }
+    Ok(())
 }
 
 /// The limits of a failed round, read from its rerun command (`--timeout`, `--memout`, the

@@ -338,7 +338,7 @@ fn compare_round(
         trace_path,
         &trace,
         &differential.other,
-        &differential.untrace,
+        &differential.replayer,
         side,
     ) {
         Ok(verdict) => {

@@ -144,9 +144,8 @@ fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
     let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
     Ok(match replayed {
-        Some((_, Some(signature))) => Ok(signature),
-        Some((_, None)) => Err("its replay shows no signature".into()),
-        None => Err(format!("the replay ran past {} s", REPLAY_LIMIT.as_secs())),
+        minimize::Replayed::Fails(signature) => Ok(signature),
+        other => Err(other.describe()),
     })
 }
 

@@ -123,13 +123,10 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         db: Option<PathBuf>,
     },
-    /// Replay a trace with the untrace library (results checked), exit codes as `untrace`'s.
-    Replay {
-        trace: PathBuf,
-        /// Do not compare recorded results (as `untrace --no-check`).
-        #[arg(long)]
-        no_check: bool,
-    },
+    /// Replay a trace as `untrace` does: the same options, exit codes and signature line (the
+    /// replayer of --minimize, --known, triage and the commands in failure folders).
+    #[command(after_help = untrace::cli::EXIT_CODES)]
+    Replay(untrace::cli::ReplayArgs),
     /// Check that the loaded Z3 types every operation as the API model does (each operation
     /// on constants of sample sorts): exit 0 when they agree, else 1 with one line per
     /// disagreement (a campaign leaves those operations out).
@@ -258,6 +255,12 @@ struct RunArgs {
     /// minimization are merged into one.
     #[arg(long)]
     minimize: bool,
+    /// With --minimize: the time all minimizations may take together, shared out evenly
+    /// among the findings left (a finding's best trace so far is kept when its share runs
+    /// out); seconds or a duration such as `10m`.
+    #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration,
+          default_value = "10m", requires = "minimize")]
+    minimize_time: Duration,
     /// No progress: neither the bar (stderr a terminal) nor the status lines (otherwise).
     #[arg(long, short)]
     quiet: bool,
@@ -438,6 +441,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         quiet: args.quiet,
         status_interval: args.status_interval,
         minimize: args.minimize,
+        minimize_time: args.minimize_time,
         known,
     };
     eprintln!(
@@ -510,12 +514,6 @@ fn differential(
         _ => return Ok(None),
     }
     .map_err(anyhow::Error::msg)?;
-    let untrace = untrace::differential::untrace_binary();
-    let untrace = match (&other, untrace) {
-        (_, Some(path)) => path,
-        (Other::Solver(_), None) => PathBuf::from("untrace"),
-        (Other::Library { .. }, None) => bail!("--diff-lib needs the untrace binary beside mbt"),
-    };
     let words: Vec<String> = other
         .untrace_args()
         .iter()
@@ -526,7 +524,10 @@ fn differential(
         "mbt: differential: every round that passes runs again on {}",
         other.name()
     );
-    Ok(Some(Differential { other, untrace }))
+    Ok(Some(Differential {
+        other,
+        replayer: untrace::cli::replayer(),
+    }))
 }
 
 /// The solver parameter descriptions of the libz3 at `path` (`mbt --z3-lib PATH params
@@ -629,6 +630,7 @@ fn findings_exit_code(summary: &campaign::Summary) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    untrace::cli::set_replayer_prefix(&["replay"]);
     let cli = Cli::parse();
     // First, before anything touches Z3: this may re-execute mbt on the library.
     if let Some(path) = &cli.z3_lib {
@@ -665,31 +667,7 @@ fn main() -> ExitCode {
                 eprintln!("mbt: report in {}", path.display());
                 ExitCode::SUCCESS
             }),
-        Some(Command::Replay { trace, no_check }) => {
-            let mut options = untrace::replay::ReplayOptions::default();
-            options.config.check_results = !no_check;
-            let name = trace.display().to_string();
-            // As `untrace` does: in a child process, so a crash gets its exit code and
-            // signature (both print their messages and the signature line themselves).
-            let outcome = match untrace::replay::read_trace(&trace) {
-                Ok(parsed) => {
-                    if let Some(warning) = untrace::replay::version_warning(&name, &parsed) {
-                        eprintln!("untrace: {warning}");
-                    }
-                    untrace::supervise::replay_isolated(
-                        &name,
-                        &parsed,
-                        &options,
-                        Default::default(),
-                    )
-                }
-                Err((exit, message)) => {
-                    eprintln!("untrace: {message}");
-                    return ExitCode::from(exit as u8);
-                }
-            };
-            return ExitCode::from(outcome.exit as u8);
-        }
+        Some(Command::Replay(args)) => return untrace::cli::run(args),
         Some(Command::Typing) => {
             let found = untrace::executor::typing::probe();
             for d in &found {

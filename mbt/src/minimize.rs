@@ -29,20 +29,16 @@ pub fn replay_shows(kind: FailureKind) -> bool {
     kind != FailureKind::Internal
 }
 
-/// The replay command, program and arguments before the trace: the `untrace` binary beside
-/// the running `mbt` (`untrace --no-check`), else `mbt replay --no-check` (the same replay
-/// library and exit codes, for a build without the `untrace` binary); with `--z3-lib PATH`
-/// when mbt runs on a library given so, so that replays run on the same Z3.
+/// The replay command, program and arguments before the trace: this build's own replayer
+/// (`mbt replay`, [`untrace::cli::replayer`]: untrace's command line and executor, linked
+/// into mbt, so it exists whatever was built and takes every untrace option), with
+/// `--z3-lib PATH` when mbt runs on a library given so, so that replays run on the same Z3.
 pub fn replayer() -> (PathBuf, Vec<OsString>) {
-    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mbt"));
-    let untrace = exe.with_file_name("untrace");
-    let (program, mut args): (PathBuf, Vec<OsString>) = if untrace.is_file() {
-        (untrace, vec!["--no-check".into()])
-    } else {
-        (exe, vec!["replay".into(), "--no-check".into()])
-    };
+    let replayer = untrace::cli::replayer();
+    let mut args = replayer.prefix;
+    args.push("--no-check".into());
     args.extend(z3lib::child_args());
-    (program, args)
+    (replayer.program, args)
 }
 
 /// The reproduce command of a trace at `path` (relative to the output folder).
@@ -50,7 +46,7 @@ pub fn reproduce_command(path: &str) -> String {
     let (program, args) = replayer();
     let name = program
         .file_name()
-        .map_or("untrace".into(), |n| n.to_string_lossy().into_owned());
+        .map_or("mbt".into(), |n| n.to_string_lossy().into_owned());
     let args: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
@@ -69,25 +65,93 @@ pub enum Outcome {
         signature: Option<String>,
         lines_before: usize,
         lines_after: usize,
-        replays: u64,
+        /// Replays made (unknown when the reduction was stopped).
+        replays: Option<u64>,
+        /// The time budget ran out: the best trace found so far.
+        stopped: bool,
     },
     /// Not minimized, and why.
     Skipped(String),
 }
 
-/// How a single replay ended: its exit code (`None` for a signal) and the signature it
-/// printed.
-pub type Replayed = (Option<i32>, Option<String>);
+/// How a single replay ended, as evidence: only a replay that ran to a finding's exit code
+/// (4-9) and printed its signature shows a failure, only exit 0 shows none. A replay that
+/// could not run (exit 2 or 3: usage error, unreadable or malformed trace; the replayer
+/// killed, or ending without a signature) and one past its time limit show nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// Exit 0: replayed, no failure.
+    Passes,
+    /// A finding's exit code, with the signature the replay printed.
+    Fails(String),
+    /// The replay could not run, and why: no evidence either way.
+    CouldNotReplay(String),
+    /// Past the wall-clock limit: no evidence either way.
+    RanPast(Duration),
+}
+
+impl Replayed {
+    /// Classifies a replay that ended with `exit` and printed `stderr`.
+    pub fn of(exit: &reduce::command::Exit, stderr: &[u8], limit: Duration) -> Replayed {
+        use reduce::command::Exit as Ended;
+        use untrace::replay::Exit as Code;
+        let text = String::from_utf8_lossy(stderr);
+        let last_line = || {
+            text.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("nothing on stderr")
+                .trim()
+                .to_string()
+        };
+        match *exit {
+            Ended::Timeout | Ended::Interrupted => Replayed::RanPast(limit),
+            Ended::Signal(signal) => {
+                Replayed::CouldNotReplay(format!("the replayer was killed by signal {signal}"))
+            }
+            Ended::Code(code) => match Code::from_code(code) {
+                Some(Code::Ok) => Replayed::Passes,
+                Some(
+                    Code::Z3
+                    | Code::Oracle
+                    | Code::Crash
+                    | Code::Timeout
+                    | Code::Memout
+                    | Code::Differ,
+                ) => match model::finding::signature_in(&text) {
+                    Some(signature) => Replayed::Fails(signature),
+                    None => Replayed::CouldNotReplay(format!(
+                        "the replay exited {code} without a signature: {}",
+                        last_line()
+                    )),
+                },
+                Some(Code::Mismatch | Code::Usage | Code::Malformed) | None => {
+                    Replayed::CouldNotReplay(format!("exit {code}: {}", last_line()))
+                }
+            },
+        }
+    }
+
+    /// Whether this replay shows the failure of `signature` (as it is, or refined by the
+    /// operations left in `entries`, as a minimized finding's signature is).
+    pub fn shows(&self, signatures: &[String], entries: &[Entry]) -> bool {
+        let Replayed::Fails(signature) = self else {
+            return false;
+        };
+        signatures.iter().any(|s| s == signature)
+            || signatures.contains(&refined_signature(signature, entries))
+    }
+}
 
 /// Replays `trace` once with `replayer` under a wall-clock limit, in a private temporary
 /// folder (a trace may set parameters that make Z3 write files), with the engine's runner
 /// (`reduce::command::run_on_file`: its own session, killed whole at the limit, dies with
-/// us): `None` on a timeout. An error only when the replayer cannot run at all.
+/// us). An error only when the replayer cannot be started at all.
 pub fn replay_once(
     (program, args): &(PathBuf, Vec<OsString>),
     trace: &Path,
     limit: Duration,
-) -> std::io::Result<Option<Replayed>> {
+) -> std::io::Result<Replayed> {
     // The replay runs in the scratch folder: a relative path (`--known traces/regress`) must
     // still name the trace.
     let trace = std::path::absolute(trace)?;
@@ -102,13 +166,7 @@ pub fn replay_once(
     };
     let stop = reduce::StopFlag::new();
     let ran = reduce::command::run_on_file(&command, &trace, scratch.path(), &limits, &stop)?;
-    let code = match ran.exit {
-        reduce::command::Exit::Code(code) => Some(code),
-        reduce::command::Exit::Signal(_) => None,
-        reduce::command::Exit::Timeout | reduce::command::Exit::Interrupted => return Ok(None),
-    };
-    let signature = model::finding::signature_in(&String::from_utf8_lossy(&ran.stderr));
-    Ok(Some((code, signature)))
+    Ok(Replayed::of(&ran.exit, &ran.stderr, limit))
 }
 
 /// The untrace options that reproduce a finding of `kind` under the round's `limits`.
@@ -166,21 +224,29 @@ fn lines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
-/// Minimizes the trace `dir/round.trace` of a failure of `kind` into `dir/min.trace`,
-/// replaying under the round's `limits`, `jobs` replays at a time (the rounds are over by
-/// then, and ddtrace's result does not depend on it).
+/// Minimizes the trace `dir/round.trace` of a failure of `kind` with signature `signature`
+/// into `dir/min.trace`, replaying under the round's `limits`, `jobs` replays at a time (the
+/// rounds are over by then, and ddtrace's result does not depend on it), for at most
+/// `budget` (the best trace so far is kept when it runs out).
+///
+/// Evidence first: the round's trace must replay to the finding's signature, or nothing is
+/// minimized; the minimized trace is kept only when it has calls and replays to the same
+/// signature, else it is removed and the round's trace stays the reproducer.
 ///
 /// TEST-ONLY: with `injected` (the campaign runs with `MBT_INJECT`, whose failure no replay
 /// can show), every replay gets `UNTRACE_FAIL_ON` set to the trace's last call line, so that
 /// a replay aborts where the round did, and the minimized trace is the smallest that reaches
 /// that call.
+#[allow(clippy::too_many_arguments)]
 pub fn minimize_failure(
     dir: &Path,
     kind: FailureKind,
+    signature: &str,
     limits: Limits,
     extra_args: &[String],
     injected: bool,
     jobs: usize,
+    budget: Duration,
 ) -> Outcome {
     if !replay_shows(kind) {
         return Outcome::Skipped(format!(
@@ -200,20 +266,6 @@ pub fn minimize_failure(
             None => return Outcome::Skipped("the injected round made no call".into()),
         }
     }
-    let budget = replay_budget(limits);
-    match replay_once(&replay, &trace, budget) {
-        Err(e) => return Outcome::Skipped(format!("cannot run {}: {e}", replay.0.display())),
-        Ok(None) => {
-            return Outcome::Skipped(format!(
-                "the replay runs past {:.0} s",
-                budget.as_secs_f64()
-            ))
-        }
-        Ok(Some((Some(0), _))) => {
-            return Outcome::Skipped("the replay does not reproduce the failure".into())
-        }
-        Ok(Some(_)) => {}
-    }
     let bytes = match std::fs::read(&trace) {
         Ok(b) => b,
         Err(e) => return Outcome::Skipped(format!("cannot read {}: {e}", trace.display())),
@@ -222,28 +274,120 @@ pub fn minimize_failure(
         Ok(read) => read,
         Err(e) => return Outcome::Skipped(format!("the trace does not parse: {e}")),
     };
+    let replay_limit = replay_budget(limits);
+    let golden = match replay_once(&replay, &trace, replay_limit) {
+        Err(e) => return Outcome::Skipped(format!("cannot run {}: {e}", replay.0.display())),
+        Ok(Replayed::Fails(replayed)) => replayed,
+        Ok(Replayed::Passes) => {
+            return Outcome::Skipped("the replay does not reproduce the failure".into())
+        }
+        Ok(Replayed::CouldNotReplay(why)) => {
+            return Outcome::Skipped(format!("the trace could not be replayed ({why})"))
+        }
+        Ok(Replayed::RanPast(limit)) => {
+            return Outcome::Skipped(format!("the replay runs past {:.0} s", limit.as_secs_f64()))
+        }
+    };
+    if !Replayed::Fails(golden.clone()).shows(&[signature.to_string()], &entries) {
+        return Outcome::Skipped(format!(
+            "the replay fails otherwise: `{golden}`, not the round's `{signature}`"
+        ));
+    }
     let (program, args) = replay.clone();
     let mut config = ddtrace::Config::new(program);
     config.untrace_args = args;
     config.memout_mb = (limits.memout_mb > 0).then_some(limits.memout_mb);
     config.jobs = jobs.max(1);
     let out = dir.join(MINIMIZED);
-    match ddtrace::minimize(&config, entries, format, Some(&out), &Default::default()) {
-        Ok(m) => {
-            let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
-            let replayed = replay_once(&replay, &out, budget).ok().flatten();
-            let signature = replayed
-                .and_then(|(_, sig)| sig)
-                .map(|sig| refined_signature(&sig, &m.entries));
-            Outcome::Done {
-                path: out,
-                signature,
-                lines_before: lines(&bytes),
-                lines_after: after,
-                replays: m.replays,
+    let stop = reduce::StopFlag::new();
+    let _deadline = Deadline::arm(&stop, budget);
+    let minimized = ddtrace::minimize(&config, entries, format, Some(&out), &stop);
+    let discard = |why: String| {
+        let _ = std::fs::remove_file(&out);
+        Outcome::Skipped(why)
+    };
+    let (entries, replays) = match minimized {
+        Ok(m) => (m.entries, Some(m.replays)),
+        // Stopped by the budget or a signal: the output holds the best trace so far.
+        Err(reduce::EngineError::Interrupted(_)) => {
+            match std::fs::read(&out).map(|b| ddtrace::trace_io::read(&b)) {
+                Ok(Ok((entries, _))) => (entries, None),
+                _ => return discard("stopped before a smaller trace was found".into()),
             }
         }
-        Err(e) => Outcome::Skipped(format!("ddtrace: {e}")),
+        Err(e) => return discard(format!("ddtrace: {e}")),
+    };
+    if entries.is_empty() {
+        return discard("ddtrace left no call".into());
+    }
+    let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
+    match replay_once(&replay, &out, replay_limit) {
+        Ok(Replayed::Fails(replayed))
+            if Replayed::Fails(replayed.clone()).shows(&[golden.clone()], &entries) =>
+        {
+            Outcome::Done {
+                path: out,
+                signature: Some(refined_signature(&replayed, &entries)),
+                lines_before: lines(&bytes),
+                lines_after: after,
+                replays,
+                stopped: stop.is_set(),
+            }
+        }
+        Ok(other) => discard(format!(
+            "the minimized trace does not reproduce `{golden}` ({}), so the round's trace \
+             stays the reproducer",
+            other.describe()
+        )),
+        Err(e) => discard(format!("cannot run {}: {e}", replay.0.display())),
+    }
+}
+
+/// Requests a stop of `flag` once `budget` has passed, unless dropped first.
+struct Deadline {
+    cancel: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl Deadline {
+    fn arm(flag: &reduce::StopFlag, budget: Duration) -> Deadline {
+        let (cancel, cancelled) = std::sync::mpsc::channel::<()>();
+        let flag = flag.clone();
+        let started = std::time::Instant::now();
+        std::thread::spawn(move || loop {
+            // A Ctrl-C of the campaign stops the minimization too (the best trace stays).
+            if let Some(signal) = crate::interrupt::requested() {
+                return flag.request(signal);
+            }
+            if started.elapsed() >= budget {
+                // SIGALRM's number: the engine only records which signal asked it to stop.
+                return flag.request(libc::SIGALRM);
+            }
+            match cancelled.recv_timeout(Duration::from_millis(100)) {
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                _ => return,
+            }
+        });
+        Deadline {
+            cancel: Some(cancel),
+        }
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        drop(self.cancel.take());
+    }
+}
+
+impl Replayed {
+    /// How this replay ended, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Replayed::Passes => "it passes".into(),
+            Replayed::Fails(signature) => format!("it fails with `{signature}`"),
+            Replayed::CouldNotReplay(why) => format!("it could not be replayed: {why}"),
+            Replayed::RanPast(limit) => format!("it ran past {:.0} s", limit.as_secs_f64()),
+        }
     }
 }
 

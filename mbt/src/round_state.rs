@@ -49,7 +49,7 @@ pub struct RoundConfig {
 #[derive(Clone, Debug)]
 pub struct Differential {
     pub other: untrace::differential::Other,
-    pub untrace: std::path::PathBuf,
+    pub replayer: untrace::cli::Replayer,
 }
 
 impl RoundConfig {

@@ -17,6 +17,7 @@
 //! The caller has replayed the trace on this Z3 already (the fuzzer's round, or `untrace
 //! --diff-lib`'s first replay), so the recorded answers are this Z3's.
 
+use crate::cli::Replayer;
 use crate::smt2::{write_portable, Compared};
 use model::finding::{signature_in, Failure, FailureKind};
 use model::trace::Trace;
@@ -144,14 +145,14 @@ impl SideLimits {
     }
 }
 
-/// Runs the trace `trace` (read from `path`) on `other`. `untrace` is the untrace binary (for
-/// another libz3). An error when the other side cannot run at all (a missing binary, a
+/// Runs the trace `trace` (read from `path`) on `other`. `replayer` replays it on another
+/// libz3 (this build's, [`crate::cli::replayer`]). An error when the other side cannot run at all (a missing binary, a
 /// library the loader refuses), which is no finding.
 pub fn compare(
     path: &Path,
     trace: &Trace,
     other: &Other,
-    untrace: &Path,
+    replayer: &Replayer,
     limits: SideLimits,
 ) -> Result<Verdict, String> {
     let scratch = tempfile::Builder::new()
@@ -160,35 +161,23 @@ pub fn compare(
         .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     match other {
         Other::Library { path: lib, version } => {
-            on_library(path, lib, version, untrace, limits, scratch.path())
+            on_library(path, lib, version, replayer, limits, scratch.path())
         }
         Other::Solver(words) => on_solver(path, trace, words, other, limits, scratch.path()),
     }
-}
-
-/// The untrace binary: this process if it is untrace, else the one beside this binary.
-pub fn untrace_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let is_untrace = exe
-        .file_name()
-        .is_some_and(|n| n.to_string_lossy().starts_with("untrace"));
-    if is_untrace {
-        return Some(exe);
-    }
-    let beside = exe.with_file_name("untrace");
-    beside.is_file().then_some(beside)
 }
 
 fn on_library(
     trace: &Path,
     lib: &Path,
     version: &str,
-    untrace: &Path,
+    replayer: &Replayer,
     limits: SideLimits,
     scratch: &Path,
 ) -> Result<Verdict, String> {
-    let mut command = Command::new(untrace);
+    let mut command = Command::new(&replayer.program);
     command
+        .args(&replayer.prefix)
         .args(["--z3-lib".as_ref(), lib.as_os_str()])
         .args(["--answers-only", "--recorded-on", &crate::z3_version()])
         .args(["--timeout", &limits.timeout.as_secs_f64().to_string()]);

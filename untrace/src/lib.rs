@@ -1,6 +1,8 @@
 //! untrace: replays Z3 API traces.
 //!
 //! - [`executor`]: the one executor of API calls, shared with mbt.
+//! - [`cli`]: the replay command line of `untrace` and `mbt replay`, and the [`cli::Replayer`]
+//!   through which every tool starts replays of its own build.
 //! - [`crash`]: names where in libz3 a fatal signal struck.
 //! - [`supervise`]: runs a replay in a child process and classifies how it ended.
 //! - [`smt2`]: writes a trace as an SMT-LIB script where the calls allow it.
@@ -12,6 +14,7 @@
 //! - [`z3_version`]: the full version of the libz3 this process runs on (which `--z3-lib`,
 //!   through the `z3lib` crate, may have chosen).
 
+pub mod cli;
 pub mod crash;
 pub mod differential;
 pub mod executor;

@@ -2,8 +2,8 @@
 //! resolved by the `z3log` crate (its release's call table, the loaded libz3's functions by
 //! name), then replayed in a child process by [`crate::supervise::run_isolated`], so a crash,
 //! timeout or memory exhaustion gets the same exit code and signature as a trace's.
-//! `--diff-lib` replays the log again on the other libz3 (`untrace --z3-lib PATH LOG`) and
-//! compares how the two replays end.
+//! `--diff-lib` replays the log again on the other libz3 (the running tool's replayer,
+//! `untrace --z3-lib PATH LOG`) and compares how the two replays end.
 
 use crate::replay::{Exit, Outcome};
 use crate::supervise::{report, run_isolated, Job, Limits};
@@ -220,9 +220,6 @@ pub fn compare_with_lib(
         Ok(lib) => lib.version,
         Err(e) => return Some(plain(Exit::Usage, e.to_string())),
     };
-    let Some(untrace) = crate::differential::untrace_binary() else {
-        return Some(plain(Exit::Usage, "cannot find the untrace binary".into()));
-    };
     let scratch = match tempfile::Builder::new().prefix("untrace-diff-").tempdir() {
         Ok(dir) => dir,
         Err(e) => {
@@ -233,8 +230,10 @@ pub fn compare_with_lib(
         }
     };
     let timeout = limits.timeout.unwrap_or(std::time::Duration::from_secs(60));
-    let mut command = std::process::Command::new(untrace);
+    let replayer = crate::cli::replayer();
+    let mut command = std::process::Command::new(&replayer.program);
     command
+        .args(&replayer.prefix)
         .args(["--z3-lib".as_ref(), other.as_os_str()])
         .args(["--timeout", &timeout.as_secs_f64().to_string()]);
     if let Some(mb) = limits.memout_mb {
