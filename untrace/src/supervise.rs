@@ -40,6 +40,9 @@ pub fn report(outcome: &Outcome) {
     }
 }
 
+/// A replay run in the child: told the index of each entry before it runs.
+pub type RunReplay<'a> = &'a dyn Fn(&mut dyn FnMut(usize)) -> Outcome;
+
 /// A replay to run in a child process: how to run it there, and what the parent needs to know
 /// about the entry in progress when the child dies.
 pub struct Job<'a> {
@@ -47,7 +50,7 @@ pub struct Job<'a> {
     pub name: &'a str,
     /// Runs the replay (in the child), telling `progress` the index of each entry before it
     /// runs.
-    pub replay: &'a dyn Fn(&mut dyn FnMut(usize)) -> Outcome,
+    pub replay: RunReplay<'a>,
     /// The API call of entry `i` (for messages and signatures).
     pub call_name: &'a dyn Fn(usize) -> Option<String>,
     /// The line of entry `i`.

@@ -181,10 +181,7 @@ pub fn replay_log(path: &Path, options: &LogOptions) -> Outcome {
     };
     let job = Job {
         name: &name,
-        replay: &|progress| {
-            let outcome = replay_here(&name, &loaded, &plan, options, progress);
-            outcome
-        },
+        replay: &|progress| replay_here(&name, &loaded, &plan, options, progress),
         call_name: &function_of,
         line: &|i| loaded.log.entries.get(i).map(|e| e.line),
         // A log records no parameters' effect on limits: a timeout is the call's.

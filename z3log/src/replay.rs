@@ -132,13 +132,13 @@ fn fits(dir: Dir, ty: &Type, value: &Value) -> bool {
         Dir::InArray { .. }
         | Dir::InoutArray { .. }
         | Dir::OutArray { .. }
-        | Dir::OutManagedArray { .. } => match (prim, value) {
-            (None, Value::Objects(_)) => true,
-            (Some(Prim::Symbol), Value::Symbols(_)) => true,
-            (Some(Prim::Uint | Prim::Bool), Value::Uints(_)) => true,
-            (Some(Prim::Int), Value::Ints(_)) => true,
-            _ => false,
-        },
+        | Dir::OutManagedArray { .. } => matches!(
+            (prim, value),
+            (None, Value::Objects(_))
+                | (Some(Prim::Symbol), Value::Symbols(_))
+                | (Some(Prim::Uint | Prim::Bool), Value::Uints(_))
+                | (Some(Prim::Int), Value::Ints(_))
+        ),
         Dir::FnPtr => false,
     }
 }
@@ -199,7 +199,7 @@ fn check_args(function: &Function, call: &Call) -> Result<(), String> {
                 _ => None,
             });
             match size {
-                Some(n) if n as usize == len || (n as usize) < len => {}
+                Some(n) if n as usize <= len => {}
                 Some(n) => {
                     return Err(format!(
                         "argument {i} of {} is an array of {len}, but its length argument says {n}",
