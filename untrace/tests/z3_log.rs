@@ -81,6 +81,23 @@ fn stored_logs_of_both_releases_crash_like_the_traces_of_their_bugs() {
 }
 
 #[test]
+fn a_log_that_hangs_z3_is_a_timeout() {
+    // fp-uf-rounding-mode-push-hang through Python: 4.8.12 never returns from the push; the
+    // program was killed, its log ends with the push.
+    let log = logs_dir().join("fp_uf_push_hang-4.8.12.log");
+    let (code, stderr) = run(&["--timeout".as_ref(), "1".as_ref(), log.as_os_str()]);
+    assert_eq!(code, 7, "{stderr}");
+    assert!(
+        stderr.contains("fp_uf_push_hang-4.8.12.log:1034: ran past the time limit"),
+        "{stderr}"
+    );
+    assert_eq!(
+        signature(&stderr).as_deref(),
+        Some("timeout|in Z3_solver_push")
+    );
+}
+
+#[test]
 fn a_query_the_loaded_z3_lacks_is_skipped_with_a_warning() {
     // The 5.4.1 binding asks Z3_is_finite_set_sort of every term it wraps; 4.8.12 lacks it.
     let log = logs_dir().join("probe-5.4.1.log");
