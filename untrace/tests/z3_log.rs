@@ -98,6 +98,18 @@ fn a_log_that_hangs_z3_is_a_timeout() {
 }
 
 #[test]
+fn a_log_replay_out_of_memory_is_a_memout() {
+    // 40 MiB of address space is less than libz3 and its first context need.
+    let log = logs_dir().join("cube_empty-4.8.12.log");
+    let (code, stderr) = run(&["--memout".as_ref(), "40".as_ref(), log.as_os_str()]);
+    assert_eq!(code, 8, "{stderr}");
+    assert!(
+        signature(&stderr).is_some_and(|s| s.starts_with("memout|")),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_query_the_loaded_z3_lacks_is_skipped_with_a_warning() {
     // The 5.4.1 binding asks Z3_is_finite_set_sort of every term it wraps; 4.8.12 lacks it.
     let log = logs_dir().join("probe-5.4.1.log");

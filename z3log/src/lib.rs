@@ -110,7 +110,7 @@ pub fn run(
             };
         }
         executed += 1;
-        if replay::z3_errors().memout {
+        if replayer.out_of_memory() {
             return RunEnd {
                 executed,
                 error: None,

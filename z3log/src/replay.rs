@@ -416,6 +416,9 @@ pub struct Replayer {
     set_error_handler: Option<*mut c_void>,
     /// The last context made, for symbols of calls that name none.
     last_context: *mut c_void,
+    /// A context creation returned null: Z3 could not allocate it (it reports no error
+    /// then, having no context to report it in).
+    context_failed: bool,
 }
 
 impl Default for Replayer {
@@ -432,7 +435,13 @@ impl Replayer {
             mk_string_symbol: lookup("Z3_mk_string_symbol"),
             set_error_handler: lookup("Z3_set_error_handler"),
             last_context: std::ptr::null_mut(),
+            context_failed: false,
         }
+    }
+
+    /// Whether Z3 ran out of memory: an error of that code, or a context it could not make.
+    pub fn out_of_memory(&self) -> bool {
+        self.context_failed || z3_errors().memout
     }
 
     fn object(&self, a: Addr) -> Result<*mut c_void, String> {
@@ -668,7 +677,9 @@ impl Replayer {
                 }
             }
         };
-        if matches!(&*function.name, "Z3_mk_context" | "Z3_mk_context_rc") && !result.is_null() {
+        let makes_context = matches!(&*function.name, "Z3_mk_context" | "Z3_mk_context_rc");
+        self.context_failed |= makes_context && result.is_null();
+        if makes_context && !result.is_null() {
             self.last_context = result;
             if let Some(set) = self.set_error_handler {
                 // SAFETY: `void Z3_set_error_handler(Z3_context, Z3_error_handler)` on the
