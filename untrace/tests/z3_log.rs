@@ -81,6 +81,38 @@ fn stored_logs_of_both_releases_crash_like_the_traces_of_their_bugs() {
 }
 
 #[test]
+fn out_parameters_symbol_arrays_doubles_and_messages_replay_without_z3_errors() {
+    // coverage.py: enumeration, tuple and list datatypes (objects bound by `*` and `@`), a
+    // quantifier (symbol arrays), a double parameter and a float numeral, escaped strings,
+    // `M` lines, Optimize. A wrong binding would make later calls fail (counted with -v).
+    let lib = std::env::var_os("Z3_TEST_OTHER_LIB");
+    for version in ["4.8.12", "5.4.1"] {
+        let log = logs_dir().join(format!("coverage-{version}.log"));
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            text.lines().any(|l| l.starts_with("@ ")),
+            "{version}: out-arrays"
+        );
+        assert!(
+            text.lines().any(|l| l.starts_with("s ")),
+            "{version}: symbol arrays"
+        );
+        assert!(
+            text.lines().any(|l| l.starts_with("M ")),
+            "{version}: messages"
+        );
+        let (code, stderr) = run(&["-v".as_ref(), log.as_os_str()]);
+        assert_eq!(code, 0, "{version}: {stderr}");
+        assert!(!stderr.contains("Z3 error(s)"), "{version}: {stderr}");
+        if let Some(lib) = &lib {
+            let (code, stderr) = run(&["-v".as_ref(), "--z3-lib".as_ref(), lib, log.as_os_str()]);
+            assert_eq!(code, 0, "{version} on the other Z3: {stderr}");
+            assert!(!stderr.contains("Z3 error(s)"), "{version}: {stderr}");
+        }
+    }
+}
+
+#[test]
 fn a_log_that_hangs_z3_is_a_timeout() {
     // fp-uf-rounding-mode-push-hang through Python: 4.8.12 never returns from the push; the
     // program was killed, its log ends with the push.
