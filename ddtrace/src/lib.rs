@@ -150,6 +150,9 @@ pub fn reduce_observed(
     let initial = trace_io::render(&input, format);
     let mut reducer = Reducer::new(tester, initial, options, stop.clone());
     reducer.set_observer(observer);
+    // A trace without calls reproduces nothing of Z3's: never a result, whatever the check
+    // says (a replay that cannot run "keeps" any behaviour).
+    reducer.set_admissible(|candidate| trace_io::read(candidate).is_ok_and(|(e, _)| !e.is_empty()));
     if let Some(path) = output {
         reducer.set_output(path)?;
     }
@@ -216,6 +219,17 @@ pub fn minimize_observed(
         config.memout_mb,
         stop.clone(),
     )?;
+    // Exit 2 and 3 are untrace's "could not replay" (usage error, unreadable or malformed
+    // trace): keeping that "behaviour" would minimize any trace to nothing.
+    if let Exit::Code(code @ (2 | 3)) = tester.primary.golden.exit {
+        let stderr = String::from_utf8_lossy(&tester.primary.golden.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        return Err(EngineError::Command(format!(
+            "`{}` could not replay the input (exit {code}: {}), so there is no failure to keep",
+            config.untrace.display(),
+            last.unwrap_or("nothing on stderr").trim()
+        )));
+    }
     if tester.primary.golden.exit == Exit::Code(0) {
         // A passing trace would "minimize" to nothing: refuse instead of presenting that.
         return Err(EngineError::NotFailing(format!(

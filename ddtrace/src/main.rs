@@ -58,7 +58,8 @@ Exit codes:
   1    INTRACE cannot be read or parsed, or OUTTRACE cannot be written
   2    bad command line, or a --z3-lib file that is missing, not a shared library, not a
        libz3, or lacks a Z3 function untrace calls
-  3    untrace cannot be started
+  3    untrace cannot be started, or cannot replay INTRACE (it exits 2 or 3: usage error,
+       unreadable or malformed trace): no evidence of a failure to keep
   4    INTRACE does not fail: its golden replay exits 0, there is nothing to minimize
   130  interrupted by SIGINT (Ctrl-C); OUTTRACE holds the best trace so far
   143  interrupted by SIGTERM; likewise";

@@ -644,6 +644,7 @@ fn finish_round(
     fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let saved_trace = dir.join(isolate::TRACE);
     fs::copy(&trace, &saved_trace)
+        .and_then(|_| minimize::declare_limits_in(&saved_trace, failure.kind, cfg.limits))
         .with_context(|| format!("cannot write {}", saved_trace.display()))?;
     let _ = fs::copy(
         finished.dir.join(isolate::OUTPUT),

@@ -542,6 +542,17 @@ impl FindingsDb {
         rows.collect()
     }
 
+    /// Every signature of the findings that are not fixed: what a campaign with this database
+    /// counts as known (a fixed finding seen again is new: the fix did not hold).
+    pub fn open_signatures(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.signature FROM signatures s JOIN findings f ON f.id = s.finding
+             WHERE f.fixed_in IS NULL ORDER BY s.signature",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The findings that are not fixed, with what their replays need, oldest first.
     pub fn to_triage(&self) -> anyhow::Result<Vec<TriageCase>> {
         let mut stmt = self.conn.prepare(
@@ -819,9 +830,15 @@ impl StoredTrace {
     }
 }
 
-/// Whether `bytes` is a trace with at least one call.
+/// Whether `bytes` is a trace with at least one call line (a binary trace: one entry).
 fn has_calls(bytes: &[u8]) -> bool {
-    ddtrace::trace_io::read(bytes).is_ok_and(|(entries, _)| !entries.is_empty())
+    if bytes.starts_with(model::trace::binary::MAGIC) {
+        return ddtrace::trace_io::read(bytes).is_ok_and(|(entries, _)| !entries.is_empty());
+    }
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .any(|l| !l.is_empty() && !l.starts_with(';') && !l.starts_with("z3-trace"))
 }
 
 /// The repair of migration 2: a finding whose stored trace has no calls (a minimization of an
@@ -1307,6 +1324,70 @@ mod tests {
             (Status::Open, None, 3)
         );
         assert_eq!(r.replays[0].result, "passes");
+    }
+
+    #[test]
+    fn opening_an_old_database_repairs_traces_without_calls() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.sqlite");
+        {
+            // A schema-1 database as the mbt that minimized to nothing left it: two findings
+            // stored as the empty trace `z3-trace 1` and marked fixed by a triage.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "application_id", APPLICATION_ID)
+                .unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            for (id, folder) in [(1, "kept"), (2, "gone")] {
+                let min = dir.path().join(folder).join("min.trace");
+                conn.execute(
+                    "INSERT INTO findings (id, signature, kind, message, fixed_in, fixed_at,
+                         trace_name, trace_path, trace, minimized, timeout, memout_mib,
+                         replay_args)
+                     VALUES (?1, ?2, 'crash', 'm', '5.4.1.0', '2026-11-25T00:00:00Z',
+                         'min.trace', ?3, ?4, 1, 2.0, 2048, '[]')",
+                    params![
+                        id,
+                        format!("crash|{id}"),
+                        min.to_string_lossy(),
+                        b"z3-trace 1\n"
+                    ],
+                )
+                .unwrap();
+                conn.execute(
+                    "INSERT INTO replays VALUES (?1, '5.4.1.0', 'passes', NULL, NULL, 'x')",
+                    [id],
+                )
+                .unwrap();
+            }
+        }
+        let round = "z3-trace 1\nnew_solver\nreturn z1\n";
+        std::fs::create_dir_all(dir.path().join("kept")).unwrap();
+        std::fs::write(dir.path().join("kept/round.trace"), round).unwrap();
+        let db = FindingsDb::open(&path, false).unwrap();
+        let cases = db.to_triage().unwrap();
+        // Both are open again: the fix was "proved" by a trace that could not fail.
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].trace, round.as_bytes());
+        assert_eq!(cases[0].trace_name, "round.trace");
+        assert_eq!(cases[0].unusable, None);
+        assert!(cases[1].unusable.as_deref().unwrap().contains("no calls"));
+        assert!(db.history().unwrap().iter().all(|r| r.replays.is_empty()));
+    }
+
+    #[test]
+    fn a_database_knows_its_findings_until_they_are_fixed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let a = dir.path().join("a");
+        let entries = vec![entry(&a, "crash|x", None, 5), entry(&a, "crash|y", None, 5)];
+        db.record(&a, &summary("4.8.12.0", entries), &night(T0))
+            .unwrap();
+        assert_eq!(db.open_signatures().unwrap(), ["crash|x", "crash|y"]);
+        let ids: Vec<i64> = db.to_triage().unwrap().iter().map(|c| c.id).collect();
+        db.record_replay(ids[0], "5.4.1.0", &ReplayResult::Passes)
+            .unwrap();
+        assert_eq!(db.open_signatures().unwrap(), ["crash|y"]);
     }
 
     #[test]

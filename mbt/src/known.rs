@@ -41,6 +41,11 @@ impl KnownSignatures {
         self.signatures.is_empty()
     }
 
+    /// Adds `signatures` (e.g. the findings database's open findings).
+    pub fn extend(&mut self, signatures: impl IntoIterator<Item = String>) {
+        self.signatures.extend(signatures);
+    }
+
     /// Reads `path`, a file of signatures or a folder (see the module documentation); warnings
     /// about ignored traces go to stderr.
     pub fn load(path: &Path) -> anyhow::Result<KnownSignatures> {
@@ -129,18 +134,12 @@ fn is_trace(path: &Path) -> bool {
 
 /// Replays `trace` once (in a private folder, see [`minimize::replay_once`]) and returns the
 /// signature its replay prints, or why there is none. A regression case that declares a
-/// `timeout` (`; timeout: 3` in traces/regress: it hangs) replays under untrace's
-/// `--timeout`, so that its hang shows as the timeout signature it stands for. An error only
-/// when the replayer cannot run at all.
+/// `timeout` (`; timeout: 3` in traces/regress: it hangs) replays under it, so that its hang
+/// shows as the timeout signature it stands for. An error only when the replayer cannot run
+/// at all.
 fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
-    let (program, mut args) = minimize::replayer();
-    let declared = ddtrace::regress::expectation(trace)
-        .ok()
-        .and_then(|e| e.timeout);
-    if let Some(seconds) = declared {
-        args.extend(["--timeout".into(), seconds.to_string().into()]);
-    }
-    let replayer = (program, args);
+    // A regression case that hangs declares its `; timeout:`, which the replayer applies.
+    let replayer = minimize::replayer();
     let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
     Ok(match replayed {

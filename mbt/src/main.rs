@@ -200,9 +200,11 @@ struct RunArgs {
     /// Output folder; must not hold a campaign (see below).
     #[arg(long, default_value = "mbt-out")]
     out: PathBuf,
-    /// Known failures: a file of signatures (one a line, `#` comments) or a folder searched for
-    /// failure.json files and *.trace/*.btrace files (replayed once with untrace). Findings
-    /// with a known signature are reported as known, not new.
+    /// Known failures: a file of signatures (one a line, `#` comments, e.g. the output of
+    /// `mbt db list`'s signatures) or a folder searched for failure.json files (earlier
+    /// campaigns' output folders) and *.trace/*.btrace files (replayed once, e.g.
+    /// traces/regress). Findings with a known signature are known, not new; with --db the
+    /// database's findings that are not fixed are known too.
     #[arg(long, value_name = "PATH")]
     known: Option<PathBuf>,
     /// Comma-separated theories: core,arith,bv,array,uf,fp,strings,regex,quant,datatypes (default: all).
@@ -386,9 +388,21 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     // --known replays (a refused folder must not wait for them).
     // From here on a signal stops the campaign cleanly (no stale lock), even before it starts.
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
-    // Checked (and created) before the rounds, closed while they run: the workers fork.
+    // A usage error creates nothing: --known must exist before the database or the output
+    // folder is created (it is replayed only after the folder is claimed).
+    if let Some(path) = &args.known {
+        std::fs::metadata(path).with_context(|| {
+            format!(
+                "--known {}: a file of signatures or a folder of earlier campaigns and traces",
+                path.display()
+            )
+        })?;
+    }
+    // Checked (and created) before the rounds, closed while they run: the workers fork. Its
+    // findings that are not fixed are known: "new" means new to the database too.
+    let mut db_known = Vec::new();
     if let Some(path) = &args.db {
-        FindingsDb::open(path, true)?;
+        db_known = FindingsDb::open(path, true)?.open_signatures()?;
         if args.shard.is_some() {
             eprintln!(
                 "mbt: warning: --db with --shard records this shard as a night of its own; \
@@ -397,10 +411,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let out_lock = campaign::OutLock::claim(&args.out)?;
-    let known = match &args.known {
+    let mut known = match &args.known {
         Some(path) => KnownSignatures::load(path)?,
         None => KnownSignatures::default(),
     };
+    known.extend(db_known);
     // Read in the parent before any fork, so that every child sees the same option model.
     let mut descrs = solver_param_descrs();
     if let Some(path) = &args.diff_lib {

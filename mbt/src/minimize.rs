@@ -184,6 +184,39 @@ pub fn limit_args(kind: FailureKind, limits: Limits) -> Vec<OsString> {
     args
 }
 
+/// The limits a saved trace of a finding of `kind` declares (`; timeout:`, `; memout:`), so
+/// that a plain `untrace TRACE` replays it to its failure: a timeout (or differential)
+/// finding its round's time limit, a memout finding its memory limit. Other traces stay as
+/// the round wrote them.
+pub fn declared_limits(kind: FailureKind, limits: Limits) -> model::trace::text::DeclaredLimits {
+    model::trace::text::DeclaredLimits {
+        timeout: (kind == FailureKind::Timeout || kind.is_differential())
+            .then(|| limits.timeout.as_secs_f64()),
+        memout_mb: (kind == FailureKind::Memout && limits.memout_mb > 0)
+            .then_some(limits.memout_mb),
+    }
+}
+
+/// Writes the text trace `trace` again with `kind`'s declared limits in front (temporary file
+/// and rename); a binary trace stays as it is.
+pub fn declare_limits_in(trace: &Path, kind: FailureKind, limits: Limits) -> std::io::Result<()> {
+    let bytes = std::fs::read(trace)?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Ok(());
+    };
+    let declared = declared_limits(kind, limits);
+    let already = model::trace::text::declared_limits(text.as_bytes());
+    if text.starts_with("Z3TRACE") || declared == Default::default() || already == declared {
+        return Ok(());
+    }
+    let declared = model::trace::text::declare_limits(&text, declared);
+    let dir = trace.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, declared.as_bytes())?;
+    tmp.persist(trace).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// The wall-clock limit of one replay of a finding found under the round's `limits`: a
 /// timeout finding needs its whole limit and then some.
 pub fn replay_budget(limits: Limits) -> Duration {
@@ -321,6 +354,9 @@ pub fn minimize_failure(
         return discard("ddtrace left no call".into());
     }
     let after = std::fs::read(&out).map(|b| lines(&b)).unwrap_or(0);
+    if let Err(e) = declare_limits_in(&out, kind, limits) {
+        return discard(format!("cannot write {}: {e}", out.display()));
+    }
     match replay_once(&replay, &out, replay_limit) {
         Ok(Replayed::Fails(replayed))
             if Replayed::Fails(replayed.clone()).shows(&[golden.clone()], &entries) =>
@@ -417,6 +453,69 @@ mod tests {
         ] {
             assert_eq!(refined_signature(sig, &entries), sig);
         }
+    }
+
+    #[test]
+    fn only_a_replay_that_ran_is_evidence() {
+        use reduce::command::Exit as Ended;
+        let limit = Duration::from_secs(5);
+        let signed = b"untrace: t.trace:9: boom\nuntrace: signature: crash|SIGSEGV at x\n";
+        assert_eq!(
+            Replayed::of(&Ended::Code(6), signed, limit),
+            Replayed::Fails("crash|SIGSEGV at x".into())
+        );
+        assert_eq!(Replayed::of(&Ended::Code(0), b"", limit), Replayed::Passes);
+        // A usage error (the old fallback's unknown --memout), a malformed trace, a finding's
+        // code without its signature, a dead replayer, a timeout: none is evidence.
+        for (ended, stderr) in [
+            (
+                Ended::Code(2),
+                &b"error: unexpected argument '--memout' found\n"[..],
+            ),
+            (Ended::Code(3), b"untrace: t.trace:1:1: unknown call\n"),
+            (Ended::Code(6), b"untrace: t.trace:9: boom\n"),
+            (Ended::Code(1), b"untrace: mismatch\n"),
+            (Ended::Signal(9), b""),
+        ] {
+            assert!(
+                matches!(
+                    Replayed::of(&ended, stderr, limit),
+                    Replayed::CouldNotReplay(_)
+                ),
+                "{ended:?}"
+            );
+        }
+        assert_eq!(
+            Replayed::of(&Ended::Timeout, b"", limit),
+            Replayed::RanPast(limit)
+        );
+        assert!(!Replayed::CouldNotReplay("x".into()).shows(&["x".into()], &[]));
+    }
+
+    #[test]
+    fn timeout_and_memout_findings_declare_their_limits() {
+        let limits = Limits {
+            timeout: Duration::from_secs(2),
+            memout_mb: 512,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("round.trace");
+        std::fs::write(&trace, "z3-trace 1\n; z3 4.8.12.0\nnew_solver\nreturn z1\n").unwrap();
+        declare_limits_in(&trace, FailureKind::Crash, limits).unwrap();
+        assert!(std::fs::read_to_string(&trace)
+            .unwrap()
+            .starts_with("z3-trace 1"));
+        declare_limits_in(&trace, FailureKind::Timeout, limits).unwrap();
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let declared = model::trace::text::declared_limits(text.as_bytes());
+        assert_eq!(declared.timeout, Some(2.0));
+        assert_eq!(declared.memout_mb, None);
+        // Still a trace with its call.
+        assert_eq!(trace_entries(&text), 1);
+    }
+
+    fn trace_entries(text: &str) -> usize {
+        model::trace::text::parse(text).unwrap().entries.len()
     }
 
     #[test]

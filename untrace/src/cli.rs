@@ -163,6 +163,24 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
         Ok(trace) => trace,
         Err((exit, message)) => return fail(exit, &message),
     };
+    // The limits a finding's trace declares (its round's), unless given here.
+    let declared = model::trace::text::declared_limits(&raw);
+    let timeout = cli.timeout.or(declared.timeout);
+    let memout = cli.memout.or(declared.memout_mb);
+    if cli.timeout.is_none() {
+        if let Some(t) = timeout {
+            eprintln!(
+                "untrace: {name} declares its limit `; timeout: {t}`: replaying with --timeout {t}"
+            );
+        }
+    }
+    if cli.memout.is_none() {
+        if let Some(m) = memout {
+            eprintln!(
+                "untrace: {name} declares its limit `; memout: {m}`: replaying with --memout {m}"
+            );
+        }
+    }
     if let Some(out) = &cli.convert {
         if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {
             return fail(
@@ -232,8 +250,8 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
         outcome
     } else {
         let limits = Limits {
-            timeout: cli.timeout.map(Duration::from_secs_f64),
-            memout_mb: cli.memout,
+            timeout: timeout.map(Duration::from_secs_f64),
+            memout_mb: memout,
         };
         replay_isolated(&name, &trace, &options, limits)
     };
@@ -249,8 +267,8 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let limits = SideLimits {
-                timeout: Duration::from_secs_f64(cli.timeout.unwrap_or(60.0)),
-                memout_mb: cli.memout,
+                timeout: Duration::from_secs_f64(timeout.unwrap_or(60.0)),
+                memout_mb: memout,
             };
             compare_with(&cli.trace, &trace, other, limits, cli.verbose)
         }

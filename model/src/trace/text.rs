@@ -28,6 +28,53 @@ fn version_in(line: &str) -> Option<String> {
     (!version.is_empty() && !version.contains(char::is_whitespace)).then(|| version.to_string())
 }
 
+/// The replay limits a text trace declares in its leading comments (`; timeout: SECONDS`,
+/// `; memout: MIB`, before its first call): the limits of the round a finding was found
+/// under, or of a regression case that hangs. `untrace` applies them when its own options
+/// do not say otherwise, so a timeout finding's trace replays to its timeout.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DeclaredLimits {
+    pub timeout: Option<f64>,
+    pub memout_mb: Option<u64>,
+}
+
+const TIMEOUT_COMMENT: &str = "; timeout:";
+const MEMOUT_COMMENT: &str = "; memout:";
+
+/// The [`DeclaredLimits`] of the trace text `text` (none for a binary trace).
+pub fn declared_limits(text: &[u8]) -> DeclaredLimits {
+    let mut limits = DeclaredLimits::default();
+    let leading = text
+        .split(|&b| b == b'\n')
+        .map(|l| std::str::from_utf8(l).unwrap_or(""))
+        .take_while(|l| l.is_empty() || l.starts_with(';') || l.starts_with("z3-trace"));
+    for line in leading {
+        if let Some(v) = line.strip_prefix(TIMEOUT_COMMENT) {
+            limits.timeout = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|t: &f64| *t > 0.0 && t.is_finite());
+        } else if let Some(v) = line.strip_prefix(MEMOUT_COMMENT) {
+            limits.memout_mb = v.trim().parse().ok().filter(|&m| m > 0);
+        }
+    }
+    limits
+}
+
+/// `text` with `limits` declared in comment lines before it (see [`DeclaredLimits`]).
+pub fn declare_limits(text: &str, limits: DeclaredLimits) -> String {
+    let mut out = String::new();
+    if let Some(t) = limits.timeout {
+        let _ = writeln!(out, "{TIMEOUT_COMMENT} {t}");
+    }
+    if let Some(m) = limits.memout_mb {
+        let _ = writeln!(out, "{MEMOUT_COMMENT} {m}");
+    }
+    out.push_str(text);
+    out
+}
+
 /// Formats a call as its trace line (without newline).
 /// The word of a `check_consequences` line between its assumptions and its variables.
 pub const CONSEQUENCE_VARS: &str = "vars";
