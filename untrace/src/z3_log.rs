@@ -137,17 +137,11 @@ fn replay_here(
             failure: Some(failure),
         };
     }
-    plain(Exit::Ok, String::new()).with_executed(end.executed)
-}
-
-trait WithExecuted {
-    fn with_executed(self, executed: usize) -> Self;
-}
-
-impl WithExecuted for Outcome {
-    fn with_executed(mut self, executed: usize) -> Outcome {
-        self.executed = executed;
-        self
+    Outcome {
+        exit: Exit::Ok,
+        message: String::new(),
+        executed: end.executed,
+        failure: None,
     }
 }
 
