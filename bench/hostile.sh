@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hostile inputs (issue 16): time and peak memory of checkmodel (both modes) and untrace on
+# Hostile inputs (issue 16): time and peak memory of checkmodel (both modes) and untrace (traces
+# and Z3 API logs) on
 # generated inputs that once hung, ran out of memory or answered wrongly. Each must end with a
 # verdict or a clean error well within 20 s and 2 GB. Figures are measured here, never
 # asserted in tests. Usage: bench/hostile.sh  (builds release binaries first)
@@ -40,6 +41,12 @@ for k in range(1, 41):
     t += [f"sort_array s{k} s{k}", f"return s{k+1}"]
 open(f"{d}/sorts-doubling.trace", "w").write("\n".join(t) + "\n")
 open(f"{d}/args-10^6.trace", "w").write("z3-trace 1\nsort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\n+ " + " ".join(["t1"] * 1000000) + "\nreturn t2\n")
+# Z3 API logs (docs/z3-log.md): numbers written in the log never size an allocation.
+v = 'V "4.8.12.0"\n'
+open(f"{d}/log-array-length-2^64.log", "w").write(v + "R\np 18446744073709551615\nC 1\n")
+open(f"{d}/log-array-10^6.log", "w").write(v + "R\n" + "U 1\n" * 1000000 + "u 1000000\nC 1\n")
+open(f"{d}/log-string-10^8.log", "w").write(v + 'R\nS "' + "a" * 100000000 + '"\nC 1\n')
+open(f"{d}/log-carried-stack.log", "w").write(v + "R\n" + "U 1\n" * 100000 + "C 1\n" * 100000)
 PY
 measure() {
     local label=$1; shift
@@ -55,4 +62,7 @@ for problem in "$dir"/*.smt2; do
 done
 for trace in "$dir"/*.trace; do
     measure "untrace $(basename "$trace" .trace)" "$bin/untrace" "$trace"
+done
+for log in "$dir"/*.log; do
+    measure "untrace $(basename "$log" .log)" "$bin/untrace" "$log"
 done

@@ -12,7 +12,7 @@
 
 use ddsmt::mutators::registry;
 use ddsmt::strategies::{self, scopes, Session, Strategy};
-use model::smtlib::{PrintOptions, Tree};
+use smtlib::{PrintOptions, Tree};
 use reduce::{Reducer, ReducerOptions, StopFlag};
 use std::path::Path;
 

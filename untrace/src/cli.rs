@@ -49,6 +49,14 @@ the solver's `unsupported` and errors are counted (-v), never a finding.
 A trace recorded on another Z3 version (its `; z3 VERSION` line) replays with the warning
 `untrace: warning: FILE was recorded on Z3 X, this is Z3 Y` first on stderr.
 
+Z3 API logs (written by Z3_open_log; recognized by their content, docs/z3-log.md) replay by
+function name with the call table of the release that wrote them, on whichever libz3 runs:
+exit 3 also for a log of a release without a table and for a call the loaded Z3 lacks (a
+query it lacks, such as Z3_is_finite_set_sort on 4.8.12, is skipped with a warning). Z3
+errors during a log replay are counted (-v), not findings. --diff-lib replays the log on the
+other libz3 too: exit 9 when one replay crashes, times out or runs out of memory and the
+other does not; when both end alike, this side's outcome stands.
+
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
 contains PATTERN (a synthetic crash for the minimizer's tests).";
 
@@ -63,7 +71,8 @@ pub enum Format {
 /// belongs to the binary, which applies it before anything touches Z3.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// The trace file (text `z3-trace 1` or binary `Z3TRACE`).
+    /// The trace file (text `z3-trace 1` or binary `Z3TRACE`), or a Z3 API log
+    /// (`Z3_open_log`, recognized by its content).
     pub trace: PathBuf,
     /// Do not compare recorded results (for traces of nondeterministic runs); oracle checks
     /// still run.
@@ -175,6 +184,9 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
     if cli.verbose {
         let file = z3lib::running_on().map_or("?".into(), |l| l.path.display().to_string());
         eprintln!("untrace: Z3 {} ({file})", crate::z3_version());
+    }
+    if crate::z3_log::is_log(&cli.trace) {
+        return replay_z3_log(cli);
     }
     let name = cli.trace.display().to_string();
     let raw = match std::fs::read(&cli.trace) {
@@ -336,6 +348,49 @@ fn compare_with(
             (Exit::Ok, None)
         }
     }
+}
+
+/// `untrace LOG` for a Z3 API log (recognized by its content): replayed by function name in a
+/// child process; `--diff-lib` compares how the replay ends on the other libz3.
+fn replay_z3_log(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
+    let name = cli.trace.display();
+    let inapplicable = [
+        (cli.convert.is_some(), "--convert"),
+        (cli.smt2.is_some(), "--smt2"),
+        (cli.cross_check.is_some(), "--cross-check"),
+        (cli.answers_only, "--answers-only"),
+    ];
+    if let Some((_, option)) = inapplicable.iter().find(|(given, _)| *given) {
+        return fail(
+            Exit::Usage,
+            &format!("{name}: {option} does not apply to a Z3 API log"),
+        );
+    }
+    let limits = Limits {
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        memout_mb: cli.memout,
+    };
+    let options = crate::z3_log::LogOptions {
+        verbose: cli.verbose,
+        stop_after: cli.stop_after,
+        in_process: cli.in_process,
+        limits,
+    };
+    let outcome = crate::z3_log::replay_log(&cli.trace, &options);
+    if let (Some(other), Exit::Ok | Exit::Crash | Exit::Timeout | Exit::Memout) =
+        (&cli.diff_lib, outcome.exit)
+    {
+        let limits = Limits {
+            timeout: Some(Duration::from_secs_f64(cli.timeout.unwrap_or(60.0))),
+            memout_mb: cli.memout,
+        };
+        if let Some(verdict) = crate::z3_log::compare_with_lib(&cli.trace, &outcome, other, limits)
+        {
+            crate::supervise::report(&verdict);
+            return (verdict.exit, verdict.failure);
+        }
+    }
+    (outcome.exit, outcome.failure)
 }
 
 /// How to start a replay of this build: a program and the arguments before the replay's own

@@ -410,16 +410,20 @@ impl Responses {
 }
 
 /// What a side's process did: its status (`None` when killed at the limit), its outputs.
-struct SideRun {
-    status: Option<ExitStatus>,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
+pub(crate) struct SideRun {
+    pub(crate) status: Option<ExitStatus>,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
 }
 
 /// Runs `command` in `scratch` (its working directory, where its outputs go too) in a process
 /// group of its own, killed whole at `limit` and when it ends (a solver's helpers must not
 /// outlive it).
-fn run_side(mut command: Command, scratch: &Path, limit: Duration) -> Result<SideRun, String> {
+pub(crate) fn run_side(
+    mut command: Command,
+    scratch: &Path,
+    limit: Duration,
+) -> Result<SideRun, String> {
     let out_path = scratch.join("stdout.txt");
     let err_path = scratch.join("stderr.txt");
     let file = |p: &Path| File::create(p).map_err(|e| format!("{}: {e}", p.display()));

@@ -9,6 +9,8 @@
 //! - [`replay`]: reads a trace file and replays it, with the exit codes of the binary.
 //! - [`differential`]: compares a replay with another libz3 or another solver binary.
 //! - [`profile`]: opt-in timings of calls, fuzzer actions and rounds (`MBT_PROFILE=FILE`).
+//! - [`z3_log`]: replays Z3's own API logs (`Z3_open_log`) through the `z3log` crate, in a
+//!   child process as for traces.
 //! - [`z3_version`]: the full version of the libz3 this process runs on (which `--z3-lib`,
 //!   through the `z3lib` crate, may have chosen).
 
@@ -22,6 +24,7 @@ pub use executor::{ExecConfig, ExecError, Executor};
 pub mod replay;
 pub mod smt2;
 pub mod supervise;
+pub mod z3_log;
 
 /// The full version of the loaded libz3, e.g. `4.8.12.0` (`Z3_get_full_version`): what traces
 /// record in their `; z3 VERSION` line and the tools print.

@@ -51,6 +51,26 @@ fn read_handed_over(file: &mut std::fs::File) -> Option<Failure> {
         .flatten()
 }
 
+/// A replay run in the child: told the index of each entry before it runs.
+pub type RunReplay<'a> = &'a dyn Fn(&mut dyn FnMut(usize)) -> Outcome;
+
+/// A replay to run in a child process: how to run it there, and what the parent needs to know
+/// about the entry in progress when the child dies.
+pub struct Job<'a> {
+    /// The file name in messages.
+    pub name: &'a str,
+    /// Runs the replay (in the child), telling `progress` the index of each entry before it
+    /// runs.
+    pub replay: RunReplay<'a>,
+    /// The API call of entry `i` (for messages and signatures).
+    pub call_name: &'a dyn Fn(usize) -> Option<String>,
+    /// The line of entry `i`.
+    pub line: &'a dyn Fn(usize) -> Option<u32>,
+    /// Whether a replay stopped at its time limit in entry `i` overran Z3's resource limit
+    /// (then the timeout is a finding of the call, else of the missing limit).
+    pub overran_resource_limit: &'a dyn Fn(usize) -> bool,
+}
+
 /// Replays `trace` in a child process under `limits`. The child's stderr goes to this
 /// process's stderr; the outcome's message and signature are printed by whichever process
 /// knows them ([`report`]), so the caller prints nothing more.
@@ -60,12 +80,24 @@ pub fn replay_isolated(
     options: &ReplayOptions,
     limits: Limits,
 ) -> Outcome {
-    match spawn(name, trace, options, limits) {
+    let job = Job {
+        name,
+        replay: &|progress| replay_trace_with(name, trace, options, progress),
+        call_name: &|i| trace.entries.get(i).map(|e| e.call.name().to_string()),
+        line: &|i| trace.lines.get(i).copied(),
+        overran_resource_limit: &|i| trace.entries.get(..=i).is_some_and(overran_resource_limit),
+    };
+    run_isolated(&job, limits)
+}
+
+/// Runs `job` in a child process under `limits` (see [`replay_isolated`]).
+pub fn run_isolated(job: &Job, limits: Limits) -> Outcome {
+    match spawn(job, limits) {
         Ok(outcome) => outcome,
         Err(e) => {
             let outcome = Outcome {
                 exit: Exit::Usage,
-                message: format!("{name}: cannot start the replay process: {e}"),
+                message: format!("{}: cannot start the replay process: {e}", job.name),
                 executed: 0,
                 failure: None,
             };
@@ -75,12 +107,7 @@ pub fn replay_isolated(
     }
 }
 
-fn spawn(
-    name: &str,
-    trace: &Trace,
-    options: &ReplayOptions,
-    limits: Limits,
-) -> std::io::Result<Outcome> {
+fn spawn(job: &Job, limits: Limits) -> std::io::Result<Outcome> {
     use nix::sys::mman::{mmap_anonymous, munmap, MapFlags, ProtFlags};
     use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
     use nix::unistd::{fork, ForkResult};
@@ -129,9 +156,7 @@ fn spawn(
                 );
             }
             crate::crash::install();
-            let outcome = replay_trace_with(name, trace, options, &mut |i| {
-                progress.store(i as u32, Ordering::Relaxed)
-            });
+            let outcome = (job.replay)(&mut |i| progress.store(i as u32, Ordering::Relaxed));
             report(&outcome);
             let _ = std::io::stderr().flush();
             let _ = serde_json::to_writer(&handed_over, &outcome.failure);
@@ -207,10 +232,10 @@ fn spawn(
     // SAFETY: unmaps the page mapped above; `progress` is not used after this.
     let _ = unsafe { munmap(page, PAGE.get()) };
     let entry = (index != u32::MAX).then_some(index as usize);
-    let call = entry
-        .and_then(|i| trace.entries.get(i))
-        .map(|e| e.call.name());
-    let at = match entry.and_then(|i| trace.lines.get(i)) {
+    let name = job.name;
+    let call_name = entry.and_then(|i| (job.call_name)(i));
+    let call = call_name.as_deref();
+    let at = match entry.and_then(|i| (job.line)(i)) {
         Some(line) => format!("{name}:{line}"),
         None => name.to_string(),
     };
@@ -220,8 +245,7 @@ fn spawn(
         let call = call.unwrap_or("-");
         // As the fuzzer judges a round: only a check under a resource limit overruns it, so
         // a minimizer that drops the limit changes the signature and is refused.
-        let ran = entry.map_or(&trace.entries[..0], |i| &trace.entries[..=i]);
-        let cause = if overran_resource_limit(ran) {
+        let cause = if entry.is_some_and(|i| (job.overran_resource_limit)(i)) {
             format!("in {call}")
         } else {
             format!("in {call} without a resource limit")

@@ -1,0 +1,32 @@
+# Exercises what the log format carries beyond objects: out-parameters and out-arrays
+# (datatypes, enumeration and tuple sorts), symbol arrays (quantifiers), doubles (parameters,
+# floating-point numerals), unsigned and int arrays, strings with escapes, messages.
+import sys
+import z3
+z3.open_log(sys.argv[1])
+z3.append_log("coverage: start \"quoted\"\n")
+Color, (red, green, blue) = z3.EnumSort("Color", ["red", "green", "blue"])
+Pair, mk_pair, (first, second) = z3.TupleSort("Pair", [z3.IntSort(), z3.BoolSort()])
+List = z3.Datatype("List")
+List.declare("cons", ("head", z3.IntSort()), ("tail", List))
+List.declare("nil")
+List = List.create()
+x, y = z3.Ints("x y")
+c = z3.Const("c", Color)
+p = z3.Const("p", Pair)
+l = z3.Const("l", List)
+s = z3.Solver()
+s.set("timeout", 10000)
+s.add(c != red, first(p) > 2, second(p))
+s.add(List.is_cons(l), List.head(l) == x)
+s.add(z3.ForAll([y], z3.Implies(y > x, y + 1 > x)))
+s.add(z3.fpLT(z3.FPVal(0.1, z3.Float32()), z3.FP("f", z3.Float32())))
+s.add(z3.Length(z3.StringVal("a\"b\\c\té")) == x)
+print(s.check())
+m = s.model()
+print(m.eval(c), m.eval(first(p)), m.eval(l))
+o = z3.Optimize()
+o.add(x > 0, x < 10)
+o.maximize(x)
+print(o.check(), o.model()[x])
+z3.append_log("coverage: end")

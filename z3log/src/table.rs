@@ -1,0 +1,318 @@
+//! The call tables: for each Z3 release, what each call number of its logs is (the function's
+//! name, result type and parameters), read from the data files `z3log/tables/VERSION.tsv`
+//! that `z3log/tables/generate.py` writes from that release's API headers (the file format
+//! is described there). The files are compiled in (`build.rs` lists them).
+
+use std::fmt;
+
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+/// A primitive C type of Z3's API (update_api.py's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prim {
+    Void,
+    VoidPtr,
+    Int,
+    Uint,
+    Int64,
+    Uint64,
+    String,
+    StringPtr,
+    Bool,
+    Symbol,
+    PrintMode,
+    ErrorCode,
+    Double,
+    Float,
+    Char,
+    CharPtr,
+    Lbool,
+}
+
+impl Prim {
+    fn from_name(name: &str) -> Option<Prim> {
+        Some(match name {
+            "VOID" => Prim::Void,
+            "VOID_PTR" => Prim::VoidPtr,
+            "INT" => Prim::Int,
+            "UINT" => Prim::Uint,
+            "INT64" => Prim::Int64,
+            "UINT64" => Prim::Uint64,
+            "STRING" => Prim::String,
+            "STRING_PTR" => Prim::StringPtr,
+            "BOOL" => Prim::Bool,
+            "SYMBOL" => Prim::Symbol,
+            "PRINT_MODE" => Prim::PrintMode,
+            "ERROR_CODE" => Prim::ErrorCode,
+            "DOUBLE" => Prim::Double,
+            "FLOAT" => Prim::Float,
+            "CHAR" => Prim::Char,
+            "CHAR_PTR" => Prim::CharPtr,
+            "LBOOL" => Prim::Lbool,
+            _ => return None,
+        })
+    }
+}
+
+/// A parameter's or result's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    Prim(Prim),
+    /// An object type declared by `def_Type` (`AST`, `SOLVER`, `CONTEXT`, ...).
+    Object(Box<str>),
+    /// A callback type declared by `Z3_DECLARE_CLOSURE` (`Z3_error_handler`, ...).
+    Callback(Box<str>),
+}
+
+impl Type {
+    fn parse(token: &str) -> Option<Type> {
+        if let Some(name) = token.strip_prefix('@') {
+            return (!name.is_empty()).then(|| Type::Object(name.into()));
+        }
+        if let Some(name) = token.strip_prefix('&') {
+            return (!name.is_empty()).then(|| Type::Callback(name.into()));
+        }
+        Prim::from_name(token).map(Type::Prim)
+    }
+
+    pub fn is_object(&self) -> bool {
+        matches!(self, Type::Object(_))
+    }
+}
+
+/// How a parameter passes its value (update_api.py's `_in`, `_out`, `_in_array`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    In,
+    Out,
+    /// `size`: the position of the parameter that holds the length.
+    InArray {
+        size: u32,
+    },
+    InoutArray {
+        size: u32,
+    },
+    /// `capacity`: the position of the parameter the writer logged the length from.
+    OutArray {
+        capacity: u32,
+        size: u32,
+    },
+    OutManagedArray {
+        size: u32,
+    },
+    /// A callback: Z3's writer logs nothing for it.
+    FnPtr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub dir: Dir,
+    pub ty: Type,
+}
+
+impl Param {
+    fn parse(token: &str) -> Option<Param> {
+        let (dir, ty) = token.split_once(':')?;
+        let ty = Type::parse(ty)?;
+        let positions = |rest: &str| -> Option<Vec<u32>> {
+            rest.strip_prefix('(')?
+                .strip_suffix(')')?
+                .split(',')
+                .map(|n| n.parse().ok())
+                .collect()
+        };
+        let dir = match dir
+            .split_once('(')
+            .map_or((dir, ""), |(d, _)| (d, &dir[d.len()..]))
+        {
+            ("in", "") => Dir::In,
+            ("out", "") => Dir::Out,
+            ("fnptr", "") => Dir::FnPtr,
+            ("in_array", rest) => match positions(rest)?[..] {
+                [size] => Dir::InArray { size },
+                _ => return None,
+            },
+            ("inout_array", rest) => match positions(rest)?[..] {
+                [size] => Dir::InoutArray { size },
+                _ => return None,
+            },
+            ("out_managed_array", rest) => match positions(rest)?[..] {
+                [size] => Dir::OutManagedArray { size },
+                _ => return None,
+            },
+            ("out_array", rest) => match positions(rest)?[..] {
+                [capacity, size] => Dir::OutArray { capacity, size },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(Param { dir, ty })
+    }
+
+    /// Whether the writer logs an argument for this parameter (it logs none for callbacks).
+    pub fn is_logged(&self) -> bool {
+        self.dir != Dir::FnPtr
+    }
+}
+
+/// One function of a release's API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub number: u32,
+    pub name: Box<str>,
+    pub result: Type,
+    pub params: Vec<Param>,
+}
+
+impl Function {
+    /// Whether the call only asks something: its name says so (`Z3_get_*`, `Z3_*_get_*`,
+    /// `Z3_is_*`, `Z3_*_is_*`, `*_to_string`), it returns no object and writes no object out.
+    /// Such a call can be skipped on a Z3 that lacks it without changing what later calls
+    /// see (the Python binding's `Z3_get_error_code` after every call, `Z3_is_finite_set_sort`
+    /// of 5.4.1's binding).
+    pub fn is_query(&self) -> bool {
+        let name = self.name.strip_prefix("Z3_").unwrap_or(&self.name);
+        let asks = name.starts_with("get_")
+            || name.starts_with("is_")
+            || name.contains("_get_")
+            || name.contains("_is_")
+            || name.ends_with("_to_string");
+        asks && !self.result.is_object()
+            && self.params.iter().all(|p| {
+                !(p.ty.is_object()
+                    && matches!(
+                        p.dir,
+                        Dir::Out
+                            | Dir::OutArray { .. }
+                            | Dir::InoutArray { .. }
+                            | Dir::OutManagedArray { .. }
+                    ))
+            })
+    }
+
+    /// The parameters the log has arguments for, with their positions among all parameters.
+    pub fn logged_params(&self) -> impl Iterator<Item = (usize, &Param)> {
+        self.params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_logged())
+    }
+}
+
+/// The call table of one release.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The release, `4.8.12.0`.
+    pub version: String,
+    pub functions: Vec<Function>,
+}
+
+/// A log from a release without a table, or a table file that does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    Unknown { version: String },
+    Corrupt { version: String, line: usize },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Unknown { version } => write!(
+                f,
+                "the log was written by Z3 {version}, which has no call table (tables: {})",
+                known_versions().join(", ")
+            ),
+            TableError::Corrupt { version, line } => {
+                write!(
+                    f,
+                    "the call table of Z3 {version} is corrupt at line {line}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// The releases that have a table, oldest first.
+pub fn known_versions() -> Vec<&'static str> {
+    let mut versions: Vec<&str> = TABLES.iter().map(|(v, _)| *v).collect();
+    versions.sort_by_key(|v| version_key(v));
+    versions
+}
+
+fn version_key(v: &str) -> Vec<u32> {
+    v.split('.').map(|p| p.parse().unwrap_or(0)).collect()
+}
+
+/// `major.minor.build` of a version: what picks the table (the fourth number, the revision,
+/// does not change the API).
+fn release(v: &str) -> Vec<u32> {
+    let mut key = version_key(v.trim());
+    key.resize(3, 0);
+    key.truncate(3);
+    key
+}
+
+impl Table {
+    /// The table of the release that wrote a log with `V "version"`.
+    pub fn for_version(version: &str) -> Result<Table, TableError> {
+        let wanted = release(version);
+        let (v, text) = TABLES
+            .iter()
+            .find(|(v, _)| release(v) == wanted && version.trim().split('.').count() >= 3)
+            .ok_or_else(|| TableError::Unknown {
+                version: version.to_string(),
+            })?;
+        Table::parse(v, text)
+    }
+
+    /// Reads a table file.
+    pub fn parse(version: &str, text: &str) -> Result<Table, TableError> {
+        let corrupt = |line: usize| TableError::Corrupt {
+            version: version.to_string(),
+            line,
+        };
+        let mut functions = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut fields = line.split('\t');
+            let (Some(number), Some(name), Some(result), params) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                return Err(corrupt(i + 1));
+            };
+            let number: u32 = number.parse().map_err(|_| corrupt(i + 1))?;
+            if number as usize != functions.len() {
+                return Err(corrupt(i + 1));
+            }
+            let params = params
+                .unwrap_or("")
+                .split(' ')
+                .filter(|t| !t.is_empty())
+                .map(Param::parse)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| corrupt(i + 1))?;
+            functions.push(Function {
+                number,
+                name: name.into(),
+                result: Type::parse(result).ok_or_else(|| corrupt(i + 1))?,
+                params,
+            });
+        }
+        Ok(Table {
+            version: version.to_string(),
+            functions,
+        })
+    }
+
+    pub fn function(&self, number: u32) -> Option<&Function> {
+        self.functions.get(number as usize)
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| &*f.name == name)
+    }
+}
