@@ -12,8 +12,8 @@
 
 use ddsmt::mutators::registry;
 use ddsmt::strategies::{self, scopes, Session, Strategy};
-use smtlib::{PrintOptions, Tree};
 use reduce::{Reducer, ReducerOptions, StopFlag};
+use smtlib::{PrintOptions, Tree};
 use std::path::Path;
 
 fn corpus(name: &str) -> String {
