@@ -42,6 +42,8 @@ fn plain(exit: Exit, message: String) -> Outcome {
 /// Reads and resolves the log at `path` against the loaded libz3: exit 2 for an unreadable
 /// file, 3 for a malformed log, one from a release without a table, or a call the loaded Z3
 /// lacks (and that is not a query).
+// The error is the replay's outcome, made once per replay: its size costs nothing.
+#[allow(clippy::result_large_err)]
 pub fn prepare(path: &Path) -> Result<(Loaded, Plan), Outcome> {
     let name = path.display().to_string();
     let loaded = z3log::load(path).map_err(|e| {
