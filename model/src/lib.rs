@@ -14,6 +14,7 @@
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
 
 pub mod call;
+pub mod call_args;
 pub mod call_text;
 pub mod datatype;
 pub mod eval;
@@ -29,6 +30,7 @@ pub use call::{
     AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
     Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
+pub use call_args::{ArgKind, CallSpec, Family, Smt2};
 pub use sort::{Sort, Theory};
 pub use state::{State, Violation};
 pub use trace::Trace;

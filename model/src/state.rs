@@ -291,6 +291,34 @@ impl State {
         }
     }
 
+    /// Records the term a term-building call made as `new_id`.
+    fn bind_term(&mut self, call: &Call, new_id: Option<AnyId>) -> Result<(), Violation> {
+        let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
+        let is_const = matches!(call, Call::Const { .. });
+        let is_bool_const = is_const && sort == Sort::Bool;
+        let is_negated_const = matches!(call, Call::Op { op, args, .. }
+            if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
+        if let Some(AnyId::Term(t)) = new_id {
+            let free_vars = self.free_vars_of(call, t);
+            let quantified = matches!(call, Call::Quantifier { .. })
+                || call.uses().iter().any(|id| {
+                    matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
+                });
+            self.terms.insert(
+                t,
+                TermInfo {
+                    sort,
+                    is_const,
+                    is_literal: is_bool_const || is_negated_const,
+                    is_var: matches!(call, Call::Var { .. }),
+                    free_vars,
+                    quantified,
+                },
+            );
+        }
+        Ok(())
+    }
+
     /// The sort a term-building call produces, or why it cannot be built. `None` for calls
     /// that build no term.
     pub fn result_sort(&self, call: &Call) -> Result<Option<Sort>, Violation> {
@@ -777,6 +805,10 @@ impl State {
         if let Some(id) = new_id {
             self.bump_next(id);
         }
+        // Every call that returns a term binds it the same way: its sort, its free variables.
+        if call.ret_kind() == RetKind::Term {
+            self.bind_term(call, new_id)?;
+        }
         match call {
             Call::SortBool => self.bind_sort(new_id, Sort::Bool),
             Call::SortInt => self.bind_sort(new_id, Sort::Int),
@@ -819,6 +851,7 @@ impl State {
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
                 }
             }
+            // Bound above, by their result kind.
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -833,31 +866,7 @@ impl State {
             | Call::DtTest { .. }
             | Call::DtSelect { .. }
             | Call::DtUpdate { .. }
-            | Call::GoalFormula(_) => {
-                let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
-                let is_const = matches!(call, Call::Const { .. });
-                let is_bool_const = is_const && sort == Sort::Bool;
-                let is_negated_const = matches!(call, Call::Op { op, args, .. }
-                    if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
-                if let Some(AnyId::Term(t)) = new_id {
-                    let free_vars = self.free_vars_of(call, t);
-                    let quantified = matches!(call, Call::Quantifier { .. })
-                        || call.uses().iter().any(|id| {
-                            matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
-                        });
-                    self.terms.insert(
-                        t,
-                        TermInfo {
-                            sort,
-                            is_const,
-                            is_literal: is_bool_const || is_negated_const,
-                            is_var: matches!(call, Call::Var { .. }),
-                            free_vars,
-                            quantified,
-                        },
-                    );
-                }
-            }
+            | Call::GoalFormula(_) => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
