@@ -315,6 +315,7 @@ pub enum Direction {
 
 /// A call's [`CallSpec`], as a constant (Z3's `def_API` line): trace name, result, family,
 /// Z3 functions, SMT-LIB form.
+#[rustfmt::skip]
 macro_rules! spec {
     ($name:literal, $ret:ident, $family:ident, [$($z3:literal),* $(,)?], $smt2:expr) => {{
         const SPEC: CallSpec = CallSpec {
@@ -330,182 +331,79 @@ macro_rules! spec {
 
 /// The description of every check, one arm each: its spec, then its arguments in trace
 /// order. Instantiated for `&Check` and `&mut Check`.
+#[rustfmt::skip]
 macro_rules! walk_check {
     ($check:expr, $v:ident) => {{
         use Smt2::ApiOnly;
         match $check {
             Check::Model { model, term } => {
-                $v.head(spec!(
-                    "check_model",
-                    None,
-                    Checks,
-                    ["Z3_model_eval"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_model", None, Checks, ["Z3_model_eval"], ApiOnly));
                 $v.model(model);
                 $v.term(term);
             }
             Check::Independent { model, term } => {
-                $v.head(spec!(
-                    "check_indep",
-                    None,
-                    Checks,
-                    ["Z3_model_get_const_interp"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_indep", None, Checks, ["Z3_model_get_const_interp"], ApiOnly));
                 $v.model(model);
                 $v.term(term);
             }
-            Check::Eval {
-                model,
-                term,
-                completion,
-            } => {
-                $v.head(spec!(
-                    "check_eval",
-                    None,
-                    Checks,
-                    ["Z3_model_eval"],
-                    ApiOnly
-                ));
+            Check::Eval { model, term, completion } => {
+                $v.head(spec!("check_eval", None, Checks, ["Z3_model_eval"], ApiOnly));
                 $v.model(model);
                 $v.term(term);
                 $v.flag(completion, "the model-completion flag");
             }
             Check::Shadow { original, clone } => {
-                $v.head(spec!(
-                    "check_shadow",
-                    None,
-                    Checks,
-                    ["Z3_solver_check"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_shadow", None, Checks, ["Z3_solver_check"], ApiOnly));
                 $v.solver(original);
                 $v.solver(clone);
             }
             Check::Config { original, other } => {
-                $v.head(spec!(
-                    "check_config",
-                    None,
-                    Checks,
-                    ["Z3_solver_check_assumptions"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_config", None, Checks, ["Z3_solver_check_assumptions"], ApiOnly));
                 $v.solver(original);
                 $v.solver(other);
             }
             Check::Dump(z) => {
-                $v.head(spec!(
-                    "check_dump",
-                    None,
-                    Checks,
-                    ["Z3_solver_to_string", "Z3_solver_from_string"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_dump", None, Checks, ["Z3_solver_to_string", "Z3_solver_from_string"], ApiOnly));
                 $v.solver(z);
             }
             Check::Core(z) => {
-                $v.head(spec!(
-                    "check_core",
-                    None,
-                    Checks,
-                    ["Z3_solver_check_assumptions"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_core", None, Checks, ["Z3_solver_check_assumptions"], ApiOnly));
                 $v.solver(z);
             }
             Check::Literal(t) => {
-                $v.head(spec!(
-                    "check_literal",
-                    None,
-                    Checks,
-                    [
-                        "Z3_mk_int64",
-                        "Z3_mk_unsigned_int64",
-                        "Z3_mk_real",
-                        "Z3_mk_fpa_numeral_double",
-                        "Z3_mk_bv_numeral"
-                    ],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_literal", None, Checks, ["Z3_mk_int64", "Z3_mk_unsigned_int64", "Z3_mk_real", "Z3_mk_fpa_numeral_double", "Z3_mk_bv_numeral"], ApiOnly));
                 $v.term(t);
             }
             Check::Simplify(t) => {
-                $v.head(spec!(
-                    "check_simplify",
-                    None,
-                    Checks,
-                    ["Z3_mk_distinct", "Z3_solver_check"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_simplify", None, Checks, ["Z3_mk_distinct", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
             }
             Check::Quant { model, term } => {
-                $v.head(spec!(
-                    "check_quant",
-                    None,
-                    Checks,
-                    ["Z3_solver_check"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_quant", None, Checks, ["Z3_solver_check"], ApiOnly));
                 $v.model(model);
                 $v.term(term);
             }
-            Check::Consequences {
-                solver,
-                assumptions,
-                variables,
-            } => {
-                $v.head(spec!(
-                    "check_consequences",
-                    None,
-                    Consequences,
-                    ["Z3_solver_get_consequences"],
-                    ApiOnly
-                ));
+            Check::Consequences { solver, assumptions, variables } => {
+                $v.head(spec!("check_consequences", None, Consequences, ["Z3_solver_get_consequences"], ApiOnly));
                 $v.solver(solver);
                 $v.terms_until(assumptions, crate::trace::text::CONSEQUENCE_VARS);
                 $v.terms(variables, List::Fixed);
             }
             Check::Cubes(z) => {
-                $v.head(spec!(
-                    "check_cubes",
-                    None,
-                    Cubes,
-                    ["Z3_solver_cube"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_cubes", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
             }
             Check::Goal(g) => {
-                $v.head(spec!(
-                    "check_goal",
-                    None,
-                    Tactics,
-                    ["Z3_goal_formula", "Z3_apply_result_get_subgoal"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_goal", None, Tactics, ["Z3_goal_formula", "Z3_apply_result_get_subgoal"], ApiOnly));
                 $v.goal(g);
             }
             Check::OptValues { opt, model } => {
-                $v.head(spec!(
-                    "check_opt_values",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_get_lower", "Z3_optimize_get_upper"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_opt_values", None, Optimize, ["Z3_optimize_get_lower", "Z3_optimize_get_upper"], ApiOnly));
                 $v.opt(opt);
                 $v.model(model);
             }
             Check::OptBetter { opt, model } => {
-                $v.head(spec!(
-                    "check_opt_better",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_get_assertions", "Z3_solver_check"],
-                    ApiOnly
-                ));
+                $v.head(spec!("check_opt_better", None, Optimize, ["Z3_optimize_get_assertions", "Z3_solver_check"], ApiOnly));
                 $v.opt(opt);
                 $v.model(model);
             }
@@ -516,25 +414,14 @@ macro_rules! walk_check {
 /// The description of every call, one arm each: its spec, then its arguments in trace order
 /// (what `docs/trace-format.md` lists). Instantiated for `&Call` and `&mut Call`; everything
 /// in `call_args` follows from it.
+#[rustfmt::skip]
 macro_rules! walk_call {
     ($call:expr, $v:ident) => {{
         use Smt2::{ApiOnly, Written};
         match $call {
-            Call::SortBool => $v.head(spec!(
-                "sort_bool",
-                Sort,
-                Sorts,
-                ["Z3_mk_bool_sort"],
-                Written
-            )),
+            Call::SortBool => $v.head(spec!("sort_bool", Sort, Sorts, ["Z3_mk_bool_sort"], Written)),
             Call::SortInt => $v.head(spec!("sort_int", Sort, Sorts, ["Z3_mk_int_sort"], Written)),
-            Call::SortReal => $v.head(spec!(
-                "sort_real",
-                Sort,
-                Sorts,
-                ["Z3_mk_real_sort"],
-                Written
-            )),
+            Call::SortReal => $v.head(spec!("sort_real", Sort, Sorts, ["Z3_mk_real_sort"], Written)),
             Call::SortBv(width) => {
                 $v.head(spec!("sort_bv", Sort, Sorts, ["Z3_mk_bv_sort"], Written));
                 $v.number(width, "a width");
@@ -544,28 +431,10 @@ macro_rules! walk_call {
                 $v.number(e, "an exponent width");
                 $v.number(s, "a significand width");
             }
-            Call::SortRm => $v.head(spec!(
-                "sort_rm",
-                Sort,
-                Sorts,
-                ["Z3_mk_fpa_rounding_mode_sort"],
-                Written
-            )),
-            Call::SortString => $v.head(spec!(
-                "sort_string",
-                Sort,
-                Sorts,
-                ["Z3_mk_string_sort"],
-                Written
-            )),
+            Call::SortRm => $v.head(spec!("sort_rm", Sort, Sorts, ["Z3_mk_fpa_rounding_mode_sort"], Written)),
+            Call::SortString => $v.head(spec!("sort_string", Sort, Sorts, ["Z3_mk_string_sort"], Written)),
             Call::SortArray(index, element) => {
-                $v.head(spec!(
-                    "sort_array",
-                    Sort,
-                    Sorts,
-                    ["Z3_mk_array_sort"],
-                    Written
-                ));
+                $v.head(spec!("sort_array", Sort, Sorts, ["Z3_mk_array_sort"], Written));
                 $v.sort(index);
                 $v.sort(element);
             }
@@ -574,13 +443,7 @@ macro_rules! walk_call {
                 $v.sort(element);
             }
             Call::SortUninterpreted(name) => {
-                $v.head(spec!(
-                    "sort_uninterpreted",
-                    Sort,
-                    Sorts,
-                    ["Z3_mk_uninterpreted_sort"],
-                    Written
-                ));
+                $v.head(spec!("sort_uninterpreted", Sort, Sorts, ["Z3_mk_uninterpreted_sort"], Written));
                 $v.string(name, "a sort name");
             }
             Call::Const { sort, name } => {
@@ -589,27 +452,11 @@ macro_rules! walk_call {
                 $v.string(name, "a name");
             }
             Call::Lit { sort, value } => {
-                $v.head(spec!(
-                    "lit",
-                    Term,
-                    Terms,
-                    [
-                        "Z3_mk_numeral",
-                        "Z3_mk_true",
-                        "Z3_mk_false",
-                        "Z3_mk_string",
-                        "Z3_mk_fpa_numeral_double"
-                    ],
-                    Written
-                ));
+                $v.head(spec!("lit", Term, Terms, ["Z3_mk_numeral", "Z3_mk_true", "Z3_mk_false", "Z3_mk_string", "Z3_mk_fpa_numeral_double"], Written));
                 $v.sort(sort);
                 $v.string(value, "a value");
             }
-            Call::Fun {
-                name,
-                domain,
-                range,
-            } => {
+            Call::Fun { name, domain, range } => {
                 $v.head(spec!("fun", Func, Terms, ["Z3_mk_func_decl"], Written));
                 $v.string(name, "a name");
                 $v.sort(range);
@@ -631,13 +478,7 @@ macro_rules! walk_call {
                 $v.terms(args, list);
             }
             Call::ConstArray { index, value } => {
-                $v.head(spec!(
-                    "const_array",
-                    Term,
-                    Terms,
-                    ["Z3_mk_const_array"],
-                    Written
-                ));
+                $v.head(spec!("const_array", Term, Terms, ["Z3_mk_const_array"], Written));
                 $v.sort(index);
                 $v.term(value);
             }
@@ -646,13 +487,7 @@ macro_rules! walk_call {
                 $v.term(t);
             }
             Call::SimplifyWith { term, params } => {
-                $v.head(spec!(
-                    "simplify_with",
-                    Term,
-                    Terms,
-                    ["Z3_simplify_ex"],
-                    Written
-                ));
+                $v.head(spec!("simplify_with", Term, Terms, ["Z3_simplify_ex"], Written));
                 $v.term(term);
                 $v.string_pairs(params, "a term and pairs of parameter names and values");
             }
@@ -662,39 +497,17 @@ macro_rules! walk_call {
                 $v.term_pairs(pairs, "a term and pairs of terms");
             }
             Call::NewSolver(kind) => {
-                $v.head(spec!(
-                    "new_solver",
-                    Solver,
-                    Solvers,
-                    [
-                        "Z3_mk_solver",
-                        "Z3_mk_solver_for_logic",
-                        "Z3_mk_solver_from_tactic"
-                    ],
-                    Written
-                ));
+                $v.head(spec!("new_solver", Solver, Solvers, ["Z3_mk_solver", "Z3_mk_solver_for_logic", "Z3_mk_solver_from_tactic"], Written));
                 $v.solver_kind(kind);
             }
             Call::SetParam { solver, key, value } => {
-                $v.head(spec!(
-                    "set_param",
-                    None,
-                    Solvers,
-                    ["Z3_solver_set_params"],
-                    Written
-                ));
+                $v.head(spec!("set_param", None, Solvers, ["Z3_solver_set_params"], Written));
                 $v.solver(solver);
                 $v.string(key, "a parameter name");
                 $v.string(value, "a value");
             }
             Call::SetGlobal { key, value } => {
-                $v.head(spec!(
-                    "set_global",
-                    None,
-                    Solvers,
-                    ["Z3_global_param_set"],
-                    Written
-                ));
+                $v.head(spec!("set_global", None, Solvers, ["Z3_global_param_set"], Written));
                 $v.string(key, "a parameter name");
                 $v.string(value, "a value");
             }
@@ -708,97 +521,41 @@ macro_rules! walk_call {
                 $v.number(n, "a number of scopes");
             }
             Call::Assert(z, t) => {
-                $v.head(spec!(
-                    "assert",
-                    None,
-                    Solvers,
-                    ["Z3_solver_assert"],
-                    Written
-                ));
+                $v.head(spec!("assert", None, Solvers, ["Z3_solver_assert"], Written));
                 $v.solver(z);
                 $v.term(t);
             }
-            Call::AssertAndTrack {
-                solver,
-                term,
-                tracker,
-            } => {
-                $v.head(spec!(
-                    "assert_and_track",
-                    None,
-                    Solvers,
-                    ["Z3_solver_assert_and_track"],
-                    Written
-                ));
+            Call::AssertAndTrack { solver, term, tracker } => {
+                $v.head(spec!("assert_and_track", None, Solvers, ["Z3_solver_assert_and_track"], Written));
                 $v.solver(solver);
                 $v.term(term);
                 $v.term(tracker);
             }
             Call::CheckSat(z) => {
-                $v.head(spec!(
-                    "check_sat",
-                    Sat,
-                    Solvers,
-                    ["Z3_solver_check"],
-                    Written
-                ));
+                $v.head(spec!("check_sat", Sat, Solvers, ["Z3_solver_check"], Written));
                 $v.solver(z);
             }
             Call::CheckSatAssuming(z, assumptions) => {
-                $v.head(spec!(
-                    "check_sat_assuming",
-                    Sat,
-                    Solvers,
-                    ["Z3_solver_check_assumptions"],
-                    Written
-                ));
+                $v.head(spec!("check_sat_assuming", Sat, Solvers, ["Z3_solver_check_assumptions"], Written));
                 $v.solver(z);
                 $v.terms(assumptions, List::Shrink { min: 0 });
             }
             Call::GetUnsatCore(z) => {
-                $v.head(spec!(
-                    "get_unsat_core",
-                    Core,
-                    Solvers,
-                    ["Z3_solver_get_unsat_core"],
-                    Written
-                ));
+                $v.head(spec!("get_unsat_core", Core, Solvers, ["Z3_solver_get_unsat_core"], Written));
                 $v.solver(z);
             }
             Call::GetModel(z) => {
-                $v.head(spec!(
-                    "get_model",
-                    Model,
-                    Models,
-                    ["Z3_solver_get_model"],
-                    Written
-                ));
+                $v.head(spec!("get_model", Model, Models, ["Z3_solver_get_model"], Written));
                 $v.solver(z);
             }
-            Call::ModelEval {
-                model,
-                term,
-                completion,
-            } => {
-                $v.head(spec!(
-                    "model_eval",
-                    Value,
-                    Models,
-                    ["Z3_model_eval"],
-                    Written
-                ));
+            Call::ModelEval { model, term, completion } => {
+                $v.head(spec!("model_eval", Value, Models, ["Z3_model_eval"], Written));
                 $v.model(model);
                 $v.term(term);
                 $v.flag(completion, "the model-completion flag");
             }
             Call::Translate(z) => {
-                $v.head(spec!(
-                    "translate",
-                    Solver,
-                    Solvers,
-                    ["Z3_solver_translate"],
-                    ApiOnly
-                ));
+                $v.head(spec!("translate", Solver, Solvers, ["Z3_solver_translate"], ApiOnly));
                 $v.solver(z);
             }
             Call::Reset(z) => {
@@ -806,23 +563,11 @@ macro_rules! walk_call {
                 $v.solver(z);
             }
             Call::ToSmt2(z) => {
-                $v.head(spec!(
-                    "to_smt2",
-                    None,
-                    Solvers,
-                    ["Z3_solver_to_string"],
-                    ApiOnly
-                ));
+                $v.head(spec!("to_smt2", None, Solvers, ["Z3_solver_to_string"], ApiOnly));
                 $v.solver(z);
             }
             Call::FromString(z, text) => {
-                $v.head(spec!(
-                    "from_string",
-                    None,
-                    Solvers,
-                    ["Z3_solver_from_string"],
-                    Written
-                ));
+                $v.head(spec!("from_string", None, Solvers, ["Z3_solver_from_string"], Written));
                 $v.solver(z);
                 $v.string(text, "SMT-LIB text");
             }
@@ -831,181 +576,71 @@ macro_rules! walk_call {
                 $v.any(id);
             }
             Call::Delete(z) => {
-                $v.head(spec!(
-                    "delete",
-                    None,
-                    Handles,
-                    ["Z3_solver_dec_ref"],
-                    ApiOnly
-                ));
+                $v.head(spec!("delete", None, Handles, ["Z3_solver_dec_ref"], ApiOnly));
                 $v.solver(z);
             }
             Call::Check(check) => walk_check!(check, $v),
             Call::Var { sort, name } => {
-                $v.head(spec!(
-                    "var",
-                    Term,
-                    Quantifiers,
-                    ["Z3_mk_fresh_const"],
-                    Written
-                ));
+                $v.head(spec!("var", Term, Quantifiers, ["Z3_mk_fresh_const"], Written));
                 $v.sort(sort);
                 $v.string(name, "a name");
             }
-            Call::Quantifier {
-                forall: true,
-                weight,
-                vars,
-                body,
-                patterns,
-                no_patterns,
-            } => {
-                $v.head(spec!(
-                    "forall",
-                    Term,
-                    Quantifiers,
-                    ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"],
-                    Written
-                ));
+            Call::Quantifier { forall: true, weight, vars, body, patterns, no_patterns } => {
+                $v.head(spec!("forall", Term, Quantifiers, ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"], Written));
                 $v.number(weight, "a weight");
                 $v.terms_until(vars, "body");
                 $v.term(body);
                 $v.patterns(patterns, no_patterns);
             }
-            Call::Quantifier {
-                forall: false,
-                weight,
-                vars,
-                body,
-                patterns,
-                no_patterns,
-            } => {
-                $v.head(spec!(
-                    "exists",
-                    Term,
-                    Quantifiers,
-                    ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"],
-                    Written
-                ));
+            Call::Quantifier { forall: false, weight, vars, body, patterns, no_patterns } => {
+                $v.head(spec!("exists", Term, Quantifiers, ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"], Written));
                 $v.number(weight, "a weight");
                 $v.terms_until(vars, "body");
                 $v.term(body);
                 $v.patterns(patterns, no_patterns);
             }
-            Call::DeclareDatatypes {
-                path,
-                params,
-                datatypes,
-            } => {
-                $v.head(spec!(
-                    "declare_datatypes",
-                    None,
-                    Datatypes,
-                    [
-                        "Z3_mk_constructor",
-                        "Z3_mk_datatypes",
-                        "Z3_parse_smtlib2_string"
-                    ],
-                    Written
-                ));
+            Call::DeclareDatatypes { path, params, datatypes } => {
+                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string"], Written));
                 $v.datatypes(path, params, datatypes);
             }
             Call::SortDatatype { name, params } => {
-                $v.head(spec!(
-                    "sort_datatype",
-                    Sort,
-                    Datatypes,
-                    ["Z3_parse_smtlib2_string"],
-                    Written
-                ));
+                $v.head(spec!("sort_datatype", Sort, Datatypes, ["Z3_parse_smtlib2_string"], Written));
                 $v.string(name, "a datatype name");
                 $v.sorts(params);
             }
             Call::DtConstruct { sort, ctor, args } => {
-                $v.head(spec!(
-                    "dt_cons",
-                    Term,
-                    Datatypes,
-                    ["Z3_get_datatype_sort_constructor", "Z3_mk_app"],
-                    Written
-                ));
+                $v.head(spec!("dt_cons", Term, Datatypes, ["Z3_get_datatype_sort_constructor", "Z3_mk_app"], Written));
                 $v.sort(sort);
                 $v.string(ctor, "a constructor name");
                 $v.terms(args, List::Fixed);
             }
             Call::DtTest { ctor, term } => {
-                $v.head(spec!(
-                    "dt_is",
-                    Term,
-                    Datatypes,
-                    ["Z3_get_datatype_sort_recognizer", "Z3_mk_app"],
-                    Written
-                ));
+                $v.head(spec!("dt_is", Term, Datatypes, ["Z3_get_datatype_sort_recognizer", "Z3_mk_app"], Written));
                 $v.string(ctor, "a constructor name");
                 $v.term(term);
             }
             Call::DtSelect { field, term } => {
-                $v.head(spec!(
-                    "dt_sel",
-                    Term,
-                    Datatypes,
-                    ["Z3_get_datatype_sort_constructor_accessor", "Z3_mk_app"],
-                    Written
-                ));
+                $v.head(spec!("dt_sel", Term, Datatypes, ["Z3_get_datatype_sort_constructor_accessor", "Z3_mk_app"], Written));
                 $v.string(field, "a field name");
                 $v.term(term);
             }
             Call::DtUpdate { field, term, value } => {
-                $v.head(spec!(
-                    "dt_update",
-                    Term,
-                    Datatypes,
-                    ["Z3_datatype_update_field"],
-                    Written
-                ));
+                $v.head(spec!("dt_update", Term, Datatypes, ["Z3_datatype_update_field"], Written));
                 $v.string(field, "a field name");
                 $v.term(term);
                 $v.term(value);
             }
             Call::NewSolverConfig(config) => {
-                $v.head(spec!(
-                    "new_solver_config",
-                    Solver,
-                    Contexts,
-                    [
-                        "Z3_mk_config",
-                        "Z3_set_param_value",
-                        "Z3_mk_context_rc",
-                        "Z3_mk_solver"
-                    ],
-                    ApiOnly
-                ));
+                $v.head(spec!("new_solver_config", Solver, Contexts, ["Z3_mk_config", "Z3_set_param_value", "Z3_mk_context_rc", "Z3_mk_solver"], ApiOnly));
                 $v.string_pairs(config, "pairs of parameter names and values");
             }
             Call::TranslateConfig { solver, config } => {
-                $v.head(spec!(
-                    "translate_config",
-                    Solver,
-                    Contexts,
-                    [
-                        "Z3_mk_config",
-                        "Z3_set_param_value",
-                        "Z3_mk_context_rc",
-                        "Z3_solver_translate"
-                    ],
-                    ApiOnly
-                ));
+                $v.head(spec!("translate_config", Solver, Contexts, ["Z3_mk_config", "Z3_set_param_value", "Z3_mk_context_rc", "Z3_solver_translate"], ApiOnly));
                 $v.solver(solver);
                 $v.string_pairs(config, "pairs of parameter names and values");
             }
             Call::GetProof(z) => {
-                $v.head(spec!(
-                    "get_proof",
-                    None,
-                    Contexts,
-                    ["Z3_solver_get_proof"],
-                    ApiOnly
-                ));
+                $v.head(spec!("get_proof", None, Contexts, ["Z3_solver_get_proof"], ApiOnly));
                 $v.solver(z);
             }
             Call::MkTactic(expr) => match expr {
@@ -1014,80 +649,38 @@ macro_rules! walk_call {
                     $v.string(name, "a tactic name");
                 }
                 TacticExpr::AndThen(a, b) => {
-                    $v.head(spec!(
-                        "tactic_and_then",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_and_then"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_and_then", Tactic, Tactics, ["Z3_tactic_and_then"], Written));
                     $v.tactic(a);
                     $v.tactic(b);
                 }
                 TacticExpr::OrElse(a, b) => {
-                    $v.head(spec!(
-                        "tactic_or_else",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_or_else"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_or_else", Tactic, Tactics, ["Z3_tactic_or_else"], Written));
                     $v.tactic(a);
                     $v.tactic(b);
                 }
                 TacticExpr::Repeat(a, n) => {
-                    $v.head(spec!(
-                        "tactic_repeat",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_repeat"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_repeat", Tactic, Tactics, ["Z3_tactic_repeat"], Written));
                     $v.tactic(a);
                     $v.number(n, "a maximum of repetitions");
                 }
                 TacticExpr::TryFor(a, ms) => {
-                    $v.head(spec!(
-                        "tactic_try_for",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_try_for"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_try_for", Tactic, Tactics, ["Z3_tactic_try_for"], Written));
                     $v.tactic(a);
                     $v.number(ms, "milliseconds");
                 }
                 TacticExpr::When(probe, a) => {
-                    $v.head(spec!(
-                        "tactic_when",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_when", "Z3_mk_probe", "Z3_probe_const"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_when", Tactic, Tactics, ["Z3_tactic_when", "Z3_mk_probe", "Z3_probe_const"], Written));
                     $v.probe(probe);
                     $v.tactic(a);
                 }
                 TacticExpr::Cond(probe, a, b) => {
-                    $v.head(spec!(
-                        "tactic_cond",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_cond", "Z3_mk_probe", "Z3_probe_const"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_cond", Tactic, Tactics, ["Z3_tactic_cond", "Z3_mk_probe", "Z3_probe_const"], Written));
                     $v.probe(probe);
                     $v.tactic(a);
                     $v.tactic(b);
                 }
                 TacticExpr::UsingParams(a, params) => {
-                    $v.head(spec!(
-                        "tactic_using_params",
-                        Tactic,
-                        Tactics,
-                        ["Z3_tactic_using_params", "Z3_mk_params"],
-                        Written
-                    ));
+                    $v.head(spec!("tactic_using_params", Tactic, Tactics, ["Z3_tactic_using_params", "Z3_mk_params"], Written));
                     $v.tactic(a);
                     $v.string_pairs(params, "parameters in pairs of names and values");
                 }
@@ -1097,194 +690,77 @@ macro_rules! walk_call {
                 $v.flag(models, "the models flag");
             }
             Call::GoalAssert(g, t) => {
-                $v.head(spec!(
-                    "goal_assert",
-                    None,
-                    Tactics,
-                    ["Z3_goal_assert"],
-                    ApiOnly
-                ));
+                $v.head(spec!("goal_assert", None, Tactics, ["Z3_goal_assert"], ApiOnly));
                 $v.goal(g);
                 $v.term(t);
             }
-            Call::ApplyTactic {
-                tactic,
-                goal,
-                rlimit,
-            } => {
-                $v.head(spec!(
-                    "goal_apply",
-                    Value,
-                    Tactics,
-                    ["Z3_tactic_apply_ex"],
-                    ApiOnly
-                ));
+            Call::ApplyTactic { tactic, goal, rlimit } => {
+                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply_ex"], ApiOnly));
                 $v.tactic(tactic);
                 $v.goal(goal);
                 $v.number(rlimit, "a resource limit");
             }
             Call::Subgoal(g, i) => {
-                $v.head(spec!(
-                    "goal_subgoal",
-                    Goal,
-                    Tactics,
-                    ["Z3_apply_result_get_subgoal"],
-                    ApiOnly
-                ));
+                $v.head(spec!("goal_subgoal", Goal, Tactics, ["Z3_apply_result_get_subgoal"], ApiOnly));
                 $v.goal(g);
                 $v.number(i, "a subgoal index");
             }
             Call::GoalFormula(g) => {
-                $v.head(spec!(
-                    "goal_formula",
-                    Term,
-                    Tactics,
-                    ["Z3_goal_formula"],
-                    ApiOnly
-                ));
+                $v.head(spec!("goal_formula", Term, Tactics, ["Z3_goal_formula"], ApiOnly));
                 $v.goal(g);
             }
-            Call::NewOptimize => {
-                $v.head(spec!("opt_new", Opt, Optimize, ["Z3_mk_optimize"], Written))
-            }
+            Call::NewOptimize => $v.head(spec!("opt_new", Opt, Optimize, ["Z3_mk_optimize"], Written)),
             Call::OptSetParam { opt, key, value } => {
-                $v.head(spec!(
-                    "opt_set_param",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_set_params"],
-                    ApiOnly
-                ));
+                $v.head(spec!("opt_set_param", None, Optimize, ["Z3_optimize_set_params"], ApiOnly));
                 $v.opt(opt);
                 $v.string(key, "a parameter name");
                 $v.string(value, "a value");
             }
             Call::OptAssert(o, t) => {
-                $v.head(spec!(
-                    "opt_assert",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_assert"],
-                    Written
-                ));
+                $v.head(spec!("opt_assert", None, Optimize, ["Z3_optimize_assert"], Written));
                 $v.opt(o);
                 $v.term(t);
             }
-            Call::OptAssertSoft {
-                opt,
-                term,
-                weight,
-                group,
-            } => {
-                $v.head(spec!(
-                    "opt_assert_soft",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_assert_soft"],
-                    Written
-                ));
+            Call::OptAssertSoft { opt, term, weight, group } => {
+                $v.head(spec!("opt_assert_soft", None, Optimize, ["Z3_optimize_assert_soft"], Written));
                 $v.opt(opt);
                 $v.term(term);
                 $v.number(weight, "a weight");
                 $v.string(group, "a group name");
             }
-            Call::OptObjective {
-                opt,
-                term,
-                direction: Direction::Minimize,
-            } => {
-                $v.head(spec!(
-                    "opt_minimize",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_minimize"],
-                    Written
-                ));
+            Call::OptObjective { opt, term, direction: Direction::Minimize } => {
+                $v.head(spec!("opt_minimize", None, Optimize, ["Z3_optimize_minimize"], Written));
                 $v.opt(opt);
                 $v.term(term);
             }
-            Call::OptObjective {
-                opt,
-                term,
-                direction: Direction::Maximize,
-            } => {
-                $v.head(spec!(
-                    "opt_maximize",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_maximize"],
-                    Written
-                ));
+            Call::OptObjective { opt, term, direction: Direction::Maximize } => {
+                $v.head(spec!("opt_maximize", None, Optimize, ["Z3_optimize_maximize"], Written));
                 $v.opt(opt);
                 $v.term(term);
             }
             Call::OptPush(o) => {
-                $v.head(spec!(
-                    "opt_push",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_push"],
-                    Written
-                ));
+                $v.head(spec!("opt_push", None, Optimize, ["Z3_optimize_push"], Written));
                 $v.opt(o);
             }
             Call::OptPop(o) => {
-                $v.head(spec!(
-                    "opt_pop",
-                    None,
-                    Optimize,
-                    ["Z3_optimize_pop"],
-                    Written
-                ));
+                $v.head(spec!("opt_pop", None, Optimize, ["Z3_optimize_pop"], Written));
                 $v.opt(o);
             }
             Call::OptCheck(o) => {
-                $v.head(spec!(
-                    "opt_check",
-                    Sat,
-                    Optimize,
-                    ["Z3_optimize_check"],
-                    Written
-                ));
+                $v.head(spec!("opt_check", Sat, Optimize, ["Z3_optimize_check"], Written));
                 $v.opt(o);
             }
             Call::OptGetModel(o) => {
-                $v.head(spec!(
-                    "opt_get_model",
-                    Model,
-                    Optimize,
-                    ["Z3_optimize_get_model"],
-                    Written
-                ));
+                $v.head(spec!("opt_get_model", Model, Optimize, ["Z3_optimize_get_model"], Written));
                 $v.opt(o);
             }
-            Call::OptBound {
-                opt,
-                index,
-                upper: false,
-            } => {
-                $v.head(spec!(
-                    "opt_lower",
-                    Value,
-                    Optimize,
-                    ["Z3_optimize_get_lower"],
-                    Written
-                ));
+            Call::OptBound { opt, index, upper: false } => {
+                $v.head(spec!("opt_lower", Value, Optimize, ["Z3_optimize_get_lower"], Written));
                 $v.opt(opt);
                 $v.number(index, "an objective index");
             }
-            Call::OptBound {
-                opt,
-                index,
-                upper: true,
-            } => {
-                $v.head(spec!(
-                    "opt_upper",
-                    Value,
-                    Optimize,
-                    ["Z3_optimize_get_upper"],
-                    Written
-                ));
+            Call::OptBound { opt, index, upper: true } => {
+                $v.head(spec!("opt_upper", Value, Optimize, ["Z3_optimize_get_upper"], Written));
                 $v.opt(opt);
                 $v.number(index, "an objective index");
             }

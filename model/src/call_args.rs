@@ -704,6 +704,24 @@ impl Visit for Kinds {
     }
 }
 
+/// Collects the integer arguments in order: [`Call::integers`].
+#[derive(Default)]
+struct Integers(Vec<i64>);
+
+impl Visit for Integers {
+    fn number(&mut self, n: &u32, _what: &'static str) {
+        self.0.push(i64::from(*n));
+    }
+    fn int(&mut self, n: &i32, _what: &'static str) {
+        self.0.push(i64::from(*n));
+    }
+    fn weighted(&mut self, pairs: &Vec<(i32, TermId)>, _list: List) {
+        self.0.extend(pairs.iter().map(|(c, _)| i64::from(*c)));
+    }
+    noop!(head sort term func solver model tactic goal opt any flag string indices sorts terms
+        terms_until term_pairs string_pairs patterns solver_kind probe datatypes);
+}
+
 impl Call {
     /// The call with every id it reads replaced by `f(id)` (an answer of another kind leaves
     /// the id as it was).
@@ -769,6 +787,14 @@ impl Call {
         let mut call = self.clone();
         call.walk_mut(&mut KeepItems { keep });
         call
+    }
+
+    /// The integer arguments (numbers, signed numbers, coefficients), in trace order: the
+    /// indices of an [`Smt2::Indexed`] form.
+    pub fn integers(&self) -> Vec<i64> {
+        let mut integers = Integers::default();
+        self.walk(&mut integers);
+        integers.0
     }
 
     /// The kinds of the call's arguments, in trace order.

@@ -293,7 +293,14 @@ impl State {
 
     /// Records the term a term-building call made as `new_id`.
     fn bind_term(&mut self, call: &Call, new_id: Option<AnyId>) -> Result<(), Violation> {
-        let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
+        // A call that returns a term needs a sort rule in `result_sort`: a missing one is a
+        // violation here, never a term of a guessed sort.
+        let Some(sort) = self.result_sort(call)? else {
+            return violation(format!(
+                "`{}` returns a term, but the reference state has no sort rule for it",
+                call.name()
+            ));
+        };
         let is_const = matches!(call, Call::Const { .. });
         let is_bool_const = is_const && sort == Sort::Bool;
         let is_negated_const = matches!(call, Call::Op { op, args, .. }
