@@ -764,6 +764,21 @@ macro_rules! walk_call {
                 $v.opt(opt);
                 $v.number(index, "an objective index");
             }
+            Call::Pb { cmp: PbCmp::Le, bound, terms } => {
+                $v.head(spec!("pb_le", Term, PseudoBoolean, ["Z3_mk_pble"], Smt2::Indexed { head: "pble", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
+            Call::Pb { cmp: PbCmp::Ge, bound, terms } => {
+                $v.head(spec!("pb_ge", Term, PseudoBoolean, ["Z3_mk_pbge"], Smt2::Indexed { head: "pbge", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
+            Call::Pb { cmp: PbCmp::Eq, bound, terms } => {
+                $v.head(spec!("pb_eq", Term, PseudoBoolean, ["Z3_mk_pbeq"], Smt2::Indexed { head: "pbeq", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
         }
     }};
 }
@@ -1001,6 +1016,23 @@ pub enum Call {
         index: u32,
         upper: bool,
     },
+    /// `pb_le K C1 tA1 C2 tA2 ...` (`pb_ge`, `pb_eq`): the pseudo-Boolean constraint
+    /// C1·A1 + C2·A2 + ... ≤ K (≥ K, = K) over Bool terms Ai with signed coefficients
+    /// (`Z3_mk_pble`, `Z3_mk_pbge`, `Z3_mk_pbeq`). Appended last: binary traces keep their
+    /// variant numbers.
+    Pb {
+        cmp: PbCmp,
+        bound: i32,
+        terms: Vec<(i32, TermId)>,
+    },
+}
+
+/// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PbCmp {
+    Le,
+    Ge,
+    Eq,
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -1580,6 +1612,13 @@ impl Call {
                     upper: true,
                 },
             ]);
+            for cmp in [PbCmp::Le, PbCmp::Ge, PbCmp::Eq] {
+                all.push(Call::Pb {
+                    cmp,
+                    bound: 0,
+                    terms: vec![],
+                });
+            }
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

@@ -968,4 +968,64 @@ mod tests {
             ]
         );
     }
+
+    /// `pb_le` is one variant, three walk arms and three templates in `call.rs`; its text,
+    /// ids, shrinkable list, argument kinds and SMT-LIB form follow from them.
+    #[test]
+    fn pseudo_boolean_constraints_follow_from_their_description() {
+        let trace = "z3-trace 1\nsort_bool\nreturn s1\nconst s1 \"a\"\nreturn t1\n\
+            const s1 \"b\"\nreturn t2\npb_le -1 2 t1 -3 t2\nreturn t3\n";
+        let parsed = text::parse(trace).unwrap();
+        let pb = &parsed.entries[3].call;
+        assert_eq!(
+            pb,
+            &Call::Pb {
+                cmp: crate::call::PbCmp::Le,
+                bound: -1,
+                terms: vec![(2, TermId(1)), (-3, TermId(2))],
+            }
+        );
+        assert_eq!(text::format_call(pb), "pb_le -1 2 t1 -3 t2");
+        assert_eq!(pb.uses(), [AnyId::Term(TermId(1)), AnyId::Term(TermId(2))]);
+        assert_eq!(pb.list_len(), Some((2, 1)));
+        assert_eq!(
+            text::format_call(&pb.remove_list_items(&[false, true])),
+            "pb_le -1 -3 t2"
+        );
+        assert_eq!(
+            text::format_call(&pb.set_term_slot(1, TermId(9))),
+            "pb_le -1 2 t1 -3 t9"
+        );
+        assert_eq!(pb.arg_kinds(), [ArgKind::Int, ArgKind::Weighted]);
+        assert_eq!(pb.spec().family, Family::PseudoBoolean);
+        let names = ["a".to_string(), "b".to_string()];
+        use crate::call_text::{indexed_term, Dialect};
+        assert_eq!(
+            indexed_term(pb, &names, Dialect::Z3).as_deref(),
+            Some("((_ pble -1 2 -3) a b)")
+        );
+        assert_eq!(indexed_term(pb, &names, Dialect::Standard), None);
+        let mut state = crate::State::new();
+        for e in &parsed.entries {
+            state.apply(&e.call, e.ret.as_ref()).unwrap();
+        }
+        assert_eq!(state.terms[&TermId(3)].sort, crate::Sort::Bool);
+        let empty = Call::Pb {
+            cmp: crate::call::PbCmp::Eq,
+            bound: 0,
+            terms: vec![],
+        };
+        assert!(state.check(&empty).is_err());
+        let bad = |line: &str| {
+            text::parse(&format!("z3-trace 1\n{line}\n"))
+                .unwrap_err()
+                .kind
+        };
+        assert_eq!(bad("pb_ge 1 2"), crate::trace::ErrorKind::Arity);
+        assert_eq!(bad("pb_eq x 1 t1"), crate::trace::ErrorKind::Argument);
+        assert_eq!(
+            bad("pb_eq 1 99999999999 t1"),
+            crate::trace::ErrorKind::BadNumeral
+        );
+    }
 }

@@ -250,6 +250,7 @@ impl State {
         match call {
             Call::Var { .. } => BTreeSet::from([new]),
             Call::Apply { args, .. } | Call::Op { args, .. } => union(&mut args.iter()),
+            Call::Pb { terms, .. } => union(&mut terms.iter().map(|(_, t)| t)),
             Call::ConstArray { value: t, .. }
             | Call::Simplify(t)
             | Call::SimplifyWith { term: t, .. } => of(t),
@@ -468,6 +469,15 @@ impl State {
                 }
                 Sort::Bool
             }
+            Call::Pb { terms, .. } => {
+                if terms.is_empty() {
+                    return violation("a pseudo-Boolean constraint needs at least one term");
+                }
+                for (_, t) in terms {
+                    self.bool_term(*t, "pseudo-Boolean argument")?;
+                }
+                Sort::Bool
+            }
             _ => return Ok(None),
         }))
     }
@@ -577,7 +587,8 @@ impl State {
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
             | Call::Var { .. }
-            | Call::Quantifier { .. } => self.result_sort(call).map(drop),
+            | Call::Quantifier { .. }
+            | Call::Pb { .. } => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -873,7 +884,8 @@ impl State {
             | Call::DtTest { .. }
             | Call::DtSelect { .. }
             | Call::DtUpdate { .. }
-            | Call::GoalFormula(_) => {}
+            | Call::GoalFormula(_)
+            | Call::Pb { .. } => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
