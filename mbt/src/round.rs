@@ -144,7 +144,9 @@ pub(crate) mod tests {
             );
         }
         // `from_string` is what `check_dump` calls inside the executor; every check is a line.
-        let names = model::Call::ACTION_NAMES.iter().chain(model::Check::NAMES);
+        let names = model::Call::action_names()
+            .iter()
+            .chain(model::Check::names());
         for name in names.filter(|n| **n != "from_string") {
             assert!(
                 stats.calls.get(*name).is_some_and(|c| c.ok > 0),

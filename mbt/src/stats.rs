@@ -29,7 +29,7 @@ pub fn family_of(name: &str) -> Option<&'static str> {
     if matches!(name, "forall" | "exists") {
         return Some(model::Theory::Quant.name());
     }
-    if model::datatype::CALL_NAMES.contains(&name) {
+    if model::datatype::call_names().contains(&name) {
         return Some(model::Theory::Datatypes.name());
     }
     let named = |pattern: &&str| match pattern.strip_suffix('*') {

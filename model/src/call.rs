@@ -7,11 +7,14 @@
 //! refused it with, [`Ret::Error`]; [`normalize_error`] is how messages are compared). An
 //! [`Entry`] is a call with its result, the unit that minimizers move around.
 
+use crate::call_args::{CallSpec, Family, HeadOf, List, Smt2, Visit, VisitMut};
 use crate::datatype::{DatatypeDecl, DeclPath};
 use crate::ops::OpSpec;
 use crate::Sort;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
@@ -273,19 +276,6 @@ pub enum TacticExpr {
 }
 
 impl TacticExpr {
-    pub fn name(&self) -> &'static str {
-        match self {
-            TacticExpr::Named(_) => "tactic",
-            TacticExpr::AndThen(..) => "tactic_and_then",
-            TacticExpr::OrElse(..) => "tactic_or_else",
-            TacticExpr::Repeat(..) => "tactic_repeat",
-            TacticExpr::TryFor(..) => "tactic_try_for",
-            TacticExpr::When(..) => "tactic_when",
-            TacticExpr::Cond(..) => "tactic_cond",
-            TacticExpr::UsingParams(..) => "tactic_using_params",
-        }
-    }
-
     /// The tactic objects it combines.
     pub fn operands(&self) -> Vec<TacticId> {
         match self {
@@ -321,6 +311,476 @@ impl TacticExpr {
 pub enum Direction {
     Minimize,
     Maximize,
+}
+
+/// A call's [`CallSpec`], as a constant (Z3's `def_API` line): trace name, result, family,
+/// Z3 functions, SMT-LIB form.
+#[rustfmt::skip]
+macro_rules! spec {
+    ($name:literal, $ret:ident, $family:ident, [$($z3:literal),* $(,)?], $smt2:expr) => {{
+        const SPEC: CallSpec = CallSpec {
+            name: $name,
+            ret: RetKind::$ret,
+            family: Family::$family,
+            z3: &[$($z3),*],
+            smt2: $smt2,
+        };
+        &SPEC
+    }};
+}
+
+/// The description of every check, one arm each: its spec, then its arguments in trace
+/// order. Instantiated for `&Check` and `&mut Check`.
+#[rustfmt::skip]
+macro_rules! walk_check {
+    ($check:expr, $v:ident) => {{
+        use Smt2::ApiOnly;
+        match $check {
+            Check::Model { model, term } => {
+                $v.head(spec!("check_model", None, Checks, ["Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(term);
+            }
+            Check::Independent { model, term } => {
+                $v.head(spec!("check_indep", None, Checks, ["Z3_model_get_const_interp"], ApiOnly));
+                $v.model(model);
+                $v.term(term);
+            }
+            Check::Eval { model, term, completion } => {
+                $v.head(spec!("check_eval", None, Checks, ["Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(term);
+                $v.flag(completion, "the model-completion flag");
+            }
+            Check::Shadow { original, clone } => {
+                $v.head(spec!("check_shadow", None, Checks, ["Z3_solver_check"], ApiOnly));
+                $v.solver(original);
+                $v.solver(clone);
+            }
+            Check::Config { original, other } => {
+                $v.head(spec!("check_config", None, Checks, ["Z3_solver_check_assumptions"], ApiOnly));
+                $v.solver(original);
+                $v.solver(other);
+            }
+            Check::Dump(z) => {
+                $v.head(spec!("check_dump", None, Checks, ["Z3_solver_to_string", "Z3_solver_from_string"], ApiOnly));
+                $v.solver(z);
+            }
+            Check::Core(z) => {
+                $v.head(spec!("check_core", None, Checks, ["Z3_solver_check_assumptions"], ApiOnly));
+                $v.solver(z);
+            }
+            Check::Literal(t) => {
+                $v.head(spec!("check_literal", None, Checks, ["Z3_mk_int64", "Z3_mk_unsigned_int64", "Z3_mk_real", "Z3_mk_fpa_numeral_double", "Z3_mk_bv_numeral"], ApiOnly));
+                $v.term(t);
+            }
+            Check::Simplify(t) => {
+                $v.head(spec!("check_simplify", None, Checks, ["Z3_mk_distinct", "Z3_solver_check"], ApiOnly));
+                $v.term(t);
+            }
+            Check::Quant { model, term } => {
+                $v.head(spec!("check_quant", None, Checks, ["Z3_solver_check"], ApiOnly));
+                $v.model(model);
+                $v.term(term);
+            }
+            Check::Consequences { solver, assumptions, variables } => {
+                $v.head(spec!("check_consequences", None, Consequences, ["Z3_solver_get_consequences"], ApiOnly));
+                $v.solver(solver);
+                $v.terms_until(assumptions, crate::trace::text::CONSEQUENCE_VARS);
+                $v.terms(variables, List::Fixed);
+            }
+            Check::Cubes(z) => {
+                $v.head(spec!("check_cubes", None, Cubes, ["Z3_solver_cube"], ApiOnly));
+                $v.solver(z);
+            }
+            Check::Goal(g) => {
+                $v.head(spec!("check_goal", None, Tactics, ["Z3_goal_formula", "Z3_apply_result_get_subgoal"], ApiOnly));
+                $v.goal(g);
+            }
+            Check::OptValues { opt, model } => {
+                $v.head(spec!("check_opt_values", None, Optimize, ["Z3_optimize_get_lower", "Z3_optimize_get_upper"], ApiOnly));
+                $v.opt(opt);
+                $v.model(model);
+            }
+            Check::OptBetter { opt, model } => {
+                $v.head(spec!("check_opt_better", None, Optimize, ["Z3_optimize_get_assertions", "Z3_solver_check"], ApiOnly));
+                $v.opt(opt);
+                $v.model(model);
+            }
+        }
+    }};
+}
+
+/// The description of every call, one arm each: its spec, then its arguments in trace order
+/// (what `docs/trace-format.md` lists). Instantiated for `&Call` and `&mut Call`; everything
+/// in `call_args` follows from it.
+#[rustfmt::skip]
+macro_rules! walk_call {
+    ($call:expr, $v:ident) => {{
+        use Smt2::{ApiOnly, Written};
+        match $call {
+            Call::SortBool => $v.head(spec!("sort_bool", Sort, Sorts, ["Z3_mk_bool_sort"], Written)),
+            Call::SortInt => $v.head(spec!("sort_int", Sort, Sorts, ["Z3_mk_int_sort"], Written)),
+            Call::SortReal => $v.head(spec!("sort_real", Sort, Sorts, ["Z3_mk_real_sort"], Written)),
+            Call::SortBv(width) => {
+                $v.head(spec!("sort_bv", Sort, Sorts, ["Z3_mk_bv_sort"], Written));
+                $v.number(width, "a width");
+            }
+            Call::SortFp(e, s) => {
+                $v.head(spec!("sort_fp", Sort, Sorts, ["Z3_mk_fpa_sort"], Written));
+                $v.number(e, "an exponent width");
+                $v.number(s, "a significand width");
+            }
+            Call::SortRm => $v.head(spec!("sort_rm", Sort, Sorts, ["Z3_mk_fpa_rounding_mode_sort"], Written)),
+            Call::SortString => $v.head(spec!("sort_string", Sort, Sorts, ["Z3_mk_string_sort"], Written)),
+            Call::SortArray(index, element) => {
+                $v.head(spec!("sort_array", Sort, Sorts, ["Z3_mk_array_sort"], Written));
+                $v.sort(index);
+                $v.sort(element);
+            }
+            Call::SortSeq(element) => {
+                $v.head(spec!("sort_seq", Sort, Sorts, ["Z3_mk_seq_sort"], Written));
+                $v.sort(element);
+            }
+            Call::SortUninterpreted(name) => {
+                $v.head(spec!("sort_uninterpreted", Sort, Sorts, ["Z3_mk_uninterpreted_sort"], Written));
+                $v.string(name, "a sort name");
+            }
+            Call::Const { sort, name } => {
+                $v.head(spec!("const", Term, Terms, ["Z3_mk_const"], Written));
+                $v.sort(sort);
+                $v.string(name, "a name");
+            }
+            Call::Lit { sort, value } => {
+                $v.head(spec!("lit", Term, Terms, ["Z3_mk_numeral", "Z3_mk_true", "Z3_mk_false", "Z3_mk_string", "Z3_mk_fpa_numeral_double"], Written));
+                $v.sort(sort);
+                $v.string(value, "a value");
+            }
+            Call::Fun { name, domain, range } => {
+                $v.head(spec!("fun", Func, Terms, ["Z3_mk_func_decl"], Written));
+                $v.string(name, "a name");
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::Apply { func, args } => {
+                $v.head(spec!("apply", Term, Terms, ["Z3_mk_app"], Written));
+                $v.func(func);
+                $v.terms(args, List::Fixed);
+            }
+            // The name and the Z3 function are the operation's (`ops::OPS`).
+            Call::Op { op, indices, args } => {
+                $v.head(spec!("<operation>", Term, Terms, [], Written));
+                let list = match op.spec().arity {
+                    crate::ops::Arity::AtLeast(min) => List::Shrink { min },
+                    crate::ops::Arity::Fixed(_) => List::Fixed,
+                };
+                $v.indices(op, indices);
+                $v.terms(args, list);
+            }
+            Call::ConstArray { index, value } => {
+                $v.head(spec!("const_array", Term, Terms, ["Z3_mk_const_array"], Written));
+                $v.sort(index);
+                $v.term(value);
+            }
+            Call::Simplify(t) => {
+                $v.head(spec!("simplify", Term, Terms, ["Z3_simplify"], Written));
+                $v.term(t);
+            }
+            Call::SimplifyWith { term, params } => {
+                $v.head(spec!("simplify_with", Term, Terms, ["Z3_simplify_ex"], Written));
+                $v.term(term);
+                $v.string_pairs(params, "a term and pairs of parameter names and values");
+            }
+            Call::Substitute { term, pairs } => {
+                $v.head(spec!("substitute", Term, Terms, ["Z3_substitute"], ApiOnly));
+                $v.term(term);
+                $v.term_pairs(pairs, "a term and pairs of terms");
+            }
+            Call::NewSolver(kind) => {
+                $v.head(spec!("new_solver", Solver, Solvers, ["Z3_mk_solver", "Z3_mk_solver_for_logic", "Z3_mk_solver_from_tactic"], Written));
+                $v.solver_kind(kind);
+            }
+            Call::SetParam { solver, key, value } => {
+                $v.head(spec!("set_param", None, Solvers, ["Z3_solver_set_params"], Written));
+                $v.solver(solver);
+                $v.string(key, "a parameter name");
+                $v.string(value, "a value");
+            }
+            Call::SetGlobal { key, value } => {
+                $v.head(spec!("set_global", None, Solvers, ["Z3_global_param_set"], Written));
+                $v.string(key, "a parameter name");
+                $v.string(value, "a value");
+            }
+            Call::Push(z) => {
+                $v.head(spec!("push", None, Solvers, ["Z3_solver_push"], Written));
+                $v.solver(z);
+            }
+            Call::Pop(z, n) => {
+                $v.head(spec!("pop", None, Solvers, ["Z3_solver_pop"], Written));
+                $v.solver(z);
+                $v.number(n, "a number of scopes");
+            }
+            Call::Assert(z, t) => {
+                $v.head(spec!("assert", None, Solvers, ["Z3_solver_assert"], Written));
+                $v.solver(z);
+                $v.term(t);
+            }
+            Call::AssertAndTrack { solver, term, tracker } => {
+                $v.head(spec!("assert_and_track", None, Solvers, ["Z3_solver_assert_and_track"], Written));
+                $v.solver(solver);
+                $v.term(term);
+                $v.term(tracker);
+            }
+            Call::CheckSat(z) => {
+                $v.head(spec!("check_sat", Sat, Solvers, ["Z3_solver_check"], Written));
+                $v.solver(z);
+            }
+            Call::CheckSatAssuming(z, assumptions) => {
+                $v.head(spec!("check_sat_assuming", Sat, Solvers, ["Z3_solver_check_assumptions"], Written));
+                $v.solver(z);
+                $v.terms(assumptions, List::Shrink { min: 0 });
+            }
+            Call::GetUnsatCore(z) => {
+                $v.head(spec!("get_unsat_core", Core, Solvers, ["Z3_solver_get_unsat_core"], Written));
+                $v.solver(z);
+            }
+            Call::GetModel(z) => {
+                $v.head(spec!("get_model", Model, Models, ["Z3_solver_get_model"], Written));
+                $v.solver(z);
+            }
+            Call::ModelEval { model, term, completion } => {
+                $v.head(spec!("model_eval", Value, Models, ["Z3_model_eval"], Written));
+                $v.model(model);
+                $v.term(term);
+                $v.flag(completion, "the model-completion flag");
+            }
+            Call::Translate(z) => {
+                $v.head(spec!("translate", Solver, Solvers, ["Z3_solver_translate"], ApiOnly));
+                $v.solver(z);
+            }
+            Call::Reset(z) => {
+                $v.head(spec!("reset", None, Solvers, ["Z3_solver_reset"], Written));
+                $v.solver(z);
+            }
+            Call::ToSmt2(z) => {
+                $v.head(spec!("to_smt2", None, Solvers, ["Z3_solver_to_string"], ApiOnly));
+                $v.solver(z);
+            }
+            Call::FromString(z, text) => {
+                $v.head(spec!("from_string", None, Solvers, ["Z3_solver_from_string"], Written));
+                $v.solver(z);
+                $v.string(text, "SMT-LIB text");
+            }
+            Call::Release(id) => {
+                $v.head(spec!("release", None, Handles, ["Z3_dec_ref"], ApiOnly));
+                $v.any(id);
+            }
+            Call::Delete(z) => {
+                $v.head(spec!("delete", None, Handles, ["Z3_solver_dec_ref"], ApiOnly));
+                $v.solver(z);
+            }
+            Call::Check(check) => walk_check!(check, $v),
+            Call::Var { sort, name } => {
+                $v.head(spec!("var", Term, Quantifiers, ["Z3_mk_fresh_const"], Written));
+                $v.sort(sort);
+                $v.string(name, "a name");
+            }
+            Call::Quantifier { forall: true, weight, vars, body, patterns, no_patterns } => {
+                $v.head(spec!("forall", Term, Quantifiers, ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"], Written));
+                $v.number(weight, "a weight");
+                $v.terms_until(vars, "body");
+                $v.term(body);
+                $v.patterns(patterns, no_patterns);
+            }
+            Call::Quantifier { forall: false, weight, vars, body, patterns, no_patterns } => {
+                $v.head(spec!("exists", Term, Quantifiers, ["Z3_mk_quantifier_const_ex", "Z3_mk_pattern"], Written));
+                $v.number(weight, "a weight");
+                $v.terms_until(vars, "body");
+                $v.term(body);
+                $v.patterns(patterns, no_patterns);
+            }
+            Call::DeclareDatatypes { path, params, datatypes } => {
+                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string"], Written));
+                $v.datatypes(path, params, datatypes);
+            }
+            Call::SortDatatype { name, params } => {
+                $v.head(spec!("sort_datatype", Sort, Datatypes, ["Z3_parse_smtlib2_string"], Written));
+                $v.string(name, "a datatype name");
+                $v.sorts(params);
+            }
+            Call::DtConstruct { sort, ctor, args } => {
+                $v.head(spec!("dt_cons", Term, Datatypes, ["Z3_get_datatype_sort_constructor", "Z3_mk_app"], Written));
+                $v.sort(sort);
+                $v.string(ctor, "a constructor name");
+                $v.terms(args, List::Fixed);
+            }
+            Call::DtTest { ctor, term } => {
+                $v.head(spec!("dt_is", Term, Datatypes, ["Z3_get_datatype_sort_recognizer", "Z3_mk_app"], Written));
+                $v.string(ctor, "a constructor name");
+                $v.term(term);
+            }
+            Call::DtSelect { field, term } => {
+                $v.head(spec!("dt_sel", Term, Datatypes, ["Z3_get_datatype_sort_constructor_accessor", "Z3_mk_app"], Written));
+                $v.string(field, "a field name");
+                $v.term(term);
+            }
+            Call::DtUpdate { field, term, value } => {
+                $v.head(spec!("dt_update", Term, Datatypes, ["Z3_datatype_update_field"], Written));
+                $v.string(field, "a field name");
+                $v.term(term);
+                $v.term(value);
+            }
+            Call::NewSolverConfig(config) => {
+                $v.head(spec!("new_solver_config", Solver, Contexts, ["Z3_mk_config", "Z3_set_param_value", "Z3_mk_context_rc", "Z3_mk_solver"], ApiOnly));
+                $v.string_pairs(config, "pairs of parameter names and values");
+            }
+            Call::TranslateConfig { solver, config } => {
+                $v.head(spec!("translate_config", Solver, Contexts, ["Z3_mk_config", "Z3_set_param_value", "Z3_mk_context_rc", "Z3_solver_translate"], ApiOnly));
+                $v.solver(solver);
+                $v.string_pairs(config, "pairs of parameter names and values");
+            }
+            Call::GetProof(z) => {
+                $v.head(spec!("get_proof", None, Contexts, ["Z3_solver_get_proof"], ApiOnly));
+                $v.solver(z);
+            }
+            Call::MkTactic(expr) => match expr {
+                TacticExpr::Named(name) => {
+                    $v.head(spec!("tactic", Tactic, Tactics, ["Z3_mk_tactic"], Written));
+                    $v.string(name, "a tactic name");
+                }
+                TacticExpr::AndThen(a, b) => {
+                    $v.head(spec!("tactic_and_then", Tactic, Tactics, ["Z3_tactic_and_then"], Written));
+                    $v.tactic(a);
+                    $v.tactic(b);
+                }
+                TacticExpr::OrElse(a, b) => {
+                    $v.head(spec!("tactic_or_else", Tactic, Tactics, ["Z3_tactic_or_else"], Written));
+                    $v.tactic(a);
+                    $v.tactic(b);
+                }
+                TacticExpr::Repeat(a, n) => {
+                    $v.head(spec!("tactic_repeat", Tactic, Tactics, ["Z3_tactic_repeat"], Written));
+                    $v.tactic(a);
+                    $v.number(n, "a maximum of repetitions");
+                }
+                TacticExpr::TryFor(a, ms) => {
+                    $v.head(spec!("tactic_try_for", Tactic, Tactics, ["Z3_tactic_try_for"], Written));
+                    $v.tactic(a);
+                    $v.number(ms, "milliseconds");
+                }
+                TacticExpr::When(probe, a) => {
+                    $v.head(spec!("tactic_when", Tactic, Tactics, ["Z3_tactic_when", "Z3_mk_probe", "Z3_probe_const"], Written));
+                    $v.probe(probe);
+                    $v.tactic(a);
+                }
+                TacticExpr::Cond(probe, a, b) => {
+                    $v.head(spec!("tactic_cond", Tactic, Tactics, ["Z3_tactic_cond", "Z3_mk_probe", "Z3_probe_const"], Written));
+                    $v.probe(probe);
+                    $v.tactic(a);
+                    $v.tactic(b);
+                }
+                TacticExpr::UsingParams(a, params) => {
+                    $v.head(spec!("tactic_using_params", Tactic, Tactics, ["Z3_tactic_using_params", "Z3_mk_params"], Written));
+                    $v.tactic(a);
+                    $v.string_pairs(params, "parameters in pairs of names and values");
+                }
+            },
+            Call::NewGoal { models } => {
+                $v.head(spec!("goal_new", Goal, Tactics, ["Z3_mk_goal"], ApiOnly));
+                $v.flag(models, "the models flag");
+            }
+            Call::GoalAssert(g, t) => {
+                $v.head(spec!("goal_assert", None, Tactics, ["Z3_goal_assert"], ApiOnly));
+                $v.goal(g);
+                $v.term(t);
+            }
+            Call::ApplyTactic { tactic, goal, rlimit } => {
+                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply_ex"], ApiOnly));
+                $v.tactic(tactic);
+                $v.goal(goal);
+                $v.number(rlimit, "a resource limit");
+            }
+            Call::Subgoal(g, i) => {
+                $v.head(spec!("goal_subgoal", Goal, Tactics, ["Z3_apply_result_get_subgoal"], ApiOnly));
+                $v.goal(g);
+                $v.number(i, "a subgoal index");
+            }
+            Call::GoalFormula(g) => {
+                $v.head(spec!("goal_formula", Term, Tactics, ["Z3_goal_formula"], ApiOnly));
+                $v.goal(g);
+            }
+            Call::NewOptimize => $v.head(spec!("opt_new", Opt, Optimize, ["Z3_mk_optimize"], Written)),
+            Call::OptSetParam { opt, key, value } => {
+                $v.head(spec!("opt_set_param", None, Optimize, ["Z3_optimize_set_params"], ApiOnly));
+                $v.opt(opt);
+                $v.string(key, "a parameter name");
+                $v.string(value, "a value");
+            }
+            Call::OptAssert(o, t) => {
+                $v.head(spec!("opt_assert", None, Optimize, ["Z3_optimize_assert"], Written));
+                $v.opt(o);
+                $v.term(t);
+            }
+            Call::OptAssertSoft { opt, term, weight, group } => {
+                $v.head(spec!("opt_assert_soft", None, Optimize, ["Z3_optimize_assert_soft"], Written));
+                $v.opt(opt);
+                $v.term(term);
+                $v.number(weight, "a weight");
+                $v.string(group, "a group name");
+            }
+            Call::OptObjective { opt, term, direction: Direction::Minimize } => {
+                $v.head(spec!("opt_minimize", None, Optimize, ["Z3_optimize_minimize"], Written));
+                $v.opt(opt);
+                $v.term(term);
+            }
+            Call::OptObjective { opt, term, direction: Direction::Maximize } => {
+                $v.head(spec!("opt_maximize", None, Optimize, ["Z3_optimize_maximize"], Written));
+                $v.opt(opt);
+                $v.term(term);
+            }
+            Call::OptPush(o) => {
+                $v.head(spec!("opt_push", None, Optimize, ["Z3_optimize_push"], Written));
+                $v.opt(o);
+            }
+            Call::OptPop(o) => {
+                $v.head(spec!("opt_pop", None, Optimize, ["Z3_optimize_pop"], Written));
+                $v.opt(o);
+            }
+            Call::OptCheck(o) => {
+                $v.head(spec!("opt_check", Sat, Optimize, ["Z3_optimize_check"], Written));
+                $v.opt(o);
+            }
+            Call::OptGetModel(o) => {
+                $v.head(spec!("opt_get_model", Model, Optimize, ["Z3_optimize_get_model"], Written));
+                $v.opt(o);
+            }
+            Call::OptBound { opt, index, upper: false } => {
+                $v.head(spec!("opt_lower", Value, Optimize, ["Z3_optimize_get_lower"], Written));
+                $v.opt(opt);
+                $v.number(index, "an objective index");
+            }
+            Call::OptBound { opt, index, upper: true } => {
+                $v.head(spec!("opt_upper", Value, Optimize, ["Z3_optimize_get_upper"], Written));
+                $v.opt(opt);
+                $v.number(index, "an objective index");
+            }
+            Call::Pb { cmp: PbCmp::Le, bound, terms } => {
+                $v.head(spec!("pb_le", Term, PseudoBoolean, ["Z3_mk_pble"], Smt2::Indexed { head: "pble", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
+            Call::Pb { cmp: PbCmp::Ge, bound, terms } => {
+                $v.head(spec!("pb_ge", Term, PseudoBoolean, ["Z3_mk_pbge"], Smt2::Indexed { head: "pbge", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
+            Call::Pb { cmp: PbCmp::Eq, bound, terms } => {
+                $v.head(spec!("pb_eq", Term, PseudoBoolean, ["Z3_mk_pbeq"], Smt2::Indexed { head: "pbeq", standard: false }));
+                $v.int(bound, "a bound");
+                $v.weighted(terms, List::Shrink { min: 1 });
+            }
+        }
+    }};
 }
 
 /// One Z3 API call.
@@ -556,6 +1016,23 @@ pub enum Call {
         index: u32,
         upper: bool,
     },
+    /// `pb_le K C1 tA1 C2 tA2 ...` (`pb_ge`, `pb_eq`): the pseudo-Boolean constraint
+    /// C1·A1 + C2·A2 + ... ≤ K (≥ K, = K) over Bool terms Ai with signed coefficients
+    /// (`Z3_mk_pble`, `Z3_mk_pbge`, `Z3_mk_pbeq`). Appended last: binary traces keep their
+    /// variant numbers.
+    Pb {
+        cmp: PbCmp,
+        bound: i32,
+        terms: Vec<(i32, TermId)>,
+    },
+}
+
+/// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PbCmp {
+    Le,
+    Ge,
+    Eq,
 }
 
 /// An oracle check of the fuzzer as a trace line (`check_model m1 t4`). Each names the
@@ -633,74 +1110,73 @@ pub enum Check {
 }
 
 impl Check {
+    /// One check of every kind, with empty arguments (see [`Call::templates`]).
+    pub fn templates() -> &'static [Check] {
+        static TEMPLATES: OnceLock<Vec<Check>> = OnceLock::new();
+        TEMPLATES.get_or_init(|| {
+            let (t, z, m) = (TermId(0), SolverId(0), ModelId(0));
+            vec![
+                Check::Model { model: m, term: t },
+                Check::Independent { model: m, term: t },
+                Check::Eval {
+                    model: m,
+                    term: t,
+                    completion: false,
+                },
+                Check::Shadow {
+                    original: z,
+                    clone: z,
+                },
+                Check::Config {
+                    original: z,
+                    other: z,
+                },
+                Check::Dump(z),
+                Check::Core(z),
+                Check::Literal(t),
+                Check::Simplify(t),
+                Check::Quant { model: m, term: t },
+                Check::Consequences {
+                    solver: z,
+                    assumptions: vec![],
+                    variables: vec![],
+                },
+                Check::Cubes(z),
+                Check::Goal(GoalId(0)),
+                Check::OptValues {
+                    opt: OptId(0),
+                    model: m,
+                },
+                Check::OptBetter {
+                    opt: OptId(0),
+                    model: m,
+                },
+            ]
+        })
+    }
+
     /// The trace names of every check.
-    pub const NAMES: &'static [&'static str] = &[
-        "check_model",
-        "check_indep",
-        "check_eval",
-        "check_shadow",
-        "check_config",
-        "check_dump",
-        "check_core",
-        "check_literal",
-        "check_simplify",
-        "check_quant",
-        "check_consequences",
-        "check_cubes",
-        "check_goal",
-        "check_opt_values",
-        "check_opt_better",
-    ];
+    pub fn names() -> &'static [&'static str] {
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        NAMES.get_or_init(|| Check::templates().iter().map(Check::name).collect())
+    }
+
+    /// Walks the check's description and arguments in trace order.
+    pub fn walk(&self, v: &mut dyn Visit) {
+        walk_check!(self, v)
+    }
 
     pub fn name(&self) -> &'static str {
-        match self {
-            Check::Model { .. } => "check_model",
-            Check::Independent { .. } => "check_indep",
-            Check::Eval { .. } => "check_eval",
-            Check::Shadow { .. } => "check_shadow",
-            Check::Config { .. } => "check_config",
-            Check::Dump(_) => "check_dump",
-            Check::Core(_) => "check_core",
-            Check::Literal(_) => "check_literal",
-            Check::Simplify(_) => "check_simplify",
-            Check::Quant { .. } => "check_quant",
-            Check::Consequences { .. } => "check_consequences",
-            Check::Cubes(_) => "check_cubes",
-            Check::Goal(_) => "check_goal",
-            Check::OptValues { .. } => "check_opt_values",
-            Check::OptBetter { .. } => "check_opt_better",
-        }
+        let mut head = HeadOf(None);
+        self.walk(&mut head);
+        head.0.expect("every check has a head").name
     }
 
     /// Every object id the check reads.
     pub fn uses(&self) -> Vec<AnyId> {
-        match self {
-            Check::Model { model, term }
-            | Check::Independent { model, term }
-            | Check::Quant { model, term }
-            | Check::Eval { model, term, .. } => vec![AnyId::Model(*model), AnyId::Term(*term)],
-            Check::Shadow {
-                original: a,
-                clone: b,
-            }
-            | Check::Config {
-                original: a,
-                other: b,
-            } => vec![AnyId::Solver(*a), AnyId::Solver(*b)],
-            Check::Dump(z) | Check::Core(z) | Check::Cubes(z) => vec![AnyId::Solver(*z)],
-            Check::Literal(t) | Check::Simplify(t) => vec![AnyId::Term(*t)],
-            Check::Consequences {
-                solver,
-                assumptions,
-                variables,
-            } => std::iter::once(AnyId::Solver(*solver))
-                .chain(assumptions.iter().chain(variables).map(|t| AnyId::Term(*t)))
-                .collect(),
-            Check::Goal(g) => vec![AnyId::Goal(*g)],
-            Check::OptValues { opt, model } | Check::OptBetter { opt, model } => {
-                vec![AnyId::Opt(*opt), AnyId::Model(*model)]
-            }
-        }
+        let mut ids = crate::call_args::Ids::default();
+        self.walk(&mut ids);
+        ids.0
     }
 }
 
@@ -889,345 +1365,276 @@ impl Call {
 
     /// The trace name of the call, its first word on a line.
     pub fn name(&self) -> &'static str {
-        match self {
-            Call::SortBool => "sort_bool",
-            Call::SortInt => "sort_int",
-            Call::SortReal => "sort_real",
-            Call::SortBv(_) => "sort_bv",
-            Call::SortFp(..) => "sort_fp",
-            Call::SortRm => "sort_rm",
-            Call::SortString => "sort_string",
-            Call::SortArray(..) => "sort_array",
-            Call::SortSeq(_) => "sort_seq",
-            Call::SortUninterpreted(_) => "sort_uninterpreted",
-            Call::Const { .. } => "const",
-            Call::Lit { .. } => "lit",
-            Call::Fun { .. } => "fun",
-            Call::Apply { .. } => "apply",
-            Call::Op { op, .. } => op.name(),
-            Call::ConstArray { .. } => "const_array",
-            Call::Simplify(_) => "simplify",
-            Call::SimplifyWith { .. } => "simplify_with",
-            Call::Substitute { .. } => "substitute",
-            Call::NewSolver(_) => "new_solver",
-            Call::SetParam { .. } => "set_param",
-            Call::SetGlobal { .. } => "set_global",
-            Call::Push(_) => "push",
-            Call::Pop(..) => "pop",
-            Call::Assert(..) => "assert",
-            Call::AssertAndTrack { .. } => "assert_and_track",
-            Call::CheckSat(_) => "check_sat",
-            Call::CheckSatAssuming(..) => "check_sat_assuming",
-            Call::GetUnsatCore(_) => "get_unsat_core",
-            Call::GetModel(_) => "get_model",
-            Call::ModelEval { .. } => "model_eval",
-            Call::Translate(_) => "translate",
-            Call::Reset(_) => "reset",
-            Call::ToSmt2(_) => "to_smt2",
-            Call::FromString(..) => "from_string",
-            Call::Release(_) => "release",
-            Call::Delete(_) => "delete",
-            Call::Check(check) => check.name(),
-            Call::Var { .. } => "var",
-            Call::Quantifier { forall: true, .. } => "forall",
-            Call::Quantifier { forall: false, .. } => "exists",
-            Call::DeclareDatatypes { .. } => "declare_datatypes",
-            Call::SortDatatype { .. } => "sort_datatype",
-            Call::DtConstruct { .. } => "dt_cons",
-            Call::DtTest { .. } => "dt_is",
-            Call::DtSelect { .. } => "dt_sel",
-            Call::DtUpdate { .. } => "dt_update",
-            Call::NewSolverConfig(_) => "new_solver_config",
-            Call::TranslateConfig { .. } => "translate_config",
-            Call::GetProof(_) => "get_proof",
-            Call::MkTactic(expr) => expr.name(),
-            Call::NewGoal { .. } => "goal_new",
-            Call::GoalAssert(..) => "goal_assert",
-            Call::ApplyTactic { .. } => "goal_apply",
-            Call::Subgoal(..) => "goal_subgoal",
-            Call::GoalFormula(_) => "goal_formula",
-            Call::NewOptimize => "opt_new",
-            Call::OptSetParam { .. } => "opt_set_param",
-            Call::OptAssert(..) => "opt_assert",
-            Call::OptAssertSoft { .. } => "opt_assert_soft",
-            Call::OptObjective {
-                direction: Direction::Minimize,
-                ..
-            } => "opt_minimize",
-            Call::OptObjective {
-                direction: Direction::Maximize,
-                ..
-            } => "opt_maximize",
-            Call::OptPush(_) => "opt_push",
-            Call::OptPop(_) => "opt_pop",
-            Call::OptCheck(_) => "opt_check",
-            Call::OptGetModel(_) => "opt_get_model",
-            Call::OptBound { upper: false, .. } => "opt_lower",
-            Call::OptBound { upper: true, .. } => "opt_upper",
+        if let Call::Op { op, .. } = self {
+            return op.name();
         }
+        self.spec().name
+    }
+
+    /// The call's description: its trace name, result, family, Z3 functions, SMT-LIB form.
+    pub fn spec(&self) -> &'static CallSpec {
+        let mut head = HeadOf(None);
+        self.walk(&mut head);
+        head.0.expect("every arm of the walk starts with its head")
     }
 
     /// Whether the call is one of the datatype family.
     pub fn is_datatype(&self) -> bool {
-        matches!(
-            self,
-            Call::DeclareDatatypes { .. }
-                | Call::SortDatatype { .. }
-                | Call::DtConstruct { .. }
-                | Call::DtTest { .. }
-                | Call::DtSelect { .. }
-                | Call::DtUpdate { .. }
-        )
+        self.spec().family == Family::Datatypes
     }
-
-    /// The names of every call kind that is not a table operation.
-    pub const ACTION_NAMES: &'static [&'static str] = &[
-        "sort_bool",
-        "sort_int",
-        "sort_real",
-        "sort_bv",
-        "sort_fp",
-        "sort_rm",
-        "sort_string",
-        "sort_array",
-        "sort_seq",
-        "sort_uninterpreted",
-        "const",
-        "lit",
-        "fun",
-        "apply",
-        "const_array",
-        "simplify",
-        "substitute",
-        "new_solver",
-        "set_param",
-        "set_global",
-        "push",
-        "pop",
-        "assert",
-        "assert_and_track",
-        "check_sat",
-        "check_sat_assuming",
-        "get_unsat_core",
-        "get_model",
-        "model_eval",
-        "translate",
-        "reset",
-        "to_smt2",
-        "from_string",
-        "release",
-        "delete",
-        "var",
-        "forall",
-        "exists",
-        "declare_datatypes",
-        "sort_datatype",
-        "dt_cons",
-        "dt_is",
-        "dt_sel",
-        "dt_update",
-        "new_solver_config",
-        "translate_config",
-        "get_proof",
-        "simplify_with",
-        "tactic",
-        "tactic_and_then",
-        "tactic_or_else",
-        "tactic_repeat",
-        "tactic_try_for",
-        "tactic_when",
-        "tactic_cond",
-        "tactic_using_params",
-        "goal_new",
-        "goal_assert",
-        "goal_apply",
-        "goal_subgoal",
-        "goal_formula",
-        "opt_new",
-        "opt_set_param",
-        "opt_assert",
-        "opt_assert_soft",
-        "opt_minimize",
-        "opt_maximize",
-        "opt_push",
-        "opt_pop",
-        "opt_check",
-        "opt_get_model",
-        "opt_lower",
-        "opt_upper",
-    ];
 
     /// What this call returns.
     pub fn ret_kind(&self) -> RetKind {
-        match self {
-            Call::SortBool
-            | Call::SortInt
-            | Call::SortReal
-            | Call::SortBv(_)
-            | Call::SortFp(..)
-            | Call::SortRm
-            | Call::SortString
-            | Call::SortArray(..)
-            | Call::SortSeq(_)
-            | Call::SortUninterpreted(_)
-            | Call::SortDatatype { .. } => RetKind::Sort,
-            Call::Const { .. }
-            | Call::Lit { .. }
-            | Call::Apply { .. }
-            | Call::Op { .. }
-            | Call::ConstArray { .. }
-            | Call::Simplify(_)
-            | Call::SimplifyWith { .. }
-            | Call::Substitute { .. }
-            | Call::Var { .. }
-            | Call::Quantifier { .. }
-            | Call::DtConstruct { .. }
-            | Call::DtTest { .. }
-            | Call::DtSelect { .. }
-            | Call::DtUpdate { .. } => RetKind::Term,
-            Call::Fun { .. } => RetKind::Func,
-            Call::NewSolver(_)
-            | Call::Translate(_)
-            | Call::NewSolverConfig(_)
-            | Call::TranslateConfig { .. } => RetKind::Solver,
-            Call::GetModel(_) | Call::OptGetModel(_) => RetKind::Model,
-            Call::CheckSat(_) | Call::CheckSatAssuming(..) | Call::OptCheck(_) => RetKind::Sat,
-            Call::GetUnsatCore(_) => RetKind::Core,
-            Call::ModelEval { .. } | Call::ApplyTactic { .. } | Call::OptBound { .. } => {
-                RetKind::Value
-            }
-            Call::MkTactic(_) => RetKind::Tactic,
-            Call::NewGoal { .. } | Call::Subgoal(..) => RetKind::Goal,
-            Call::GoalFormula(_) => RetKind::Term,
-            Call::NewOptimize => RetKind::Opt,
-            Call::GoalAssert(..)
-            | Call::OptSetParam { .. }
-            | Call::OptAssert(..)
-            | Call::OptAssertSoft { .. }
-            | Call::OptObjective { .. }
-            | Call::OptPush(_)
-            | Call::OptPop(_) => RetKind::None,
-            Call::SetParam { .. }
-            | Call::SetGlobal { .. }
-            | Call::Push(_)
-            | Call::Pop(..)
-            | Call::Assert(..)
-            | Call::AssertAndTrack { .. }
-            | Call::Reset(_)
-            | Call::ToSmt2(_)
-            | Call::FromString(..)
-            | Call::Release(_)
-            | Call::Delete(_)
-            | Call::Check(_)
-            | Call::DeclareDatatypes { .. }
-            | Call::GetProof(_) => RetKind::None,
-        }
+        self.spec().ret
     }
 
+    /// Walks the call's description and arguments in trace order (see `call_args`).
+    pub fn walk(&self, v: &mut dyn Visit) {
+        walk_call!(self, v)
+    }
+
+    /// Walks the call's arguments in trace order, to edit them.
+    pub fn walk_mut(&mut self, v: &mut dyn VisitMut) {
+        walk_call!(self, v)
+    }
+
+    /// One call of every kind (every trace name but the table's operations), with empty
+    /// arguments: what the text reader fills, in the order the documentation lists them.
+    pub fn templates() -> &'static [Call] {
+        static TEMPLATES: OnceLock<Vec<Call>> = OnceLock::new();
+        TEMPLATES.get_or_init(|| {
+            use TacticExpr as T;
+            let (s, t, z, m, k, g, o) = (
+                SortId(0),
+                TermId(0),
+                SolverId(0),
+                ModelId(0),
+                TacticId(0),
+                GoalId(0),
+                OptId(0),
+            );
+            let text = String::new;
+            let probe = || ProbeTest {
+                probe: String::new(),
+                cmp: ProbeCmp::Eq,
+                value: 0,
+            };
+            let mut all = vec![
+                Call::SortBool,
+                Call::SortInt,
+                Call::SortReal,
+                Call::SortBv(0),
+                Call::SortFp(0, 0),
+                Call::SortRm,
+                Call::SortString,
+                Call::SortArray(s, s),
+                Call::SortSeq(s),
+                Call::SortUninterpreted(text()),
+                Call::Const {
+                    sort: s,
+                    name: text(),
+                },
+                Call::Lit {
+                    sort: s,
+                    value: text(),
+                },
+                Call::Fun {
+                    name: text(),
+                    domain: vec![],
+                    range: s,
+                },
+                Call::Apply {
+                    func: FuncId(0),
+                    args: vec![],
+                },
+                Call::ConstArray { index: s, value: t },
+                Call::Simplify(t),
+                Call::Substitute {
+                    term: t,
+                    pairs: vec![],
+                },
+                Call::NewSolver(SolverKind::Default),
+                Call::SetParam {
+                    solver: z,
+                    key: text(),
+                    value: text(),
+                },
+                Call::SetGlobal {
+                    key: text(),
+                    value: text(),
+                },
+                Call::Push(z),
+                Call::Pop(z, 0),
+                Call::Assert(z, t),
+                Call::AssertAndTrack {
+                    solver: z,
+                    term: t,
+                    tracker: t,
+                },
+                Call::CheckSat(z),
+                Call::CheckSatAssuming(z, vec![]),
+                Call::GetUnsatCore(z),
+                Call::GetModel(z),
+                Call::ModelEval {
+                    model: m,
+                    term: t,
+                    completion: false,
+                },
+                Call::Translate(z),
+                Call::Reset(z),
+                Call::ToSmt2(z),
+                Call::FromString(z, text()),
+                Call::Release(AnyId::Term(t)),
+                Call::Delete(z),
+                Call::Var {
+                    sort: s,
+                    name: text(),
+                },
+            ];
+            for forall in [true, false] {
+                all.push(Call::Quantifier {
+                    forall,
+                    weight: 0,
+                    vars: vec![],
+                    body: t,
+                    patterns: vec![],
+                    no_patterns: vec![],
+                });
+            }
+            all.extend([
+                Call::DeclareDatatypes {
+                    path: DeclPath::Api,
+                    params: vec![],
+                    datatypes: vec![],
+                },
+                Call::SortDatatype {
+                    name: text(),
+                    params: vec![],
+                },
+                Call::DtConstruct {
+                    sort: s,
+                    ctor: text(),
+                    args: vec![],
+                },
+                Call::DtTest {
+                    ctor: text(),
+                    term: t,
+                },
+                Call::DtSelect {
+                    field: text(),
+                    term: t,
+                },
+                Call::DtUpdate {
+                    field: text(),
+                    term: t,
+                    value: t,
+                },
+                Call::NewSolverConfig(vec![]),
+                Call::TranslateConfig {
+                    solver: z,
+                    config: vec![],
+                },
+                Call::GetProof(z),
+                Call::SimplifyWith {
+                    term: t,
+                    params: vec![],
+                },
+                Call::MkTactic(T::Named(text())),
+                Call::MkTactic(T::AndThen(k, k)),
+                Call::MkTactic(T::OrElse(k, k)),
+                Call::MkTactic(T::Repeat(k, 0)),
+                Call::MkTactic(T::TryFor(k, 0)),
+                Call::MkTactic(T::When(probe(), k)),
+                Call::MkTactic(T::Cond(probe(), k, k)),
+                Call::MkTactic(T::UsingParams(k, vec![])),
+                Call::NewGoal { models: false },
+                Call::GoalAssert(g, t),
+                Call::ApplyTactic {
+                    tactic: k,
+                    goal: g,
+                    rlimit: 0,
+                },
+                Call::Subgoal(g, 0),
+                Call::GoalFormula(g),
+                Call::NewOptimize,
+                Call::OptSetParam {
+                    opt: o,
+                    key: text(),
+                    value: text(),
+                },
+                Call::OptAssert(o, t),
+                Call::OptAssertSoft {
+                    opt: o,
+                    term: t,
+                    weight: 0,
+                    group: text(),
+                },
+            ]);
+            for direction in [Direction::Minimize, Direction::Maximize] {
+                all.push(Call::OptObjective {
+                    opt: o,
+                    term: t,
+                    direction,
+                });
+            }
+            all.extend([
+                Call::OptPush(o),
+                Call::OptPop(o),
+                Call::OptCheck(o),
+                Call::OptGetModel(o),
+                Call::OptBound {
+                    opt: o,
+                    index: 0,
+                    upper: false,
+                },
+                Call::OptBound {
+                    opt: o,
+                    index: 0,
+                    upper: true,
+                },
+            ]);
+            for cmp in [PbCmp::Le, PbCmp::Ge, PbCmp::Eq] {
+                all.push(Call::Pb {
+                    cmp,
+                    bound: 0,
+                    terms: vec![],
+                });
+            }
+            all.extend(Check::templates().iter().cloned().map(Call::Check));
+            all
+        })
+    }
+
+    /// The template of the call named `name` (see [`Call::templates`]), not for the table's
+    /// operations.
+    pub fn template(name: &str) -> Option<&'static Call> {
+        static BY_NAME: OnceLock<HashMap<&'static str, &'static Call>> = OnceLock::new();
+        BY_NAME
+            .get_or_init(|| Call::templates().iter().map(|c| (c.name(), c)).collect())
+            .get(name)
+            .copied()
+    }
+
+    /// The names of every call kind that is not a table operation and not a check, in the
+    /// order of [`Call::templates`].
+    pub fn action_names() -> &'static [&'static str] {
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        NAMES.get_or_init(|| {
+            Call::templates()
+                .iter()
+                .filter(|c| !matches!(c, Call::Check(_)))
+                .map(Call::name)
+                .collect()
+        })
+    }
+}
+
+impl Call {
     /// Every object id this call reads, in argument order.
     pub fn uses(&self) -> Vec<AnyId> {
-        use AnyId as A;
-        match self {
-            Call::SortBool
-            | Call::SortInt
-            | Call::SortReal
-            | Call::SortBv(_)
-            | Call::SortFp(..)
-            | Call::SortRm
-            | Call::SortString
-            | Call::SortUninterpreted(_)
-            | Call::NewSolver(SolverKind::Default | SolverKind::Logic(_) | SolverKind::Tactic(_))
-            | Call::NewSolverConfig(_)
-            | Call::SetGlobal { .. }
-            | Call::NewGoal { .. }
-            | Call::NewOptimize => vec![],
-            Call::NewSolver(SolverKind::FromTactic(k)) => vec![A::Tactic(*k)],
-            Call::MkTactic(expr) => expr.operands().into_iter().map(A::Tactic).collect(),
-            Call::GoalAssert(g, t) => vec![A::Goal(*g), A::Term(*t)],
-            Call::ApplyTactic { tactic, goal, .. } => vec![A::Tactic(*tactic), A::Goal(*goal)],
-            Call::Subgoal(g, _) | Call::GoalFormula(g) => vec![A::Goal(*g)],
-            Call::OptSetParam { opt, .. }
-            | Call::OptPush(opt)
-            | Call::OptPop(opt)
-            | Call::OptCheck(opt)
-            | Call::OptGetModel(opt)
-            | Call::OptBound { opt, .. } => vec![A::Opt(*opt)],
-            Call::OptAssert(opt, term)
-            | Call::OptAssertSoft { opt, term, .. }
-            | Call::OptObjective { opt, term, .. } => vec![A::Opt(*opt), A::Term(*term)],
-            Call::SortArray(i, e) => vec![A::Sort(*i), A::Sort(*e)],
-            Call::SortSeq(e) => vec![A::Sort(*e)],
-            Call::Const { sort, .. } | Call::Lit { sort, .. } | Call::Var { sort, .. } => {
-                vec![A::Sort(*sort)]
-            }
-            Call::Quantifier {
-                vars,
-                body,
-                patterns,
-                no_patterns,
-                ..
-            } => vars
-                .iter()
-                .chain(std::iter::once(body))
-                .chain(patterns.iter().flatten())
-                .chain(no_patterns)
-                .map(|t| A::Term(*t))
-                .collect(),
-            Call::Fun { domain, range, .. } => domain
-                .iter()
-                .chain(std::iter::once(range))
-                .map(|s| A::Sort(*s))
-                .collect(),
-            Call::Apply { func, args } => std::iter::once(A::Func(*func))
-                .chain(args.iter().map(|t| A::Term(*t)))
-                .collect(),
-            Call::Op { args, .. } => args.iter().map(|t| A::Term(*t)).collect(),
-            Call::ConstArray { index, value } => vec![A::Sort(*index), A::Term(*value)],
-            Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => vec![A::Term(*t)],
-            Call::Substitute { term, pairs } => std::iter::once(A::Term(*term))
-                .chain(pairs.iter().flat_map(|(a, b)| [A::Term(*a), A::Term(*b)]))
-                .collect(),
-            Call::SetParam { solver, .. }
-            | Call::Push(solver)
-            | Call::Pop(solver, _)
-            | Call::CheckSat(solver)
-            | Call::GetUnsatCore(solver)
-            | Call::GetModel(solver)
-            | Call::Translate(solver)
-            | Call::Reset(solver)
-            | Call::ToSmt2(solver)
-            | Call::FromString(solver, _)
-            | Call::TranslateConfig { solver, .. }
-            | Call::GetProof(solver)
-            | Call::Delete(solver) => vec![A::Solver(*solver)],
-            Call::Assert(solver, t) => vec![A::Solver(*solver), A::Term(*t)],
-            Call::AssertAndTrack {
-                solver,
-                term,
-                tracker,
-            } => vec![A::Solver(*solver), A::Term(*term), A::Term(*tracker)],
-            Call::CheckSatAssuming(solver, ts) => std::iter::once(A::Solver(*solver))
-                .chain(ts.iter().map(|t| A::Term(*t)))
-                .collect(),
-            Call::ModelEval { model, term, .. } => vec![A::Model(*model), A::Term(*term)],
-            Call::Release(id) => vec![*id],
-            Call::Check(check) => check.uses(),
-            Call::DeclareDatatypes { datatypes, .. } => datatypes
-                .iter()
-                .flat_map(|d| &d.constructors)
-                .flat_map(|c| &c.fields)
-                .filter_map(|f| match f.sort {
-                    crate::datatype::FieldSort::Sort(s) => Some(A::Sort(s)),
-                    _ => None,
-                })
-                .collect(),
-            Call::SortDatatype { params, .. } => params.iter().map(|s| A::Sort(*s)).collect(),
-            Call::DtConstruct { sort, args, .. } => std::iter::once(A::Sort(*sort))
-                .chain(args.iter().map(|t| A::Term(*t)))
-                .collect(),
-            Call::DtTest { term, .. } | Call::DtSelect { term, .. } => vec![A::Term(*term)],
-            Call::DtUpdate { term, value, .. } => vec![A::Term(*term), A::Term(*value)],
-        }
+        let mut ids = crate::call_args::Ids::default();
+        self.walk(&mut ids);
+        ids.0
     }
 }
 

@@ -19,14 +19,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 /// The trace names of the datatype calls.
-pub const CALL_NAMES: [&str; 6] = [
-    "declare_datatypes",
-    "sort_datatype",
-    "dt_cons",
-    "dt_is",
-    "dt_sel",
-    "dt_update",
-];
+pub fn call_names() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| crate::call_args::calls_of(crate::call_args::Family::Datatypes))
+}
 
 /// How the executor declares a group of datatypes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

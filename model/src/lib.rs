@@ -17,6 +17,7 @@
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
 
 pub mod call;
+pub mod call_args;
 pub mod call_text;
 pub mod datatype;
 pub mod finding;
@@ -33,5 +34,6 @@ pub use call::{
 };
 pub use smtlib::{eval, ops, sort};
 pub use smtlib::{Sort, Theory};
+pub use call_args::{ArgKind, CallSpec, Family, Smt2};
 pub use state::{State, Violation};
 pub use trace::Trace;

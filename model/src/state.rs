@@ -250,6 +250,7 @@ impl State {
         match call {
             Call::Var { .. } => BTreeSet::from([new]),
             Call::Apply { args, .. } | Call::Op { args, .. } => union(&mut args.iter()),
+            Call::Pb { terms, .. } => union(&mut terms.iter().map(|(_, t)| t)),
             Call::ConstArray { value: t, .. }
             | Call::Simplify(t)
             | Call::SimplifyWith { term: t, .. } => of(t),
@@ -289,6 +290,41 @@ impl State {
             Sort::Bool => Ok(()),
             other => violation(format!("{role} {id} has sort {other}, expected Bool")),
         }
+    }
+
+    /// Records the term a term-building call made as `new_id`.
+    fn bind_term(&mut self, call: &Call, new_id: Option<AnyId>) -> Result<(), Violation> {
+        // A call that returns a term needs a sort rule in `result_sort`: a missing one is a
+        // violation here, never a term of a guessed sort.
+        let Some(sort) = self.result_sort(call)? else {
+            return violation(format!(
+                "`{}` returns a term, but the reference state has no sort rule for it",
+                call.name()
+            ));
+        };
+        let is_const = matches!(call, Call::Const { .. });
+        let is_bool_const = is_const && sort == Sort::Bool;
+        let is_negated_const = matches!(call, Call::Op { op, args, .. }
+            if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
+        if let Some(AnyId::Term(t)) = new_id {
+            let free_vars = self.free_vars_of(call, t);
+            let quantified = matches!(call, Call::Quantifier { .. })
+                || call.uses().iter().any(|id| {
+                    matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
+                });
+            self.terms.insert(
+                t,
+                TermInfo {
+                    sort,
+                    is_const,
+                    is_literal: is_bool_const || is_negated_const,
+                    is_var: matches!(call, Call::Var { .. }),
+                    free_vars,
+                    quantified,
+                },
+            );
+        }
+        Ok(())
     }
 
     /// The sort a term-building call produces, or why it cannot be built. `None` for calls
@@ -433,6 +469,15 @@ impl State {
                 }
                 Sort::Bool
             }
+            Call::Pb { terms, .. } => {
+                if terms.is_empty() {
+                    return violation("a pseudo-Boolean constraint needs at least one term");
+                }
+                for (_, t) in terms {
+                    self.bool_term(*t, "pseudo-Boolean argument")?;
+                }
+                Sort::Bool
+            }
             _ => return Ok(None),
         }))
     }
@@ -542,7 +587,8 @@ impl State {
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
             | Call::Var { .. }
-            | Call::Quantifier { .. } => self.result_sort(call).map(drop),
+            | Call::Quantifier { .. }
+            | Call::Pb { .. } => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -777,6 +823,10 @@ impl State {
         if let Some(id) = new_id {
             self.bump_next(id);
         }
+        // Every call that returns a term binds it the same way: its sort, its free variables.
+        if call.ret_kind() == RetKind::Term {
+            self.bind_term(call, new_id)?;
+        }
         match call {
             Call::SortBool => self.bind_sort(new_id, Sort::Bool),
             Call::SortInt => self.bind_sort(new_id, Sort::Int),
@@ -819,6 +869,7 @@ impl State {
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
                 }
             }
+            // Bound above, by their result kind.
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -833,31 +884,8 @@ impl State {
             | Call::DtTest { .. }
             | Call::DtSelect { .. }
             | Call::DtUpdate { .. }
-            | Call::GoalFormula(_) => {
-                let sort = self.result_sort(call)?.unwrap_or(Sort::Bool);
-                let is_const = matches!(call, Call::Const { .. });
-                let is_bool_const = is_const && sort == Sort::Bool;
-                let is_negated_const = matches!(call, Call::Op { op, args, .. }
-                    if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
-                if let Some(AnyId::Term(t)) = new_id {
-                    let free_vars = self.free_vars_of(call, t);
-                    let quantified = matches!(call, Call::Quantifier { .. })
-                        || call.uses().iter().any(|id| {
-                            matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
-                        });
-                    self.terms.insert(
-                        t,
-                        TermInfo {
-                            sort,
-                            is_const,
-                            is_literal: is_bool_const || is_negated_const,
-                            is_var: matches!(call, Call::Var { .. }),
-                            free_vars,
-                            quantified,
-                        },
-                    );
-                }
-            }
+            | Call::GoalFormula(_)
+            | Call::Pb { .. } => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));

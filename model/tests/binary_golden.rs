@@ -24,7 +24,7 @@ fn source() -> trace::Trace {
 #[test]
 fn the_golden_trace_holds_every_call_and_check() {
     let names: Vec<&str> = source().entries.iter().map(|e| e.call.name()).collect();
-    for check in model::Check::NAMES {
+    for check in model::Check::names() {
         assert!(
             names.contains(check),
             "{check} missing from every_call.trace"

@@ -298,7 +298,7 @@ goal_assert g1 t1\ncheck_goal g1\nopt_new\nreturn o1\nopt_check o1\nreturn sat\n
 return m2\ncheck_opt_values o1 m2\ncheck_opt_better o1 m2\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
-    for name in model::Check::NAMES {
+    for name in model::Check::names() {
         assert!(names.contains(name), "{name}");
     }
     let bytes = binary::write(&parsed.entries);

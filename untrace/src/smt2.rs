@@ -400,7 +400,22 @@ impl Writer {
                 let built = self.state.result_sort(call).ok().flatten().ok_or(MISSING)?;
                 datatype_op(call, &names, &built).ok_or("no SMT-LIB form")?
             }
-            _ => return Err("Z3 API only"),
+            // A form the call's description gives (`model::Smt2::Indexed`).
+            _ => {
+                let names = self.names(&call.term_slots()).ok_or(MISSING)?;
+                let dialect = if self.portable {
+                    Dialect::Standard
+                } else {
+                    Dialect::Z3
+                };
+                return match call.spec().smt2 {
+                    model::Smt2::Indexed { .. } => {
+                        model::call_text::indexed_term(call, &names, dialect)
+                            .ok_or("a Z3 extension")
+                    }
+                    model::Smt2::ApiOnly | model::Smt2::Written => Err("Z3 API only"),
+                };
+            }
         })
     }
 

@@ -86,7 +86,7 @@ fn traces_cover_every_call_sort_and_operation() {
             state.apply(&entry.call, entry.ret.as_ref()).expect("valid");
         }
     }
-    let mut wanted: Vec<&str> = Call::ACTION_NAMES.to_vec();
+    let mut wanted: Vec<&str> = Call::action_names().to_vec();
     wanted.extend(model::ops::OPS.iter().map(|op| op.name));
     wanted.extend([
         "new_solver logic",

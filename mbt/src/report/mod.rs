@@ -879,9 +879,9 @@ fn coverage(page: &mut String, s: &Summary) {
         .keys()
         .map(String::as_str)
         .filter(|n| !op_names.contains(n));
-    let api = Call::ACTION_NAMES
+    let api = Call::action_names()
         .iter()
-        .chain(Check::NAMES)
+        .chain(Check::names())
         .copied()
         .chain(others);
     groups.push(("API calls and checks".into(), bars_of(api, calls)));

@@ -3,9 +3,10 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
-    Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
+    AnyId, Call, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest, Ret, RetKind,
+    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
+use crate::call_args::{CallSpec, List, Visit, VisitMut};
 use crate::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
 use std::fmt::Write as _;
 
@@ -75,344 +76,153 @@ pub fn declare_limits(text: &str, limits: DeclaredLimits) -> String {
     out
 }
 
-/// Formats a call as its trace line (without newline).
 /// The word of a `check_consequences` line between its assumptions and its variables.
 pub const CONSEQUENCE_VARS: &str = "vars";
 
+/// Formats a call as its trace line (without newline): its name, then each argument as the
+/// call's walk (`call_args`) presents it.
 pub fn format_call(call: &Call) -> String {
-    let mut line = String::from(call.name());
-    let mut word = |w: &dyn std::fmt::Display| {
-        let _ = write!(line, " {w}");
-    };
-    match call {
-        Call::SortBool
-        | Call::SortInt
-        | Call::SortReal
-        | Call::SortRm
-        | Call::SortString
-        | Call::NewSolver(SolverKind::Default) => {}
-        Call::SortBv(w) => word(w),
-        Call::SortFp(e, s) => {
-            word(e);
-            word(s)
-        }
-        Call::SortArray(i, e) => {
-            word(i);
-            word(e)
-        }
-        Call::SortSeq(e) => word(e),
-        Call::SortUninterpreted(name) => word(&quote(name)),
-        Call::Const { sort, name } => {
-            word(sort);
-            word(&quote(name))
-        }
-        Call::Lit { sort, value } => {
-            word(sort);
-            word(&quote(value))
-        }
-        Call::Fun {
-            name,
-            domain,
-            range,
-        } => {
-            word(&quote(name));
-            word(range);
-            domain.iter().for_each(|s| word(s));
-        }
-        Call::Apply { func, args } => {
-            word(func);
-            args.iter().for_each(|t| word(t));
-        }
-        Call::Op { indices, args, .. } => {
-            indices.iter().for_each(|i| word(i));
-            args.iter().for_each(|t| word(t));
-        }
-        Call::ConstArray { index, value } => {
-            word(index);
-            word(value)
-        }
-        Call::Simplify(t) => word(t),
-        Call::SimplifyWith { term, params } => {
-            word(term);
-            for (key, value) in params {
-                word(&quote(key));
-                word(&quote(value));
-            }
-        }
-        Call::Substitute { term, pairs } => {
-            word(term);
-            for (from, to) in pairs {
-                word(from);
-                word(to);
-            }
-        }
-        Call::NewSolver(SolverKind::Logic(logic)) => {
-            word(&"logic");
-            word(&quote(logic))
-        }
-        Call::NewSolver(SolverKind::Tactic(tactic)) => {
-            word(&"tactic");
-            word(&quote(tactic))
-        }
-        Call::NewSolver(SolverKind::FromTactic(k)) => {
-            word(&"from_tactic");
-            word(k)
-        }
-        Call::MkTactic(expr) => {
-            let probe = |word: &mut dyn FnMut(&dyn std::fmt::Display), p: &ProbeTest| {
-                word(&quote(&p.probe));
-                word(&p.cmp.name());
-                word(&p.value);
-            };
-            match expr {
-                TacticExpr::Named(name) => word(&quote(name)),
-                TacticExpr::When(p, _) | TacticExpr::Cond(p, ..) => probe(&mut word, p),
-                _ => {}
-            }
-            for k in expr.operands() {
-                word(&k);
-            }
-            match expr {
-                TacticExpr::Repeat(_, n) | TacticExpr::TryFor(_, n) => word(n),
-                TacticExpr::UsingParams(_, params) => {
-                    for (key, value) in params {
-                        word(&quote(key));
-                        word(&quote(value));
-                    }
-                }
-                _ => {}
-            }
-        }
-        Call::NewGoal { models } => word(models),
-        Call::GoalAssert(g, t) => {
-            word(g);
-            word(t)
-        }
-        Call::ApplyTactic {
-            tactic,
-            goal,
-            rlimit,
-        } => {
-            word(tactic);
-            word(goal);
-            word(rlimit)
-        }
-        Call::Subgoal(g, i) => {
-            word(g);
-            word(i)
-        }
-        Call::GoalFormula(g) => word(g),
-        Call::NewOptimize => {}
-        Call::OptSetParam { opt, key, value } => {
-            word(opt);
-            word(&quote(key));
-            word(&quote(value))
-        }
-        Call::OptAssert(o, t)
-        | Call::OptObjective {
-            opt: o, term: t, ..
-        } => {
-            word(o);
-            word(t)
-        }
-        Call::OptAssertSoft {
-            opt,
-            term,
-            weight,
-            group,
-        } => {
-            word(opt);
-            word(term);
-            word(weight);
-            word(&quote(group))
-        }
-        Call::OptPush(o) | Call::OptPop(o) | Call::OptCheck(o) | Call::OptGetModel(o) => word(o),
-        Call::OptBound { opt, index, .. } => {
-            word(opt);
-            word(index)
-        }
-        Call::SetParam { solver, key, value } => {
-            word(solver);
-            word(&quote(key));
-            word(&quote(value))
-        }
-        Call::SetGlobal { key, value } => {
-            word(&quote(key));
-            word(&quote(value))
-        }
-        Call::Push(z)
-        | Call::CheckSat(z)
-        | Call::GetUnsatCore(z)
-        | Call::GetModel(z)
-        | Call::Translate(z)
-        | Call::Reset(z)
-        | Call::ToSmt2(z)
-        | Call::Delete(z) => word(z),
-        Call::Pop(z, n) => {
-            word(z);
-            word(n)
-        }
-        Call::Assert(z, t) => {
-            word(z);
-            word(t)
-        }
-        Call::AssertAndTrack {
-            solver,
-            term,
-            tracker,
-        } => {
-            word(solver);
-            word(term);
-            word(tracker)
-        }
-        Call::CheckSatAssuming(z, ts) => {
-            word(z);
-            ts.iter().for_each(|t| word(t));
-        }
-        Call::ModelEval {
-            model,
-            term,
-            completion,
-        } => {
-            word(model);
-            word(term);
-            word(completion)
-        }
-        Call::FromString(z, text) => {
-            word(z);
-            word(&quote(text))
-        }
-        Call::Release(id) => word(id),
-        Call::Var { sort, name } => {
-            word(sort);
-            word(&quote(name))
-        }
-        Call::Quantifier {
-            weight,
-            vars,
-            body,
-            patterns,
-            no_patterns,
-            ..
-        } => {
-            word(weight);
-            vars.iter().for_each(|t| word(t));
-            word(&"body");
-            word(body);
-            for pattern in patterns {
-                word(&"pattern");
-                pattern.iter().for_each(|t| word(t));
-            }
-            for t in no_patterns {
-                word(&"no_pattern");
-                word(t);
-            }
-        }
-        Call::Check(check) => match check {
-            Check::Model { model, term }
-            | Check::Independent { model, term }
-            | Check::Quant { model, term } => {
-                word(model);
-                word(term)
-            }
-            Check::Eval {
-                model,
-                term,
-                completion,
-            } => {
-                word(model);
-                word(term);
-                word(completion)
-            }
-            Check::Shadow {
-                original: a,
-                clone: b,
-            }
-            | Check::Config {
-                original: a,
-                other: b,
-            } => {
-                word(a);
-                word(b)
-            }
-            Check::Dump(z) | Check::Core(z) => word(z),
-            Check::Literal(t) | Check::Simplify(t) => word(t),
-            Check::Cubes(z) => word(z),
-            Check::Consequences {
-                solver,
-                assumptions,
-                variables,
-            } => {
-                word(solver);
-                assumptions.iter().for_each(|t| word(t));
-                word(&CONSEQUENCE_VARS);
-                variables.iter().for_each(|t| word(t));
-            }
-            Check::Goal(g) => word(g),
-            Check::OptValues { opt, model } | Check::OptBetter { opt, model } => {
-                word(opt);
-                word(model)
-            }
-        },
-        Call::DeclareDatatypes {
-            path,
-            params,
-            datatypes,
-        } => {
-            word(&path.name());
-            if !params.is_empty() {
-                word(&"par");
-                params.iter().for_each(|p| word(&quote(p)));
-            }
-            for d in datatypes {
-                word(&"datatype");
-                word(&quote(&d.name));
-                for c in &d.constructors {
-                    word(&"ctor");
-                    word(&quote(&c.name));
-                    for f in &c.fields {
-                        word(&quote(&f.name));
-                        match f.sort {
-                            FieldSort::Sort(id) => word(&id),
-                            FieldSort::Datatype(k) => word(&format!("d{k}")),
-                            FieldSort::Param(k) => word(&format!("p{k}")),
-                        }
-                    }
-                }
-            }
-        }
-        Call::SortDatatype { name, params } => {
-            word(&quote(name));
-            params.iter().for_each(|p| word(p));
-        }
-        Call::DtConstruct { sort, ctor, args } => {
-            word(sort);
-            word(&quote(ctor));
-            args.iter().for_each(|t| word(t));
-        }
-        Call::DtTest { ctor: name, term } | Call::DtSelect { field: name, term } => {
-            word(&quote(name));
-            word(term)
-        }
-        Call::DtUpdate { field, term, value } => {
-            word(&quote(field));
-            word(term);
-            word(value)
-        }
-        Call::NewSolverConfig(config) => config.iter().for_each(|(k, v)| {
-            word(&quote(k));
-            word(&quote(v))
-        }),
-        Call::TranslateConfig { solver, config } => {
-            word(solver);
-            for (k, v) in config {
-                word(&quote(k));
-                word(&quote(v));
-            }
-        }
-        Call::GetProof(z) => word(z),
+    let mut printer = Printer(String::from(call.name()));
+    call.walk(&mut printer);
+    printer.0
+}
+
+/// Writes the arguments of a line.
+struct Printer(String);
+
+impl Printer {
+    fn word(&mut self, w: &dyn std::fmt::Display) {
+        let _ = write!(self.0, " {w}");
     }
-    line
+}
+
+impl Visit for Printer {
+    fn head(&mut self, _spec: &'static CallSpec) {}
+    fn sort(&mut self, id: &SortId) {
+        self.word(id)
+    }
+    fn term(&mut self, id: &TermId) {
+        self.word(id)
+    }
+    fn func(&mut self, id: &FuncId) {
+        self.word(id)
+    }
+    fn solver(&mut self, id: &SolverId) {
+        self.word(id)
+    }
+    fn model(&mut self, id: &ModelId) {
+        self.word(id)
+    }
+    fn tactic(&mut self, id: &TacticId) {
+        self.word(id)
+    }
+    fn goal(&mut self, id: &GoalId) {
+        self.word(id)
+    }
+    fn opt(&mut self, id: &OptId) {
+        self.word(id)
+    }
+    fn any(&mut self, id: &AnyId) {
+        self.word(id)
+    }
+    fn number(&mut self, n: &u32, _what: &'static str) {
+        self.word(n)
+    }
+    fn int(&mut self, n: &i32, _what: &'static str) {
+        self.word(n)
+    }
+    fn flag(&mut self, b: &bool, _what: &'static str) {
+        self.word(b)
+    }
+    fn string(&mut self, s: &String, _what: &'static str) {
+        self.word(&quote(s))
+    }
+    fn indices(&mut self, _op: &Op, indices: &Vec<u32>) {
+        indices.iter().for_each(|i| self.word(i));
+    }
+    fn sorts(&mut self, ids: &Vec<SortId>) {
+        ids.iter().for_each(|s| self.word(s));
+    }
+    fn terms(&mut self, ids: &Vec<TermId>, _list: List) {
+        ids.iter().for_each(|t| self.word(t));
+    }
+    fn terms_until(&mut self, ids: &Vec<TermId>, stop: &'static str) {
+        ids.iter().for_each(|t| self.word(t));
+        self.word(&stop);
+    }
+    fn term_pairs(&mut self, pairs: &Vec<(TermId, TermId)>, _what: &'static str) {
+        for (from, to) in pairs {
+            self.word(from);
+            self.word(to);
+        }
+    }
+    fn string_pairs(&mut self, pairs: &Vec<(String, String)>, _what: &'static str) {
+        for (key, value) in pairs {
+            self.word(&quote(key));
+            self.word(&quote(value));
+        }
+    }
+    fn weighted(&mut self, pairs: &Vec<(i32, TermId)>, _list: List) {
+        for (coefficient, t) in pairs {
+            self.word(coefficient);
+            self.word(t);
+        }
+    }
+    fn patterns(&mut self, patterns: &Vec<Vec<TermId>>, no_patterns: &Vec<TermId>) {
+        for pattern in patterns {
+            self.word(&"pattern");
+            pattern.iter().for_each(|t| self.word(t));
+        }
+        for t in no_patterns {
+            self.word(&"no_pattern");
+            self.word(t);
+        }
+    }
+    fn solver_kind(&mut self, kind: &SolverKind) {
+        match kind {
+            SolverKind::Default => {}
+            SolverKind::Logic(logic) => {
+                self.word(&"logic");
+                self.word(&quote(logic))
+            }
+            SolverKind::Tactic(tactic) => {
+                self.word(&"tactic");
+                self.word(&quote(tactic))
+            }
+            SolverKind::FromTactic(k) => {
+                self.word(&"from_tactic");
+                self.word(k)
+            }
+        }
+    }
+    fn probe(&mut self, p: &ProbeTest) {
+        self.word(&quote(&p.probe));
+        self.word(&p.cmp.name());
+        self.word(&p.value);
+    }
+    fn datatypes(&mut self, path: &DeclPath, params: &Vec<String>, datatypes: &Vec<DatatypeDecl>) {
+        self.word(&path.name());
+        if !params.is_empty() {
+            self.word(&"par");
+            params.iter().for_each(|p| self.word(&quote(p)));
+        }
+        for d in datatypes {
+            self.word(&"datatype");
+            self.word(&quote(&d.name));
+            for c in &d.constructors {
+                self.word(&"ctor");
+                self.word(&quote(&c.name));
+                for f in &c.fields {
+                    self.word(&quote(&f.name));
+                    match f.sort {
+                        FieldSort::Sort(id) => self.word(&id),
+                        FieldSort::Datatype(k) => self.word(&format!("d{k}")),
+                        FieldSort::Param(k) => self.word(&format!("p{k}")),
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Formats a result as its `return` line (without newline).
@@ -656,6 +466,32 @@ impl<'a> Args<'_, 'a> {
         })
     }
 
+    /// A signed numeral (`-3`, `7`) that fits in 32 bits.
+    fn int(&mut self, what: &str) -> Result<i32, ReadError> {
+        let t = self.token(what)?;
+        let (column, text) = (t.column, t.text);
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if t.string.is_some() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(error(
+                ErrorKind::Argument,
+                self.line.number,
+                column,
+                format!(
+                    "`{}` expects {what} (a signed numeral), got `{text}`",
+                    self.call
+                ),
+            ));
+        }
+        text.parse().map_err(|_| {
+            error(
+                ErrorKind::BadNumeral,
+                self.line.number,
+                column,
+                format!("numeral `{text}` does not fit in 32 bits"),
+            )
+        })
+    }
+
     fn string(&mut self, what: &str) -> Result<String, ReadError> {
         let call = self.call;
         let number = self.line.number;
@@ -736,24 +572,6 @@ impl<'a> Args<'_, 'a> {
         Ok(ProbeTest { probe, cmp, value })
     }
 
-    /// Pairs of quoted strings up to the end of the line.
-    fn string_pairs(&mut self, what: &str) -> Result<Vec<(String, String)>, ReadError> {
-        if !self.remaining().is_multiple_of(2) {
-            return Err(self.fail(
-                ErrorKind::Arity,
-                format!(
-                    "`{}` expects {what} in pairs of names and values, got an odd count",
-                    self.call
-                ),
-            ));
-        }
-        let mut pairs = Vec::new();
-        while self.remaining() > 0 {
-            pairs.push((self.string("a parameter name")?, self.string("a value")?));
-        }
-        Ok(pairs)
-    }
-
     fn terms(&mut self) -> Result<Vec<TermId>, ReadError> {
         (0..self.remaining()).map(|_| self.term()).collect()
     }
@@ -789,21 +607,6 @@ impl<'a> Args<'_, 'a> {
                 ),
             )
         })
-    }
-
-    /// Pairs of quoted strings to the end of the line (`"KEY" "VALUE" ...`).
-    fn pairs(&mut self, what: &str) -> Result<Vec<(String, String)>, ReadError> {
-        if !self.remaining().is_multiple_of(2) {
-            return Err(self.fail(
-                ErrorKind::Arity,
-                format!("`{}` expects pairs of {what}, got an odd count", self.call),
-            ));
-        }
-        let mut pairs = Vec::new();
-        while self.remaining() > 0 {
-            pairs.push((self.string("a parameter name")?, self.string("a value")?));
-        }
-        Ok(pairs)
     }
 
     fn finish(&self) -> Result<(), ReadError> {
@@ -845,7 +648,7 @@ fn parse_any_id(text: &str) -> Option<AnyId> {
 
 /// The arguments of `declare_datatypes`: `api|parser [par "T"...] (datatype "D" (ctor "c"
 /// ("f" sN|dK|pK)*)*)+`.
-fn parse_datatypes(a: &mut Args) -> Result<Call, ReadError> {
+fn read_datatypes(a: &mut Args) -> Result<(DeclPath, Vec<String>, Vec<DatatypeDecl>), ReadError> {
     let keyword = |a: &mut Args, word: &str| {
         let hit = a
             .line
@@ -930,600 +733,261 @@ fn parse_datatypes(a: &mut Args) -> Result<Call, ReadError> {
             "`declare_datatypes` declares no datatype".into(),
         ));
     }
-    Ok(Call::DeclareDatatypes {
-        path,
-        params,
-        datatypes,
-    })
+    Ok((path, params, datatypes))
+}
+
+/// Fills a call's template from the arguments of its line (the call's walk in `call_args`
+/// says what comes in which order); the first error stops the reading.
+struct Reader<'l, 'a> {
+    a: Args<'l, 'a>,
+    error: Option<ReadError>,
+}
+
+impl<'l, 'a> Reader<'l, 'a> {
+    /// Runs one read unless an earlier one failed.
+    fn read<T>(&mut self, f: impl FnOnce(&mut Args<'l, 'a>) -> Result<T, ReadError>) -> Option<T> {
+        if self.error.is_some() {
+            return None;
+        }
+        match f(&mut self.a) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
+    }
+
+    fn set<T>(&mut self, slot: &mut T, f: impl FnOnce(&mut Args<'l, 'a>) -> Result<T, ReadError>) {
+        if let Some(value) = self.read(f) {
+            *slot = value;
+        }
+    }
+
+    /// Fails unless the items left are pairs (`what` names the whole argument list).
+    fn even(&mut self, what: &'static str) -> bool {
+        self.read(|a| {
+            if a.remaining().is_multiple_of(2) {
+                Ok(())
+            } else {
+                Err(a.fail(
+                    ErrorKind::Arity,
+                    format!("`{}` expects {what}, got an odd count", a.call),
+                ))
+            }
+        })
+        .is_some()
+    }
+}
+
+impl VisitMut for Reader<'_, '_> {
+    fn head(&mut self, _spec: &'static CallSpec) {}
+    fn sort(&mut self, id: &mut SortId) {
+        self.set(id, |a| a.sort())
+    }
+    fn term(&mut self, id: &mut TermId) {
+        self.set(id, |a| a.term())
+    }
+    fn func(&mut self, id: &mut FuncId) {
+        self.set(id, |a| a.id(FuncId::PREFIX, "a function id").map(FuncId))
+    }
+    fn solver(&mut self, id: &mut SolverId) {
+        self.set(id, |a| a.solver())
+    }
+    fn model(&mut self, id: &mut ModelId) {
+        self.set(id, |a| a.model())
+    }
+    fn tactic(&mut self, id: &mut TacticId) {
+        self.set(id, |a| a.tactic())
+    }
+    fn goal(&mut self, id: &mut GoalId) {
+        self.set(id, |a| a.goal())
+    }
+    fn opt(&mut self, id: &mut OptId) {
+        self.set(id, |a| a.opt())
+    }
+    fn any(&mut self, id: &mut AnyId) {
+        self.set(id, |a| a.any_id())
+    }
+    fn number(&mut self, n: &mut u32, what: &'static str) {
+        self.set(n, |a| a.number(what))
+    }
+    fn int(&mut self, n: &mut i32, what: &'static str) {
+        self.set(n, |a| a.int(what))
+    }
+    fn flag(&mut self, b: &mut bool, what: &'static str) {
+        self.set(b, |a| a.bool(what))
+    }
+    fn string(&mut self, s: &mut String, what: &'static str) {
+        self.set(s, |a| a.string(what))
+    }
+    fn indices(&mut self, op: &Op, indices: &mut Vec<u32>) {
+        let count = op.spec().indices;
+        self.set(indices, |a| {
+            (0..count).map(|_| a.number("an index")).collect()
+        });
+    }
+    fn sorts(&mut self, ids: &mut Vec<SortId>) {
+        self.set(ids, |a| (0..a.remaining()).map(|_| a.sort()).collect());
+    }
+    fn terms(&mut self, ids: &mut Vec<TermId>, _list: List) {
+        self.set(ids, |a| a.terms())
+    }
+    fn terms_until(&mut self, ids: &mut Vec<TermId>, stop: &'static str) {
+        self.set(ids, |a| {
+            let mut terms = Vec::new();
+            while a.peek() != Some(stop) {
+                if a.remaining() == 0 {
+                    return Err(a.fail(
+                        ErrorKind::Arity,
+                        format!("`{}` expects `{stop}` after its terms", a.call),
+                    ));
+                }
+                terms.push(a.term()?);
+            }
+            a.next += 1;
+            Ok(terms)
+        })
+    }
+    fn term_pairs(&mut self, pairs: &mut Vec<(TermId, TermId)>, what: &'static str) {
+        if self.even(what) {
+            self.set(pairs, |a| {
+                let mut pairs = Vec::new();
+                while a.remaining() > 0 {
+                    pairs.push((a.term()?, a.term()?));
+                }
+                Ok(pairs)
+            })
+        }
+    }
+    fn string_pairs(&mut self, pairs: &mut Vec<(String, String)>, what: &'static str) {
+        if self.even(what) {
+            self.set(pairs, |a| {
+                let mut pairs = Vec::new();
+                while a.remaining() > 0 {
+                    pairs.push((a.string("a parameter name")?, a.string("a value")?));
+                }
+                Ok(pairs)
+            })
+        }
+    }
+    fn weighted(&mut self, pairs: &mut Vec<(i32, TermId)>, _list: List) {
+        if self.even("pairs of coefficients and terms") {
+            self.set(pairs, |a| {
+                let mut pairs = Vec::new();
+                while a.remaining() > 0 {
+                    pairs.push((a.int("a coefficient")?, a.term()?));
+                }
+                Ok(pairs)
+            })
+        }
+    }
+    fn patterns(&mut self, patterns: &mut Vec<Vec<TermId>>, no_patterns: &mut Vec<TermId>) {
+        if let Some((p, n)) = self.read(read_patterns) {
+            *patterns = p;
+            *no_patterns = n;
+        }
+    }
+    fn solver_kind(&mut self, kind: &mut SolverKind) {
+        self.set(kind, |a| {
+            if a.remaining() == 0 {
+                return Ok(SolverKind::Default);
+            }
+            let t = a.token("`logic`, `tactic` or `from_tactic`")?;
+            let (text, column) = (t.text, t.column);
+            match text {
+                "logic" => Ok(SolverKind::Logic(a.string("a logic")?)),
+                "tactic" => Ok(SolverKind::Tactic(a.string("a tactic")?)),
+                "from_tactic" => Ok(SolverKind::FromTactic(a.tactic()?)),
+                other => Err(error(
+                    ErrorKind::Argument,
+                    a.line.number,
+                    column,
+                    format!(
+                        "`new_solver` expects `logic`, `tactic` or `from_tactic`, got `{other}`"
+                    ),
+                )),
+            }
+        })
+    }
+    fn probe(&mut self, probe: &mut ProbeTest) {
+        self.set(probe, |a| a.probe())
+    }
+    fn datatypes(
+        &mut self,
+        path: &mut DeclPath,
+        params: &mut Vec<String>,
+        datatypes: &mut Vec<DatatypeDecl>,
+    ) {
+        if let Some((p, ps, ds)) = self.read(read_datatypes) {
+            (*path, *params, *datatypes) = (p, ps, ds);
+        }
+    }
 }
 
 fn parse_call(line: &Line) -> Result<Call, ReadError> {
     let head = &line.tokens[0];
     let name = head.text;
-    let mut a = Args {
-        line,
-        next: 1,
-        call: "",
+    if name == "return" {
+        return Err(error(
+            ErrorKind::Return,
+            line.number,
+            head.column,
+            "`return` line without a call before it",
+        ));
+    }
+    let (mut call, op) = if let Some(template) = Call::template(name) {
+        (template.clone(), None)
+    } else if let Some(op) = Op::lookup(name) {
+        let call = Call::Op {
+            op,
+            indices: vec![],
+            args: vec![],
+        };
+        (call, Some(op))
+    } else {
+        return Err(error(
+            ErrorKind::UnknownCall,
+            line.number,
+            head.column,
+            format!("unknown call or operation `{name}`"),
+        ));
     };
-    let call = match name {
-        "sort_bool" => Call::SortBool,
-        "sort_int" => Call::SortInt,
-        "sort_real" => Call::SortReal,
-        "sort_rm" => Call::SortRm,
-        "sort_string" => Call::SortString,
-        "sort_bv" => {
-            a.call = "sort_bv";
-            Call::SortBv(a.number("a width")?)
-        }
-        "sort_fp" => {
-            a.call = "sort_fp";
-            Call::SortFp(
-                a.number("an exponent width")?,
-                a.number("a significand width")?,
-            )
-        }
-        "sort_array" => {
-            a.call = "sort_array";
-            Call::SortArray(a.sort()?, a.sort()?)
-        }
-        "sort_seq" => {
-            a.call = "sort_seq";
-            Call::SortSeq(a.sort()?)
-        }
-        "sort_uninterpreted" => {
-            a.call = "sort_uninterpreted";
-            Call::SortUninterpreted(a.string("a sort name")?)
-        }
-        "const" => {
-            a.call = "const";
-            Call::Const {
-                sort: a.sort()?,
-                name: a.string("a name")?,
-            }
-        }
-        "lit" => {
-            a.call = "lit";
-            Call::Lit {
-                sort: a.sort()?,
-                value: a.string("a value")?,
-            }
-        }
-        "fun" => {
-            a.call = "fun";
-            let name = a.string("a name")?;
-            let range = a.sort()?;
-            let domain = (0..a.remaining())
-                .map(|_| a.sort())
-                .collect::<Result<_, _>>()?;
-            Call::Fun {
-                name,
-                domain,
-                range,
-            }
-        }
-        "apply" => {
-            a.call = "apply";
-            Call::Apply {
-                func: FuncId(a.id(FuncId::PREFIX, "a function id")?),
-                args: a.terms()?,
-            }
-        }
-        "const_array" => {
-            a.call = "const_array";
-            Call::ConstArray {
-                index: a.sort()?,
-                value: a.term()?,
-            }
-        }
-        "simplify" => {
-            a.call = "simplify";
-            Call::Simplify(a.term()?)
-        }
-        "substitute" => {
-            a.call = "substitute";
-            let term = a.term()?;
-            if !a.remaining().is_multiple_of(2) {
-                return Err(a.fail(
-                    ErrorKind::Arity,
-                    "`substitute` expects a term and pairs of terms, got an odd count".into(),
-                ));
-            }
-            let mut pairs = Vec::new();
-            while a.remaining() > 0 {
-                pairs.push((a.term()?, a.term()?));
-            }
-            Call::Substitute { term, pairs }
-        }
-        "new_solver" => {
-            a.call = "new_solver";
-            if a.remaining() == 0 {
-                Call::NewSolver(SolverKind::Default)
-            } else {
-                let t = a.token("`logic`, `tactic` or `from_tactic`")?;
-                let (text, column) = (t.text, t.column);
-                match text {
-                    "logic" => Call::NewSolver(SolverKind::Logic(a.string("a logic")?)),
-                    "tactic" => Call::NewSolver(SolverKind::Tactic(a.string("a tactic")?)),
-                    "from_tactic" => Call::NewSolver(SolverKind::FromTactic(a.tactic()?)),
-                    other => {
-                        return Err(error(
-                            ErrorKind::Argument,
-                            line.number,
-                            column,
-                            format!(
-                                "`new_solver` expects `logic`, `tactic` or `from_tactic`, got \
-                                 `{other}`"
-                            ),
-                        ))
-                    }
-                }
-            }
-        }
-        "set_param" => {
-            a.call = "set_param";
-            Call::SetParam {
-                solver: a.solver()?,
-                key: a.string("a parameter name")?,
-                value: a.string("a value")?,
-            }
-        }
-        "set_global" => {
-            a.call = "set_global";
-            Call::SetGlobal {
-                key: a.string("a parameter name")?,
-                value: a.string("a value")?,
-            }
-        }
-        "push" => {
-            a.call = "push";
-            Call::Push(a.solver()?)
-        }
-        "pop" => {
-            a.call = "pop";
-            Call::Pop(a.solver()?, a.number("a number of scopes")?)
-        }
-        "assert" => {
-            a.call = "assert";
-            Call::Assert(a.solver()?, a.term()?)
-        }
-        "assert_and_track" => {
-            a.call = "assert_and_track";
-            Call::AssertAndTrack {
-                solver: a.solver()?,
-                term: a.term()?,
-                tracker: a.term()?,
-            }
-        }
-        "check_sat" => {
-            a.call = "check_sat";
-            Call::CheckSat(a.solver()?)
-        }
-        "check_sat_assuming" => {
-            a.call = "check_sat_assuming";
-            Call::CheckSatAssuming(a.solver()?, a.terms()?)
-        }
-        "get_unsat_core" => {
-            a.call = "get_unsat_core";
-            Call::GetUnsatCore(a.solver()?)
-        }
-        "get_model" => {
-            a.call = "get_model";
-            Call::GetModel(a.solver()?)
-        }
-        "model_eval" => {
-            a.call = "model_eval";
-            Call::ModelEval {
-                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
-                term: a.term()?,
-                completion: a.bool("the model-completion flag")?,
-            }
-        }
-        "translate" => {
-            a.call = "translate";
-            Call::Translate(a.solver()?)
-        }
-        "reset" => {
-            a.call = "reset";
-            Call::Reset(a.solver()?)
-        }
-        "to_smt2" => {
-            a.call = "to_smt2";
-            Call::ToSmt2(a.solver()?)
-        }
-        "from_string" => {
-            a.call = "from_string";
-            Call::FromString(a.solver()?, a.string("SMT-LIB text")?)
-        }
-        "release" => {
-            a.call = "release";
-            Call::Release(a.any_id()?)
-        }
-        "delete" => {
-            a.call = "delete";
-            Call::Delete(a.solver()?)
-        }
-        "check_model" | "check_indep" => {
-            a.call = if name == "check_model" {
-                "check_model"
-            } else {
-                "check_indep"
-            };
-            let model = ModelId(a.id(ModelId::PREFIX, "a model id")?);
-            let term = a.term()?;
-            Call::Check(if name == "check_model" {
-                Check::Model { model, term }
-            } else {
-                Check::Independent { model, term }
-            })
-        }
-        "check_eval" => {
-            a.call = "check_eval";
-            Call::Check(Check::Eval {
-                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
-                term: a.term()?,
-                completion: a.bool("the model-completion flag")?,
-            })
-        }
-        "check_shadow" => {
-            a.call = "check_shadow";
-            Call::Check(Check::Shadow {
-                original: a.solver()?,
-                clone: a.solver()?,
-            })
-        }
-        "check_config" => {
-            a.call = "check_config";
-            Call::Check(Check::Config {
-                original: a.solver()?,
-                other: a.solver()?,
-            })
-        }
-        "check_dump" => {
-            a.call = "check_dump";
-            Call::Check(Check::Dump(a.solver()?))
-        }
-        "check_core" => {
-            a.call = "check_core";
-            Call::Check(Check::Core(a.solver()?))
-        }
-        "check_simplify" => {
-            a.call = "check_simplify";
-            Call::Check(Check::Simplify(a.term()?))
-        }
-        "simplify_with" => {
-            a.call = "simplify_with";
-            let term = a.term()?;
-            if !a.remaining().is_multiple_of(2) {
-                return Err(a.fail(
-                    ErrorKind::Arity,
-                    "`simplify_with` expects a term and pairs of parameter names and values, got \
-                     an odd count"
-                        .into(),
-                ));
-            }
-            Call::SimplifyWith {
-                term,
-                params: a.pairs("parameter names and values")?,
-            }
-        }
-        "new_solver_config" => {
-            a.call = "new_solver_config";
-            Call::NewSolverConfig(a.pairs("parameter names and values")?)
-        }
-        "translate_config" => {
-            a.call = "translate_config";
-            let solver = a.solver()?;
-            Call::TranslateConfig {
-                solver,
-                config: a.pairs("parameter names and values")?,
-            }
-        }
-        "get_proof" => {
-            a.call = "get_proof";
-            Call::GetProof(a.solver()?)
-        }
-        "check_cubes" => {
-            a.call = "check_cubes";
-            Call::Check(Check::Cubes(a.solver()?))
-        }
-        "check_consequences" => {
-            a.call = "check_consequences";
-            let solver = a.solver()?;
-            let mut assumptions = Vec::new();
-            loop {
-                let at_vars = a
-                    .line
-                    .tokens
-                    .get(a.next)
-                    .is_some_and(|t| t.string.is_none() && t.text == CONSEQUENCE_VARS);
-                if at_vars {
-                    a.next += 1;
-                    break;
-                }
-                if a.remaining() == 0 {
-                    return Err(a.fail(
-                        ErrorKind::Arity,
-                        format!("`check_consequences` expects `{CONSEQUENCE_VARS}` before its variables"),
-                    ));
-                }
-                assumptions.push(a.term()?);
-            }
-            Call::Check(Check::Consequences {
-                solver,
-                assumptions,
-                variables: a.terms()?,
-            })
-        }
-        "declare_datatypes" => {
-            a.call = "declare_datatypes";
-            parse_datatypes(&mut a)?
-        }
-        "sort_datatype" => {
-            a.call = "sort_datatype";
-            let name = a.string("a datatype name")?;
-            let params = (0..a.remaining())
-                .map(|_| a.sort())
-                .collect::<Result<_, _>>()?;
-            Call::SortDatatype { name, params }
-        }
-        "dt_cons" => {
-            a.call = "dt_cons";
-            Call::DtConstruct {
-                sort: a.sort()?,
-                ctor: a.string("a constructor name")?,
-                args: a.terms()?,
-            }
-        }
-        "dt_is" => {
-            a.call = "dt_is";
-            Call::DtTest {
-                ctor: a.string("a constructor name")?,
-                term: a.term()?,
-            }
-        }
-        "dt_sel" => {
-            a.call = "dt_sel";
-            Call::DtSelect {
-                field: a.string("a field name")?,
-                term: a.term()?,
-            }
-        }
-        "dt_update" => {
-            a.call = "dt_update";
-            Call::DtUpdate {
-                field: a.string("a field name")?,
-                term: a.term()?,
-                value: a.term()?,
-            }
-        }
-        "check_literal" => {
-            a.call = "check_literal";
-            Call::Check(Check::Literal(a.term()?))
-        }
-        "check_quant" => {
-            a.call = "check_quant";
-            Call::Check(Check::Quant {
-                model: ModelId(a.id(ModelId::PREFIX, "a model id")?),
-                term: a.term()?,
-            })
-        }
-        "var" => {
-            a.call = "var";
-            Call::Var {
-                sort: a.sort()?,
-                name: a.string("a name")?,
-            }
-        }
-        "forall" | "exists" => {
-            a.call = if name == "forall" { "forall" } else { "exists" };
-            parse_quantifier(&mut a, name == "forall")?
-        }
-        "tactic" => {
-            a.call = "tactic";
-            Call::MkTactic(TacticExpr::Named(a.string("a tactic name")?))
-        }
-        "tactic_and_then" | "tactic_or_else" => {
-            a.call = if name == "tactic_and_then" {
-                "tactic_and_then"
-            } else {
-                "tactic_or_else"
-            };
-            let (x, y) = (a.tactic()?, a.tactic()?);
-            Call::MkTactic(if name == "tactic_and_then" {
-                TacticExpr::AndThen(x, y)
-            } else {
-                TacticExpr::OrElse(x, y)
-            })
-        }
-        "tactic_repeat" => {
-            a.call = "tactic_repeat";
-            Call::MkTactic(TacticExpr::Repeat(
-                a.tactic()?,
-                a.number("a maximum of repetitions")?,
-            ))
-        }
-        "tactic_try_for" => {
-            a.call = "tactic_try_for";
-            Call::MkTactic(TacticExpr::TryFor(a.tactic()?, a.number("milliseconds")?))
-        }
-        "tactic_when" => {
-            a.call = "tactic_when";
-            Call::MkTactic(TacticExpr::When(a.probe()?, a.tactic()?))
-        }
-        "tactic_cond" => {
-            a.call = "tactic_cond";
-            Call::MkTactic(TacticExpr::Cond(a.probe()?, a.tactic()?, a.tactic()?))
-        }
-        "tactic_using_params" => {
-            a.call = "tactic_using_params";
-            let k = a.tactic()?;
-            Call::MkTactic(TacticExpr::UsingParams(k, a.string_pairs("parameters")?))
-        }
-        "goal_new" => {
-            a.call = "goal_new";
-            Call::NewGoal {
-                models: a.bool("the models flag")?,
-            }
-        }
-        "goal_assert" => {
-            a.call = "goal_assert";
-            Call::GoalAssert(a.goal()?, a.term()?)
-        }
-        "goal_apply" => {
-            a.call = "goal_apply";
-            Call::ApplyTactic {
-                tactic: a.tactic()?,
-                goal: a.goal()?,
-                rlimit: a.number("a resource limit")?,
-            }
-        }
-        "goal_subgoal" => {
-            a.call = "goal_subgoal";
-            Call::Subgoal(a.goal()?, a.number("a subgoal index")?)
-        }
-        "goal_formula" => {
-            a.call = "goal_formula";
-            Call::GoalFormula(a.goal()?)
-        }
-        "opt_new" => Call::NewOptimize,
-        "opt_set_param" => {
-            a.call = "opt_set_param";
-            Call::OptSetParam {
-                opt: a.opt()?,
-                key: a.string("a parameter name")?,
-                value: a.string("a value")?,
-            }
-        }
-        "opt_assert" => {
-            a.call = "opt_assert";
-            Call::OptAssert(a.opt()?, a.term()?)
-        }
-        "opt_assert_soft" => {
-            a.call = "opt_assert_soft";
-            Call::OptAssertSoft {
-                opt: a.opt()?,
-                term: a.term()?,
-                weight: a.number("a weight")?,
-                group: a.string("a group name")?,
-            }
-        }
-        "opt_minimize" | "opt_maximize" => {
-            let direction = if name == "opt_minimize" {
-                a.call = "opt_minimize";
-                Direction::Minimize
-            } else {
-                a.call = "opt_maximize";
-                Direction::Maximize
-            };
-            Call::OptObjective {
-                opt: a.opt()?,
-                term: a.term()?,
-                direction,
-            }
-        }
-        "opt_push" => {
-            a.call = "opt_push";
-            Call::OptPush(a.opt()?)
-        }
-        "opt_pop" => {
-            a.call = "opt_pop";
-            Call::OptPop(a.opt()?)
-        }
-        "opt_check" => {
-            a.call = "opt_check";
-            Call::OptCheck(a.opt()?)
-        }
-        "opt_get_model" => {
-            a.call = "opt_get_model";
-            Call::OptGetModel(a.opt()?)
-        }
-        "opt_lower" | "opt_upper" => {
-            let upper = name == "opt_upper";
-            a.call = if upper { "opt_upper" } else { "opt_lower" };
-            Call::OptBound {
-                opt: a.opt()?,
-                index: a.number("an objective index")?,
-                upper,
-            }
-        }
-        "check_goal" => {
-            a.call = "check_goal";
-            Call::Check(Check::Goal(a.goal()?))
-        }
-        "check_opt_values" => {
-            a.call = "check_opt_values";
-            Call::Check(Check::OptValues {
-                opt: a.opt()?,
-                model: a.model()?,
-            })
-        }
-        "check_opt_better" => {
-            a.call = "check_opt_better";
-            Call::Check(Check::OptBetter {
-                opt: a.opt()?,
-                model: a.model()?,
-            })
-        }
-        "return" => {
+    let mut reader = Reader {
+        a: Args {
+            line,
+            next: 1,
+            call: call.name(),
+        },
+        error: None,
+    };
+    call.walk_mut(&mut reader);
+    if let Some(e) = reader.error {
+        return Err(e);
+    }
+    if let (Some(op), Call::Op { args, .. }) = (op, &call) {
+        if !op.spec().arity.admits(args.len()) {
             return Err(error(
-                ErrorKind::Return,
+                ErrorKind::Arity,
                 line.number,
                 head.column,
-                "`return` line without a call before it",
-            ))
+                format!(
+                    "`{name}` takes {} term arguments, got {}",
+                    match op.spec().arity {
+                        crate::ops::Arity::Fixed(k) => k.to_string(),
+                        crate::ops::Arity::AtLeast(k) => format!("at least {k}"),
+                    },
+                    args.len()
+                ),
+            ));
         }
-        name => {
-            let Some(op) = Op::lookup(name) else {
-                return Err(error(
-                    ErrorKind::UnknownCall,
-                    line.number,
-                    head.column,
-                    format!("unknown call or operation `{name}`"),
-                ));
-            };
-            a.call = op.name();
-            let indices = (0..op.spec().indices)
-                .map(|_| a.number("an index"))
-                .collect::<Result<Vec<u32>, _>>()?;
-            let args = a.terms()?;
-            if !op.spec().arity.admits(args.len()) {
-                return Err(error(
-                    ErrorKind::Arity,
-                    line.number,
-                    head.column,
-                    format!(
-                        "`{name}` takes {} term arguments, got {}",
-                        match op.spec().arity {
-                            crate::ops::Arity::Fixed(k) => k.to_string(),
-                            crate::ops::Arity::AtLeast(k) => format!("at least {k}"),
-                        },
-                        args.len()
-                    ),
-                ));
-            }
-            Call::Op { op, indices, args }
-        }
-    };
-    a.finish()?;
+    }
+    reader.a.finish()?;
     Ok(call)
 }
 
-/// The arguments of `forall`/`exists`: `WEIGHT tV... body tB [pattern tP...]...
-/// [no_pattern tN]...`.
-fn parse_quantifier(a: &mut Args, forall: bool) -> Result<Call, ReadError> {
-    let weight = a.number("a weight")?;
-    let mut vars = Vec::new();
-    while a.peek() != Some("body") {
-        if a.remaining() == 0 {
-            return Err(a.fail(
-                ErrorKind::Arity,
-                format!("`{}` expects `body` after its variables", a.call),
-            ));
-        }
-        vars.push(a.term()?);
-    }
-    a.next += 1;
-    let body = a.term()?;
+/// The tail of `forall`/`exists`: `[pattern tP...]... [no_pattern tN]...`, in any order.
+fn read_patterns(a: &mut Args) -> Result<(Vec<Vec<TermId>>, Vec<TermId>), ReadError> {
     let (mut patterns, mut no_patterns) = (Vec::new(), Vec::<TermId>::new());
     while a.remaining() > 0 {
         let t = a.token("`pattern` or `no_pattern`")?;
@@ -1550,14 +1014,7 @@ fn parse_quantifier(a: &mut Args, forall: bool) -> Result<Call, ReadError> {
             }
         }
     }
-    Ok(Call::Quantifier {
-        forall,
-        weight,
-        vars,
-        body,
-        patterns,
-        no_patterns,
-    })
+    Ok((patterns, no_patterns))
 }
 
 fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> {

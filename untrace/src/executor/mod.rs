@@ -33,8 +33,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult,
-    SolverId, SolverKind, SortId, TacticId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, Ret, RetKind,
+    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -985,6 +985,24 @@ impl Executor {
             Call::Var { sort, name } => {
                 let s = self.z3_sort(*sort)?;
                 Outcome::Term(self.main(|| Dynamic::fresh_const(name, s))?)
+            }
+            Call::Pb { cmp, bound, terms } => {
+                let args = terms
+                    .iter()
+                    .map(|(c, t)| {
+                        let b = self.z3_term(*t)?.as_bool().ok_or_else(|| {
+                            ExecError::Malformed(format!("pseudo-Boolean argument {t} is not Bool"))
+                        })?;
+                        Ok((b, *c))
+                    })
+                    .collect::<Result<Vec<(Bool, i32)>, ExecError>>()?;
+                let refs: Vec<(&Bool, i32)> = args.iter().map(|(b, c)| (b, *c)).collect();
+                let made = self.main(|| match cmp {
+                    PbCmp::Le => Bool::pb_le(&refs, *bound),
+                    PbCmp::Ge => Bool::pb_ge(&refs, *bound),
+                    PbCmp::Eq => Bool::pb_eq(&refs, *bound),
+                })?;
+                Outcome::Term(Dynamic::from_ast(&made))
             }
             Call::Quantifier {
                 forall,

@@ -199,10 +199,19 @@ impl TermTexts {
                     },
                 }
             }
-            _ => Node::Inexpressible {
-                head,
-                why: "a term only the Z3 API builds",
-            },
+            // A form the call's description gives (`model::Smt2::Indexed`), where the
+            // evaluator reads it.
+            _ => {
+                let args = call.term_slots();
+                let names: Vec<String> = args.iter().map(|a| var(*a)).collect();
+                match model::call_text::indexed_term(call, &names, Dialect::Evaluator) {
+                    Some(expr) => Node::Expr { head, expr, args },
+                    None => Node::Inexpressible {
+                        head,
+                        why: "a term only the Z3 API builds",
+                    },
+                }
+            }
         };
         self.nodes.insert(t, node);
     }
