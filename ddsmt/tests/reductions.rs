@@ -1,5 +1,5 @@
 //! Reductions that must reach ddSMT 2's size or less (issue 24), on cvc5 regression files
-//! of the repository's corpus (`model/tests/smtlib-corpus/`) with properties evaluated in
+//! of the repository's corpus (`smtlib/tests/smtlib-corpus/`) with properties evaluated in
 //! process, so they run without a solver and the same way everywhere:
 //!
 //! - grep-style properties (the reduced text must still contain a pattern): the last-resort
@@ -18,7 +18,7 @@ use std::path::Path;
 
 fn corpus(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../model/tests/smtlib-corpus")
+        .join("../smtlib/tests/smtlib-corpus")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

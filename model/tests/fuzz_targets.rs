@@ -346,10 +346,10 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
                 })
                 .collect()
         }
-        "smtlib_parse" => read(files(&root.join("model/tests/smtlib-corpus"), &[".smt2"])),
+        "smtlib_parse" => read(files(&root.join("smtlib/tests/smtlib-corpus"), &[".smt2"])),
         "checkmodel" => {
             let mut paths = files(&root.join("model/tests/fuzz-seeds/checkmodel"), &[".seed"]);
-            paths.extend(files(&root.join("model/tests/smtlib-corpus"), &[".smt2"]));
+            paths.extend(files(&root.join("smtlib/tests/smtlib-corpus"), &[".smt2"]));
             read(paths)
         }
         other => panic!("no seeds for the target {other}"),
