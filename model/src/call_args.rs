@@ -147,6 +147,9 @@ pub enum ArgKind {
 macro_rules! visitor {
     ($(#[$doc:meta])* $name:ident, $($r:tt)+) => {
         $(#[$doc])*
+        // The reading visitor takes `&Vec` and `&String` to mirror the editing one, where a
+        // list must grow: one walk serves both.
+        #[allow(clippy::ptr_arg)]
         pub trait $name {
             /// The call's description, first.
             fn head(&mut self, spec: &'static CallSpec);

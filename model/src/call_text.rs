@@ -261,6 +261,24 @@ pub fn operation(
     })
 }
 
+/// The SMT-LIB term a call of the form [`crate::Smt2::Indexed`] builds, `((_ HEAD N...)
+/// ARGS...)` of its integer arguments and `args`, the texts of its term arguments in order;
+/// `None` for a call of another form, and outside Z3's dialect for a form only Z3 reads.
+pub fn indexed_term(call: &crate::Call, args: &[String], dialect: Dialect) -> Option<String> {
+    let crate::Smt2::Indexed { head, standard } = call.spec().smt2 else {
+        return None;
+    };
+    if dialect != Dialect::Z3 && !standard {
+        return None;
+    }
+    let indices: Vec<String> = call.integers().iter().map(i64::to_string).collect();
+    Some(format!(
+        "((_ {head} {}) {})",
+        indices.join(" "),
+        args.join(" ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,22 +395,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The SMT-LIB term a call of the form [`crate::Smt2::Indexed`] builds, `((_ HEAD N...)
-/// ARGS...)` of its integer arguments and `args`, the texts of its term arguments in order;
-/// `None` for a call of another form, and outside Z3's dialect for a form only Z3 reads.
-pub fn indexed_term(call: &crate::Call, args: &[String], dialect: Dialect) -> Option<String> {
-    let crate::Smt2::Indexed { head, standard } = call.spec().smt2 else {
-        return None;
-    };
-    if dialect != Dialect::Z3 && !standard {
-        return None;
-    }
-    let indices: Vec<String> = call.integers().iter().map(i64::to_string).collect();
-    Some(format!(
-        "((_ {head} {}) {})",
-        indices.join(" "),
-        args.join(" ")
-    ))
 }
