@@ -275,7 +275,7 @@ fn an_interrupted_campaign_is_recorded_too() {
         .unwrap();
     // Signalled once a round has finished (its kept trace shows it), however loaded the
     // machine is.
-    wait_for_a_round(&out);
+    e2e::wait_for_a_round(&out);
     // SAFETY: signals our own child, by its id (not yet reaped, so still ours).
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let output = child.wait_with_output().unwrap();
@@ -295,17 +295,4 @@ fn an_interrupted_campaign_is_recorded_too() {
         "{night:#}"
     );
     assert!(!injected_findings(&db).is_empty());
-}
-
-/// Waits (at most 5 minutes) until the campaign writing into `out` with `--keep-all` has
-/// finished a round.
-fn wait_for_a_round(out: &std::path::Path) {
-    let start = std::time::Instant::now();
-    while std::fs::read_dir(out.join("traces")).map_or(true, |mut d| d.next().is_none()) {
-        assert!(
-            start.elapsed().as_secs() < 300,
-            "no round finished in 5 minutes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }
