@@ -204,3 +204,17 @@ pub fn links(html: &str) -> Vec<String> {
     }
     links
 }
+
+/// Waits (at most 5 minutes) until the mbt campaign writing into `out` with `--keep-all` has
+/// finished a round (its kept trace shows it): a test that signals a campaign does so once it
+/// has done something, however loaded the machine is.
+pub fn wait_for_a_round(out: &Path) {
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(out.join("traces")).map_or(true, |mut d| d.next().is_none()) {
+        assert!(
+            start.elapsed().as_secs() < 300,
+            "no round finished in 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
