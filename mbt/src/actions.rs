@@ -385,20 +385,6 @@ impl Action for MkApply {
     }
 }
 
-/// A pseudo-Boolean constraint over Bool terms.
-pub struct MkPb;
-impl Action for MkPb {
-    fn name(&self) -> &'static str {
-        "mk_pb"
-    }
-    fn applies(&self, cx: &RoundState<'_>) -> bool {
-        in_main(cx) && cx.pool.has(&Sort::Bool)
-    }
-    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
-        Ok(gen::mk_pb(cx)?.is_some())
-    }
-}
-
 /// A constant array.
 pub struct MkConstArray;
 impl Action for MkConstArray {

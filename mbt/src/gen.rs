@@ -5,7 +5,6 @@
 
 use crate::failure::Failure;
 use crate::round_state::RoundState;
-use model::call::PbCmp;
 use model::ops::{Arity, OpSpec, Signature, OPS};
 use model::{Call, Check, Op, Sort, TermId, Theory};
 use rand::Rng;
@@ -745,22 +744,6 @@ pub fn mk_apply(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>
         }
     }
     cx.new_term(Call::Apply { func, args }, initial)
-}
-
-/// A pseudo-Boolean constraint (`pb_le`, `pb_ge`, `pb_eq`) over one to four Bool terms of
-/// the pool, with small signed coefficients and bound.
-pub fn mk_pb(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
-    let n = cx.rng.random_range(1..=4);
-    let Some(bools) = picks(cx, &Sort::Bool, n) else {
-        return Ok(None);
-    };
-    let cmp = [PbCmp::Le, PbCmp::Ge, PbCmp::Eq][cx.rng.random_range(0..3)];
-    let terms = bools
-        .into_iter()
-        .map(|t| (cx.rng.random_range(-3..=3), t))
-        .collect();
-    let bound = cx.rng.random_range(-2..=4);
-    cx.new_term(Call::Pb { cmp, bound, terms }, false)
 }
 
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
