@@ -1075,6 +1075,7 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 mod tests {
     use super::*;
     use crate::failure::{Failure, FailureKind};
+    use e2e::links as page_links;
 
     #[test]
     fn an_empty_summary_renders_and_the_history_has_its_section() {
@@ -1184,32 +1185,6 @@ mod tests {
         &row[at..at + row[at..].find('"').unwrap()]
     }
 
-    /// Every link of the page but its own anchors, percent-decoded.
-    fn links(html: &str) -> Vec<String> {
-        let mut links = Vec::new();
-        for part in html.split("href=\"").skip(1) {
-            let href = &part[..part.find('"').unwrap()];
-            if href.starts_with('#') {
-                continue;
-            }
-            let bytes = href.as_bytes();
-            let mut decoded = Vec::new();
-            let mut i = 0;
-            while i < bytes.len() {
-                if bytes[i] == b'%' {
-                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
-                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
-                    i += 3;
-                } else {
-                    decoded.push(bytes[i]);
-                    i += 1;
-                }
-            }
-            links.push(String::from_utf8(decoded).unwrap());
-        }
-        links
-    }
-
     /// One compact row per finding, grouped by kind (the most rounds first) and sorted by
     /// rounds; first seen and versions from the database where it knows the finding; the
     /// message, commands and trace folded; every link relative, so they resolve after the
@@ -1317,7 +1292,7 @@ mod tests {
         assert_eq!(attr(rows[2], "data-status"), "known");
         // Links: relative, five a finding (folder, failure.json, the two traces) and the
         // campaign folder in the header.
-        let links = links(&html);
+        let links = page_links(&html);
         assert_eq!(links.len(), 1 + 4 * rows.len(), "{links:?}");
         assert!(links
             .iter()
@@ -1335,7 +1310,7 @@ mod tests {
         }
         // Rendered again from the moved folder, whose summary's paths name the old place.
         let again = render_from(&moved, std::slice::from_ref(&moved));
-        assert_eq!(super::tests::links(&again), links);
+        assert_eq!(page_links(&again), links);
         assert!(
             again.contains("push &lt;z1&gt;"),
             "the trace is read from the new place"
@@ -1344,7 +1319,7 @@ mod tests {
         let page_dir = root.path().join("pages");
         fs::create_dir(&page_dir).unwrap();
         let elsewhere = render_from(&page_dir, std::slice::from_ref(&moved));
-        for link in super::tests::links(&elsewhere) {
+        for link in page_links(&elsewhere) {
             assert!(link.starts_with("../elsewhere/night 1 copy/"), "{link}");
             assert!(page_dir.join(&link).exists(), "{link}");
         }
