@@ -320,6 +320,7 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
     }
     over_time(&mut page, input);
     coverage(&mut page, s);
+    api_coverage(&mut page, s);
     statistics(&mut page, s);
     let _ = write!(
         page,
@@ -928,6 +929,38 @@ fn coverage(page: &mut String, s: &Summary) {
         let _ = writeln!(page, "{}", plots::bars(title, bars));
     }
     page.push_str("</div>\n</section>\n");
+}
+
+/// The functions of Z3's C API the rounds called, against those of the libz3 they ran on.
+fn api_coverage(page: &mut String, s: &Summary) {
+    let Some(basis) = &s.api_coverage else {
+        return;
+    };
+    let total = basis.functions.len();
+    let _ = write!(
+        page,
+        "<section id=\"api-coverage\">\n<h2>Z3's C API</h2>\n<p>The rounds called {} of the {total} \
+         functions that <code>{}</code> (Z3 {}) exports ({:.1}%), as Z3's own API log of each \
+         round recorded them; {} exported functions are left out on purpose (see \
+         <code>docs/api-coverage.md</code>).</p>\n",
+        s.api_called,
+        esc(&basis.z3_lib),
+        esc(&basis.z3_version),
+        100.0 * s.api_called as f64 / total.max(1) as f64,
+        basis.excluded.len(),
+    );
+    if !s.api_never_called.is_empty() {
+        let names: Vec<String> = (s.api_never_called.iter())
+            .map(|n| format!("<code>{}</code>", esc(n)))
+            .collect();
+        let _ = writeln!(
+            page,
+            "<details><summary>Never called ({})</summary><p class=\"never\">{}</p></details>",
+            names.len(),
+            names.join(" ")
+        );
+    }
+    page.push_str("</section>\n");
 }
 
 fn statistics(page: &mut String, s: &Summary) {
