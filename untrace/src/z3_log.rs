@@ -339,7 +339,7 @@ pub fn convert(
     for line in lift_summary(&name, &lifted) {
         eprintln!("untrace: {line}");
     }
-    let version = loaded.table.version.trim_end_matches(".0").to_string();
+    let version = loaded.table.version.clone();
     let bytes = if binary {
         let trace = model::Trace {
             z3_version: Some(version),

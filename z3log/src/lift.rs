@@ -87,7 +87,9 @@ pub struct Lifted {
     /// Calls dropped as without effect (reference counting, queries, error codes).
     pub n_dropped: usize,
     /// The log's last call was not lifted (the call a crashing program ended with): its line
-    /// and function. The lifted trace then need not reproduce the log's crash.
+    /// and function. The lifted trace then need not reproduce the log's crash. Reference
+    /// counting, error-code queries and deletions (`Z3_del_*`), with which every program
+    /// ends, do not count.
     pub last_call_lost: Option<(u32, String)>,
 }
 
@@ -150,8 +152,14 @@ pub fn lift(log: &Log, table: &Table, options: Options) -> Result<Lifted, LiftEr
             lifter.out.entries.len() > before,
         ));
     }
+    // Programs end with reference counting, error-code queries and deletions: a log that
+    // ends so ended normally.
     if let Some((line, name, false)) = last {
-        lifter.out.last_call_lost = Some((line, name));
+        let routine =
+            is_refcount(&name) || name.starts_with("Z3_del_") || name.starts_with("Z3_get_error_");
+        if !routine {
+            lifter.out.last_call_lost = Some((line, name));
+        }
     }
     Ok(lifter.out)
 }
@@ -2093,6 +2101,7 @@ pub const EQUIVALENT: &[(&str, &str)] = &[
     ("Z3_mk_fresh_const", "Z3_mk_const"),
     ("Z3_mk_func_decl", "Z3_mk_const"),
     ("Z3_tactic_apply", "Z3_tactic_apply_ex"),
-    ("Z3_model_get_const_interp", "Z3_model_eval"),
     ("Z3_mk_datatype", "Z3_mk_datatypes"),
+    ("Z3_mk_enumeration_sort", "Z3_mk_datatypes"),
+    ("Z3_model_get_const_interp", "Z3_model_eval"),
 ];
