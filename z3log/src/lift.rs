@@ -741,9 +741,9 @@ fn op_of(name: &str) -> Option<(&'static str, Shape)> {
         | "bvsub_no_overflow" | "bvsdiv_no_overflow" | "bvmul_no_underflow" => {
             (op_name(short)?, Fixed(2))
         }
-        "rotate_left" | "rotate_right" | "zero_extend" | "sign_extend" | "repeat" => {
-            (op_name(short)?, Indexed(1))
-        }
+        "rotate_left" | "rotate_right" | "repeat" => (op_name(short)?, Indexed(1)),
+        "zero_ext" => ("zero_extend", Indexed(1)),
+        "sign_ext" => ("sign_extend", Indexed(1)),
         "int2bv" => ("int2bv", Indexed(1)),
         "extract" => ("extract", Indexed(2)),
         "select" => ("select", Fixed(2)),
@@ -903,7 +903,8 @@ impl Lifter {
             | "Z3_get_numeral_double"
             | "Z3_get_version"
             | "Z3_get_full_version"
-            | "Z3_solver_get_num_scopes" => Ok(Lifting::Dropped),
+            | "Z3_solver_get_num_scopes"
+            | "Z3_benchmark_to_smtlib_string" => Ok(Lifting::Dropped),
             // Values the trace writes inline.
             "Z3_mk_config" => {
                 self.bind(result, Obj::Config(Vec::new()));
@@ -1202,6 +1203,9 @@ impl Lifter {
                     Some(Sort::BitVec(w)) => bv_text(&text, *w)
                         .ok_or_else(|| Failed::Unmapped(format!("bit-vector numeral `{text}`")))?,
                     Some(Sort::Real) => real_text(&text),
+                    Some(Sort::FloatingPoint(..)) => fp_text(&text).ok_or_else(|| {
+                        Failed::Unmapped(format!("floating-point numeral `{text}`"))
+                    })?,
                     _ => text,
                 };
                 emit_term!(Call::Lit { sort, value })
@@ -1286,6 +1290,20 @@ impl Lifter {
                     "Z3_mk_pbge" => PbCmp::Ge,
                     _ => PbCmp::Eq,
                 };
+                emit_term!(Call::Pb { cmp, bound, terms })
+            }
+            "Z3_mk_atmost" | "Z3_mk_atleast" => {
+                // At most (least) K of the terms: the pseudo-Boolean constraint with every
+                // coefficient 1.
+                let args = self.terms(call, 2)?;
+                let bound = i32::try_from(self.uint(call, 3)?)
+                    .map_err(|_| Failed::Unmapped("a large bound".into()))?;
+                let cmp = if name == "Z3_mk_atmost" {
+                    PbCmp::Le
+                } else {
+                    PbCmp::Ge
+                };
+                let terms = args.into_iter().map(|t| (1, t)).collect();
                 emit_term!(Call::Pb { cmp, bound, terms })
             }
             "Z3_mk_const_array" => {
@@ -2080,6 +2098,29 @@ fn bv_text(text: &str, width: u32) -> Option<String> {
     Some(value.to_string())
 }
 
+/// A floating-point numeral as the trace writes it (a double, which the executor rounds to
+/// the sort as Z3 rounds the numeral): the bindings write `NUM/DEN` or `NUM/DENpEXP` (times
+/// 2^EXP) or a decimal; only values a double holds exactly are taken (no second rounding).
+fn fp_text(text: &str) -> Option<String> {
+    let text = text.trim();
+    if let Ok(d) = text.parse::<f64>() {
+        return d.is_finite().then(|| d.to_string());
+    }
+    let (mantissa, exp) = match text.split_once('p') {
+        Some((m, e)) => (m, e.parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (num, den) = mantissa.split_once('/').unwrap_or((mantissa, "1"));
+    let (num, den): (i64, u64) = (num.parse().ok()?, den.parse().ok()?);
+    // Exact in a double: a numerator of at most 53 bits over a power of two.
+    if num.unsigned_abs() >= 1 << 53 || !den.is_power_of_two() {
+        return None;
+    }
+    let shift = exp - den.trailing_zeros() as i32;
+    let value = num as f64 * 2f64.powi(shift);
+    (value.is_normal() || value == 0.0).then(|| value.to_string())
+}
+
 /// A Real numeral as the trace writes it: `a/b` and decimals as given, `-a` kept.
 fn real_text(text: &str) -> String {
     text.trim().to_string()
@@ -2103,5 +2144,7 @@ pub const EQUIVALENT: &[(&str, &str)] = &[
     ("Z3_tactic_apply", "Z3_tactic_apply_ex"),
     ("Z3_mk_datatype", "Z3_mk_datatypes"),
     ("Z3_mk_enumeration_sort", "Z3_mk_datatypes"),
+    ("Z3_mk_atmost", "Z3_mk_pble"),
+    ("Z3_mk_atleast", "Z3_mk_pbge"),
     ("Z3_model_get_const_interp", "Z3_model_eval"),
 ];
