@@ -55,7 +55,10 @@ exit 3 also for a log of a release without a table and for a call the loaded Z3 
 query it lacks, such as Z3_is_finite_set_sort on 4.8.12, is skipped with a warning). Z3
 errors during a log replay are counted (-v), not findings. --diff-lib replays the log on the
 other libz3 too: exit 9 when one replay crashes, times out or runs out of memory and the
-other does not; when both end alike, this side's outcome stands.
+other does not; when both end alike, this side's outcome stands. --convert OUT LOG lifts a log
+into a trace (docs/z3-log.md; --with-checks adds the oracle checks): exit 0 written, 2 an
+unreadable log or unwritable output, 3 a malformed log; what cannot be lifted is named on
+stderr by function and count.
 
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
 contains PATTERN (a synthetic crash for the minimizer's tests).";
