@@ -48,7 +48,7 @@ use model::call::{
 };
 use model::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
 use model::{Sort, State};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What [`lift`] adds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,6 +133,8 @@ pub fn lift(log: &Log, table: &Table, options: Options) -> Result<Lifted, LiftEr
         datatypes: HashMap::new(),
         fresh_names: 0,
         made_by: HashMap::new(),
+        refs: HashMap::new(),
+        released: HashSet::new(),
     };
     let mut last = None;
     let calls = log
@@ -309,6 +311,10 @@ struct Lifter {
     fresh_names: u32,
     /// The call that made each term (for `Z3_get_app_arg`, `Z3_get_app_decl`).
     made_by: HashMap<TermId, Call>,
+    /// The program's reference counts of the objects of reference-counted contexts.
+    refs: HashMap<Addr, i64>,
+    /// Addresses whose count the program brought to zero.
+    released: HashSet<Addr>,
 }
 
 fn symbol_text(s: &Symbol) -> Option<String> {
@@ -501,22 +507,23 @@ impl Lifter {
 
     fn bind(&mut self, a: Option<Addr>, obj: Obj) {
         if let Some(a) = a.filter(|a| a.0 != 0) {
+            self.released.remove(&a);
             self.objects.insert(a, obj);
         }
     }
 
-    /// Binds an alias only where the address is not already a known object of the same
-    /// category (Z3 returns the same address for the same AST; what the lifter knew first is
-    /// more precise). A known object of another category (a sort where a declaration is
-    /// returned) was freed and its address reused: it is replaced.
+    /// Binds the answer of a query: what the lifter worked out (the term's sort, the
+    /// constructor of a datatype, ...) replaces any earlier binding (the object there may have
+    /// been freed and its address reused); an unknown answer replaces only a binding that is
+    /// unknown or whose count the program brought to zero (Z3 returns the same address for
+    /// the same AST, and what the lifter knew first is more precise).
     fn alias(&mut self, a: Option<Addr>, obj: Obj) {
         if let Some(a) = a.filter(|a| a.0 != 0) {
-            let keep = match (self.objects.get(&a), category(&obj)) {
-                (Some(Obj::Unknown(..)) | None, _) => false,
-                (Some(old), Some(new)) => category(old) == Some(new),
-                (Some(_), None) => true,
-            };
+            let keep = matches!(obj, Obj::Unknown(..))
+                && !self.released.contains(&a)
+                && !matches!(self.objects.get(&a), Some(Obj::Unknown(..)) | None);
             if !keep {
+                self.released.remove(&a);
                 self.objects.insert(a, obj);
             }
         }
@@ -535,10 +542,11 @@ impl Lifter {
             _ => None,
         };
         if let Some(a) = a.filter(|a| a.0 != 0) {
-            let keep = self
-                .objects
-                .get(&a)
-                .is_some_and(|o| category(o).is_some() && category(o) == wanted);
+            let keep = !self.released.contains(&a)
+                && self
+                    .objects
+                    .get(&a)
+                    .is_some_and(|o| category(o).is_some() && category(o) == wanted);
             if !keep {
                 self.objects
                     .insert(a, Obj::Unknown(f.name.to_string(), line));
@@ -605,6 +613,61 @@ impl Lifter {
             }
             _ => Err(format!("no sort made for {sort}")),
         }
+    }
+
+    /// `decls` with every datatype, constructor and field name the reference state would
+    /// refuse (not a simple symbol, reserved such as Z3's own `List`, or already in use)
+    /// renamed `NAME_k`: names label, they do not change what a formula means.
+    fn rename_datatypes(&self, decls: Vec<DatatypeDecl>) -> Vec<DatatypeDecl> {
+        let mut used: HashSet<String> = HashSet::new();
+        let state = &self.state;
+        let mut fresh = |name: &str| -> String {
+            let free = |n: &str, used: &HashSet<String>| {
+                model::datatype::valid_name(n)
+                    && !state.datatypes.names.contains(n)
+                    && !state.uninterpreted.contains(n)
+                    && !used.contains(n)
+            };
+            let chosen = if free(name, &used) {
+                name.to_string()
+            } else {
+                let mut base: String = name
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .take(48)
+                    .collect();
+                if !base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    base.insert(0, 'd');
+                }
+                (1..)
+                    .map(|k| format!("{base}_{k}"))
+                    .find(|n| free(n, &used))
+                    .expect("a free name")
+            };
+            used.insert(chosen.clone());
+            chosen
+        };
+        decls
+            .into_iter()
+            .map(|d| DatatypeDecl {
+                name: fresh(&d.name),
+                constructors: d
+                    .constructors
+                    .into_iter()
+                    .map(|c| ConstructorDecl {
+                        name: fresh(&c.name),
+                        fields: c
+                            .fields
+                            .into_iter()
+                            .map(|f| FieldDecl {
+                                name: fresh(&f.name),
+                                sort: f.sort,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 
     fn term_sort(&self, t: TermId) -> Option<Sort> {
@@ -874,8 +937,23 @@ impl Lifter {
             return emit_term!(Call::Op { op, indices, args });
         }
         match name {
-            // Reference counting and asking for errors: no effect.
-            _ if is_refcount(name) => Ok(Lifting::Dropped),
+            // Reference counting: no effect on the solver's state. An object whose count the
+            // program brought to zero may be freed and its address handed to a new object
+            // (or live on inside Z3: the bindings use a sort after dropping their own
+            // reference), so a query's answer may replace its binding.
+            _ if is_refcount(name) => {
+                if let Some(Value::Object(a)) = call.args.get(1) {
+                    let count = self.refs.entry(*a).or_insert(0);
+                    *count += if name.ends_with("_inc_ref") { 1 } else { -1 };
+                    if *count <= 0 {
+                        self.refs.remove(a);
+                        self.released.insert(*a);
+                    } else {
+                        self.released.remove(a);
+                    }
+                }
+                Ok(Lifting::Dropped)
+            }
             "Z3_get_error_code"
             | "Z3_get_error_msg"
             | "Z3_get_error_msg_ex"
@@ -1211,7 +1289,10 @@ impl Lifter {
                 emit_term!(Call::Lit { sort, value })
             }
             "Z3_mk_string" => {
-                let value = self.string(call, 1)?;
+                let raw = self.string(call, 1)?;
+                let value = z3_string_chars(&raw).ok_or_else(|| {
+                    Failed::Unmapped(format!("a string `{raw}` the trace cannot write"))
+                })?;
                 let sort = self
                     .sort_id(origin, &Sort::String)
                     .map_err(Failed::Refused)?;
@@ -1485,14 +1566,16 @@ impl Lifter {
                         .collect::<Step<Vec<_>>>()?;
                     (self.symbols(call, 2)?, lists)
                 };
-                let datatypes: Vec<DatatypeDecl> = names
-                    .iter()
-                    .zip(lists)
-                    .map(|(n, constructors)| DatatypeDecl {
-                        name: n.clone(),
-                        constructors,
-                    })
-                    .collect();
+                let datatypes: Vec<DatatypeDecl> = self.rename_datatypes(
+                    names
+                        .iter()
+                        .zip(lists)
+                        .map(|(n, constructors)| DatatypeDecl {
+                            name: n.clone(),
+                            constructors,
+                        })
+                        .collect(),
+                );
                 emit!(Call::DeclareDatatypes {
                     path: DeclPath::Api,
                     params: vec![],
@@ -1541,10 +1624,13 @@ impl Lifter {
                         fields: Vec::new(),
                     })
                     .collect();
-                let decl = DatatypeDecl {
-                    name: dt.clone(),
-                    constructors,
-                };
+                let decl = self
+                    .rename_datatypes(vec![DatatypeDecl {
+                        name: dt,
+                        constructors,
+                    }])
+                    .remove(0);
+                let dt = decl.name.clone();
                 emit!(Call::DeclareDatatypes {
                     path: DeclPath::Api,
                     params: vec![],
@@ -2119,6 +2205,42 @@ fn fp_text(text: &str) -> Option<String> {
     let shift = exp - den.trailing_zeros() as i32;
     let value = num as f64 * 2f64.powi(shift);
     (value.is_normal() || value == 0.0).then(|| value.to_string())
+}
+
+/// The characters `Z3_mk_string` makes of `text`: Z3 (4.8.12 to 5.4.1) decodes `\u{H...}`
+/// (1 to 5 hex digits) and `\uHHHH` and takes every other byte as it is. `None` for an
+/// escape of no character.
+fn z3_string_chars(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let braced = after
+            .strip_prefix('{')
+            .and_then(|r| r.split_once('}'))
+            .filter(|(h, _)| {
+                (1..=5).contains(&h.len()) && h.chars().all(|c| c.is_ascii_hexdigit())
+            });
+        let (hex, tail) = match braced {
+            Some((h, tail)) => (h, tail),
+            None if after.len() >= 4
+                && after.is_char_boundary(4)
+                && after[..4].chars().all(|c| c.is_ascii_hexdigit()) =>
+            {
+                (&after[..4], &after[4..])
+            }
+            None => {
+                out.push_str("\\u");
+                rest = after;
+                continue;
+            }
+        };
+        out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+        rest = tail;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// A Real numeral as the trace writes it: `a/b` and decimals as given, `-a` kept.

@@ -244,3 +244,25 @@ fn a_quantifier_over_constants_binds_variables_of_its_own() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn datatype_names_the_reference_state_refuses_are_renamed() {
+    // The coverage program declares a tuple `Pair` (constructor `Pair`) and Z3's own `List`.
+    let (_, _, lifted) = lift_file("coverage-4.8.12.log", Options::default());
+    let lines = body(&lifted);
+    let declared: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("declare_datatypes"))
+        .collect();
+    assert_eq!(declared.len(), 3, "{declared:?}");
+    assert!(
+        declared[1].contains("datatype \"Pair\" ctor \"Pair_1\""),
+        "{declared:?}"
+    );
+    assert!(
+        declared[2].contains("datatype \"List_1\" ctor \"cons\""),
+        "{declared:?}"
+    );
+    assert!(lifted.unmapped.is_empty() && lifted.refused.is_empty());
+    assert!(lifted.dependents.is_empty());
+}
