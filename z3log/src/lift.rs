@@ -7,7 +7,7 @@
 //! smallest log" with its lifted trace), and what could not be lifted, by function name and
 //! count ([`Lifted::unmapped`], [`Lifted::dependents`]).
 //!
-//! How each function is treated is decided in one place, [`Lifter::step`]:
+//! How each function is treated is decided in one place, `Lifter::lift_call`:
 //!
 //! - **dropped**: calls without effect on the solver's state: reference counting, error-code
 //!   queries, every [`Function::is_query`], printing modes, deletions of configurations and
@@ -34,6 +34,12 @@
 //! (`Z3_get_error_msg`, as the Python binding does when the error code is not OK) is recorded
 //! as refused with an unknown message (`return error ""`, which a replay matches with any
 //! error). `goal_apply` records as many subgoals as the program fetched.
+//!
+//! Names: datatype, constructor and field names the reference state refuses (Z3's `List`, a
+//! name used twice) are renamed `NAME_k`; `Z3_mk_string`'s escapes are decoded, so a `lit`
+//! holds the characters. Identity: a query's answer the lifter works out replaces the
+//! address's binding; an unknown one replaces only an unknown binding or one whose reference
+//! count the program brought to zero (freed objects' addresses are reused).
 //!
 //! With [`Options::with_checks`], the model's oracle checks follow the calls they judge:
 //! `check_model` and `check_indep` of every assertion in scope after each `get_model`,
