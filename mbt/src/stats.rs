@@ -14,7 +14,7 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
         &["new_solver_config", "translate_config", "get_proof"],
     ),
     ("consequences", &["check_consequences"]),
-    ("cubes", &["check_cubes"]),
+    ("cubes", &["check_cubes", "cube"]),
     ("tactics", &["tactic*", "goal_*", "check_goal"]),
     ("optimize", &["opt_*", "check_opt_*"]),
 ];

@@ -55,7 +55,10 @@ exit 3 also for a log of a release without a table and for a call the loaded Z3 
 query it lacks, such as Z3_is_finite_set_sort on 4.8.12, is skipped with a warning). Z3
 errors during a log replay are counted (-v), not findings. --diff-lib replays the log on the
 other libz3 too: exit 9 when one replay crashes, times out or runs out of memory and the
-other does not; when both end alike, this side's outcome stands.
+other does not; when both end alike, this side's outcome stands. --convert OUT LOG lifts a log
+into a trace (docs/z3-log.md; --with-checks adds the oracle checks): exit 0 written, 2 an
+unreadable log or unwritable output, 3 a malformed log; what cannot be lifted is named on
+stderr by function and count.
 
 Test-only: UNTRACE_FAIL_ON=PATTERN aborts the process just before a call whose trace line
 contains PATTERN (a synthetic crash for the minimizer's tests).";
@@ -113,6 +116,10 @@ pub struct ReplayArgs {
     /// The format --convert writes.
     #[arg(long, value_enum, requires = "convert")]
     pub to: Option<Format>,
+    /// With --convert of a Z3 API log: add the model's oracle checks (`check_*` lines) after
+    /// the calls they judge, so that a wrong answer becomes a finding.
+    #[arg(long, requires = "convert")]
+    pub with_checks: bool,
     /// Compare only check-sat answers with the recorded ones (a replay on another Z3, whose
     /// models, cores and error texts may differ); a definite answer that differs is exit 9.
     #[arg(long, conflicts_with = "no_check")]
@@ -214,6 +221,12 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
                 "untrace: {name} declares its limit `; memout: {m}`: replaying with --memout {m}"
             );
         }
+    }
+    if cli.with_checks {
+        return fail(
+            Exit::Usage,
+            &format!("{name}: --with-checks applies to the --convert of a Z3 API log"),
+        );
     }
     if let Some(out) = &cli.convert {
         if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {
@@ -354,8 +367,18 @@ fn compare_with(
 /// child process; `--diff-lib` compares how the replay ends on the other libz3.
 fn replay_z3_log(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
     let name = cli.trace.display();
+    if let Some(out) = &cli.convert {
+        let options = z3log::lift::Options {
+            with_checks: cli.with_checks,
+        };
+        let binary = cli.to == Some(Format::Binary);
+        let (exit, message) = crate::z3_log::convert(&cli.trace, out, binary, options);
+        if exit != Exit::Ok {
+            return fail(exit, &message);
+        }
+        return (exit, None);
+    }
     let inapplicable = [
-        (cli.convert.is_some(), "--convert"),
         (cli.smt2.is_some(), "--smt2"),
         (cli.cross_check.is_some(), "--cross-check"),
         (cli.answers_only, "--answers-only"),

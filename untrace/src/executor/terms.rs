@@ -78,13 +78,31 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
             "RTZ" => RoundingMode::round_towards_zero(),
             _ => return Err(bad()),
         }),
-        Sort::String => value
+        // `Z3_mk_string` reads `\u{H}` escapes and takes every other byte as a character (a
+        // UTF-8 `é` would be two): every character but printable ASCII, and the backslash
+        // that would start an escape, goes as its escape.
+        Sort::String => z3_string_text(value)
             .parse::<z3::ast::String>()
             .map_err(|_| format!("string literal {value:?} contains NUL"))?
             .into(),
         Sort::Seq(element) if value.is_empty() => Seq::empty(&z3_sort(element)?).into(),
         _ => return Err(bad()),
     })
+}
+
+/// The text `Z3_mk_string` reads as the characters of `value`.
+fn z3_string_text(value: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            ' '..='~' if c != '\\' => out.push(c),
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    out
 }
 
 /// `t` simplified with simplifier parameters (`Z3_simplify_ex`): `true`/`false` values are
