@@ -1091,9 +1091,13 @@ impl Lifter {
             "Z3_get_app_arg" => {
                 let t = self.term(call, 1)?;
                 let i = self.uint(call, 2)? as usize;
-                let arg = self.made_by.get(&t).and_then(|c| match c {
-                    Call::Op { args, .. } | Call::Apply { args, .. } => args.get(i).copied(),
-                    _ => None,
+                // Only applications have arguments to read back.
+                let arg = self.made_by.get(&t).and_then(|c| {
+                    if let Call::Op { args, .. } | Call::Apply { args, .. } = c {
+                        args.get(i).copied()
+                    } else {
+                        None
+                    }
                 });
                 match arg {
                     Some(a) => self.alias(result, Obj::Term(a)),
