@@ -1254,6 +1254,10 @@ impl Lower {
                     vec![Arg::Var(tactic.to_string()), Arg::Var(goal.to_string())],
                     Some((&a, Ty::ApplyResult)),
                 );
+                if matches!(ret, Some(Ret::Error(_))) {
+                    // The refusal is this call's; a refused application has no subgoals.
+                    return;
+                }
                 self.emit(
                     "Z3_update_param_value",
                     MAIN,
@@ -1942,12 +1946,52 @@ impl Lower {
                 let os = opt.to_string();
                 let ms = model.to_string();
                 let mut fixed: Vec<(String, String)> = Vec::new();
-                for (i, (objective, _group)) in info.objectives.iter().enumerate() {
-                    let Some((term, direction)) = objective else {
-                        self.note(format!("`{}`: objective {i} is a group of soft constraints, which this program does not judge (nor the ones after it)", check.name()));
-                        break;
+                for (i, (objective, group)) in info.objectives.iter().enumerate() {
+                    let (ts, direction) = match objective {
+                        Some((term, direction)) => (term.to_string(), *direction),
+                        None => {
+                            // A group of soft constraints: its objective is the penalty, the
+                            // sum of the weights of the violated ones, minimized.
+                            let members = info.soft.get(group).cloned().unwrap_or_default();
+                            let int = self.fresh("sort");
+                            self.emit("Z3_mk_int_sort", MAIN, vec![], Some((&int, Ty::Sort)));
+                            let zero = self.fresh("term");
+                            self.emit(
+                                "Z3_mk_unsigned_int64",
+                                MAIN,
+                                vec![Arg::Uint(0), var(&int)],
+                                Some((&zero, Ty::Ast)),
+                            );
+                            let mut parts = Vec::new();
+                            for (t, w) in members {
+                                let weight = self.fresh("term");
+                                self.emit(
+                                    "Z3_mk_unsigned_int64",
+                                    MAIN,
+                                    vec![Arg::Uint(u64::from(w)), var(&int)],
+                                    Some((&weight, Ty::Ast)),
+                                );
+                                let part = self.fresh("term");
+                                self.emit(
+                                    "Z3_mk_ite",
+                                    MAIN,
+                                    vec![Arg::Var(t.to_string()), var(&zero), var(&weight)],
+                                    Some((&part, Ty::Ast)),
+                                );
+                                parts.push(Arg::Var(part));
+                            }
+                            let penalty = self.fresh("penalty");
+                            let n = parts.len() as u64;
+                            self.emit(
+                                "Z3_mk_add",
+                                MAIN,
+                                vec![Arg::Uint(n), Arg::Array(Ty::Ast, parts)],
+                                Some((&penalty, Ty::Ast)),
+                            );
+                            (penalty, Direction::Minimize)
+                        }
                     };
-                    let ts = term.to_string();
+                    let direction = &direction;
                     let reported = self.fresh("bound");
                     let func = if matches!(check, Check::OptValues { .. })
                         || *direction == Direction::Minimize
