@@ -55,6 +55,8 @@ struct OptInfo {
     /// The objectives in the order they were made: a term and its direction, or a soft group.
     objectives: Vec<(Option<(TermId, Direction)>, String)>,
     soft: HashMap<String, Vec<(TermId, u32)>>,
+    /// What each `opt_push` saw, restored by its `opt_pop`.
+    scopes: Vec<(usize, usize, HashMap<String, Vec<(TermId, u32)>>)>,
 }
 
 struct Lower {
@@ -680,6 +682,19 @@ impl Lower {
                 }
                 match call {
                     Call::OptAssert(o, t) => self.opts.entry(*o).or_default().hard.push(*t),
+                    Call::OptPush(o) => {
+                        let info = self.opts.entry(*o).or_default();
+                        let mark = (info.hard.len(), info.objectives.len(), info.soft.clone());
+                        info.scopes.push(mark);
+                    }
+                    Call::OptPop(o) => {
+                        let info = self.opts.entry(*o).or_default();
+                        if let Some((hard, objectives, soft)) = info.scopes.pop() {
+                            info.hard.truncate(hard);
+                            info.objectives.truncate(objectives);
+                            info.soft = soft;
+                        }
+                    }
                     Call::OptGetModel(o) => {
                         if let Ok(m) = b[1..].parse() {
                             let ctx = self.ctx(&o.to_string());
@@ -2011,6 +2026,31 @@ impl Lower {
                         vec![var(&os), Arg::Uint(i as u64)],
                         Some((&reported, Ty::Ast)),
                     );
+                    // A bit-vector objective's bound is an integer: compared as a bit-vector
+                    // of the objective's width (the executor's `coerce`).
+                    let width = ts
+                        .strip_prefix('t')
+                        .and_then(|n| n.parse().ok())
+                        .and_then(|n| self.state.terms.get(&TermId(n)))
+                        .and_then(|info| match info.sort {
+                            Sort::BitVec(w) => Some(w),
+                            _ => None,
+                        });
+                    let reported = match width {
+                        Some(w) => {
+                            let bv = self.fresh("bound");
+                            self.emit(
+                                "Z3_mk_int2bv",
+                                MAIN,
+                                vec![Arg::Uint(u64::from(w)), var(&reported)],
+                                Some((&bv, Ty::Ast)),
+                            );
+                            let simp = self.fresh("bound");
+                            self.emit("Z3_simplify", MAIN, vec![var(&bv)], Some((&simp, Ty::Ast)));
+                            simp
+                        }
+                        None => reported,
+                    };
                     let v = self.fresh("value");
                     let ok = self.fresh("r");
                     self.emit(
@@ -2065,10 +2105,11 @@ impl Lower {
                                 self.emit("Z3_solver_assert", MAIN, vec![var(&z), var(&eq)], None);
                             }
                             let better = self.fresh("term");
-                            let cmp = if *direction == Direction::Minimize {
-                                "Z3_mk_lt"
-                            } else {
-                                "Z3_mk_gt"
+                            let cmp = match (*direction == Direction::Minimize, width.is_some()) {
+                                (true, false) => "Z3_mk_lt",
+                                (false, false) => "Z3_mk_gt",
+                                (true, true) => "Z3_mk_bvult",
+                                (false, true) => "Z3_mk_bvugt",
                             };
                             self.emit(cmp, MAIN, vec![var(&ts), var(&v)], Some((&better, Ty::Ast)));
                             self.emit("Z3_solver_assert", MAIN, vec![var(&z), var(&better)], None);
@@ -2087,7 +2128,7 @@ impl Lower {
                     }
                     fixed.push((ts, v));
                 }
-                self.step(Step::Note("the suite skips objectives whose bounds are infinite, infinitesimal or differ; this program judges them all".into()));
+                self.note(format!("`{}`: the suite skips objectives whose bounds are infinite, infinitesimal or differ; this program judges them all", check.name()));
             }
             Check::Independent { .. } | Check::Quant { .. } => {
                 self.note(format!("`{}`: the independent evaluator is part of this suite, not of Z3: not expressed", check.name()));

@@ -35,15 +35,15 @@ pub fn write(p: &Program, release: &str) -> Result<String, String> {
         .push(entry(EntryKind::Message(head.into_bytes().into())));
     for step in &p.steps {
         let Step::Call(c) = step else { continue };
+        if c.func == "Z3_set_error_handler" {
+            continue; // Z3's writer logs no callback.
+        }
         let Some(f) = table.by_name(&c.func) else {
             return Err(format!(
                 "{} has no {} (the log cannot name it)",
                 release, c.func
             ));
         };
-        if c.func == "Z3_set_error_handler" {
-            continue; // Z3's writer logs no callback.
-        }
         let mut addr_of = |v: &str, addrs: &mut HashMap<String, Addr>| {
             *addrs.entry(v.to_string()).or_insert_with(|| {
                 next += 0x10;
