@@ -28,6 +28,12 @@ pub const MAIN: &str = "ctx";
 /// The resource limit of the checks' fresh solvers (the executor's `SOLVER_CHECK_RLIMIT`).
 const CHECK_RLIMIT: u64 = 2_000_000;
 
+/// Soft constraints by group: term and weight.
+type SoftGroups = HashMap<String, Vec<(TermId, u32)>>;
+
+/// A datatype group: its parameters, declarations and the sorts its fields name.
+type Group = (Vec<String>, Vec<DatatypeDecl>, Vec<model::SortId>);
+
 /// What the lowering knows of a solver.
 #[derive(Clone, Default)]
 struct SolverInfo {
@@ -54,9 +60,9 @@ struct OptInfo {
     hard: Vec<TermId>,
     /// The objectives in the order they were made: a term and its direction, or a soft group.
     objectives: Vec<(Option<(TermId, Direction)>, String)>,
-    soft: HashMap<String, Vec<(TermId, u32)>>,
+    soft: SoftGroups,
     /// What each `opt_push` saw, restored by its `opt_pop`.
-    scopes: Vec<(usize, usize, HashMap<String, Vec<(TermId, u32)>>)>,
+    scopes: Vec<(usize, usize, SoftGroups)>,
 }
 
 struct Lower {
@@ -72,7 +78,7 @@ struct Lower {
     translated: HashMap<(TermId, String), String>,
     /// The first variable of each sort.
     sort_vars: HashMap<Sort, String>,
-    datatypes: HashMap<String, (Vec<String>, Vec<DatatypeDecl>, Vec<model::SortId>)>,
+    datatypes: HashMap<String, Group>,
     literals: HashMap<TermId, (Sort, String)>,
     simplified_from: HashMap<TermId, TermId>,
     applied: HashMap<model::call::GoalId, String>,
@@ -710,7 +716,7 @@ impl Lower {
                 }
             }
             Call::ToSmt2(z) => {
-                self.to_smt2(&z.to_string());
+                self.dump_text(&z.to_string());
             }
             Call::Delete(z) => {
                 let z = z.to_string();
@@ -1393,7 +1399,7 @@ impl Lower {
     /// A solver's assertions as SMT-LIB, as the z3 crate's `Solver::to_smt2` writes them
     /// (`Z3_benchmark_to_smtlib_string` of the assertions, the last as the formula); the
     /// assertions are the ones the lowering knows the solver holds.
-    fn to_smt2(&mut self, z: &str) -> String {
+    fn dump_text(&mut self, z: &str) -> String {
         let id = SolverId(z[1..].parse().unwrap_or(0));
         let info = self.solvers.get(&id).cloned().unwrap_or_default();
         let ctx = self.ctx(z);
@@ -1795,7 +1801,7 @@ impl Lower {
                 let zs = z.to_string();
                 // The text is Z3's until its next call: the fresh solver is made first.
                 let fresh = self.reference_solver(&info.ctx.clone(), info.rlimit);
-                let text = self.to_smt2(&zs);
+                let text = self.dump_text(&zs);
                 self.emit(
                     "Z3_solver_from_string",
                     &info.ctx,
