@@ -374,7 +374,7 @@ pub fn emit(
         for h in &header {
             text.push_str(&format!("; {}\n", comment_text(h)));
         }
-        text.push_str("; expected: the answers of the check-sat commands are the recorded ones\n");
+        text.push_str("; expected: each check-sat answers what its `; recorded:` comment says (the trace's Z3)\n");
         text.push_str(&crate::smt2::write_script(source, trace));
         return Ok((text, Vec::new()));
     }
@@ -421,4 +421,48 @@ pub fn write_atomically(out: &std::path::Path, text: &str) -> Result<(), String>
     tmp.persist(out)
         .map_err(|e| format!("{}: cannot write: {}", out.display(), e.error))?;
     Ok(())
+}
+
+/// The file names of a failure folder's reproducers.
+pub const FOLDER_FILES: [(&str, Format); 3] = [
+    ("repro.c", Format::C),
+    ("repro.py", Format::Python),
+    ("repro.smt2", Format::Smt2),
+];
+
+/// Whether every call of the trace has an SMT-LIB form (the oracle's checks aside, which the
+/// script states as expected answers), so that an SMT-LIB script says what the trace does.
+pub fn smt2_possible(trace: &model::trace::Trace) -> bool {
+    trace.entries.iter().all(|e| {
+        matches!(e.call, model::Call::Check(_))
+            || e.call.spec().smt2 != model::call_args::Smt2::ApiOnly
+    })
+}
+
+/// Writes the reproducers of the trace at `trace_path` into `dir` (`repro.c`, `repro.py` and,
+/// where every call has an SMT-LIB form, `repro.smt2`), each through a temporary file, with
+/// `header` (what the finding is) in their first comment; returns the files written.
+pub fn write_folder(
+    dir: &std::path::Path,
+    trace_path: &std::path::Path,
+    header: Vec<String>,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    let trace = crate::replay::read_trace(trace_path).map_err(|(_, m)| m)?;
+    let source = trace_path.file_name().map_or_else(
+        || trace_path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut written = Vec::new();
+    for (name, format) in FOLDER_FILES {
+        let path = dir.join(name);
+        if format == Format::Smt2 && !smt2_possible(&trace) {
+            // A stale script of an earlier trace must not stay beside the new reproducers.
+            let _ = std::fs::remove_file(&path);
+            continue;
+        }
+        let (text, _) = emit(format, &source, &trace, header.clone(), None)?;
+        write_atomically(&path, &text)?;
+        written.push(path);
+    }
+    Ok(written)
 }
