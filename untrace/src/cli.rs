@@ -187,9 +187,7 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
 fn emit_reproducer(
     cli: &ReplayArgs,
     emit: &[String],
-    name: &str,
-    raw: &[u8],
-    trace: &model::trace::Trace,
+    trace: Option<(&str, &[u8], &model::trace::Trace)>,
 ) -> (Exit, Option<Failure>) {
     let [format, out] = emit else {
         return fail(Exit::Usage, "--emit takes a format and an output file");
@@ -216,13 +214,18 @@ fn emit_reproducer(
             ),
         );
     }
-    let header = crate::repro::header_comments(raw);
-    let written = crate::repro::emit(format, name, trace, header, cli.release.as_deref()).and_then(
-        |(text, unexpressed)| {
-            crate::repro::write_atomically(out, &text)?;
-            Ok(unexpressed)
-        },
-    );
+    let emitted = match trace {
+        Some((name, raw, trace)) => {
+            let header = crate::repro::header_comments(raw);
+            crate::repro::emit(format, name, trace, header, cli.release.as_deref())
+        }
+        // A Z3 API log (its content said so).
+        None => crate::repro::emit_log(format, &cli.trace, cli.release.as_deref()),
+    };
+    let written = emitted.and_then(|(text, unexpressed)| {
+        crate::repro::write_atomically(out, &text)?;
+        Ok(unexpressed)
+    });
     match written {
         Ok(unexpressed) => {
             for u in unexpressed {
@@ -246,6 +249,9 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
         eprintln!("untrace: Z3 {} ({file})", crate::z3_version());
     }
     if crate::z3_log::is_log(&cli.trace) {
+        if let Some(emit) = &cli.emit {
+            return emit_reproducer(cli, emit, None);
+        }
         return replay_z3_log(cli);
     }
     let name = cli.trace.display().to_string();
@@ -276,7 +282,7 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
         }
     }
     if let Some(emit) = &cli.emit {
-        return emit_reproducer(cli, emit, &name, &raw, &trace);
+        return emit_reproducer(cli, emit, Some((&name, &raw, &trace)));
     }
     if let Some(out) = &cli.convert {
         if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {

@@ -103,6 +103,7 @@ impl Writer {
             (None, _) => String::new(),
             (Some(ctx), OnError::Finding) => format!(" check({ctx});"),
             (Some(ctx), OnError::Recorded(m)) => format!(" refused({ctx}, {});", c_string(m)),
+            (Some(_), OnError::Ignored) => String::new(),
         };
         let _ = writeln!(self.out, "    {lhs}{call};{after}");
     }
@@ -230,7 +231,7 @@ pub fn write(p: &Program) -> String {
             }
         }
     }
-    for ctx in p.contexts().iter().rev() {
+    for ctx in p.contexts().iter().rev().filter(|_| !p.keeps_contexts) {
         let _ = writeln!(w.out, "    Z3_del_context({ctx});");
     }
     w.out

@@ -8,7 +8,7 @@
 //! the trace line they come from, a recorded refusal that the call must meet again, and the
 //! oracle's conditions ([`Step::Fail`]) with the exit code and the message that say what
 //! was expected. [`lower`] makes it from a trace (the same Z3 calls the executor makes for
-//! each trace call); [`c`], [`python`] and [`z3log`]
+//! each trace call), [`from_log`] from a Z3 API log; [`c`], [`python`] and [`z3log`]
 //! print it. What a writer cannot express is listed in [`Program::unexpressed`], which
 //! every writer prints at the top of its file.
 //!
@@ -18,6 +18,7 @@
 //! crash itself (a signal, or Z3's own exit inside a call).
 
 pub mod c;
+pub mod from_log;
 pub mod lower;
 pub mod python;
 pub mod z3log;
@@ -53,6 +54,9 @@ pub enum Ty {
     Uint,
     Int,
     Double,
+    /// An object of a type the writers know no name for (a Z3 API log's fixedpoint, stats,
+    /// ...): `void *`, which C converts to any pointer type.
+    Opaque,
 }
 
 impl Ty {
@@ -82,6 +86,7 @@ impl Ty {
             Ty::Uint => "unsigned",
             Ty::Int => "int",
             Ty::Double => "double",
+            Ty::Opaque => "void *",
         }
     }
 
@@ -110,6 +115,7 @@ impl Ty {
             Ty::Bool => "ctypes.c_bool",
             Ty::Uint => "ctypes.c_uint",
             Ty::Double => "ctypes.c_double",
+            Ty::Opaque => "ctypes.c_void_p",
         }
     }
 
@@ -162,7 +168,8 @@ impl Ty {
             | Ty::Bool
             | Ty::Uint
             | Ty::Int
-            | Ty::Double => return None,
+            | Ty::Double
+            | Ty::Opaque => return None,
         })
     }
 
@@ -230,6 +237,9 @@ pub enum OnError {
     Finding,
     /// The trace records this refusal: the call must meet one (else exit 1).
     Recorded(String),
+    /// An error is no finding (a Z3 API log's calls: the program that wrote it may have
+    /// expected the error); the program goes on.
+    Ignored,
 }
 
 /// One Z3 C call.
@@ -296,6 +306,9 @@ pub struct Program {
     /// What the writers cannot express (a check they cannot run, a call they stand in for),
     /// one line each.
     pub unexpressed: Vec<String>,
+    /// The calls delete their contexts themselves (a log's): the writers add no
+    /// `Z3_del_context` at the end.
+    pub keeps_contexts: bool,
 }
 
 impl Program {
@@ -465,4 +478,35 @@ pub fn write_folder(
         written.push(path);
     }
     Ok(written)
+}
+
+/// The reproducer of the Z3 API log at `path` in `format` (`c`, `python`, or `z3log` for
+/// another release), and what the writer could not express.
+pub fn emit_log(
+    format: Format,
+    path: &std::path::Path,
+    release: Option<&str>,
+) -> Result<(String, Vec<String>), String> {
+    let loaded = ::z3log::load(path).map_err(|e| e.message)?;
+    let source = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut program = from_log::from_log(&source, &loaded);
+    program.expected =
+        vec!["a Z3 API log replayed: its Z3 errors are no finding, a crash crashes".to_string()];
+    let text = match format {
+        Format::C => c::write(&program),
+        Format::Python => python::write(&program),
+        Format::Z3log => {
+            let release = release
+                .map(str::to_string)
+                .unwrap_or_else(|| loaded.table.version.clone());
+            z3log::write(&program, &release)?
+        }
+        Format::Smt2 => {
+            return Err("a Z3 API log has no SMT-LIB form (--emit c, python or z3log)".into())
+        }
+    };
+    Ok((text, program.unexpressed))
 }

@@ -146,6 +146,15 @@ fn call(out: &mut String, c: &Z3Call) {
         OnError::Finding => {
             let _ = writeln!(out, "    {text}");
         }
+        OnError::Ignored => {
+            if let Some(v) = &c.bind {
+                let _ = writeln!(out, "    {} = None", v.name);
+            }
+            let _ = writeln!(
+                out,
+                "    try:\n        {text}\n    except Z3Exception:\n        pass  # An error is no finding in a log's replay."
+            );
+        }
         OnError::Recorded(m) => {
             let _ = writeln!(
                 out,
@@ -218,7 +227,7 @@ pub fn write(p: &Program) -> String {
             }
         }
     }
-    for ctx in p.contexts().iter().rev() {
+    for ctx in p.contexts().iter().rev().filter(|_| !p.keeps_contexts) {
         let _ = writeln!(out, "    Z3_del_context({ctx})");
     }
     out.push_str(
