@@ -311,6 +311,77 @@ fn a_z3_log_reproducer_replays_to_the_crash() {
     );
 }
 
+/// The Z3 API logs of `traces/logs/` as C and Python reproducers: each ends as `untrace`'s
+/// replay of the log does (a crash, a hang, or no failure), on the Z3 that wrote it; a log
+/// with calls the writers leave out (out-arrays: `coverage`) is listed and not run.
+#[test]
+fn log_reproducers_end_as_their_replays_do() {
+    let logs_dir = repo_root().join("traces/logs");
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(&logs_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+        .collect();
+    logs.sort();
+    let system = system_z3();
+    let second = e2e::find_other_z3().map(wheel_z3);
+    let dir = tempfile::tempdir().expect("a private temporary folder");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for log in &logs {
+        let name = log.file_stem().unwrap().to_string_lossy().to_string();
+        let z3 = if name.ends_with("-4.8.12") || name.ends_with("_c-4.8.12") {
+            &system
+        } else if let Some(second) = second.as_ref().filter(|_| name.ends_with("-5.4.1")) {
+            second
+        } else {
+            eprintln!("{name}: not run: no Z3 of its release here");
+            continue;
+        };
+        let c = dir.path().join(format!("{name}.c"));
+        let unexpressed = emit(z3, "c", &c, log);
+        if !unexpressed.is_empty() {
+            eprintln!(
+                "{name}: not run: {} calls not expressed, e.g. {}",
+                unexpressed.len(),
+                unexpressed[0]
+            );
+            continue;
+        }
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--timeout".as_ref(), "20".as_ref()];
+        if let Some(lib) = &z3.z3_lib {
+            args.extend(["--z3-lib".as_ref(), lib.as_os_str()]);
+        }
+        args.push(log.as_os_str());
+        let replayed = command("untrace", &args, &[]).output().unwrap();
+        let want = match replayed.status.code() {
+            Some(0) => Outcome::Pass,
+            Some(7) => Outcome::Timeout,
+            _ => Outcome::Crash,
+        };
+        let binary = dir.path().join(&name);
+        compile(z3, &c, &binary);
+        let limit = Duration::from_secs(10);
+        let (got, last) = run_reproducer(&binary, &[], dir.path(), limit);
+        if got != want {
+            failures.push(format!("{name}.c: expected {want:?}, got {got:?} ({last})"));
+        }
+        if let Some(python) = &z3.python {
+            let py = dir.path().join(format!("{name}.py"));
+            emit(z3, "python", &py, log);
+            let (got, last) = run_reproducer(python, &[&py], dir.path(), limit);
+            if got != want {
+                failures.push(format!(
+                    "{name}.py: expected {want:?}, got {got:?} ({last})"
+                ));
+            }
+        }
+        ran += 1;
+    }
+    assert!(ran > 0, "no log ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn emit_refuses_to_overwrite_its_input_and_unknown_formats() {
     let dir = tempfile::tempdir().expect("a private temporary folder");
