@@ -15,6 +15,7 @@ pub fn write(p: &Program, release: &str) -> Result<String, String> {
     let table = Table::for_version(release).map_err(|e| e.to_string())?;
     let mut addrs: HashMap<String, Addr> = HashMap::new();
     let mut next = 0x1000u64;
+    let mut texts = std::collections::HashSet::new();
     let mut log = Log {
         version: Some(release.to_string()),
         ..Log::default()
@@ -34,7 +35,35 @@ pub fn write(p: &Program, release: &str) -> Result<String, String> {
     log.entries
         .push(entry(EntryKind::Message(head.into_bytes().into())));
     for step in &p.steps {
-        let Step::Call(c) = step else { continue };
+        let c = match step {
+            Step::Call(c) => c,
+            // Another name for the same object: the same address.
+            Step::Alias { var, of } => {
+                if let Some(a) = addrs.get(of).copied() {
+                    addrs.insert(var.name.clone(), a);
+                }
+                continue;
+            }
+            Step::Line(_) | Step::Fail { .. } | Step::Note(_) => continue,
+        };
+        // Text Z3 made at run time (a dump) is a value in a log, unknown here: such a call
+        // is left out, and the log says so.
+        let uses_text = c
+            .args
+            .iter()
+            .any(|a| matches!(a, Arg::Var(v) if texts.contains(v)));
+        if let Some(v) = c.bind.as_ref().filter(|v| v.ty == Ty::Str) {
+            texts.insert(v.name.clone());
+        }
+        if uses_text {
+            let note = format!(
+                "left out: {}, whose text argument Z3 makes at run time",
+                c.func
+            );
+            log.entries
+                .push(entry(EntryKind::Message(note.into_bytes().into())));
+            continue;
+        }
         if c.func == "Z3_set_error_handler" {
             continue; // Z3's writer logs no callback.
         }
