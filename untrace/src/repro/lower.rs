@@ -45,6 +45,8 @@ struct SolverInfo {
     /// The recorded answer of the last check, where the trace records one.
     last_recorded: Option<SatResult>,
     assumptions: Vec<TermId>,
+    /// The formula of its last check (assertions and assumptions).
+    checked: Option<std::collections::BTreeSet<TermId>>,
     tracked: bool,
     rlimit: Option<u64>,
 }
@@ -918,6 +920,7 @@ impl Lower {
                 info.ctx = target.clone();
                 info.last = None;
                 info.last_recorded = None;
+                info.checked = None;
                 if let Ok(id) = b[1..].parse() {
                     self.solvers.insert(SolverId(id), info);
                 }
@@ -993,6 +996,10 @@ impl Lower {
                         Call::CheckSatAssuming(_, ts) => ts.clone(),
                         _ => Vec::new(),
                     };
+                    let mut formula: std::collections::BTreeSet<TermId> =
+                        s.assertions().into_iter().collect();
+                    formula.extend(&s.assumptions);
+                    s.checked = Some(formula);
                 }
             }
             Call::GetModel(z) => {
@@ -1056,17 +1063,10 @@ impl Lower {
                         .iter()
                         .map(|d| (d.name.clone(), format!("dt_{}", d.name)))
                         .collect();
-                    self.parse_datatypes(&datatypes[0].name, &instances);
+                    self.parse_instances(&datatypes[0].name, &instances, Vec::new());
                 }
             }
             Call::SortDatatype { name, params } => {
-                let instance = Sort::Named(
-                    name.clone(),
-                    params
-                        .iter()
-                        .filter_map(|p| self.state.sort(*p).ok().cloned())
-                        .collect(),
-                );
                 if params.is_empty() {
                     self.step(Step::Alias {
                         var: Var {
@@ -1089,11 +1089,10 @@ impl Lower {
                     let text = format!("({name} {})", texts.join(" "));
                     self.parse_instances(name, &[(text, b.to_string())], aliases);
                 }
-                let _ = instance;
             }
             Call::DtConstruct { sort, ctor, args } => {
                 let dt = self.state.sort(*sort).ok().cloned();
-                if let Some((i, _)) = dt.as_ref().and_then(|s| self.ctor_index(s, ctor)) {
+                if let Some(i) = dt.as_ref().and_then(|s| self.ctor_index(s, ctor)) {
                     let d = self.fresh("decl");
                     self.emit(
                         "Z3_get_datatype_sort_constructor",
@@ -1111,9 +1110,7 @@ impl Lower {
                 }
             }
             Call::DtTest { ctor, term } => {
-                if let Some((s, i)) =
-                    self.dt_of(*term, |l, s| l.ctor_index(s, ctor).map(|(i, _)| i))
-                {
+                if let Some((s, i)) = self.dt_of(*term, |l, s| l.ctor_index(s, ctor)) {
                     let d = self.fresh("decl");
                     self.emit(
                         "Z3_get_datatype_sort_recognizer",
@@ -1640,10 +1637,6 @@ impl Lower {
         }
     }
 
-    fn parse_datatypes(&mut self, name: &str, instances: &[(String, String)]) {
-        self.parse_instances(name, instances, Vec::new());
-    }
-
     fn decl_of(&self, sort: &Sort) -> Option<DatatypeDecl> {
         let Sort::Named(name, _) = sort else {
             return None;
@@ -1652,10 +1645,10 @@ impl Lower {
         decls.iter().find(|d| d.name == *name).cloned()
     }
 
-    fn ctor_index(&self, sort: &Sort, ctor: &str) -> Option<(u64, ())> {
+    fn ctor_index(&self, sort: &Sort, ctor: &str) -> Option<u64> {
         let d = self.decl_of(sort)?;
         let i = d.constructors.iter().position(|c| c.name == ctor)?;
-        Some((i as u64, ()))
+        Some(i as u64)
     }
 
     fn field_index(&self, sort: &Sort, field: &str) -> Option<(u64, u64)> {
@@ -1776,11 +1769,13 @@ impl Lower {
                     self.step(Step::Note("a solver has no answer to compare".into()));
                     return;
                 };
-                if a.assertions() != b.assertions()
-                    && matches!(check, Check::Shadow { .. })
-                    && !(a.assertions().is_empty() && b.assertions().is_empty())
-                {
-                    // The copy holds its origin's assertions at the copy and those it got after.
+                // The premise, as the executor verifies it: both last checks were of the same
+                // formula (assertions and assumptions).
+                if a.checked.is_none() || a.checked != b.checked {
+                    self.step(Step::Note(format!(
+                        "{original} and {clone} did not check the same formula: nothing to compare"
+                    )));
+                    return;
                 }
                 self.step(Step::Fail {
                     cond: Cond::AnswersDiffer(ra, rb),
