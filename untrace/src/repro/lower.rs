@@ -688,14 +688,16 @@ impl Lower {
                         self.simplified_from.insert(TermId(n), *from);
                     }
                 }
-                match call {
-                    Call::OptAssert(o, t) => self.opts.entry(*o).or_default().hard.push(*t),
-                    Call::OptPush(o) => {
+                {
+                    if let Call::OptAssert(o, t) = call {
+                        self.opts.entry(*o).or_default().hard.push(*t);
+                    }
+                    if let Call::OptPush(o) = call {
                         let info = self.opts.entry(*o).or_default();
                         let mark = (info.hard.len(), info.objectives.len(), info.soft.clone());
                         info.scopes.push(mark);
                     }
-                    Call::OptPop(o) => {
+                    if let Call::OptPop(o) = call {
                         let info = self.opts.entry(*o).or_default();
                         if let Some((hard, objectives, soft)) = info.scopes.pop() {
                             info.hard.truncate(hard);
@@ -703,18 +705,17 @@ impl Lower {
                             info.soft = soft;
                         }
                     }
-                    Call::OptGetModel(o) => {
+                    if let Call::OptGetModel(o) = call {
                         if let Ok(m) = b[1..].parse() {
                             let ctx = self.ctx(&o.to_string());
                             self.models.insert(ModelId(m), (ctx, Vec::new()));
                         }
                     }
-                    Call::FromString(z, _) => {
+                    if let Call::FromString(z, _) = call {
                         if let Some(s) = self.solvers.get_mut(z) {
                             s.last = None;
                         }
                     }
-                    _ => {}
                 }
             }
             Call::ToSmt2(z) => {
@@ -902,9 +903,10 @@ impl Lower {
                 self.new_solver_info(b, &ctx);
             }
             Call::Translate(z) | Call::TranslateConfig { solver: z, .. } => {
-                let config = match call {
-                    Call::TranslateConfig { config, .. } => config.clone(),
-                    _ => Vec::new(),
+                let config = if let Call::TranslateConfig { config, .. } = call {
+                    config.clone()
+                } else {
+                    Vec::new()
                 };
                 let target = self.fresh_context(&config);
                 let zs = z.to_string();
@@ -949,21 +951,18 @@ impl Lower {
             Call::Push(z) | Call::Pop(z, _) | Call::Reset(z) | Call::GetProof(z) => {
                 self.expect_direct(call, bind);
                 if let Some(s) = self.solvers.get_mut(z) {
-                    match call {
-                        Call::Push(_) => s.scopes.push(Vec::new()),
-                        Call::Pop(_, n) => {
-                            for _ in 0..*n {
-                                if s.scopes.len() > 1 {
-                                    s.scopes.pop();
-                                }
+                    if let Call::Push(_) = call {
+                        s.scopes.push(Vec::new());
+                    } else if let Call::Pop(_, n) = call {
+                        for _ in 0..*n {
+                            if s.scopes.len() > 1 {
+                                s.scopes.pop();
                             }
                         }
-                        Call::Reset(_) => {
-                            s.scopes = vec![Vec::new()];
-                            s.tracked = false;
-                            s.last = None;
-                        }
-                        _ => {}
+                    } else if let Call::Reset(_) = call {
+                        s.scopes = vec![Vec::new()];
+                        s.tracked = false;
+                        s.last = None;
                     }
                 }
             }
@@ -992,9 +991,10 @@ impl Lower {
                         Some(Ret::Sat(a)) => Some(*a),
                         _ => None,
                     };
-                    s.assumptions = match call {
-                        Call::CheckSatAssuming(_, ts) => ts.clone(),
-                        _ => Vec::new(),
+                    s.assumptions = if let Call::CheckSatAssuming(_, ts) = call {
+                        ts.clone()
+                    } else {
+                        Vec::new()
                     };
                     let mut formula: std::collections::BTreeSet<TermId> =
                         s.assertions().into_iter().collect();
@@ -1139,8 +1139,8 @@ impl Lower {
                         vec![var(&s), Arg::Uint(i), Arg::Uint(j)],
                         Some((&d, Ty::FuncDecl)),
                     );
-                    match call {
-                        Call::DtUpdate { value, .. } => self.emit(
+                    if let Call::DtUpdate { value, .. } = call {
+                        self.emit(
                             "Z3_datatype_update_field",
                             MAIN,
                             vec![
@@ -1149,8 +1149,9 @@ impl Lower {
                                 Arg::Var(value.to_string()),
                             ],
                             Some((b, Ty::Ast)),
-                        ),
-                        _ => self.emit(
+                        );
+                    } else {
+                        self.emit(
                             "Z3_mk_app",
                             MAIN,
                             vec![
@@ -1159,7 +1160,7 @@ impl Lower {
                                 Arg::Array(Ty::Ast, vec![Arg::Var(term.to_string())]),
                             ],
                             Some((b, Ty::Ast)),
-                        ),
+                        );
                     }
                 }
             }
