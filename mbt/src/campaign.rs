@@ -418,6 +418,7 @@ fn finish_round(
         files: (n_files > 0).then_some(files),
         rerun: rerun_command(cfg, report.seed, &dir.join("rerun")),
         minimized_trace: None,
+        reproducers: Vec::new(),
         minimized_replay: None,
         minimized_signature: None,
         minimize_note: None,
@@ -433,6 +434,7 @@ fn finish_round(
         entry.last_seed = before.last_seed;
         entry.found_after = before.found_after;
     }
+    entry.reproducers = write_reproducers(&dir, &entry.trace, &entry);
     // Written now, so that a campaign that dies leaves its findings; again at the end with the
     // final counts.
     entry.write(&dir)?;
@@ -555,6 +557,7 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                     &path,
                     &displayed_replay_args(entry.failure.kind, cfg.limits, &entry.replay_args),
                 ));
+                entry.reproducers = write_reproducers(&dir, &path, entry);
                 entry.minimized_trace = Some(path);
                 entry.known |= signature.as_deref().is_some_and(|s| cfg.known.contains(s));
                 entry.minimized_signature = signature;
@@ -579,6 +582,25 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
     }
     summary.interrupted |= interrupt::requested().is_some();
     merge_same_root_cause(&cfg.out.join("failures"), &mut summary.failure_list)
+}
+
+/// Writes a finding's reproducers (`untrace::repro::write_folder`) from `trace` into its
+/// folder; a failure to write them is reported and leaves none named, the finding stays.
+fn write_reproducers(dir: &Path, trace: &Path, entry: &FailureEntry) -> Vec<PathBuf> {
+    let header = vec![
+        format!("finding: {}", entry.signature),
+        format!(
+            "found by mbt, round seed {}, on Z3 {}",
+            entry.seed, entry.z3_version
+        ),
+    ];
+    match untrace::repro::write_folder(dir, trace, header) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("mbt: {}: cannot write its reproducers: {e}", entry.id);
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1201,6 +1201,7 @@ mod tests {
             replay: String::new(),
             replay_args: Vec::new(),
             minimized_trace: min,
+            reproducers: Vec::new(),
             minimized_replay: None,
             minimized_signature: minimized.map(str::to_string),
             minimize_note: None,

@@ -61,6 +61,11 @@ pub struct FailureEntry {
     /// `--minimize`: the signature after minimization, by root cause.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimized_signature: Option<String>,
+    /// Reproducers Z3's developers run without this suite, made from the minimized trace (the
+    /// round's when minimization did not finish): `repro.c`, `repro.py`, and `repro.smt2`
+    /// where every call has an SMT-LIB form (docs/reproducers.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reproducers: Vec<PathBuf>,
     /// `--minimize`: the line counts, or why the failure was not minimized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimize_note: Option<String>,
@@ -144,6 +149,7 @@ impl FailureEntry {
                 (self.minimized_replay.as_deref()).map(|command| in_command(command, &old, &new));
             self.minimized_trace = Some(new);
         }
+        self.reproducers = self.reproducers.iter().map(|p| moved(p)).collect();
         self.rerun = in_command(&self.rerun, from, to);
     }
 }
@@ -507,6 +513,7 @@ pub(crate) mod tests {
             replay: String::new(),
             replay_args: Vec::new(),
             minimized_trace: None,
+            reproducers: Vec::new(),
             minimized_replay: None,
             minimized_signature: root_cause.map(str::to_string),
             minimize_note: None,

@@ -363,7 +363,7 @@ macro_rules! walk_check {
                 $v.solver(other);
             }
             Check::Dump(z) => {
-                $v.head(spec!("check_dump", None, Checks, ["Z3_solver_to_string", "Z3_solver_from_string"], ApiOnly));
+                $v.head(spec!("check_dump", None, Checks, ["Z3_benchmark_to_smtlib_string", "Z3_solver_from_string"], ApiOnly));
                 $v.solver(z);
             }
             Check::Core(z) => {
@@ -563,7 +563,7 @@ macro_rules! walk_call {
                 $v.solver(z);
             }
             Call::ToSmt2(z) => {
-                $v.head(spec!("to_smt2", None, Solvers, ["Z3_solver_to_string"], ApiOnly));
+                $v.head(spec!("to_smt2", None, Solvers, ["Z3_benchmark_to_smtlib_string", "Z3_solver_get_assertions"], ApiOnly));
                 $v.solver(z);
             }
             Call::FromString(z, text) => {

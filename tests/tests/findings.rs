@@ -119,6 +119,24 @@ fn check_findings(
             .unwrap_or_else(|| panic!("{kind}: `{command}` still runs after 60 s"));
         assert_eq!(status.code(), Some(exit), "{command}");
         let min = Path::new(f["minimized_trace"].as_str().expect("minimized"));
+        // failure.json names the reproducers, made from the minimized trace (the injected
+        // fault is the suite's own, so they are not run here: tests/tests/reproducers.rs runs
+        // those of real Z3 bugs).
+        let reproducers: Vec<&str> = f["reproducers"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for name in ["repro.c", "repro.py"] {
+            let path = reproducers
+                .iter()
+                .find(|p| p.ends_with(name))
+                .unwrap_or_else(|| panic!("{kind}: no {name} in {reproducers:?}"));
+            let text = std::fs::read_to_string(path).unwrap();
+            assert!(
+                text.contains("Reproducer of min.trace"),
+                "{kind}: {name}:\n{text}"
+            );
+        }
         let text = std::fs::read_to_string(min).unwrap();
         let lines = text.lines().count();
         assert!(lines <= 30, "{kind}: {lines} lines:\n{text}");

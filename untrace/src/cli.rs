@@ -113,6 +113,15 @@ pub struct ReplayArgs {
     /// replaying.
     #[arg(long, value_name = "OUT")]
     pub convert: Option<PathBuf>,
+    /// Write a reproducer of the trace in FORMAT (`c`, `python`, `z3log`, `smt2`) to OUT and
+    /// exit without replaying: a C program against z3.h, a Python script on z3.z3core, a Z3
+    /// API log, an SMT-LIB script (docs/reproducers.md).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "OUT"])]
+    pub emit: Option<Vec<String>>,
+    /// With --emit z3log: the Z3 release whose call numbers the log uses (default: the
+    /// trace's Z3, else 4.8.12.0).
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
     /// The format --convert writes.
     #[arg(long, value_enum, requires = "convert")]
     pub to: Option<Format>,
@@ -181,6 +190,60 @@ pub fn run(cli: ReplayArgs) -> ExitCode {
     }
 }
 
+/// `--emit FORMAT OUT`: writes the reproducer (exit 0), or says why not (exit 2).
+fn emit_reproducer(
+    cli: &ReplayArgs,
+    emit: &[String],
+    trace: Option<(&str, &[u8], &model::trace::Trace)>,
+) -> (Exit, Option<Failure>) {
+    let [format, out] = emit else {
+        return fail(Exit::Usage, "--emit takes a format and an output file");
+    };
+    let format = match format.as_str() {
+        "c" => crate::repro::Format::C,
+        "python" => crate::repro::Format::Python,
+        "z3log" => crate::repro::Format::Z3log,
+        "smt2" => crate::repro::Format::Smt2,
+        other => {
+            return fail(
+                Exit::Usage,
+                &format!("--emit: unknown format `{other}` (c, python, z3log, smt2)"),
+            )
+        }
+    };
+    let out = Path::new(out);
+    if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {
+        return fail(
+            Exit::Usage,
+            &format!(
+                "{}: --emit would overwrite the input trace; give another output path",
+                out.display()
+            ),
+        );
+    }
+    let emitted = match trace {
+        Some((name, raw, trace)) => {
+            let header = crate::repro::header_comments(raw);
+            crate::repro::emit(format, name, trace, header, cli.release.as_deref())
+        }
+        // A Z3 API log (its content said so).
+        None => crate::repro::emit_log(format, &cli.trace, cli.release.as_deref()),
+    };
+    let written = emitted.and_then(|(text, unexpressed)| {
+        crate::repro::write_atomically(out, &text)?;
+        Ok(unexpressed)
+    });
+    match written {
+        Ok(unexpressed) => {
+            for u in unexpressed {
+                eprintln!("untrace: not expressed: {u}");
+            }
+            (Exit::Ok, None)
+        }
+        Err(message) => fail(Exit::Usage, &message),
+    }
+}
+
 /// Whether `path` names a file the replay reads (the trace).
 fn is_an_input(cli: &ReplayArgs, path: &Path) -> bool {
     same_file::is_same_file(&cli.trace, path).unwrap_or(false)
@@ -193,6 +256,9 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
         eprintln!("untrace: Z3 {} ({file})", crate::z3_version());
     }
     if crate::z3_log::is_log(&cli.trace) {
+        if let Some(emit) = &cli.emit {
+            return emit_reproducer(cli, emit, None);
+        }
         return replay_z3_log(cli);
     }
     let name = cli.trace.display().to_string();
@@ -227,6 +293,9 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
             Exit::Usage,
             &format!("{name}: --with-checks applies to the --convert of a Z3 API log"),
         );
+    }
+    if let Some(emit) = &cli.emit {
+        return emit_reproducer(cli, emit, Some((&name, &raw, &trace)));
     }
     if let Some(out) = &cli.convert {
         if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {

@@ -6,6 +6,7 @@
 //! - [`crash`]: names where in libz3 a fatal signal struck.
 //! - [`supervise`]: runs a replay in a child process and classifies how it ended.
 //! - [`smt2`]: writes a trace as an SMT-LIB script where the calls allow it.
+//! - [`repro`]: reproducers without this suite: C, Python, Z3 API logs, SMT-LIB.
 //! - [`replay`]: reads a trace file and replays it, with the exit codes of the binary.
 //! - [`differential`]: compares a replay with another libz3 or another solver binary.
 //! - [`profile`]: opt-in timings of calls, fuzzer actions and rounds (`MBT_PROFILE=FILE`).
@@ -22,6 +23,7 @@ pub mod profile;
 
 pub use executor::{ExecConfig, ExecError, Executor};
 pub mod replay;
+pub mod repro;
 pub mod smt2;
 pub mod supervise;
 pub mod z3_log;

@@ -622,6 +622,44 @@ fn folded(page: &mut String, input: &Input, f: &FailureEntry) {
             }
         }
     }
+    shortest_reproducer(page, input, &dir, f);
+}
+
+/// The shortest of the finding's reproducers (C, Python, SMT-LIB; fewest lines), inline and
+/// ready to copy into a report for Z3's developers, with links to all of them.
+fn shortest_reproducer(page: &mut String, input: &Input, dir: &Path, f: &FailureEntry) {
+    let read: Vec<(PathBuf, String)> = f
+        .reproducers
+        .iter()
+        .filter_map(|p| {
+            let path = dir.join(p.file_name()?);
+            let text = fs::read_to_string(&path).ok()?;
+            Some((path, text))
+        })
+        .collect();
+    let Some((path, text)) = read.iter().min_by_key(|(_, t)| t.lines().count()) else {
+        return;
+    };
+    let links: Vec<String> = read
+        .iter()
+        .map(|(p, _)| {
+            let name = p
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            format!("<a href=\"{}\">{}</a>", esc(&input.href(p)), esc(&name))
+        })
+        .collect();
+    let name = path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let _ = write!(
+        page,
+        "<details class=\"trace\"><summary>reproducer without this suite: {}, {} lines (all: {})</summary><pre>{}</pre></details>",
+        esc(&name),
+        text.lines().count(),
+        links.join(" "),
+        esc(text),
+    );
 }
 
 /// Links to the finding's folder and files, relative to the page.
@@ -1189,6 +1227,7 @@ mod tests {
             replay_args: Vec::new(),
             minimized_replay: Some(format!("mbt replay {}", min.display())),
             minimized_trace: Some(min),
+            reproducers: Vec::new(),
             minimized_signature: None,
             minimize_note: Some("4 lines minimized to 2".into()),
             merged_ids: Vec::new(),

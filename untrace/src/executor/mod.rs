@@ -19,7 +19,7 @@ mod datatypes;
 mod guard;
 pub mod inject;
 mod numerals;
-mod ops;
+pub mod ops;
 mod optimize;
 mod raw_solver;
 pub mod tactics;
@@ -29,6 +29,12 @@ pub mod typing;
 pub mod z3_model;
 
 pub use checks::counters;
+
+/// The exact value of a double as a fraction (numerator, denominator), as `check_literal`
+/// builds it.
+pub fn numerals_exact_ratio(v: f64) -> (String, String) {
+    numerals::exact_ratio(v)
+}
 pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 

@@ -253,7 +253,7 @@ fn floating_point(
 }
 
 /// A finite double as an exact ratio of decimal numerator and denominator (`-3`/`4`).
-fn exact_ratio(v: f64) -> (String, String) {
+pub(super) fn exact_ratio(v: f64) -> (String, String) {
     let bits = v.abs().to_bits();
     let (raw_exponent, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
     let (mut m, mut k) = if raw_exponent == 0 {

@@ -372,3 +372,200 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         other => panic!("operation `{other}` has no executor mapping"),
     }
 }
+
+/// How the reproducer writers (`crate::repro`) make an operation: the Z3 C function
+/// [`apply_op`] ends in, and how its arguments go (kept next to `apply_op`, so that the two
+/// change together).
+pub enum OpLowering {
+    /// One function of the context and the arguments.
+    Call(&'static str, OpShape),
+    /// Through Z3's parser, as [`parsed_app`] does: the sample term whose head is applied.
+    Parsed(String),
+}
+
+/// The arguments of an [`OpLowering::Call`] after the context.
+pub enum OpShape {
+    /// The terms in order.
+    Args,
+    /// Their number, then an array of them.
+    Array,
+    /// The indices, then the terms.
+    IndicesFirst,
+    /// The terms, then the indices.
+    IndicesLast,
+    /// The terms, then a flag (signed, is_signed).
+    Flag(bool),
+    /// The terms, then the floating-point sort of the two indices.
+    FpSort,
+    /// The sort of regular expressions over Strings alone.
+    ReSort,
+}
+
+/// The Z3 function of `op` on arguments of `sorts` (see [`OpLowering`]).
+pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering {
+    use OpLowering::{Call, Parsed};
+    use OpShape::{Args, Array, Flag, FpSort, IndicesFirst, IndicesLast, ReSort};
+    let name = op.name;
+    let by_name = match name {
+        "true" => "Z3_mk_true",
+        "false" => "Z3_mk_false",
+        "not" => "Z3_mk_not",
+        "and" => return Call("Z3_mk_and", Array),
+        "or" => return Call("Z3_mk_or", Array),
+        "xor" => "Z3_mk_xor",
+        "=>" => "Z3_mk_implies",
+        "iff" => "Z3_mk_iff",
+        "=" => "Z3_mk_eq",
+        "distinct" => return Call("Z3_mk_distinct", Array),
+        "ite" => "Z3_mk_ite",
+        "+" => return Call("Z3_mk_add", Array),
+        "-" if sorts.len() == 1 => "Z3_mk_unary_minus",
+        "-" => return Call("Z3_mk_sub", Array),
+        "*" => return Call("Z3_mk_mul", Array),
+        "^" => "Z3_mk_power",
+        "<" => "Z3_mk_lt",
+        "<=" => "Z3_mk_le",
+        ">" => "Z3_mk_gt",
+        ">=" => "Z3_mk_ge",
+        "div" | "/" => "Z3_mk_div",
+        "mod" => "Z3_mk_mod",
+        "rem" => "Z3_mk_rem",
+        "to_real" => "Z3_mk_int2real",
+        "to_int" => "Z3_mk_real2int",
+        "is_int" => "Z3_mk_is_int",
+        "bvnot" => "Z3_mk_bvnot",
+        "bvneg" => "Z3_mk_bvneg",
+        "bvand" => "Z3_mk_bvand",
+        "bvor" => "Z3_mk_bvor",
+        "bvxor" => "Z3_mk_bvxor",
+        "bvnand" => "Z3_mk_bvnand",
+        "bvnor" => "Z3_mk_bvnor",
+        "bvxnor" => "Z3_mk_bvxnor",
+        "bvadd" => "Z3_mk_bvadd",
+        "bvsub" => "Z3_mk_bvsub",
+        "bvmul" => "Z3_mk_bvmul",
+        "bvudiv" => "Z3_mk_bvudiv",
+        "bvsdiv" => "Z3_mk_bvsdiv",
+        "bvurem" => "Z3_mk_bvurem",
+        "bvsrem" => "Z3_mk_bvsrem",
+        "bvsmod" => "Z3_mk_bvsmod",
+        "bvshl" => "Z3_mk_bvshl",
+        "bvlshr" => "Z3_mk_bvlshr",
+        "bvashr" => "Z3_mk_bvashr",
+        "ext_rotate_left" => "Z3_mk_ext_rotate_left",
+        "ext_rotate_right" => "Z3_mk_ext_rotate_right",
+        "rotate_left" => return Call("Z3_mk_rotate_left", IndicesFirst),
+        "rotate_right" => return Call("Z3_mk_rotate_right", IndicesFirst),
+        "repeat" => return Call("Z3_mk_repeat", IndicesFirst),
+        "bvredand" => "Z3_mk_bvredand",
+        "bvredor" => "Z3_mk_bvredor",
+        "concat" => "Z3_mk_concat",
+        "extract" => return Call("Z3_mk_extract", IndicesFirst),
+        "zero_extend" => return Call("Z3_mk_zero_ext", IndicesFirst),
+        "sign_extend" => return Call("Z3_mk_sign_ext", IndicesFirst),
+        "bvult" => "Z3_mk_bvult",
+        "bvule" => "Z3_mk_bvule",
+        "bvugt" => "Z3_mk_bvugt",
+        "bvuge" => "Z3_mk_bvuge",
+        "bvslt" => "Z3_mk_bvslt",
+        "bvsle" => "Z3_mk_bvsle",
+        "bvsgt" => "Z3_mk_bvsgt",
+        "bvsge" => "Z3_mk_bvsge",
+        "bvadd_no_overflow_u" => return Call("Z3_mk_bvadd_no_overflow", Flag(false)),
+        "bvadd_no_overflow_s" => return Call("Z3_mk_bvadd_no_overflow", Flag(true)),
+        "bvadd_no_underflow" => "Z3_mk_bvadd_no_underflow",
+        "bvsub_no_overflow" => "Z3_mk_bvsub_no_overflow",
+        "bvsub_no_underflow_u" => return Call("Z3_mk_bvsub_no_underflow", Flag(false)),
+        "bvsub_no_underflow_s" => return Call("Z3_mk_bvsub_no_underflow", Flag(true)),
+        "bvsdiv_no_overflow" => "Z3_mk_bvsdiv_no_overflow",
+        "bvneg_no_overflow" => "Z3_mk_bvneg_no_overflow",
+        "bvmul_no_overflow_u" => return Call("Z3_mk_bvmul_no_overflow", Flag(false)),
+        "bvmul_no_overflow_s" => return Call("Z3_mk_bvmul_no_overflow", Flag(true)),
+        "bvmul_no_underflow" => "Z3_mk_bvmul_no_underflow",
+        "bv2nat" => return Call("Z3_mk_bv2int", Flag(false)),
+        "int2bv" => return Call("Z3_mk_int2bv", IndicesFirst),
+        "select" => "Z3_mk_select",
+        "store" => "Z3_mk_store",
+        "RNE" => "Z3_mk_fpa_round_nearest_ties_to_even",
+        "RNA" => "Z3_mk_fpa_round_nearest_ties_to_away",
+        "RTP" => "Z3_mk_fpa_round_toward_positive",
+        "RTN" => "Z3_mk_fpa_round_toward_negative",
+        "RTZ" => "Z3_mk_fpa_round_toward_zero",
+        "fp.abs" => "Z3_mk_fpa_abs",
+        "fp.neg" => "Z3_mk_fpa_neg",
+        "fp.add" => "Z3_mk_fpa_add",
+        "fp.sub" => "Z3_mk_fpa_sub",
+        "fp.mul" => "Z3_mk_fpa_mul",
+        "fp.div" => "Z3_mk_fpa_div",
+        "fp.fma" => "Z3_mk_fpa_fma",
+        "fp.sqrt" => "Z3_mk_fpa_sqrt",
+        "fp.roundToIntegral" => "Z3_mk_fpa_round_to_integral",
+        "fp.rem" => "Z3_mk_fpa_rem",
+        "fp.min" => "Z3_mk_fpa_min",
+        "fp.max" => "Z3_mk_fpa_max",
+        "fp.leq" => "Z3_mk_fpa_leq",
+        "fp.lt" => "Z3_mk_fpa_lt",
+        "fp.geq" => "Z3_mk_fpa_geq",
+        "fp.gt" => "Z3_mk_fpa_gt",
+        "fp.eq" => "Z3_mk_fpa_eq",
+        "fp.isNaN" => "Z3_mk_fpa_is_nan",
+        "fp.isInfinite" => "Z3_mk_fpa_is_infinite",
+        "fp.isZero" => "Z3_mk_fpa_is_zero",
+        "fp.isNormal" => "Z3_mk_fpa_is_normal",
+        "fp.isSubnormal" => "Z3_mk_fpa_is_subnormal",
+        "fp.isNegative" => "Z3_mk_fpa_is_negative",
+        "fp.isPositive" => "Z3_mk_fpa_is_positive",
+        "fp.to_ubv" => return Call("Z3_mk_fpa_to_ubv", IndicesLast),
+        "fp.to_sbv" => return Call("Z3_mk_fpa_to_sbv", IndicesLast),
+        "fp.to_real" => "Z3_mk_fpa_to_real",
+        "fp.to_ieee_bv" => "Z3_mk_fpa_to_ieee_bv",
+        "to_fp" => {
+            let func = match sorts.get(1) {
+                Some(Sort::FloatingPoint(..)) => "Z3_mk_fpa_to_fp_float",
+                Some(Sort::Real) => "Z3_mk_fpa_to_fp_real",
+                _ => "Z3_mk_fpa_to_fp_signed",
+            };
+            return Call(func, FpSort);
+        }
+        "to_fp_unsigned" => return Call("Z3_mk_fpa_to_fp_unsigned", FpSort),
+        "str.++" | "seq.++" => return Call("Z3_mk_seq_concat", Array),
+        "str.len" | "seq.len" => "Z3_mk_seq_length",
+        "str.at" | "seq.at" => "Z3_mk_seq_at",
+        "str.substr" => "Z3_mk_seq_extract",
+        "str.prefixof" => "Z3_mk_seq_prefix",
+        "str.suffixof" => "Z3_mk_seq_suffix",
+        "str.contains" | "seq.contains" => "Z3_mk_seq_contains",
+        "str.<" => "Z3_mk_str_lt",
+        "str.<=" => "Z3_mk_str_le",
+        "seq.unit" => "Z3_mk_seq_unit",
+        "seq.nth" => "Z3_mk_seq_nth",
+        "str.to_re" => "Z3_mk_seq_to_re",
+        "str.in_re" => "Z3_mk_seq_in_re",
+        "re.all" => return Call("Z3_mk_re_full", ReSort),
+        "re.none" => return Call("Z3_mk_re_empty", ReSort),
+        "re.range" => "Z3_mk_re_range",
+        "re.*" => "Z3_mk_re_star",
+        "re.+" => "Z3_mk_re_plus",
+        "re.opt" => "Z3_mk_re_option",
+        "re.comp" => "Z3_mk_re_complement",
+        "re.union" => return Call("Z3_mk_re_union", Array),
+        "re.++" => return Call("Z3_mk_re_concat", Array),
+        "re.inter" => return Call("Z3_mk_re_intersect", Array),
+        "re.loop" if 0 < indices[1] && indices[0] <= indices[1] => {
+            return Call("Z3_mk_re_loop", IndicesLast)
+        }
+        "re.loop" => {
+            return Parsed(format!(
+                "((_ re.loop {} {}) re.all)",
+                indices[0], indices[1]
+            ))
+        }
+        "re.^" => return Parsed(format!("((_ re.^ {}) re.all)", indices[0])),
+        "re.diff" => return Parsed("(re.diff re.all re.all)".into()),
+        "re.allchar" => return Parsed("re.allchar".into()),
+        "str.replace_re" => return Parsed(r#"(str.replace_re "" re.all "")"#.into()),
+        "str.replace_re_all" => return Parsed(r#"(str.replace_re_all "" re.all "")"#.into()),
+        other => return Parsed(other.to_string()),
+    };
+    Call(by_name, Args)
+}
