@@ -57,6 +57,9 @@ pub struct CampaignConfig {
     pub minimize: bool,
     /// How long all minimizations may take together (`--minimize-time`).
     pub minimize_time: Duration,
+    /// Known findings of the database (`--db`) with no minimized trace stored: `--minimize`
+    /// minimizes them too.
+    pub unminimized_known: std::collections::BTreeSet<String>,
     /// Signatures of failures reported before (`--known`): such findings are not new.
     pub known: KnownSignatures,
 }
@@ -495,13 +498,20 @@ pub fn replay_command(trace: &Path, extra: &[String]) -> String {
 /// (and marks the summary interrupted) on SIGINT/SIGTERM.
 fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<()> {
     let started = Instant::now();
-    let to_minimize = summary.failure_list.iter().filter(|e| !e.known).count();
+    // A known finding is minimized only when the database holds no minimized trace of it.
+    let wanted = |e: &FailureEntry| {
+        !e.known
+            || e.signatures()
+                .iter()
+                .any(|s| cfg.unminimized_known.contains(*s))
+    };
+    let to_minimize = summary.failure_list.iter().filter(|e| wanted(e)).count();
     let mut done = 0;
     for entry in &mut summary.failure_list {
         if interrupt::requested().is_some() {
             break;
         }
-        if entry.known {
+        if !wanted(entry) {
             entry.minimize_note = Some("not minimized: a known failure".into());
             continue;
         }

@@ -546,10 +546,20 @@ impl FindingsDb {
     /// Every signature of the findings that are not fixed: what a campaign with this database
     /// counts as known (a fixed finding seen again is new: the fix did not hold).
     pub fn open_signatures(&self) -> anyhow::Result<Vec<String>> {
-        let mut stmt = self.conn.prepare(
+        self.signatures_where("f.fixed_in IS NULL")
+    }
+
+    /// The signatures of [`FindingsDb::open_signatures`] whose finding has no minimized trace
+    /// stored yet: a campaign with `--minimize` minimizes them although they are known.
+    pub fn unminimized_signatures(&self) -> anyhow::Result<Vec<String>> {
+        self.signatures_where("f.fixed_in IS NULL AND NOT f.minimized")
+    }
+
+    fn signatures_where(&self, condition: &str) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT s.signature FROM signatures s JOIN findings f ON f.id = s.finding
-             WHERE f.fixed_in IS NULL ORDER BY s.signature",
-        )?;
+             WHERE {condition} ORDER BY s.signature"
+        ))?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

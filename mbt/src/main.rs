@@ -400,9 +400,11 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     // Checked (and created) before the rounds, closed while they run: the workers fork. Its
     // findings that are not fixed are known: "new" means new to the database too.
-    let mut db_known = Vec::new();
+    let (mut db_known, mut db_unminimized) = (Vec::new(), Vec::new());
     if let Some(path) = &args.db {
-        db_known = FindingsDb::open(path, true)?.open_signatures()?;
+        let db = FindingsDb::open(path, true)?;
+        db_known = db.open_signatures()?;
+        db_unminimized = db.unminimized_signatures()?;
         if args.shard.is_some() {
             eprintln!(
                 "mbt: warning: --db with --shard records this shard as a night of its own; \
@@ -458,6 +460,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         minimize: args.minimize,
         minimize_time: args.minimize_time,
         known,
+        unminimized_known: db_unminimized.into_iter().collect(),
     };
     eprintln!(
         "mbt: Z3 {}, seed {seed}, {jobs} jobs, {} known signatures, output in {}",

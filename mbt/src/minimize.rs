@@ -37,10 +37,16 @@ pub fn replay_shows(kind: FailureKind) -> bool {
 /// into mbt, so it exists whatever was built and takes every untrace option), with
 /// `--z3-lib PATH` when mbt runs on a library given so, so that replays run on the same Z3.
 pub fn replayer() -> (PathBuf, Vec<OsString>) {
+    replayer_on(z3lib::child_args())
+}
+
+/// [`replayer`] with `z3_lib_args` (`--z3-lib PATH`, or none for the linked libz3) choosing
+/// the Z3 the replay runs on.
+pub fn replayer_on(z3_lib_args: Vec<OsString>) -> (PathBuf, Vec<OsString>) {
     let replayer = untrace::cli::replayer();
     let mut args = replayer.prefix;
     args.push("--no-check".into());
-    args.extend(z3lib::child_args());
+    args.extend(z3_lib_args);
     (replayer.program, args)
 }
 
@@ -145,6 +151,16 @@ impl Replayed {
         }
     }
 
+    /// How this replay ended, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Replayed::Passes => "it passes".into(),
+            Replayed::Fails(signature) => format!("it fails with `{signature}`"),
+            Replayed::CouldNotReplay(why) => format!("it could not be replayed: {why}"),
+            Replayed::RanPast(limit) => format!("it ran past {:.0} s", limit.as_secs_f64()),
+        }
+    }
+
     /// Whether this replay shows the failure of one of `signatures` (as it is, or refined by
     /// the operations left in `entries`, as a minimized finding's signature is).
     pub fn shows(&self, signatures: &[String], entries: &[Entry]) -> bool {
@@ -232,7 +248,10 @@ pub fn declare_limits_in(trace: &Path, kind: FailureKind, limits: Limits) -> std
     };
     let declared = declared_limits(kind, limits);
     let already = model::trace::text::declared_limits(text.as_bytes());
-    if text.starts_with("Z3TRACE") || declared == Default::default() || already == declared {
+    if text.as_bytes().starts_with(model::trace::binary::MAGIC)
+        || declared == Default::default()
+        || already == declared
+    {
         return Ok(());
     }
     let declared = model::trace::text::declare_limits(&text, declared);
@@ -408,18 +427,6 @@ impl Deadline {
 impl Drop for Deadline {
     fn drop(&mut self) {
         drop(self.cancel.take());
-    }
-}
-
-impl Replayed {
-    /// How this replay ended, in words.
-    pub fn describe(&self) -> String {
-        match self {
-            Replayed::Passes => "it passes".into(),
-            Replayed::Fails(signature) => format!("it fails with `{signature}`"),
-            Replayed::CouldNotReplay(why) => format!("it could not be replayed: {why}"),
-            Replayed::RanPast(limit) => format!("it ran past {:.0} s", limit.as_secs_f64()),
-        }
     }
 }
 

@@ -121,14 +121,10 @@ pub fn replay(case: &TriageCase, lib: Option<&Path>) -> anyhow::Result<ReplayRes
     let trace = scratch.path().join(&case.trace_name);
     std::fs::write(&trace, &case.trace)
         .with_context(|| format!("cannot write {}", trace.display()))?;
-    let (program, mut args) = minimize::replayer();
-    if let Some(lib) = lib {
-        // This replay's own library instead of the one mbt runs on.
-        if let Some(at) = args.iter().position(|a| a == "--z3-lib") {
-            args.drain(at..at + 2);
-        }
-        args.extend([OsString::from("--z3-lib"), lib.as_os_str().to_owned()]);
-    }
+    let (program, mut args) = match lib {
+        Some(lib) => minimize::replayer_on(vec!["--z3-lib".into(), lib.as_os_str().to_owned()]),
+        None => minimize::replayer(),
+    };
     let kind = FailureKind::from_name(&case.kind).unwrap_or(FailureKind::Crash);
     args.extend(minimize::limit_args(kind, case.limits));
     args.extend(case.replay_args.iter().map(OsString::from));

@@ -525,7 +525,7 @@ fn check_stops_on(signal: i32, code: i32) {
     let pid = child.id();
     // Signalled once a round has finished (its kept trace shows it), however loaded the
     // machine is.
-    wait_for_a_round(&out);
+    e2e::wait_for_a_round(&out);
     // SAFETY: signals our own child, by its id (not yet reaped, so still ours).
     unsafe { libc::kill(pid as libc::pid_t, signal) };
     let started = std::time::Instant::now();
@@ -996,17 +996,4 @@ fn regex_rounds_build_every_regex_operation_and_the_evaluator_judges_them() {
         independent["assertions: true"].as_u64().unwrap_or(0) > 0,
         "{independent}"
     );
-}
-
-/// Waits (at most 5 minutes) until the campaign writing into `out` with `--keep-all` has
-/// finished a round.
-fn wait_for_a_round(out: &std::path::Path) {
-    let start = std::time::Instant::now();
-    while std::fs::read_dir(out.join("traces")).map_or(true, |mut d| d.next().is_none()) {
-        assert!(
-            start.elapsed().as_secs() < 300,
-            "no round finished in 5 minutes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }

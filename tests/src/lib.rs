@@ -170,3 +170,17 @@ pub fn assert_same_campaign(merged: &Path, single: &Path) {
     assert_eq!(findings(&a), findings(&b));
     assert!(!findings(&a).is_empty(), "the campaign found something");
 }
+
+/// Waits (at most 5 minutes) until the mbt campaign writing into `out` with `--keep-all` has
+/// finished a round (its kept trace shows it): a test that signals a campaign does so once it
+/// has done something, however loaded the machine is.
+pub fn wait_for_a_round(out: &Path) {
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(out.join("traces")).map_or(true, |mut d| d.next().is_none()) {
+        assert!(
+            start.elapsed().as_secs() < 300,
+            "no round finished in 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -401,26 +401,6 @@ pub struct Replayer {
     pub prefix: Vec<OsString>,
 }
 
-impl Replayer {
-    /// The command that replays `trace` with `args`: program, prefix, `args`, `trace`.
-    pub fn command(&self, args: &[OsString], trace: &Path) -> std::process::Command {
-        let mut command = std::process::Command::new(&self.program);
-        command.args(&self.prefix).args(args).arg(trace);
-        command
-    }
-
-    /// The replay as words for a person to type: the program's file name (it lies beside the
-    /// tool), the prefix and `args`.
-    pub fn words(&self, args: &[OsString]) -> Vec<String> {
-        let name = self.program.file_name().unwrap_or(self.program.as_os_str());
-        std::iter::once(name)
-            .chain(self.prefix.iter().map(OsString::as_os_str))
-            .chain(args.iter().map(OsString::as_os_str))
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect()
-    }
-}
-
 static REPLAYER_PREFIX: OnceLock<Vec<OsString>> = OnceLock::new();
 
 /// Declares how the running binary replays: the arguments that select its replay command
