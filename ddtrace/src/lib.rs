@@ -30,6 +30,7 @@
 
 pub mod analysis;
 pub mod calls;
+pub mod logs;
 pub mod passes;
 pub mod regress;
 pub mod session;
@@ -70,6 +71,10 @@ pub struct Config {
     /// the candidate's temporary file and line, which every candidate changes), as ddMBT keeps
     /// "the exit code and the error message".
     pub message_only: bool,
+    /// For a Z3 API log: Z3's own binary of the release that wrote the log. Every candidate
+    /// is also replayed by `z3 -log` and must end there as the input does (its exit code or
+    /// signal), so the minimized log still reproduces with Z3's own replayer.
+    pub z3_binary: Option<PathBuf>,
 }
 
 impl Config {
@@ -85,6 +90,7 @@ impl Config {
             jobs: 1,
             passes: Passes::default(),
             message_only: true,
+            z3_binary: None,
         }
     }
 }
@@ -197,6 +203,110 @@ pub fn minimize_observed(
     stop: &StopFlag,
     observer: impl FnMut(&Status),
 ) -> Result<Minimized, EngineError> {
+    let original = trace_io::render(&input, format);
+    let suffix = match format {
+        Format::Text => ".trace",
+        Format::Binary => ".btrace",
+    };
+    let tester = golden_tester(config, &original, suffix, None, stop)?;
+    let golden = tester.primary.golden.clone();
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = reduce_observed(
+        &tester,
+        input,
+        format,
+        &config.passes,
+        options,
+        output,
+        stop,
+        observer,
+    )?;
+    let mut figures = done.figures;
+    figures.timeouts = tester.timeouts();
+    Ok(Minimized {
+        entries: done.entries,
+        golden,
+        replays: done.replays,
+        stats: done.stats,
+        rounds: done.rounds,
+        figures,
+    })
+}
+
+/// The result of [`minimize_log`]: the reduction and the golden run it kept.
+#[derive(Clone, Debug)]
+pub struct MinimizedLog {
+    pub log: z3log::Log,
+    pub golden: RunOutcome,
+    /// Z3's own replayer's golden run, with [`Config::z3_binary`].
+    pub z3_golden: Option<RunOutcome>,
+    pub replays: u64,
+    pub stats: Vec<(String, PassStats)>,
+    pub rounds: usize,
+    pub figures: Figures,
+}
+
+/// The golden replay of the Z3 API log `log` (written by the release of `table`) with
+/// `config.untrace`, then [`logs::reduce_log`] with an `untrace` replay as the tester (and
+/// `z3 -log` as a second one with [`Config::z3_binary`]).
+pub fn minimize_log(
+    config: &Config,
+    log: z3log::Log,
+    table: &z3log::Table,
+    output: Option<&Path>,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<MinimizedLog, EngineError> {
+    let original = z3log::log::write(&log).into_bytes();
+    let z3_log = match &config.z3_binary {
+        Some(z3) => Some(PropertySpec {
+            command: CommandLine::from_argv([z3.clone().into_os_string(), "-log".into()])
+                .ok_or_else(|| EngineError::Command("no z3 command".into()))?,
+            // Z3's replayer prints what the calls return; only how it ends is kept.
+            matching: Matching {
+                ignore_out: true,
+                ignore_err: true,
+                ..Matching::default()
+            },
+            timeout: config.timeout,
+        }),
+        None => None,
+    };
+    let tester = golden_tester(config, &original, ".log", z3_log, stop)?;
+    let golden = tester.primary.golden.clone();
+    let z3_golden = tester.cross_check.as_ref().map(|p| p.golden.clone());
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = logs::reduce_log(&tester, log, table, options, output, stop, observer)?;
+    let mut figures = done.figures;
+    figures.timeouts = tester.timeouts();
+    Ok(MinimizedLog {
+        log: done.log,
+        golden,
+        z3_golden,
+        replays: done.replays,
+        stats: done.stats,
+        rounds: done.rounds,
+        figures,
+    })
+}
+
+/// The golden replay of `original` (written to a file ending in `suffix`) with
+/// `config.untrace`, refused when it could not replay or does not fail, and the tester that
+/// keeps its behaviour ([`Config::matching`], [`Config::message_only`]); `cross_check`, if
+/// any, must keep its own golden run's behaviour too.
+fn golden_tester(
+    config: &Config,
+    original: &[u8],
+    suffix: &str,
+    cross_check: Option<PropertySpec>,
+    stop: &StopFlag,
+) -> Result<CommandTester, EngineError> {
     let mut argv = vec![config.untrace.clone().into_os_string()];
     argv.extend(config.untrace_args.iter().cloned());
     let command = CommandLine::from_argv(argv)
@@ -206,15 +316,10 @@ pub fn minimize_observed(
         matching: config.matching.clone(),
         timeout: config.timeout,
     };
-    let original = trace_io::render(&input, format);
-    let suffix = match format {
-        Format::Text => ".trace",
-        Format::Binary => ".btrace",
-    };
     let mut tester = CommandTester::new(
         spec,
-        None,
-        &original,
+        cross_check,
+        original,
         suffix,
         config.memout_mb,
         stop.clone(),
@@ -257,31 +362,7 @@ pub fn minimize_observed(
             None => m.ignore_err = !tester.primary.golden.stderr.is_empty(),
         }
     }
-    let golden = tester.primary.golden.clone();
-    let options = ReducerOptions {
-        jobs: config.jobs,
-        ..ReducerOptions::default()
-    };
-    let done = reduce_observed(
-        &tester,
-        input,
-        format,
-        &config.passes,
-        options,
-        output,
-        stop,
-        observer,
-    )?;
-    let mut figures = done.figures;
-    figures.timeouts = tester.timeouts();
-    Ok(Minimized {
-        entries: done.entries,
-        golden,
-        replays: done.replays,
-        stats: done.stats,
-        rounds: done.rounds,
-        figures,
-    })
+    Ok(tester)
 }
 
 /// The error message of a replay's stderr: its last non-empty line without the leading

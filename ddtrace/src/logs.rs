@@ -1,0 +1,371 @@
+//! Minimizing Z3's own API logs (`Z3_open_log`, `docs/z3-log.md`) on the same engine as
+//! traces: the golden run and every candidate are replays by `untrace` (which recognizes a
+//! log by its content), and the behaviour kept is the same (exit code, the signature line).
+//!
+//! A candidate is always a whole log in Z3's format ([`z3log::log::write`]: the `V` line,
+//! then `R`, arguments, `C`, bindings per call), so what `z3 -log` of the writing release
+//! replays; with [`LogCheck::z3_binary`] every candidate is also replayed by that binary and
+//! must end as the input does there.
+//!
+//! Passes, in rounds until one changes nothing ([`LOG_PASSES`]):
+//! - `log-noise`: ddmin over the entries that change nothing a later call sees: reference
+//!   counting, queries ([`z3log::Function::is_query`]) and messages. The first candidate
+//!   drops them all, which is usually most of a binding's log.
+//! - `log-calls`: ddmin over every entry; removing one removes its dependents (every entry
+//!   that uses an object it bound, transitively: [`z3log::Log::dependencies`]), so a
+//!   candidate never names an object no call returned.
+//! - `log-arrays`: ddmin over the elements of input arrays (`Z3_mk_and`'s arguments, a
+//!   function's domain, ...), an element out of every array that shares its length
+//!   parameter, the length lowered with it (the call's table entry says which parameter
+//!   that is).
+
+use reduce::{EngineError, Figures, PassStats, Reducer, ReducerOptions, Status};
+use reduce::{StopFlag, Tester};
+use std::collections::BTreeMap;
+use std::path::Path;
+use z3log::log::Value;
+use z3log::table::{Dir, Prim, Type};
+use z3log::{EntryKind, Log, Table};
+
+/// A pass over a log: it leaves `current` as the best log.
+type LogPass = fn(&mut LogSession);
+
+/// The passes over a log, in order, with their names.
+pub const LOG_PASSES: [&str; 3] = ["log-noise", "log-calls", "log-arrays"];
+
+fn log_passes() -> [(&'static str, LogPass); 3] {
+    [
+        (LOG_PASSES[0], |s| s.noise()),
+        (LOG_PASSES[1], |s| s.calls()),
+        (LOG_PASSES[2], |s| s.arrays()),
+    ]
+}
+
+/// What a log reduction produced.
+#[derive(Clone, Debug)]
+pub struct LogReduction {
+    /// The minimized log.
+    pub log: Log,
+    pub replays: u64,
+    pub cache_hits: u64,
+    pub stats: Vec<(String, PassStats)>,
+    pub rounds: usize,
+    pub figures: Figures,
+}
+
+/// How big a log is, in the terms of issue 26's target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogSize {
+    /// Lines as written by [`z3log::log::write`].
+    pub lines: usize,
+    pub calls: usize,
+    /// Calls that neither make the context ([`z3log::Function::makes_context`]) nor count
+    /// references.
+    pub essential_calls: usize,
+}
+
+/// The size of `log` with `table` (the writing release's).
+pub fn size(log: &Log, table: &Table) -> LogSize {
+    let mut calls = 0;
+    let mut essential_calls = 0;
+    for (_, call) in log.calls() {
+        calls += 1;
+        let counted = table
+            .function(call.number)
+            .is_none_or(|f| !f.makes_context() && !f.is_reference_counting());
+        essential_calls += usize::from(counted);
+    }
+    LogSize {
+        lines: z3log::log::write(log).lines().count(),
+        calls,
+        essential_calls,
+    }
+}
+
+/// The log's bytes as a candidate.
+fn render(log: &Log) -> Vec<u8> {
+    z3log::log::write(log).into_bytes()
+}
+
+/// A log with at least one call that parses: what may be checked or kept. A log without
+/// calls reproduces nothing of Z3's, whatever its replay says.
+fn admissible(candidate: &[u8]) -> bool {
+    z3log::parse::parse(candidate).is_ok_and(|log| log.calls().next().is_some())
+}
+
+/// `log` without the entries that `remove` marks and without their dependents (`deps` is
+/// `log.dependencies()`).
+fn without(log: &Log, deps: &[Vec<usize>], remove: &[bool]) -> Log {
+    let mut gone = remove.to_vec();
+    for i in 0..log.entries.len() {
+        if !gone[i] && deps[i].iter().any(|&d| gone[d]) {
+            gone[i] = true;
+        }
+    }
+    Log {
+        version: log.version.clone(),
+        entries: (log.entries.iter().zip(&gone))
+            .filter(|(_, g)| !**g)
+            .map(|(e, _)| e.clone())
+            .collect(),
+        n_lines: 0,
+    }
+}
+
+/// One log reduction in progress: the current log next to the reducer's best bytes.
+struct LogSession<'r, 't> {
+    reducer: &'r mut Reducer<'t>,
+    table: &'r Table,
+    current: Log,
+}
+
+impl LogSession<'_, '_> {
+    /// Re-reads `current` from the reducer's best bytes after an engine algorithm.
+    fn sync(&mut self) {
+        if let Ok(log) = z3log::parse::parse(self.reducer.best()) {
+            self.current = log;
+        }
+    }
+
+    /// ddmin over the entries `units` picks, each removed with its dependents.
+    fn remove_entries(&mut self, pass: &str, units: Vec<usize>) {
+        if units.is_empty() {
+            return;
+        }
+        let log = self.current.clone();
+        let deps = log.dependencies();
+        reduce::ddmin(self.reducer, pass, units.len(), |keep| {
+            let mut remove = vec![false; log.entries.len()];
+            for (&entry, kept) in units.iter().zip(keep) {
+                remove[entry] = !kept;
+            }
+            Some(render(&without(&log, &deps, &remove)))
+        });
+        self.sync();
+    }
+
+    fn noise(&mut self) {
+        let table = self.table;
+        let units: Vec<usize> = (self.current.entries.iter().enumerate())
+            .filter(|(_, e)| match &e.kind {
+                EntryKind::Message(_) => true,
+                EntryKind::Call(call) => table
+                    .function(call.number)
+                    .is_some_and(|f| f.is_reference_counting() || f.is_query()),
+            })
+            .map(|(i, _)| i)
+            .collect();
+        self.remove_entries("log-noise", units);
+    }
+
+    fn calls(&mut self) {
+        let units = (0..self.current.entries.len()).collect();
+        self.remove_entries("log-calls", units);
+    }
+
+    fn arrays(&mut self) {
+        let units = array_elements(&self.current, self.table);
+        if units.is_empty() {
+            return;
+        }
+        let log = self.current.clone();
+        reduce::ddmin(self.reducer, "log-arrays", units.len(), |keep| {
+            let cut: Vec<ArrayElement> = (units.iter().zip(keep))
+                .filter(|(_, k)| !**k)
+                .map(|(u, _)| *u)
+                .collect();
+            Some(render(&without_elements(&log, self.table, &cut)))
+        });
+        self.sync();
+    }
+}
+
+/// One element of the input arrays of a call that share a length parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ArrayElement {
+    entry: usize,
+    /// The position of the length parameter (an argument position: only functions whose
+    /// parameters are all logged take part, so the two agree).
+    size: usize,
+    index: usize,
+}
+
+/// The array positions of `function` grouped by their length parameter, for the groups that
+/// can shrink: every parameter with that length is an input array, and the length is an
+/// unsigned input. Empty for a function with a callback parameter (its argument positions
+/// are not its parameter positions).
+fn shrinkable_groups(function: &z3log::Function) -> BTreeMap<usize, Vec<usize>> {
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    if !function.params.iter().all(|p| p.is_logged()) {
+        return groups;
+    }
+    let mut blocked: Vec<usize> = Vec::new();
+    for (pos, param) in function.params.iter().enumerate() {
+        match param.dir {
+            Dir::InArray { size } => groups.entry(size as usize).or_default().push(pos),
+            Dir::InoutArray { size } | Dir::OutManagedArray { size } => blocked.push(size as usize),
+            Dir::OutArray { capacity, size } => blocked.extend([capacity as usize, size as usize]),
+            Dir::In | Dir::Out | Dir::FnPtr => {}
+        }
+    }
+    groups.retain(|size, _| {
+        !blocked.contains(size)
+            && function
+                .params
+                .get(*size)
+                .is_some_and(|p| p.dir == Dir::In && p.ty == Type::Prim(Prim::Uint))
+    });
+    groups
+}
+
+/// The length of an array argument (`None` for a value that is not an array).
+fn array_len(value: &Value) -> Option<usize> {
+    match value {
+        Value::Objects(v) => Some(v.len()),
+        Value::Ints(v) => Some(v.len()),
+        Value::Uints(v) => Some(v.len()),
+        Value::Symbols(v) => Some(v.len()),
+        Value::Object(_)
+        | Value::Int(_)
+        | Value::Uint(_)
+        | Value::Double(_)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Symbol(_) => None,
+    }
+}
+
+/// Every element of every shrinkable array group of `log`'s calls, where the arrays of a
+/// group and its length argument agree (as the writer logs them).
+fn array_elements(log: &Log, table: &Table) -> Vec<ArrayElement> {
+    let mut units = Vec::new();
+    for (entry, e) in log.entries.iter().enumerate() {
+        let EntryKind::Call(call) = &e.kind else {
+            continue;
+        };
+        let Some(function) = table.function(call.number) else {
+            continue;
+        };
+        for (size, arrays) in shrinkable_groups(function) {
+            let Some(Value::Uint(n)) = call.args.get(size) else {
+                continue;
+            };
+            let n = *n as usize;
+            let agree = arrays
+                .iter()
+                .all(|&a| call.args.get(a).and_then(array_len) == Some(n));
+            // An element bound by an out-binding cannot go (the binding names its index).
+            let bound = call.outs.iter().any(|b| match b {
+                z3log::log::OutBinding::Element { pos, .. } => arrays.contains(&(*pos as usize)),
+                z3log::log::OutBinding::Object { .. } => false,
+            });
+            if agree && !bound {
+                units.extend((0..n).map(|index| ArrayElement { entry, size, index }));
+            }
+        }
+    }
+    units
+}
+
+/// Removes index `index` from an array argument.
+fn remove_element(value: &mut Value, index: usize) {
+    match value {
+        Value::Objects(v) => drop(v.remove(index)),
+        Value::Ints(v) => drop(v.remove(index)),
+        Value::Uints(v) => drop(v.remove(index)),
+        Value::Symbols(v) => drop(v.remove(index)),
+        Value::Object(_)
+        | Value::Int(_)
+        | Value::Uint(_)
+        | Value::Double(_)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Symbol(_) => {}
+    }
+}
+
+/// `log` without the array elements `cut` (of units made by [`array_elements`] for it).
+fn without_elements(log: &Log, table: &Table, cut: &[ArrayElement]) -> Log {
+    let mut out = log.clone();
+    let mut by_group: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for u in cut {
+        by_group.entry((u.entry, u.size)).or_default().push(u.index);
+    }
+    for ((entry, size), mut indices) in by_group {
+        let EntryKind::Call(call) = &mut out.entries[entry].kind else {
+            continue;
+        };
+        let Some(arrays) = table
+            .function(call.number)
+            .and_then(|f| shrinkable_groups(f).remove(&size))
+        else {
+            continue;
+        };
+        indices.sort_unstable();
+        for &index in indices.iter().rev() {
+            for &a in &arrays {
+                remove_element(&mut call.args[a], index);
+            }
+        }
+        if let Some(Value::Uint(n)) = call.args.get_mut(size) {
+            *n -= indices.len() as u64;
+        }
+    }
+    out
+}
+
+/// Minimizes `log` (written by the release of `table`) with `tester`, which is assumed to
+/// keep it. With `output`, that file always holds the best log so far.
+pub fn reduce_log(
+    tester: &dyn Tester,
+    log: Log,
+    table: &Table,
+    options: ReducerOptions,
+    output: Option<&Path>,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<LogReduction, EngineError> {
+    let initial = render(&log);
+    let mut reducer = Reducer::new(tester, initial, options, stop.clone());
+    reducer.set_observer(observer);
+    reducer.set_admissible(admissible);
+    if let Some(path) = output {
+        reducer.set_output(path)?;
+    }
+    let mut rounds = 0;
+    {
+        let mut session = LogSession {
+            reducer: &mut reducer,
+            table,
+            current: log,
+        };
+        loop {
+            rounds += 1;
+            let before = session.reducer.successes();
+            for (name, pass) in log_passes() {
+                if session.reducer.stopped() {
+                    break;
+                }
+                session.reducer.set_phase(name);
+                pass(&mut session);
+            }
+            if session.reducer.successes() == before || session.reducer.stopped() {
+                break;
+            }
+        }
+    }
+    if let Some(err) = reducer.take_failure() {
+        return Err(err);
+    }
+    let log = z3log::parse::parse(reducer.best()).map_err(|e| {
+        EngineError::Input(format!("internal: the best log does not parse: line {e}"))
+    })?;
+    Ok(LogReduction {
+        log,
+        replays: reducer.checks(),
+        cache_hits: reducer.cache_hits(),
+        stats: reducer.stats().to_vec(),
+        rounds,
+        figures: reducer.figures(),
+    })
+}
