@@ -369,3 +369,156 @@ pub fn reduce_log(
         figures: reducer.figures(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Table {
+        Table::for_version("4.8.12.0").unwrap()
+    }
+
+    /// A log of `(function, arguments, result)` lines in Z3's format.
+    fn log_text(calls: &[(&str, &str, Option<u64>)]) -> String {
+        let table = table();
+        let mut text = String::from("V \"4.8.12.0\"\n");
+        for (name, args, result) in calls {
+            if let Some(message) = name.strip_prefix("M ") {
+                text.push_str(&format!("M \"{message}\"\n"));
+                continue;
+            }
+            let number = table.by_name(name).unwrap().number;
+            text.push_str("R\n");
+            for arg in args.split(';').filter(|a| !a.is_empty()) {
+                text.push_str(arg.trim());
+                text.push('\n');
+            }
+            text.push_str(&format!("C {number}\n"));
+            if let Some(addr) = result {
+                text.push_str(&format!("= {addr:#x}\n"));
+            }
+        }
+        text
+    }
+
+    fn names(log: &Log) -> Vec<String> {
+        let table = table();
+        log.calls()
+            .map(|(_, c)| table.function(c.number).unwrap().name.to_string())
+            .collect()
+    }
+
+    fn program() -> Log {
+        let text = log_text(&[
+            ("Z3_mk_config", "", Some(0x10)),
+            ("Z3_mk_context_rc", "P 0x10", Some(0x20)),
+            ("Z3_mk_solver", "P 0x20", Some(0x30)),
+            ("Z3_solver_inc_ref", "P 0x20; P 0x30", None),
+            ("Z3_mk_bool_sort", "P 0x20", Some(0x40)),
+            ("Z3_get_error_code", "P 0x20", None),
+            ("M a message", "", None),
+            ("Z3_mk_string_symbol", "P 0x20; S \"x\"", None),
+            ("Z3_mk_const", "P 0x20; $ |x|; P 0x40", Some(0x50)),
+            ("Z3_inc_ref", "P 0x20; P 0x50", None),
+            ("Z3_mk_and", "P 0x20; U 2; P 0x50; P 0x50; p 2", Some(0x60)),
+            ("Z3_solver_assert", "P 0x20; P 0x30; P 0x60", None),
+            ("Z3_solver_check", "P 0x20; P 0x30", None),
+        ]);
+        z3log::parse::parse(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn dependencies_follow_the_latest_binding_of_each_address() {
+        let log = program();
+        let deps = log.dependencies();
+        // mk_context_rc uses the config, mk_and the context and the constant (once).
+        assert_eq!(deps[1], vec![0]);
+        assert_eq!(deps[10], vec![1, 8]);
+        assert!(deps[6].is_empty(), "a message depends on nothing");
+        // Without mk_solver, everything that uses the solver goes too.
+        let mut remove = vec![false; log.entries.len()];
+        remove[2] = true;
+        let cut = without(&log, &deps, &remove);
+        assert_eq!(
+            names(&cut),
+            [
+                "Z3_mk_config",
+                "Z3_mk_context_rc",
+                "Z3_mk_bool_sort",
+                "Z3_get_error_code",
+                "Z3_mk_string_symbol",
+                "Z3_mk_const",
+                "Z3_inc_ref",
+                "Z3_mk_and",
+            ]
+        );
+        z3log::parse::parse(z3log::log::write(&cut).as_bytes()).expect("no unbound object");
+    }
+
+    #[test]
+    fn a_reduction_keeps_the_failing_call_with_what_it_needs() {
+        let table = table();
+        let assert_number = table.by_name("Z3_solver_assert").unwrap().number;
+        // The "failure": a log with an assertion in it.
+        let fails = |candidate: &[u8]| {
+            z3log::parse::parse(candidate)
+                .is_ok_and(|log| log.calls().any(|(_, c)| c.number == assert_number))
+        };
+        let stop = StopFlag::new();
+        let done = reduce_log(
+            &fails,
+            program(),
+            &table,
+            ReducerOptions::default(),
+            None,
+            &stop,
+            |_| {},
+        )
+        .unwrap();
+        // The conjunction lost its arguments (and its length with them), so the constant,
+        // its sort and symbol went as calls nothing uses; noise went first.
+        assert_eq!(
+            names(&done.log),
+            [
+                "Z3_mk_config",
+                "Z3_mk_context_rc",
+                "Z3_mk_solver",
+                "Z3_mk_and",
+                "Z3_solver_assert"
+            ]
+        );
+        let text = z3log::log::write(&done.log);
+        let mk_and = table.by_name("Z3_mk_and").unwrap().number;
+        assert!(text.contains(&format!("U 0\np 0\nC {mk_and}\n")), "{text}");
+        assert!(text.starts_with("V \"4.8.12.0\"\n"));
+        let noise = done.stats.iter().find(|(p, _)| p == "log-noise").unwrap();
+        assert!(noise.1.succeeded >= 1);
+        let size = size(&done.log, &table);
+        assert_eq!((size.calls, size.essential_calls), (5, 3));
+    }
+
+    #[test]
+    fn arrays_shrink_only_where_every_array_of_the_length_is_an_input() {
+        let table = table();
+        let groups = |name: &str| shrinkable_groups(table.by_name(name).unwrap());
+        // Z3_mk_and(c, num_args, args): one input array of length parameter 1.
+        assert_eq!(
+            groups("Z3_mk_and").into_iter().collect::<Vec<_>>(),
+            [(1, vec![2])]
+        );
+        // Z3_mk_func_decl(c, s, domain_size, domain, range).
+        assert_eq!(
+            groups("Z3_mk_func_decl").into_iter().collect::<Vec<_>>(),
+            [(2, vec![3])]
+        );
+        // Z3_mk_datatypes: the sorts are an out array of the same length: nothing shrinks.
+        assert!(groups("Z3_mk_datatypes").is_empty());
+    }
+
+    #[test]
+    fn a_log_without_calls_is_never_a_candidate() {
+        assert!(!admissible(b"V \"4.8.12.0\"\nM \"only a message\"\n"));
+        assert!(!admissible(b"V \"4.8.12.0\"\nR\nP 0x99\nC 1\n"));
+        assert!(admissible(z3log::log::write(&program()).as_bytes()));
+    }
+}
