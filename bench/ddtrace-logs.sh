@@ -10,20 +10,24 @@
 #
 # Inputs: the crash logs of traces/logs/ that Z3's own replayer of their release crashes on
 # (recorded by the programs in traces/logs/programs/ with Debian's python3-z3 4.8.12, with
-# the z3-solver 5.4.1 wheel, and with a C program on the system libz3). The 5.4.1 logs are
-# minimized on the wheel's libz3 (--z3-lib), so that untrace's replay and `z3 -log` run the
-# same release.
+# the z3-solver 5.4.1 wheel, and with a C program on the system libz3; the last, 37,417
+# lines, a program that does ordinary work before the crash). The 5.4.1 logs are minimized
+# on the wheel's libz3 (--z3-lib), so that untrace's replay and `z3 -log` run the same
+# release.
 #
 # Prints per log: lines and calls of the input; for each reducer lines, calls and calls
-# besides the context's creation and reference counting ("ess."), checks, seconds. Every
-# result is checked again afterwards: `z3 -log` crashes at the input's place (both), and
-# untrace replays ddtrace's to the input's signature.
+# besides the context's creation and reference counting ("ess."), checks, seconds; and for
+# picire's result whether it is still a log of the bug ("log?": untrace replays it to the
+# input's signature, "no" when it names objects no call made, which Z3's replayer lets
+# pass). Every result is checked again afterwards: `z3 -log` crashes at the input's place
+# (both), and untrace replays ddtrace's to the input's signature.
 # Target (issue 26): every ddtrace result at most 10 calls besides the context's creation and
 # reference counting, in at most 60 s each on 2 cores.
 #
 # Usage: bench/ddtrace-logs.sh
 # Environment: CARGO_TARGET_DIR (default: target), PROFILE (release|debug, default release),
-# Z3_541 (the z3-solver 5.4.1 wheel's package folder; default: the one in .ci/venv).
+# Z3_541 (the z3-solver 5.4.1 wheel's package folder; default: the one in .ci/venv), KEEP
+# (a folder to copy both reducers' results into).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${PROFILE:-release}
@@ -50,9 +54,10 @@ picire="$work/venv/bin/picire"
 
 cc -O2 -shared -fPIC -o "$work/crash_place.so" bench/crash_place.c -ldl
 
-# The crash place of `z3 -log LOG` (empty when it does not crash).
+# The crash place of `z3 -log LOG` (empty when it does not crash). (The inner `exit` keeps
+# the subshell from exec-ing z3, so the shell's "Segmentation fault" notice goes nowhere.)
 place() { # Z3 LOG
-    (LD_PRELOAD="$work/crash_place.so" "$1" -log "$2" 2>&1 >/dev/null || true) |
+    ( (LD_PRELOAD="$work/crash_place.so" "$1" -log "$2" 2>&1 >/dev/null; exit 0) 2>/dev/null ) |
         grep '^crash-place:' | head -1
 }
 
@@ -89,9 +94,10 @@ if [ -x "$z3_541" ] && [ -f "$lib_541" ]; then
         cases+=("traces/logs/$log-5.4.1.log|$(realpath "$z3_541")|$(realpath "$lib_541")")
     done
 fi
+[ -n "$z3_4812" ] && cases+=("traces/logs/model_then_translate_reset-4.8.12.log|$z3_4812|")
 
-printf '%-28s %5s %5s | %5s %5s %4s %6s %6s | %5s %5s %4s %6s %6s\n' log lines calls \
-    ddtrace calls ess. checks secs picire calls ess. checks secs
+printf '%-34s %6s %6s | %5s %5s %4s %6s %6s | %5s %5s %4s %6s %6s %4s\n' log lines calls \
+    ddtrace calls ess. checks secs picire calls ess. checks secs log?
 worst_ess=0; worst_secs=0
 for case in "${cases[@]}"; do
     IFS='|' read -r log z3 lib <<<"$case"
@@ -113,7 +119,7 @@ for case in "${cases[@]}"; do
     cat > "$work/test-$name.sh" <<TEST
 #!/usr/bin/env bash
 echo x >> "$work/$name.picire-checks"
-got=\$( (LD_PRELOAD="$work/crash_place.so" "$z3" -log "\$1" 2>&1 >/dev/null || true) | grep '^crash-place:' | head -1)
+got=\$( ( (LD_PRELOAD="$work/crash_place.so" "$z3" -log "\$1" 2>&1 >/dev/null; exit 0) 2>/dev/null ) | grep '^crash-place:' | head -1)
 [ "\$got" = "$want" ]
 TEST
     chmod +x "$work/test-$name.sh"
@@ -133,14 +139,21 @@ TEST
     sig_in=$("$untrace" "${lib_args[@]}" "$log" 2>&1 | tail -1 || true)
     sig_out=$("$untrace" "${lib_args[@]}" "$work/$name.ddtrace.log" 2>&1 | tail -1 || true)
     [ "$sig_in" = "$sig_out" ] || { echo "$name: $sig_out, not $sig_in"; exit 1; }
+    sig_p=$("$untrace" "${lib_args[@]}" "$p_result" 2>&1 | tail -1 || true)
+    p_valid=$([ "$sig_in" = "$sig_p" ] && echo yes || echo no)
+    if [ -n "${KEEP:-}" ]; then
+        mkdir -p "$KEEP"
+        cp "$work/$name.ddtrace.log" "$KEEP/$name.ddtrace.log"
+        cp "$p_result" "$KEEP/$name.picire.log"
+    fi
 
     read -r d_calls d_ess < <(calls "$work/$name.ddtrace.log")
     read -r p_calls p_ess < <(calls "$p_result")
     d_lines=$(wc -l < "$work/$name.ddtrace.log"); p_lines=$(wc -l < "$p_result")
     d_secs=$(echo "$t1 - $t0" | bc -l); p_secs=$(echo "$t3 - $t2" | bc -l)
-    printf '%-28s %5d %5d | %5d %5d %4d %6d %6.1f | %5d %5d %4d %6d %6.1f\n' "$name" \
+    printf '%-34s %6d %6d | %5d %5d %4d %6d %6.1f | %5d %5d %4d %6d %6.1f %4s\n' "$name" \
         "$in_lines" "$in_calls" "$d_lines" "$d_calls" "$d_ess" "$d_checks" "$d_secs" \
-        "$p_lines" "$p_calls" "$p_ess" "$p_checks" "$p_secs"
+        "$p_lines" "$p_calls" "$p_ess" "$p_checks" "$p_secs" "$p_valid"
     [ "$d_ess" -gt "$worst_ess" ] && worst_ess=$d_ess
     if (( $(echo "$d_secs > $worst_secs" | bc -l) )); then worst_secs=$d_secs; fi
 done
