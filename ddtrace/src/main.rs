@@ -58,6 +58,12 @@ code or signal always, stdout, and by default the error message of stderr (its l
 without the FILE:LINE: location, which names each candidate's temporary file). Use
 --exact-err, --match-err STR or --ignore-err to change that.
 
+A Z3 API log (Z3_open_log; recognized by its content, not its name) is minimized as a log:
+reference counting, queries and messages first, then calls with every call that uses what
+they made, then elements of input arrays; OUTTRACE is a log in Z3's format, which `z3 -log`
+of the same release replays. With --z3-binary PATH (Z3's own `z3` of the log's release),
+every candidate must also end under `PATH -log` as the input does. See docs/z3-log.md.
+
 Progress: on a terminal a bar; otherwise one status line every --status-interval (UTC time,
 replays, size against the input, reduction, rate). -q silences it and the summary.
 
@@ -588,8 +594,13 @@ fn main() -> ExitCode {
         Err(e) => {
             match &e {
                 EngineError::Interrupted(_) if snapshot.written() => eprintln!(
-                    "ddtrace: {e}; {} holds the best trace so far",
-                    cli.outtrace.display()
+                    "ddtrace: {e}; {} holds the best {} so far",
+                    cli.outtrace.display(),
+                    if z3log::is_log_file(&cli.intrace) {
+                        "log"
+                    } else {
+                        "trace"
+                    }
                 ),
                 EngineError::Interrupted(_) => {
                     eprintln!("ddtrace: {e} before the golden run ended; no output was written")

@@ -241,3 +241,45 @@ fn malformed_logs_and_logs_that_do_not_fail_are_refused() {
     ]);
     assert_eq!(result.status.code(), Some(2));
 }
+
+#[test]
+fn sigint_leaves_a_log_that_still_crashes_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = log("proof_bvsle-4.8.12.log");
+    let output = dir.path().join("min.log");
+    let json = dir.path().join("result.json");
+    let child = Command::new(ddtrace_bin())
+        .arg("--untrace")
+        .arg(untrace_bin())
+        .args(["-j", "1", "-q", "--json"])
+        .arg(&json)
+        .arg(&input)
+        .arg(&output)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The output exists from the golden run on; interrupt during the reduction.
+    while !output.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    // 130 when the signal came in time; 0 if the reduction was already done.
+    let code = out.status.code();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(code, Some(130) | Some(0)), "{code:?}: {stderr}");
+    if code == Some(130) {
+        assert!(stderr.contains("holds the best log so far"), "{stderr}");
+    }
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["interrupted"], code == Some(130));
+    // What is on disk is a log of the same crash.
+    assert_eq!(replay(&[], &output), replay(&[], &input));
+    assert!(z3log::load(&output).is_ok());
+}
