@@ -779,6 +779,10 @@ macro_rules! walk_call {
                 $v.int(bound, "a bound");
                 $v.weighted(terms, List::Shrink { min: 1 });
             }
+            Call::Cube(z) => {
+                $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
+                $v.solver(z);
+            }
         }
     }};
 }
@@ -1025,6 +1029,11 @@ pub enum Call {
         bound: i32,
         terms: Vec<(i32, TermId)>,
     },
+    /// `cube zZ`: one cube of Z's assertions (`Z3_solver_cube` without variables and cutoff,
+    /// as the bindings' `cube()` asks), by a solver of Z's context given Z's assertions (the
+    /// `z3` crate gives no raw handle of Z itself); the cube is not recorded. What lifted
+    /// logs need for `Z3_solver_cube`. Appended last: binary traces keep their variant numbers.
+    Cube(SolverId),
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1600,6 +1609,7 @@ impl Call {
                     terms: vec![],
                 });
             }
+            all.push(Call::Cube(z));
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

@@ -692,6 +692,7 @@ impl State {
             | Call::Reset(solver)
             | Call::ToSmt2(solver)
             | Call::FromString(solver, _)
+            | Call::Cube(solver)
             | Call::Delete(solver) => self.solver(*solver).map(drop),
             Call::Pop(solver, n) => {
                 let depth = self.solver(*solver)?.depth;
@@ -903,7 +904,7 @@ impl State {
                     self.solvers.insert(z, copy);
                 }
             }
-            Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } => {}
+            Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } | Call::Cube(_) => {}
             Call::SetParam { solver, .. }
             | Call::Assert(solver, _)
             | Call::AssertAndTrack { solver, .. }

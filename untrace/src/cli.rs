@@ -113,6 +113,10 @@ pub struct ReplayArgs {
     /// The format --convert writes.
     #[arg(long, value_enum, requires = "convert")]
     pub to: Option<Format>,
+    /// With --convert of a Z3 API log: add the model's oracle checks (`check_*` lines) after
+    /// the calls they judge, so that a wrong answer becomes a finding.
+    #[arg(long, requires = "convert")]
+    pub with_checks: bool,
     /// Compare only check-sat answers with the recorded ones (a replay on another Z3, whose
     /// models, cores and error texts may differ); a definite answer that differs is exit 9.
     #[arg(long, conflicts_with = "no_check")]
@@ -214,6 +218,12 @@ fn replay(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
                 "untrace: {name} declares its limit `; memout: {m}`: replaying with --memout {m}"
             );
         }
+    }
+    if cli.with_checks {
+        return fail(
+            Exit::Usage,
+            &format!("{name}: --with-checks applies to the --convert of a Z3 API log"),
+        );
     }
     if let Some(out) = &cli.convert {
         if same_file::is_same_file(&cli.trace, out).unwrap_or(false) {
@@ -354,8 +364,18 @@ fn compare_with(
 /// child process; `--diff-lib` compares how the replay ends on the other libz3.
 fn replay_z3_log(cli: &ReplayArgs) -> (Exit, Option<Failure>) {
     let name = cli.trace.display();
+    if let Some(out) = &cli.convert {
+        let options = z3log::lift::Options {
+            with_checks: cli.with_checks,
+        };
+        let binary = cli.to == Some(Format::Binary);
+        let (exit, message) = crate::z3_log::convert(&cli.trace, out, binary, options);
+        if exit != Exit::Ok {
+            return fail(exit, &message);
+        }
+        return (exit, None);
+    }
     let inapplicable = [
-        (cli.convert.is_some(), "--convert"),
         (cli.smt2.is_some(), "--smt2"),
         (cli.cross_check.is_some(), "--cross-check"),
         (cli.answers_only, "--answers-only"),

@@ -303,3 +303,99 @@ pub fn compare_with_lib(
         failure: Some(failure),
     })
 }
+
+/// `untrace --convert OUT LOG [--with-checks]`: lifts the log into a trace
+/// ([`z3log::lift`]) and writes it to `out` in `format` (text by default), through a
+/// temporary file in `out`'s folder renamed into place. Prints what could not be lifted, by
+/// function name and count, on stderr. Exit 2 for an unreadable log or an unwritable
+/// output (or one that is the log), 3 for a malformed log.
+pub fn convert(
+    path: &Path,
+    out: &Path,
+    binary: bool,
+    options: z3log::lift::Options,
+) -> (Exit, String) {
+    let name = path.display().to_string();
+    if same_file::is_same_file(path, out).unwrap_or(false) {
+        return (
+            Exit::Usage,
+            format!(
+                "{}: --convert would overwrite the input log; give another output path",
+                out.display()
+            ),
+        );
+    }
+    let loaded = match z3log::load(path) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            let exit = if e.io { Exit::Usage } else { Exit::Malformed };
+            return (exit, e.message);
+        }
+    };
+    let lifted = match z3log::lift::lift(&loaded.log, &loaded.table, options) {
+        Ok(lifted) => lifted,
+        Err(e) => return (Exit::Malformed, format!("{name}:{e}")),
+    };
+    for line in lift_summary(&name, &lifted) {
+        eprintln!("untrace: {line}");
+    }
+    let version = loaded.table.version.clone();
+    let bytes = if binary {
+        let trace = model::Trace {
+            z3_version: Some(version),
+            ..model::Trace::from_entries(lifted.entries)
+        };
+        model::trace::binary::write_trace(&trace)
+    } else {
+        model::trace::text::write_recorded_on(&lifted.entries, Some(&version)).into_bytes()
+    };
+    match write_atomically(out, &bytes) {
+        Ok(()) => (Exit::Ok, String::new()),
+        Err(message) => (Exit::Usage, message),
+    }
+}
+
+/// What a lift left out, one line each: unmapped functions, dropped dependents, calls the
+/// reference state refused, and a lost last call.
+pub fn lift_summary(name: &str, lifted: &z3log::lift::Lifted) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (function, c) in &lifted.unmapped {
+        lines.push(format!(
+            "{name}:{}: not lifted: {function} ({} call(s)): {}",
+            c.first_line, c.count, c.reason
+        ));
+    }
+    for (function, c) in &lifted.dependents {
+        lines.push(format!(
+            "{name}:{}: dropped: {function} ({} call(s)): {}",
+            c.first_line, c.count, c.reason
+        ));
+    }
+    for (function, c) in &lifted.refused {
+        lines.push(format!(
+            "{name}:{}: refused by the API model: {function} ({} call(s)): {}",
+            c.first_line, c.count, c.reason
+        ));
+    }
+    if let Some((line, function)) = &lifted.last_call_lost {
+        lines.push(format!(
+            "{name}:{line}: warning: the log's last call ({function}) is not in the trace: \
+             the trace may not reproduce how the log ends"
+        ));
+    }
+    lines
+}
+
+/// Writes `bytes` to `out` through a temporary file in the same folder, renamed into place.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let folder = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let fail = |e: std::io::Error| format!("{}: cannot write: {e}", out.display());
+    let mut tmp = tempfile::NamedTempFile::new_in(folder).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.persist(out).map_err(|e| fail(e.error))?;
+    Ok(())
+}

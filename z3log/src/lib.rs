@@ -13,6 +13,7 @@
 //!
 //! [`load`] ties reading, parsing and the table together for the tools; [`run`] replays.
 
+pub mod lift;
 pub mod log;
 pub mod parse;
 pub mod replay;

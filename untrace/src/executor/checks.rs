@@ -593,7 +593,7 @@ impl Executor {
 
     /// Z's assertions (as terms of the thread-local context) and Z's context, or `None` when
     /// Z holds assertions the checks cannot name.
-    fn assertions_of(&self, z: SolverId) -> Option<(Vec<Dynamic>, z3::Context, bool)> {
+    pub(super) fn assertions_of(&self, z: SolverId) -> Option<(Vec<Dynamic>, z3::Context, bool)> {
         let slot = self.slot(z).ok()?;
         if slot.formula.opaque {
             return None;
