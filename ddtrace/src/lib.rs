@@ -240,6 +240,8 @@ pub fn minimize_observed(
 #[derive(Clone, Debug)]
 pub struct MinimizedLog {
     pub log: z3log::Log,
+    /// For each entry of `log`, the index of the input's entry it came from.
+    pub origins: Option<Vec<usize>>,
     pub golden: RunOutcome,
     /// Z3's own replayer's golden run, with [`Config::z3_binary`].
     pub z3_golden: Option<RunOutcome>,
@@ -287,6 +289,7 @@ pub fn minimize_log(
     figures.timeouts = tester.timeouts();
     Ok(MinimizedLog {
         log: done.log,
+        origins: done.origins,
         golden,
         z3_golden,
         replays: done.replays,

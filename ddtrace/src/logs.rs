@@ -46,6 +46,9 @@ fn log_passes() -> [(&'static str, LogPass); 3] {
 pub struct LogReduction {
     /// The minimized log.
     pub log: Log,
+    /// For each of its entries, the index of the input's entry it came from (`None` if that
+    /// was lost, which it never is unless the reduction failed to write its result).
+    pub origins: Option<Vec<usize>>,
     pub replays: u64,
     pub cache_hits: u64,
     pub stats: Vec<(String, PassStats)>,
@@ -96,12 +99,7 @@ fn admissible(candidate: &[u8]) -> bool {
 /// `log` without the entries that `remove` marks and without their dependents (`deps` is
 /// `log.dependencies()`).
 fn without(log: &Log, deps: &[Vec<usize>], remove: &[bool]) -> Log {
-    let mut gone = remove.to_vec();
-    for i in 0..log.entries.len() {
-        if !gone[i] && deps[i].iter().any(|&d| gone[d]) {
-            gone[i] = true;
-        }
-    }
+    let gone = with_dependents(deps, remove);
     Log {
         version: log.version.clone(),
         entries: (log.entries.iter().zip(&gone))
@@ -112,18 +110,40 @@ fn without(log: &Log, deps: &[Vec<usize>], remove: &[bool]) -> Log {
     }
 }
 
-/// One log reduction in progress: the current log next to the reducer's best bytes.
+/// The entries that go when those `remove` marks go: they and every entry that uses an
+/// object one of them bound, transitively (`deps` is `log.dependencies()`).
+fn with_dependents(deps: &[Vec<usize>], remove: &[bool]) -> Vec<bool> {
+    let mut gone = remove.to_vec();
+    for i in 0..deps.len() {
+        if !gone[i] && deps[i].iter().any(|&d| gone[d]) {
+            gone[i] = true;
+        }
+    }
+    gone
+}
+
+/// One log reduction in progress: the current log next to the reducer's best bytes, and for
+/// each of its entries the index of the input's entry it came from.
 struct LogSession<'r, 't> {
     reducer: &'r mut Reducer<'t>,
     table: &'r Table,
     current: Log,
+    /// `None` once the current log could not be traced back (never expected: the best bytes
+    /// are always a rendering of `current`).
+    origins: Option<Vec<usize>>,
 }
 
 impl LogSession<'_, '_> {
-    /// Re-reads `current` from the reducer's best bytes after an engine algorithm.
+    /// Re-reads `current` from the reducer's best bytes after an engine algorithm that kept
+    /// the entries where they were (so `origins` still holds).
     fn sync(&mut self) {
-        if let Ok(log) = z3log::parse::parse(self.reducer.best()) {
-            self.current = log;
+        match z3log::parse::parse(self.reducer.best()) {
+            Ok(log) if log.entries.len() == self.current.entries.len() => self.current = log,
+            Ok(log) => {
+                self.current = log;
+                self.origins = None;
+            }
+            Err(_) => self.origins = None,
         }
     }
 
@@ -134,14 +154,32 @@ impl LogSession<'_, '_> {
         }
         let log = self.current.clone();
         let deps = log.dependencies();
-        reduce::ddmin(self.reducer, pass, units.len(), |keep| {
+        let removal = |keep: &[bool]| {
             let mut remove = vec![false; log.entries.len()];
             for (&entry, kept) in units.iter().zip(keep) {
                 remove[entry] = !kept;
             }
-            Some(render(&without(&log, &deps, &remove)))
+            remove
+        };
+        let keep = reduce::ddmin(self.reducer, pass, units.len(), |keep| {
+            Some(render(&without(&log, &deps, &removal(keep))))
         });
-        self.sync();
+        // The mask ddmin ends with is the best result's: follow the entries' origins.
+        let gone = with_dependents(&deps, &removal(&keep));
+        let kept = without(&log, &deps, &removal(&keep));
+        if render(&kept) == self.reducer.best() {
+            self.current = kept;
+            self.origins = self.origins.take().map(|origins| {
+                (origins.into_iter().zip(&gone))
+                    .filter(|(_, g)| !**g)
+                    .map(|(o, _)| o)
+                    .collect()
+            });
+        } else {
+            self.current = log;
+            self.sync();
+            self.origins = None;
+        }
     }
 
     fn noise(&mut self) {
@@ -333,10 +371,11 @@ pub fn reduce_log(
         reducer.set_output(path)?;
     }
     let mut rounds = 0;
-    {
+    let origins = {
         let mut session = LogSession {
             reducer: &mut reducer,
             table,
+            origins: Some((0..log.entries.len()).collect()),
             current: log,
         };
         loop {
@@ -353,15 +392,18 @@ pub fn reduce_log(
                 break;
             }
         }
-    }
+        session.origins
+    };
     if let Some(err) = reducer.take_failure() {
         return Err(err);
     }
     let log = z3log::parse::parse(reducer.best()).map_err(|e| {
         EngineError::Input(format!("internal: the best log does not parse: line {e}"))
     })?;
+    let origins = origins.filter(|o| o.len() == log.entries.len());
     Ok(LogReduction {
         log,
+        origins,
         replays: reducer.checks(),
         cache_hits: reducer.cache_hits(),
         stats: reducer.stats().to_vec(),
@@ -495,6 +537,8 @@ mod tests {
         assert!(noise.1.succeeded >= 1);
         let size = size(&done.log, &table);
         assert_eq!((size.calls, size.essential_calls), (5, 3));
+        // Each entry left names the input's entry it came from.
+        assert_eq!(done.origins, Some(vec![0, 1, 2, 10, 11]));
     }
 
     #[test]
