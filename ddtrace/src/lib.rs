@@ -299,6 +299,150 @@ pub fn minimize_log(
     })
 }
 
+/// What became of the lifted trace of a minimized log ([`minimize_lifted`]).
+#[derive(Clone, Debug, Default)]
+pub struct LiftedTrace {
+    /// The trace written: minimized by the trace passes, or as lifted when it does not
+    /// replay to the log's failure. Empty when nothing of the log lifts.
+    pub entries: Vec<Entry>,
+    /// Lines of the trace as lifted, before the trace passes.
+    pub lifted_lines: usize,
+    /// The trace passes' replays, when they ran.
+    pub replays: Option<u64>,
+    /// Why the trace passes did not run, when they did not.
+    pub note: Option<String>,
+}
+
+/// Lifts the minimized log `done` (of `original`, of the release of `table`) into a trace
+/// ([`z3log::lift::lift`], with the error-message queries of `original` that followed its
+/// calls: [`logs::with_error_queries`]), writes it to `output`, and when its replay shows the
+/// log's failure (the exit code and error message of the log's golden replay) runs the trace
+/// passes on it, `output` always holding the best trace. A lifted trace that does
+/// not replay to the log's failure (the lifter left the failing call out, the bug needs a
+/// call the model does not express) is written as lifted, with a note that says why it was
+/// not minimized.
+pub fn minimize_lifted(
+    config: &Config,
+    original: &z3log::Log,
+    done: &MinimizedLog,
+    table: &z3log::Table,
+    output: &Path,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<LiftedTrace, EngineError> {
+    let log_golden = &done.golden;
+    let log = match &done.origins {
+        Some(origins) => logs::with_error_queries(original, &done.log, origins, table),
+        None => done.log.clone(),
+    };
+    let lifted = match z3log::lift::lift(&log, table, z3log::lift::Options::default()) {
+        Ok(lifted) => lifted,
+        Err(e) => {
+            return Ok(LiftedTrace {
+                note: Some(format!("the log does not lift into a trace: line {e}")),
+                ..LiftedTrace::default()
+            })
+        }
+    };
+    if lifted.entries.is_empty() {
+        return Ok(LiftedTrace {
+            note: Some("nothing of the log lifts into a trace".into()),
+            ..LiftedTrace::default()
+        });
+    }
+    let version = Some(table.version.as_str());
+    let render = |entries: &[Entry]| trace_io::render_recorded_on(entries, Format::Text, version);
+    let text = render(&lifted.entries);
+    reduce::write_atomically(output, &text)?;
+    let as_lifted = |note: String| LiftedTrace {
+        entries: lifted.entries.clone(),
+        lifted_lines: trace_io::line_count(&lifted.entries),
+        replays: None,
+        note: Some(note),
+    };
+    // The trace must fail as the log does: its exit code, and the log's error message (its
+    // signature line) on stderr.
+    let Some(message) = error_message(&log_golden.stderr) else {
+        return Ok(as_lifted(
+            "the log's replay ends without an error message to keep".into(),
+        ));
+    };
+    let mut trace_config = config.clone();
+    let whole_line = format!("{message}\n");
+    let golden_text = String::from_utf8_lossy(&log_golden.stderr);
+    trace_config.matching.match_err = Some(if golden_text.contains(&whole_line) {
+        whole_line
+    } else {
+        message
+    });
+    let tester = match golden_tester(&trace_config, &text, ".trace", None, stop) {
+        Ok(tester) => tester,
+        Err(e @ EngineError::Interrupted(_)) => return Err(e),
+        Err(EngineError::NotFailing(_)) => {
+            return Ok(as_lifted(lost_call_note(
+                &lifted,
+                "the lifted trace replays without a failure",
+            )))
+        }
+        Err(e) => {
+            return Ok(as_lifted(format!(
+                "the lifted trace cannot be replayed: {e}"
+            )))
+        }
+    };
+    let golden = &tester.primary.golden;
+    let shows = golden.exit == log_golden.exit
+        && trace_config
+            .matching
+            .match_err
+            .as_ref()
+            .is_some_and(|m| String::from_utf8_lossy(&golden.stderr).contains(m.as_str()));
+    if !shows {
+        let stderr = String::from_utf8_lossy(&golden.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        return Ok(as_lifted(lost_call_note(
+            &lifted,
+            &format!(
+                "the lifted trace replays otherwise (exit {}: {})",
+                golden.exit,
+                last.unwrap_or("nothing on stderr").trim()
+            ),
+        )));
+    }
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = reduce_observed(
+        &tester,
+        lifted.entries.clone(),
+        Format::Text,
+        &config.passes,
+        options,
+        Some(output),
+        stop,
+        observer,
+    )?;
+    // The replays never needed the version; the bug report does.
+    reduce::write_atomically(output, &render(&done.entries))?;
+    Ok(LiftedTrace {
+        entries: done.entries,
+        lifted_lines: trace_io::line_count(&lifted.entries),
+        replays: Some(done.replays),
+        note: None,
+    })
+}
+
+/// `why`, and that the lifter left the log's last call out, if it did.
+fn lost_call_note(lifted: &z3log::lift::Lifted, why: &str) -> String {
+    match &lifted.last_call_lost {
+        Some((line, function)) => {
+            format!("{why}: the log's last call ({function}, line {line}) does not lift")
+        }
+        None => why.to_string(),
+    }
+}
+
 /// The golden replay of `original` (written to a file ending in `suffix`) with
 /// `config.untrace`, refused when it could not replay or does not fail, and the tester that
 /// keeps its behaviour ([`Config::matching`], [`Config::message_only`]); `cross_check`, if

@@ -352,6 +352,45 @@ fn without_elements(log: &Log, table: &Table, cut: &[ArrayElement]) -> Log {
     out
 }
 
+/// `minimized` (whose entries came from `original`'s at `origins`) with the error-message
+/// queries of `original` put back after the calls they followed: the program asked for
+/// Z3's error message (`Z3_get_error_msg`) after a call that failed, which is how the lifter
+/// knows that the call is refused (`return error ""`), while the log's replay needs no
+/// query. Between the call and the query only reference counting and error-code queries
+/// may come, the lifter's own rule.
+pub fn with_error_queries(
+    original: &Log,
+    minimized: &Log,
+    origins: &[usize],
+    table: &Table,
+) -> Log {
+    let name = |e: &z3log::Entry| match &e.kind {
+        EntryKind::Call(call) => table.function(call.number).map(|f| &*f.name),
+        EntryKind::Message(_) => None,
+    };
+    let mut out = Log {
+        version: minimized.version.clone(),
+        entries: Vec::new(),
+        n_lines: 0,
+    };
+    for (entry, &origin) in minimized.entries.iter().zip(origins) {
+        out.entries.push(entry.clone());
+        if matches!(entry.kind, EntryKind::Message(_)) {
+            continue;
+        }
+        for next in original.entries.iter().skip(origin + 1) {
+            match name(next) {
+                Some("Z3_get_error_msg" | "Z3_get_error_msg_ex") => out.entries.push(next.clone()),
+                Some("Z3_get_error_code") => {}
+                Some(n) if n.ends_with("_inc_ref") || n.ends_with("_dec_ref") => {}
+                None if matches!(next.kind, EntryKind::Message(_)) => {}
+                Some(_) | None => break,
+            }
+        }
+    }
+    out
+}
+
 /// Minimizes `log` (written by the release of `table`) with `tester`, which is assumed to
 /// keep it. With `output`, that file always holds the best log so far.
 pub fn reduce_log(

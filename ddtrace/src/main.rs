@@ -44,6 +44,18 @@ struct JsonResult {
     output_calls: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     output_essential_calls: Option<usize>,
+    /// For a Z3 API log: where its lifted trace went, its lines as lifted and after the trace
+    /// passes, and why they did not run (if they did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_trace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_output_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_replays: Option<u64>,
     /// Rounds of passes until nothing changed.
     rounds: Option<usize>,
     golden_exit: Option<String>,
@@ -62,7 +74,9 @@ A Z3 API log (Z3_open_log; recognized by its content, not its name) is minimized
 reference counting, queries and messages first, then calls with every call that uses what
 they made, then elements of input arrays; OUTTRACE is a log in Z3's format, which `z3 -log`
 of the same release replays. With --z3-binary PATH (Z3's own `z3` of the log's release),
-every candidate must also end under `PATH -log` as the input does. See docs/z3-log.md.
+every candidate must also end under `PATH -log` as the input does. The result is then lifted
+into a trace (--lifted PATH, default OUTTRACE with the extension .trace; --no-lift), which the
+trace passes minimize when it replays to the log's signature. See docs/z3-log.md.
 
 Progress: on a terminal a bar; otherwise one status line every --status-interval (UTC time,
 replays, size against the input, reduction, rate). -q silences it and the summary.
@@ -120,6 +134,14 @@ struct Cli {
     /// signal), so the result still reproduces with Z3's own replayer.
     #[arg(long, value_name = "PATH")]
     z3_binary: Option<PathBuf>,
+    /// For a Z3 API log: where the lifted trace of the minimized log goes, minimized with
+    /// the trace passes when it replays to the log's failure (default: OUTTRACE with the
+    /// extension `.trace`, or `.lifted.trace` when it has that one).
+    #[arg(long, value_name = "PATH")]
+    lifted: Option<PathBuf>,
+    /// For a Z3 API log: do not lift the minimized log into a trace.
+    #[arg(long)]
+    no_lift: bool,
     /// Memory limit of each replay in megabytes.
     #[arg(long, value_name = "MB")]
     memout: Option<u64>,
@@ -347,6 +369,11 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
                 input_calls: None,
                 output_calls: None,
                 output_essential_calls: None,
+                lifted_trace: None,
+                lifted_lines: None,
+                lifted_output_lines: None,
+                lifted_note: None,
+                lifted_replays: None,
                 rounds,
                 golden_exit,
                 reduction_percent: 100.0
@@ -410,6 +437,16 @@ fn run_log(
         }
     })?;
     let z3log::Loaded { log, table } = loaded;
+    let lifted_path = (!cli.no_lift).then(|| lifted_path(cli));
+    if let Some(path) = &lifted_path {
+        reduce::check_output(&cli.intrace, path)?;
+        if path == &cli.outtrace {
+            return Err(EngineError::Usage(format!(
+                "--lifted {} is OUTTRACE: the log and its lifted trace need two files",
+                path.display()
+            )));
+        }
+    }
     let before = logs::size(&log, &table);
     let stop = StopFlag::new();
     stop.install_signal_handlers()
@@ -446,9 +483,23 @@ fn run_log(
         (last.checks, last.accepted) = (st.checks, st.successes);
     };
     let ticker = live.ticker();
-    let outcome = minimize_log(&config, log, &table, Some(&cli.outtrace), &stop, observer);
+    let original = (!cli.no_lift).then(|| log.clone());
+    let outcome = minimize_log(&config, log, &table, Some(&cli.outtrace), &stop, &observer);
+    // The lifted trace of the minimized log, minimized with the trace passes.
+    let lifted = match (&outcome, &lifted_path, &original) {
+        (Ok(done), Some(path), Some(original)) => Some(ddtrace::minimize_lifted(
+            &config, original, done, &table, path, &stop, &observer,
+        )),
+        _ => None,
+    };
     drop(ticker);
     live.finish();
+    // Stopped while the trace passes ran: both outputs hold their best so far.
+    let (outcome, lifted) = match lifted {
+        Some(Err(e)) => (Err(e), None),
+        Some(Ok(lifted)) => (outcome, Some(lifted)),
+        None => (outcome, None),
+    };
     let after = outcome
         .as_ref()
         .ok()
@@ -496,6 +547,14 @@ fn run_log(
                 input_calls: Some(before.calls),
                 output_calls: after.map(|a| a.calls),
                 output_essential_calls: after.map(|a| a.essential_calls),
+                lifted_trace: lifted_path.as_ref().map(|p| p.display().to_string()),
+                lifted_lines: lifted.as_ref().map(|l| l.lifted_lines),
+                lifted_output_lines: lifted
+                    .as_ref()
+                    .filter(|l| !l.entries.is_empty())
+                    .map(|l| line_count(&l.entries)),
+                lifted_note: lifted.as_ref().and_then(|l| l.note.clone()),
+                lifted_replays: lifted.as_ref().and_then(|l| l.replays),
                 rounds,
                 golden_exit,
                 reduction_percent: 100.0
@@ -546,8 +605,41 @@ fn run_log(
             done.rounds,
             start.elapsed().as_secs_f64()
         );
+        if let (Some(path), Some(lifted)) = (&lifted_path, &lifted) {
+            match (&lifted.note, lifted.entries.is_empty()) {
+                (_, true) => eprintln!(
+                    "ddtrace: no lifted trace: {}",
+                    lifted.note.as_deref().unwrap_or("nothing lifts")
+                ),
+                (None, false) => eprintln!(
+                    "ddtrace: lifted trace {}: {} -> {} lines, {} replays",
+                    path.display(),
+                    lifted.lifted_lines,
+                    line_count(&lifted.entries),
+                    lifted.replays.unwrap_or(0)
+                ),
+                (Some(note), false) => eprintln!(
+                    "ddtrace: lifted trace {}: {} lines, not minimized: {note}",
+                    path.display(),
+                    lifted.lifted_lines
+                ),
+            }
+        }
     }
     Ok(())
+}
+
+/// Where the lifted trace of a minimized log goes by default: OUTTRACE with the extension
+/// `.trace`, or `.lifted.trace` when OUTTRACE has that one already.
+fn lifted_path(cli: &Cli) -> PathBuf {
+    cli.lifted.clone().unwrap_or_else(|| {
+        let path = cli.outtrace.with_extension("trace");
+        if path == cli.outtrace {
+            cli.outtrace.with_extension("lifted.trace")
+        } else {
+            path
+        }
+    })
 }
 
 /// The status message of the progress display: replays and their rate, size against the

@@ -137,6 +137,21 @@ fn minimizes(
     assert_eq!(result["output_calls"], size_after.calls);
     assert_eq!(result["output_essential_calls"], size_after.essential_calls);
     assert_eq!(result["recorded_z3_version"], table.version.as_str());
+    // Its lifted trace (beside it, `min.trace`) is a trace of the same failure, minimized by
+    // the trace passes: it replays to the log's signature.
+    let lifted = dir.path().join("min.trace");
+    assert!(result["lifted_note"].is_null(), "{name}: {result:#}");
+    let (entries, _) = ddtrace::trace_io::read(&std::fs::read(&lifted).unwrap()).unwrap();
+    assert_eq!(
+        replay(lib_args, &lifted),
+        (code, signature.clone()),
+        "{name}"
+    );
+    assert!(entries.len() <= 10, "{name}: {entries:?}");
+    assert_eq!(
+        result["lifted_output_lines"],
+        ddtrace::trace_io::line_count(&entries)
+    );
     // Z3's own replayer of the release that wrote it crashes on the result as on the input.
     let version = table.version.trim_end_matches(".0");
     if let Some(z3) = z3_binary(version) {
@@ -282,4 +297,44 @@ fn sigint_leaves_a_log_that_still_crashes_on_disk() {
     // What is on disk is a log of the same crash.
     assert_eq!(replay(&[], &output), replay(&[], &input));
     assert!(z3log::load(&output).is_ok());
+}
+
+/// The lifted trace knows what the program knew: a call after which the program asked for
+/// Z3's error message is refused in the trace (`return error ""`), although the minimized log
+/// dropped the query (its replay does not need it).
+#[test]
+fn the_lifted_trace_keeps_the_refusals_the_program_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("min.log");
+    let lifted = dir.path().join("bug.trace");
+    let input = log("max_steps_pop-4.8.12.log");
+    let out = ddtrace(&[
+        "--lifted".as_ref(),
+        lifted.as_os_str(),
+        input.as_os_str(),
+        output.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("lifted trace"), "{stderr}");
+    let text = std::fs::read_to_string(&lifted).unwrap();
+    assert!(
+        text.contains("assert_and_track z1 t1 t1\nreturn error \"\"\npop z1 1"),
+        "{text}"
+    );
+    assert!(!text.contains("get_error"), "{text}");
+    assert_eq!(replay(&[], &lifted), replay(&[], &input));
+    // Without lifting, only the log is written.
+    let bare = dir.path().join("bare.log");
+    let out = ddtrace(&["--no-lift".as_ref(), input.as_os_str(), bare.as_os_str()]);
+    assert!(out.status.success());
+    assert!(!dir.path().join("bare.trace").exists());
+    // The lifted trace cannot be the log's output.
+    let out = ddtrace(&[
+        "--lifted".as_ref(),
+        output.as_os_str(),
+        input.as_os_str(),
+        output.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
 }
