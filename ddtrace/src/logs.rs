@@ -4,8 +4,8 @@
 //!
 //! A candidate is always a whole log in Z3's format ([`z3log::log::write`]: the `V` line,
 //! then `R`, arguments, `C`, bindings per call), so what `z3 -log` of the writing release
-//! replays; with [`LogCheck::z3_binary`] every candidate is also replayed by that binary and
-//! must end as the input does there.
+//! replays; with [`crate::Config::z3_binary`] every candidate is also replayed by that
+//! binary and must end as the input does there.
 //!
 //! Passes, in rounds until one changes nothing ([`LOG_PASSES`]):
 //! - `log-noise`: ddmin over the entries that change nothing a later call sees: reference
@@ -47,7 +47,7 @@ pub struct LogReduction {
     /// The minimized log.
     pub log: Log,
     /// For each of its entries, the index of the input's entry it came from (`None` if that
-    /// was lost, which it never is unless the reduction failed to write its result).
+    /// was lost: never expected, the best bytes are always a rendering of the current log).
     pub origins: Option<Vec<usize>>,
     pub replays: u64,
     pub cache_hits: u64,
