@@ -32,8 +32,8 @@ pub use call::{
     AnyId, Call, Check, Direction, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest,
     Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
+pub use call_args::{ArgKind, CallSpec, Family, Smt2};
 pub use smtlib::{eval, ops, sort};
 pub use smtlib::{Sort, Theory};
-pub use call_args::{ArgKind, CallSpec, Family, Smt2};
 pub use state::{State, Violation};
 pub use trace::Trace;
