@@ -14,14 +14,8 @@ set -euo pipefail
 rounds=${1:-2000}
 jobs=${2:-$(nproc)}
 seed=${3:-1}
-root=$(cd "$(dirname "$0")/.." && pwd)
-target=${CARGO_TARGET_DIR:-$root/target}
-if [ -z "${MBT:-}" ]; then
-    cargo build --release -p mbt --manifest-path "$root/Cargo.toml" >&2
-    MBT=$target/release/mbt
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 python3 - "$MBT" "$rounds" "$jobs" "$seed" "$out" "${Z3_LIB:-}" "${MBT_ARGS:-}" <<'PY'
 import json, resource, shlex, subprocess, sys
 mbt, rounds, jobs, seed, out, z3_lib, extra = sys.argv[1:]

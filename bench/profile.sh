@@ -10,14 +10,8 @@ rounds=${1:-1000}
 jobs=${2:-2}
 seed=${3:-1}
 top=${4:-20}
-root=$(cd "$(dirname "$0")/.." && pwd)
-target=${CARGO_TARGET_DIR:-$root/target}
-if [ -z "${MBT:-}" ]; then
-    cargo build --release -p mbt --manifest-path "$root/Cargo.toml" >&2
-    MBT=$target/release/mbt
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 # Exit 1 means the campaign found new failures, which a profile run expects.
 # shellcheck disable=SC2086
 MBT_PROFILE="$out/profile.txt" "$MBT" ${MBT_ARGS:-} --seed "$seed" --rounds "$rounds" \

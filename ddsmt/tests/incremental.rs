@@ -1,10 +1,11 @@
 //! Incremental (push/pop) scripts: every candidate the reduction tries parses and keeps valid
 //! scopes, and whole scopes go in few steps.
 
-use ddsmt::mutators::registry;
-use ddsmt::strategies::{self, scopes, Session, Strategy};
-use reduce::{Reducer, ReducerOptions, StopFlag};
-use smtlib::{PrintOptions, Tree};
+mod common;
+
+use common::reduce_in_process;
+use ddsmt::strategies::{scopes, Strategy};
+use smtlib::Tree;
 use std::sync::Mutex;
 
 /// A script with nested scopes, several check-sats, and the line a property looks for deep in
@@ -32,27 +33,8 @@ fn reduce_with(strategy: Strategy, keep: impl Fn(&str) -> bool + Sync) -> (Strin
         seen.lock().unwrap().push(text);
         keeps
     };
-    let mut reducer = Reducer::new(
-        &tester,
-        input.clone().into_bytes(),
-        ReducerOptions {
-            jobs: 2,
-            unchecked: false,
-            check_loops: false,
-        },
-        StopFlag::new(),
-    );
     assert!(scopes::scopes_are_valid(&Tree::parse(&input).unwrap()));
-    reducer.set_admissible(scopes::admissible);
-    let registry = registry();
-    let mut session = Session {
-        reducer: &mut reducer,
-        mutators: registry.iter().map(|m| m.as_ref()).collect(),
-        print: PrintOptions::default(),
-    };
-    strategies::run(strategy, &mut session);
-    let best = String::from_utf8(reducer.best().to_vec()).unwrap();
-    drop(reducer);
+    let best = reduce_in_process(&input, strategy, &tester);
     let seen = std::mem::take(&mut *seen.lock().unwrap());
     (best, seen)
 }

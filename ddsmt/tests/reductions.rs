@@ -10,10 +10,11 @@
 //! The sizes ddSMT 2 (2.0.6) reaches on the same tasks are in the comments; the figures of the
 //! real runs (with z3 and cvc5) are measured by `bench/ddsmt-vs-ddsmt2.sh`.
 
-use ddsmt::mutators::registry;
-use ddsmt::strategies::{self, scopes, Session, Strategy};
-use reduce::{Reducer, ReducerOptions, StopFlag};
-use smtlib::{PrintOptions, Tree};
+mod common;
+
+use common::reduce_in_process;
+use ddsmt::strategies::Strategy;
+use smtlib::Tree;
 use std::path::Path;
 
 fn corpus(name: &str) -> String {
@@ -28,27 +29,7 @@ fn corpus(name: &str) -> String {
 fn reduce(input: &str, keep: impl Fn(&str) -> bool + Sync) -> String {
     let tester = |c: &[u8]| std::str::from_utf8(c).is_ok_and(&keep);
     assert!(keep(input), "the property holds on the input");
-    let mut reducer = Reducer::new(
-        &tester,
-        input.as_bytes().to_vec(),
-        ReducerOptions {
-            jobs: 2,
-            unchecked: false,
-            check_loops: false,
-        },
-        StopFlag::new(),
-    );
-    if scopes::scopes_are_valid(&Tree::parse(input).unwrap()) {
-        reducer.set_admissible(scopes::admissible);
-    }
-    let registry = registry();
-    let mut session = Session {
-        reducer: &mut reducer,
-        mutators: registry.iter().map(|m| m.as_ref()).collect(),
-        print: PrintOptions::default(),
-    };
-    strategies::run(Strategy::Hybrid, &mut session);
-    String::from_utf8(reducer.best().to_vec()).unwrap()
+    reduce_in_process(input, Strategy::Hybrid, &tester)
 }
 
 /// The answers of a toy solver that knows only `(assert false)`, `(assert true)`,

@@ -24,7 +24,7 @@
 //! let config = Config::new("untrace".into());
 //! let stop = reduce::StopFlag::new();
 //! let done = minimize(&config, entries, format, Some("failure.min.trace".as_ref()), &stop)?;
-//! println!("{} lines, {} replays", ddtrace::trace_io::line_count(&done.entries), done.replays);
+//! println!("{} lines, {} replays", ddtrace::trace_io::line_count(&done.reduction.entries), done.reduction.replays);
 //! # Ok(()) }
 //! ```
 
@@ -113,16 +113,12 @@ pub struct Reduction {
     pub figures: Figures,
 }
 
-/// The result of [`minimize`]: the reduction and the golden run it kept.
+/// The result of [`minimize`]: the reduction (its figures with the replays that timed out)
+/// and the golden run it kept.
 #[derive(Clone, Debug)]
 pub struct Minimized {
-    pub entries: Vec<Entry>,
+    pub reduction: Reduction,
     pub golden: RunOutcome,
-    pub replays: u64,
-    pub stats: Vec<(String, PassStats)>,
-    pub rounds: usize,
-    /// The engine's figures, with the replays that timed out.
-    pub figures: Figures,
 }
 
 /// Minimizes `input` with `tester` (which is assumed to keep `input`). With `output`, that
@@ -214,7 +210,7 @@ pub fn minimize_observed(
         jobs: config.jobs,
         ..ReducerOptions::default()
     };
-    let done = reduce_observed(
+    let mut reduction = reduce_observed(
         &tester,
         input,
         format,
@@ -224,16 +220,8 @@ pub fn minimize_observed(
         stop,
         observer,
     )?;
-    let mut figures = done.figures;
-    figures.timeouts = tester.timeouts();
-    Ok(Minimized {
-        entries: done.entries,
-        golden,
-        replays: done.replays,
-        stats: done.stats,
-        rounds: done.rounds,
-        figures,
-    })
+    reduction.figures.timeouts = tester.timeouts();
+    Ok(Minimized { reduction, golden })
 }
 
 /// The result of [`minimize_log`]: the reduction and the golden run it kept.

@@ -335,9 +335,9 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         );
         let (figures, output_lines, rounds, golden_exit) = match &outcome {
             Ok(done) => (
-                done.figures.clone(),
-                Some(line_count(&done.entries)),
-                Some(done.rounds),
+                done.reduction.figures.clone(),
+                Some(line_count(&done.reduction.entries)),
+                Some(done.reduction.rounds),
                 Some(done.golden.exit.to_string()),
             ),
             Err(_) => (last.borrow().clone(), None, None, None),
@@ -386,7 +386,8 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let done = outcome?;
     if recorded_on.is_some() {
         // The replays never needed it; the bug report does.
-        let bytes = trace_io::render_recorded_on(&done.entries, format, recorded_on.as_deref());
+        let bytes =
+            trace_io::render_recorded_on(&done.reduction.entries, format, recorded_on.as_deref());
         reduce::write_atomically(&cli.outtrace, &bytes)?;
     }
     if cli.verbose > 0 {
@@ -398,7 +399,7 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
             g.stderr.len(),
             g.duration.as_secs_f64()
         );
-        for (pass, s) in &done.stats {
+        for (pass, s) in &done.reduction.stats {
             eprintln!(
                 "ddtrace:   {pass:<15} tried {:>5}  replays {:>5}  accepted {:>4}  {:>7.2} s",
                 s.tried,
@@ -412,9 +413,9 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         eprintln!(
             "ddtrace: {} -> {} lines, {} replays, {} rounds, {:.2} s",
             lines_before,
-            line_count(&done.entries),
-            done.replays,
-            done.rounds,
+            line_count(&done.reduction.entries),
+            done.reduction.replays,
+            done.reduction.rounds,
             start.elapsed().as_secs_f64()
         );
     }

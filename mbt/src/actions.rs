@@ -1296,19 +1296,12 @@ mod tests {
 
     fn config() -> RoundConfig {
         RoundConfig {
-            theories: model::Theory::ALL.to_vec(),
-            option_fuzzing: true,
             options: Arc::new(OptionModel::new(&[crate::options::ParamDescr {
                 name: "relevancy".into(),
                 kind: crate::options::ParamKind::Uint,
                 doc: String::new(),
             }])),
-            rlimit: 1000,
-            inject: None,
-            independent: true,
-            translate_default: true,
-            differential: None,
-            left_out_ops: Vec::new(),
+            ..crate::round::tests::dry_config()
         }
     }
 

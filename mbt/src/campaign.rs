@@ -205,6 +205,7 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         shard: cfg.shard,
         z3_version: z3_version(),
         z3_lib: z3lib::running_on().map(|l| l.path.display().to_string()),
+        api_coverage: crate::api_coverage::ApiCoverage::of_running_libz3(),
         ..Summary::default()
     };
     summary.timeline.record(summary.sample(0.0));

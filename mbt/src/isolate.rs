@@ -272,6 +272,8 @@ fn child_round(
     nix::unistd::dup2_stderr(&output)?;
     // SAFETY: Z3's global parameters are process state no Z3 object refers to.
     unsafe { z3_sys::Z3_global_param_reset_all() };
+    // Opened before the round's context is made, so its configuration calls count too.
+    let api_log = crate::api_coverage::RoundLog::open(dir);
     // The first round of a worker uses the context the parent prepared (see `warm_up`); every
     // later one a fresh context prepared the same way: a context that earlier rounds used
     // answers differently (measured: traces of the same seed differed), and a round must be
@@ -300,8 +302,9 @@ fn child_round(
         })
     });
     drop(context);
-    untrace::profile::record("round", &seed.to_string(), started);
     let mut report = report;
+    report.stats.z3_functions = api_log.finish();
+    untrace::profile::record("round", &seed.to_string(), started);
     if let (None, Some(differential)) = (&report.failure, &config.differential) {
         compare_round(differential, &dir.join(TRACE), limits, &mut report);
     }
@@ -646,13 +649,13 @@ pub fn timeout_is_finding(trace: &str) -> bool {
     })
 }
 
-/// The files anything in round folder `dir` wrote besides the round's own trace, output and
-/// report (Z3 writes into its working directory, the round's folder), as paths relative to it.
+/// The files anything in round folder `dir` wrote besides the round's own trace, output,
+/// report and API log (Z3 writes into its working directory, the round's folder), as paths relative to it.
 pub fn produced_files(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     collect_files(dir, Path::new(""), &mut found);
     found.retain(|p| {
-        ![TRACE, OUTPUT, REPORT]
+        ![TRACE, OUTPUT, REPORT, crate::api_coverage::ROUND_LOG]
             .iter()
             .any(|own| p == Path::new(own))
     });
@@ -786,7 +789,13 @@ mod tests {
     #[test]
     fn produced_files_leave_out_the_rounds_own() {
         let dir = tempfile::tempdir().unwrap();
-        for name in [TRACE, OUTPUT, REPORT, "lemma_1.smt2"] {
+        for name in [
+            TRACE,
+            OUTPUT,
+            REPORT,
+            crate::api_coverage::ROUND_LOG,
+            "lemma_1.smt2",
+        ] {
             fs::write(dir.path().join(name), "x").unwrap();
         }
         fs::create_dir(dir.path().join("sub")).unwrap();

@@ -24,6 +24,7 @@
 //! - [`inject`]: TEST-ONLY failure injection (`MBT_INJECT`).
 
 pub mod actions;
+pub mod api_coverage;
 pub mod campaign;
 pub mod failure;
 pub mod families;

@@ -355,7 +355,7 @@ pub fn minimize_failure(
         Outcome::Skipped(why)
     };
     let (entries, replays) = match minimized {
-        Ok(m) => (m.entries, Some(m.replays)),
+        Ok(m) => (m.reduction.entries, Some(m.reduction.replays)),
         // Stopped by the budget or a signal: the output holds the best trace so far.
         Err(reduce::EngineError::Interrupted(_)) => {
             match std::fs::read(&out).map(|b| ddtrace::trace_io::read(&b)) {

@@ -77,6 +77,10 @@ pub struct Stats {
     /// Per theory: the rounds that built at least one term of its operations.
     #[serde(default)]
     pub rounds_per_theory: BTreeMap<String, u64>,
+    /// Per Z3 C function: the calls Z3's own API log of each round recorded
+    /// ([`crate::api_coverage`]).
+    #[serde(default)]
+    pub z3_functions: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -146,6 +150,7 @@ impl Stats {
             (&mut self.differential, &other.differential),
             (&mut self.unjudged_ops, &other.unjudged_ops),
             (&mut self.rounds_per_theory, &other.rounds_per_theory),
+            (&mut self.z3_functions, &other.z3_functions),
         ] {
             for (k, n) in from {
                 *into.entry(k.clone()).or_default() += n;

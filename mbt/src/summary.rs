@@ -5,6 +5,7 @@
 //! ([`merge_root_causes`]), and the claim on the folder ([`OutLock`]). The campaign writes
 //! them; `merge`, `report`, `known` and `findings_db` read them.
 
+use crate::api_coverage::ApiCoverage;
 use crate::failure::Failure;
 use crate::stats::{Count, Stats};
 use crate::timeline::{Sample, Timeline};
@@ -198,6 +199,14 @@ pub struct Summary {
     pub unjudged_ops: BTreeMap<String, u64>,
     /// Per theory: the rounds that used its operations.
     pub rounds_per_theory: BTreeMap<String, u64>,
+    /// Per Z3 C function: the calls the rounds made (Z3's own API log of each round).
+    pub z3_functions: BTreeMap<String, u64>,
+    /// The functions of the libz3 the campaign ran on that the counts are measured against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_coverage: Option<ApiCoverage>,
+    /// Of those, how many the rounds called, and the ones they never called.
+    pub api_called: usize,
+    pub api_never_called: Vec<String>,
     pub failure_list: Vec<FailureEntry>,
     pub stats: Stats,
     /// Rounds, answers and failed rounds over time, for the report.
@@ -250,6 +259,7 @@ impl Summary {
                 merged.seed = shard.seed;
                 merged.shard = (0, shard.shard.1);
                 merged.z3_version = shard.z3_version.clone();
+                merged.api_coverage = shard.api_coverage.clone();
             }
             merged.rounds += shard.rounds;
             // Shards run side by side: the campaign took as long as the slowest shard.
@@ -280,6 +290,11 @@ impl Summary {
         self.operations = self.stats.calls.clone();
         self.unjudged_ops = self.stats.unjudged_ops.clone();
         self.rounds_per_theory = self.stats.rounds_per_theory.clone();
+        self.z3_functions = self.stats.z3_functions.clone();
+        if let Some(basis) = &self.api_coverage {
+            self.api_never_called = basis.never_called(&self.z3_functions);
+            self.api_called = basis.functions.len() - self.api_never_called.len();
+        }
         self.failures = self.failure_list.len();
         let ids = |known: bool| -> Vec<String> {
             let list = self.failure_list.iter().filter(|f| f.known == known);

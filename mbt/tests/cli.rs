@@ -338,6 +338,54 @@ fn shards_split_the_seed_space_and_merge() {
     assert_eq!(merged["rounds"], 6);
     assert_eq!(names(&m).len(), 6);
     assert!(merged["operations"]["bvadd"]["tried"].as_u64().is_some());
+    // The Z3 functions the rounds called are summed, and measured against the same libz3.
+    let calls = |s: &Value| s["z3_functions"]["Z3_mk_bvadd"].as_u64().unwrap_or(0);
+    let shards = [summary_of(&s0), summary_of(&s1)];
+    assert_eq!(calls(&merged), calls(&shards[0]) + calls(&shards[1]));
+    assert_eq!(merged["api_coverage"], shards[0]["api_coverage"]);
+}
+
+#[test]
+fn the_summary_counts_the_z3_functions_the_rounds_called() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("c");
+    let summary = campaign(&out, 1, 20, &[]);
+    let functions = summary["z3_functions"].as_object().unwrap();
+    // Counted from Z3's own log: the calls of the trace and the executor's helpers alike.
+    for name in [
+        "Z3_mk_context_rc",
+        "Z3_solver_check",
+        "Z3_inc_ref",
+        "Z3_mk_const",
+    ] {
+        assert!(
+            functions[name].as_u64().unwrap() > 0,
+            "{name}: {functions:?}"
+        );
+    }
+    let basis = &summary["api_coverage"];
+    let exported: Vec<&str> = (basis["functions"].as_array().unwrap().iter())
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(exported.len() > 600, "{}", exported.len());
+    let excluded = basis["excluded"].as_array().unwrap();
+    assert!(excluded.iter().any(|f| f == "Z3_open_log"));
+    let never: Vec<&str> = (summary["api_never_called"].as_array().unwrap().iter())
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(!never.contains(&"Z3_solver_check") && never.contains(&"Z3_fixedpoint_query"));
+    assert_eq!(
+        summary["api_called"].as_u64().unwrap() as usize,
+        exported.len() - never.len()
+    );
+    // The measurement leaves no file behind in the kept rounds.
+    let kept = out.join("failures");
+    let logs = fs::read_dir(&kept).into_iter().flatten().flatten();
+    assert!(logs
+        .into_iter()
+        .all(|f| !f.path().join("files/z3-api.log").exists()));
+    let report = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("id=\"api-coverage\""));
 }
 
 #[test]

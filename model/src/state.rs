@@ -130,6 +130,17 @@ fn violation<T>(message: impl Into<String>) -> Result<T, Violation> {
     Err(Violation(message.into()))
 }
 
+/// The object `id` names in `objects`, or the violation "KIND ID is not defined".
+fn defined<'a, K: Eq + std::hash::Hash + fmt::Display, V>(
+    objects: &'a HashMap<K, V>,
+    id: K,
+    kind: &str,
+) -> Result<&'a V, Violation> {
+    objects
+        .get(&id)
+        .map_or_else(|| violation(format!("{kind} {id} is not defined")), Ok)
+}
+
 /// The reference state of a trace.
 #[derive(Clone, Debug, Default)]
 pub struct State {
@@ -179,34 +190,23 @@ impl State {
     }
 
     pub fn sort(&self, id: SortId) -> Result<&Sort, Violation> {
-        self.sorts
-            .get(&id)
-            .map_or_else(|| violation(format!("sort {id} is not defined")), Ok)
+        defined(&self.sorts, id, "sort")
     }
 
     pub fn term(&self, id: TermId) -> Result<&TermInfo, Violation> {
-        self.terms
-            .get(&id)
-            .map_or_else(|| violation(format!("term {id} is not defined")), Ok)
+        defined(&self.terms, id, "term")
     }
 
     pub fn solver(&self, id: SolverId) -> Result<&SolverInfo, Violation> {
-        self.solvers
-            .get(&id)
-            .map_or_else(|| violation(format!("solver {id} is not defined")), Ok)
+        defined(&self.solvers, id, "solver")
     }
 
     pub fn goal(&self, id: GoalId) -> Result<&GoalInfo, Violation> {
-        self.goals
-            .get(&id)
-            .map_or_else(|| violation(format!("goal {id} is not defined")), Ok)
+        defined(&self.goals, id, "goal")
     }
 
     pub fn opt(&self, id: OptId) -> Result<&OptInfo, Violation> {
-        self.opts.get(&id).map_or_else(
-            || violation(format!("optimize context {id} is not defined")),
-            Ok,
-        )
+        defined(&self.opts, id, "optimize context")
     }
 
     fn tactic(&self, id: TacticId) -> Result<(), Violation> {

@@ -345,6 +345,23 @@ mod tests {
         false
     }
 
+    /// Runs the shell `script` on a file `input.smt2` (its `$0`) with `limits`; the script
+    /// writes the pid of a process it starts to `$0.pid`. Returns how the run ended and
+    /// that pid.
+    fn run_leaving_a_process(script: &str, limits: &RunLimits) -> (Exit, libc::pid_t) {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input.smt2");
+        std::fs::write(&input, "x").unwrap();
+        let cmd = CommandLine::from_argv(["sh", "-c", script]).unwrap();
+        let outcome = run_on_file(&cmd, &input, dir.path(), limits, &StopFlag::new()).unwrap();
+        let pid = std::fs::read_to_string(dir.path().join("input.smt2.pid"))
+            .expect("the script started its process")
+            .trim()
+            .parse()
+            .unwrap();
+        (outcome.exit, pid)
+    }
+
     /// A command that starts its solver under coreutils `timeout` (which makes a process group
     /// of its own) is still killed whole on timeout.
     #[test]
@@ -352,28 +369,16 @@ mod tests {
         if Command::new("timeout").arg("--version").output().is_err() {
             return;
         }
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("input.smt2");
-        std::fs::write(&input, "x").unwrap();
-        let cmd = CommandLine::from_argv([
-            "sh",
-            "-c",
-            "timeout 60 sh -c 'echo $$ > \"$0.pid\"; exec sleep 30' \"$0\"; sleep 30",
-        ])
-        .unwrap();
         let limits = RunLimits {
             timeout: Some(Duration::from_millis(500)),
             memout_mb: None,
             cpu: None,
         };
-        let pid_file = dir.path().join("input.smt2.pid");
-        let outcome = run_on_file(&cmd, &input, dir.path(), &limits, &StopFlag::new()).unwrap();
-        assert_eq!(outcome.exit, Exit::Timeout);
-        let pid: libc::pid_t = std::fs::read_to_string(&pid_file)
-            .expect("the inner command ran")
-            .trim()
-            .parse()
-            .unwrap();
+        let (exit, pid) = run_leaving_a_process(
+            "timeout 60 sh -c 'echo $$ > \"$0.pid\"; exec sleep 30' \"$0\"; sleep 30",
+            &limits,
+        );
+        assert_eq!(exit, Exit::Timeout);
         assert!(gone(pid), "process {pid} outlived the timeout");
     }
 
@@ -401,29 +406,11 @@ mod tests {
     /// A background process that the command leaves behind is killed when the command ends.
     #[test]
     fn nothing_outlives_a_finished_check() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("input.smt2");
-        std::fs::write(&input, "x").unwrap();
-        let cmd = CommandLine::from_argv([
-            "sh",
-            "-c",
+        let (exit, pid) = run_leaving_a_process(
             "sleep 30 > /dev/null 2>&1 & echo $! > \"$0.pid\"",
-        ])
-        .unwrap();
-        let outcome = run_on_file(
-            &cmd,
-            &input,
-            dir.path(),
             &RunLimits::default(),
-            &StopFlag::new(),
-        )
-        .unwrap();
-        assert_eq!(outcome.exit, Exit::Code(0));
-        let pid: libc::pid_t = std::fs::read_to_string(dir.path().join("input.smt2.pid"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        );
+        assert_eq!(exit, Exit::Code(0));
         assert!(gone(pid), "background process {pid} outlived the check");
     }
 

@@ -5,7 +5,9 @@ use smtlib::Sort;
 use smtlib::{
     declarations, infer_sorts, infer_sorts_lenient, FunctionKind, SortDecl, SortMap, Tree,
 };
-use std::path::PathBuf;
+mod common;
+
+use common::corpus_files;
 
 /// Infers sorts of `script` strictly and asserts, for each `(term, sort)`, that some node
 /// printing as `term` has a sort and every such node with a sort has `sort` (nodes with the
@@ -320,15 +322,8 @@ fn term_positions(tree: &Tree, sorts: &SortMap) -> (usize, usize) {
 
 #[test]
 fn corpus_terms_all_get_sorts() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/smtlib-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
-        .collect();
-    files.sort();
     let mut n_checked = 0;
-    for file in files {
+    for file in corpus_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let tree = Tree::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let lenient = infer_sorts_lenient(&tree);

@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 use smtlib::{infer_sorts, infer_sorts_lenient, Atom, Edit, PrintOptions, Sx, Tree};
-use std::path::PathBuf;
+mod common;
+
+use common::corpus_files;
 
 /// Parses `input` and asserts that the faithful printer gives `expected`, and that the
 /// printed text parses back to the same tree.
@@ -246,17 +248,6 @@ fn deep_nesting_does_not_overflow() {
     assert_eq!(tree.preorder(tree.roots()[0]).count(), 2 * depth + 1);
     let pretty = tree.print_options(&PrintOptions::pretty());
     assert!(tree.same_as(&Tree::parse(&pretty).unwrap()));
-}
-
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/smtlib-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]

@@ -66,12 +66,21 @@ pub fn command(name: &str, args: &[&std::ffi::OsStr], envs: &[(&str, &str)]) -> 
     cmd
 }
 
-/// Runs a binary with arguments and returns its output.
-pub fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(bin(name))
-        .args(args)
+/// Runs [`command`]`(name, args, envs)` and returns its output.
+pub fn run(name: &str, args: &[&std::ffi::OsStr], envs: &[(&str, &str)]) -> Output {
+    command(name, args, envs)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
+}
+
+/// The standard error of `out` as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The example trace `traces/NAME`.
+pub fn example(name: &str) -> PathBuf {
+    repo_root().join("traces").join(name)
 }
 
 /// The `*.trace` files of `dir`, sorted (none when `dir` cannot be read).
@@ -169,6 +178,31 @@ pub fn assert_same_campaign(merged: &Path, single: &Path) {
     };
     assert_eq!(findings(&a), findings(&b));
     assert!(!findings(&a).is_empty(), "the campaign found something");
+}
+
+/// Every link of a page but its own anchors (`#...`), percent-decoded.
+pub fn links(html: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    for part in html.split("href=\"").skip(1) {
+        let href = &part[..part.find('"').unwrap()];
+        if href.starts_with('#') {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        let mut rest = href.as_bytes();
+        while let Some((&byte, tail)) = rest.split_first() {
+            if byte == b'%' {
+                let hex = std::str::from_utf8(&tail[..2]).unwrap();
+                bytes.push(u8::from_str_radix(hex, 16).unwrap());
+                rest = &tail[2..];
+            } else {
+                bytes.push(byte);
+                rest = tail;
+            }
+        }
+        links.push(String::from_utf8(bytes).unwrap());
+    }
+    links
 }
 
 /// Waits (at most 5 minutes) until the mbt campaign writing into `out` with `--keep-all` has

@@ -8,21 +8,11 @@
 //! wheel's 5.x libz3 that `.ci/install-deps` installs), the example traces, on which the
 //! versions agree, and `traces/differential`, on which they do not, replay against it.
 
-use e2e::{bin, command, on_path, other_z3, repo_root, traces_in};
+use e2e::{bin, example, on_path, other_z3, repo_root, run, stderr, traces_in};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-fn run(name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> Output {
-    command(name, args, envs)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// The signature line a replay printed last (what people read and ddtrace matches).
 fn signature(out: &Output) -> String {
@@ -32,14 +22,21 @@ fn signature(out: &Output) -> String {
     line.unwrap_or_default().trim().to_string()
 }
 
-fn example(name: &str) -> PathBuf {
-    repo_root().join("traces").join(name)
-}
-
 fn linked_library() -> PathBuf {
     z3lib::default_for(&bin("untrace"))
         .expect("the linked libz3 loads")
         .path
+}
+
+/// `out`, the replay of `trace`, ended with exit `code`.
+fn assert_exit(trace: &Path, out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}: {}",
+        trace.display(),
+        stderr(out)
+    );
 }
 
 fn diff(trace: &Path, envs: &[(&str, &str)]) -> Output {
@@ -55,13 +52,7 @@ fn diff(trace: &Path, envs: &[(&str, &str)]) -> Output {
 fn the_same_library_agrees_with_itself_on_every_example() {
     for trace in traces_in(&repo_root().join("traces")) {
         let out = diff(&trace, &[]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}: {}",
-            trace.display(),
-            stderr(&out)
-        );
+        assert_exit(&trace, &out, 0);
     }
 }
 
@@ -284,13 +275,7 @@ fn the_z3_binary_agrees_with_the_api_on_every_example() {
     }
     for trace in traces_in(&repo_root().join("traces")) {
         let out = cross_check("z3 -smt2", &trace, &[]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}: {}",
-            trace.display(),
-            stderr(&out)
-        );
+        assert_exit(&trace, &out, 0);
     }
 }
 
@@ -311,13 +296,7 @@ fn the_other_version_agrees_on_the_examples_and_differs_on_the_differential_trac
     };
     for trace in traces_in(&repo_root().join("traces")) {
         let out = on_other(&trace);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}: {}",
-            trace.display(),
-            stderr(&out)
-        );
+        assert_exit(&trace, &out, 0);
     }
     for trace in traces_in(&repo_root().join("traces/differential")) {
         let text = std::fs::read_to_string(&trace).unwrap();
@@ -326,13 +305,7 @@ fn the_other_version_agrees_on_the_examples_and_differs_on_the_differential_trac
             .find_map(|l| l.strip_prefix("; diff-lib: "))
             .expect("a `; diff-lib:` line");
         let out = on_other(&trace);
-        assert_eq!(
-            out.status.code(),
-            Some(9),
-            "{}: {}",
-            trace.display(),
-            stderr(&out)
-        );
+        assert_exit(&trace, &out, 9);
         // Up to the other version, which may be any 5.x.
         let (known, _) = expected
             .rsplit_once(" on ")

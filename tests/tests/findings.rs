@@ -208,7 +208,7 @@ fn shadow_and_config_disagreements_are_bug_reports() {
         "flip-solver@2",
         &["shadow", "config"],
         5,
-        &["--rounds", "12"],
+        &["--rounds", "13"],
         &[],
     );
 }
@@ -216,7 +216,7 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 #[test]
 fn satisfiable_cores_are_bug_reports() {
     // Theories without Z3 4.8.12's own FP, bit-vector and array bugs, which end rounds early.
-    let args = ["--rounds", "59", "--theories", "core,arith"];
+    let args = ["--rounds", "6", "--theories", "core,uf"];
     finding_is_a_bug_report("empty-core", "core", 5, &args, &[]);
 }
 
@@ -284,7 +284,9 @@ fn wrong_cubes_are_bug_reports() {
 
 #[test]
 fn missing_proofs_are_bug_reports() {
-    finding_is_a_bug_report("no-proof", "z3-error", 4, &["--rounds", "40"], &[]);
+    // Seed 34 meets Z3 4.8.12's own dump bug (an undeclared sort in `check_dump`), a
+    // z3-error that is not the fault's.
+    finding_is_a_bug_report("no-proof", "z3-error", 4, &["--rounds", "33"], &[]);
 }
 
 #[test]

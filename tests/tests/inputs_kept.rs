@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 fn refused(name: &str, args: &[&OsStr], input: &Path, original: &[u8]) {
-    let out = run(name, args);
+    let out = run(name, args, &[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0), "{name}: {err}");
     assert!(
@@ -79,6 +79,7 @@ fn an_output_folder_that_does_not_exist_is_an_error_before_any_run() {
             OsStr::new("sleep"),
             OsStr::new("30"),
         ],
+        &[],
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");

@@ -1,20 +1,10 @@
 //! The whole flow across tools: fuzz -> trace -> replay -> minimize, and trace -> SMT-LIB ->
 //! solver -> model check / reduce.
 
-use e2e::{command, on_path, repo_root, traces_in};
+use e2e::{on_path, repo_root, run, stderr, traces_in};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn run(name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> Output {
-    command(name, args, envs)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use std::process::Command;
 
 /// An mbt campaign with `args` that keeps every trace under `out/traces`.
 fn keep_all_campaign(out: &Path, args: &[&str]) {

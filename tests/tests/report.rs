@@ -5,7 +5,7 @@
 //! run with GNU parallel (`scale/parallel.sh`) and merged give the findings and report content
 //! of one run over the same seeds.
 
-use e2e::{assert_same_campaign, bin, command, on_path, repo_root, summary, wait_at_most};
+use e2e::{assert_same_campaign, bin, command, links, on_path, repo_root, summary, wait_at_most};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -46,31 +46,6 @@ fn escaped(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
-}
-
-/// Every link of a page but its own anchors (`#...`), percent-decoded.
-fn links(html: &str) -> Vec<String> {
-    let mut links = Vec::new();
-    for part in html.split("href=\"").skip(1) {
-        let href = &part[..part.find('"').unwrap()];
-        if href.starts_with('#') {
-            continue;
-        }
-        let mut bytes = Vec::new();
-        let mut rest = href.as_bytes();
-        while let Some((&byte, tail)) = rest.split_first() {
-            if byte == b'%' {
-                let hex = std::str::from_utf8(&tail[..2]).unwrap();
-                bytes.push(u8::from_str_radix(hex, 16).unwrap());
-                rest = &tail[2..];
-            } else {
-                bytes.push(byte);
-                rest = tail;
-            }
-        }
-        links.push(String::from_utf8(bytes).unwrap());
-    }
-    links
 }
 
 /// The `data-status` of the findings table's row for failure `id`.

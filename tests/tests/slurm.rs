@@ -66,6 +66,30 @@ fn stand_ins(dir: &Path) -> String {
 
 /// `scale/slurm/submit.sh ARGS` with the stand-ins, a partition of `nodes` and time limit
 /// `limit`, and the campaign settings `envs`; its output and the `sbatch` command lines.
+/// `bash scale/slurm/submit.sh` with this build's mbt, free of the submit settings
+/// (`PARTITION`, `CPUS`, ...) and the test-only injection variables a test run may inherit: a
+/// test sets the ones it means.
+fn submit_command() -> Command {
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo_root().join("scale/slurm/submit.sh"))
+        .env("MBT", bin("mbt"));
+    for name in [
+        "PARTITION",
+        "SBATCH_PARTITION",
+        "SBATCH_ARGS",
+        "CPUS",
+        "MEM_PER_CPU",
+        "TIME",
+        "UNTRACE_INJECT",
+        "UNTRACE_FAIL_ON",
+        "UNTRACE_INJECT_OTHER",
+        "MBT_INJECT",
+    ] {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
 fn submit_with_stand_ins(
     dir: &Path,
     nodes: &str,
@@ -74,24 +98,12 @@ fn submit_with_stand_ins(
     envs: &[(&str, &str)],
 ) -> (Output, String) {
     let log = dir.join("sbatch.log");
-    let mut cmd = Command::new("bash");
-    cmd.arg(repo_root().join("scale/slurm/submit.sh"))
-        .args(args)
+    let mut cmd = submit_command();
+    cmd.args(args)
         .env("PATH", stand_ins(dir))
         .env("SBATCH_LOG", &log)
         .env("FAKE_NODES", nodes)
-        .env("FAKE_LIMIT", limit)
-        .env("MBT", bin("mbt"))
-        .env_remove("PARTITION")
-        .env_remove("SBATCH_PARTITION")
-        .env_remove("SBATCH_ARGS")
-        .env_remove("CPUS")
-        .env_remove("MEM_PER_CPU")
-        .env_remove("TIME")
-        .env_remove("UNTRACE_INJECT")
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("UNTRACE_INJECT_OTHER")
-        .env_remove("MBT_INJECT");
+        .env("FAKE_LIMIT", limit);
     for (k, v) in envs {
         cmd.env(k, v);
     }
@@ -522,25 +534,14 @@ fn a_real_slurm_runs_the_array_job_and_the_merge_like_one_machine() {
         }
     };
     let out = cluster.dir.path().join("night");
-    let submit = Command::new("bash")
-        .arg(repo_root().join("scale/slurm/submit.sh"))
+    let submit = submit_command()
         .args(FLAGS)
         .env("SLURM_CONF", &cluster.conf)
         .env("OUT", &out)
         .env("SEED", SEED)
         .env("SHARDS", SHARDS.to_string())
         .env("ROUNDS", ROUNDS.to_string())
-        .env("MBT", bin("mbt"))
         .env("UNTRACE_INJECT", FAULT)
-        .env_remove("PARTITION")
-        .env_remove("SBATCH_PARTITION")
-        .env_remove("SBATCH_ARGS")
-        .env_remove("CPUS")
-        .env_remove("MEM_PER_CPU")
-        .env_remove("TIME")
-        .env_remove("MBT_INJECT")
-        .env_remove("UNTRACE_FAIL_ON")
-        .env_remove("UNTRACE_INJECT_OTHER")
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&submit.stdout).into_owned();

@@ -6,7 +6,7 @@
 //! `Z3_TEST_OTHER_LIB` names; `e2e::other_z3`), the example traces replay on it and mbt fuzzes
 //! it; without, those tests are ignored and say why.
 
-use e2e::{bin, command, on_path, other_z3, repo_root, traces_in};
+use e2e::{bin, command, example, on_path, other_z3, repo_root, stderr, traces_in};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -19,14 +19,6 @@ fn run_in(tmpdir: &Path, name: &str, args: &[&OsStr], envs: &[(&str, &str)]) -> 
         .env("TMPDIR", tmpdir)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn example(name: &str) -> PathBuf {
-    repo_root().join("traces").join(name)
 }
 
 /// The libz3 the binaries link against (Debian's `/usr/lib/x86_64-linux-gnu/libz3.so.4`).

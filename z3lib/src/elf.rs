@@ -111,6 +111,25 @@ pub fn needed(path: &Path) -> std::io::Result<Vec<String>> {
     Ok(names)
 }
 
+/// The `Z3_*` functions the shared library at `path` defines in its dynamic symbol table
+/// (what `nm -D --defined-only` lists), sorted: the API a loaded libz3 offers, which mbt's
+/// API coverage measures itself against.
+pub fn exported_z3_functions(path: &Path) -> std::io::Result<Vec<String>> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let invalid = |e: object::Error| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let bytes = std::fs::read(path)?;
+    let file = object::File::parse(&*bytes).map_err(invalid)?;
+    let mut names: Vec<String> = file
+        .dynamic_symbols()
+        .filter(|s| s.is_definition() && s.kind() == SymbolKind::Text)
+        .filter_map(|s| s.name().ok().map(str::to_string))
+        .filter(|name| name.starts_with("Z3_"))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Ok(names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +147,25 @@ mod tests {
         let path = dir.path().join("x.txt");
         std::fs::write(&path, "x".repeat(100)).unwrap();
         assert!(needed(&path).is_err());
+    }
+
+    #[test]
+    fn the_system_libz3_exports_its_api() {
+        let lib = Path::new("/usr/lib/x86_64-linux-gnu/libz3.so.4");
+        if !lib.exists() {
+            return;
+        }
+        let names = exported_z3_functions(lib).unwrap();
+        assert!(names.len() > 600, "{}", names.len());
+        assert!(names.iter().any(|n| n == "Z3_solver_check"));
+        assert!(names.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_file_that_is_not_elf_exports_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.so");
+        std::fs::write(&path, b"not an elf file").unwrap();
+        assert!(exported_z3_functions(&path).is_err());
     }
 }

@@ -67,6 +67,25 @@ pub fn starts_with_version(bytes: &[u8]) -> bool {
         .is_some_and(|line| line.starts_with(b"V \"") || line.starts_with(b"V\t\""))
 }
 
+/// The version (the `V` line's, when it is the first line) and the function numbers of the `C`
+/// lines of a log written by Z3's own writer, which puts every command on its own line and
+/// escapes line breaks inside strings. Reads nothing else, so it also counts what a full
+/// [`parse`] refuses: a log opened while objects of earlier calls were alive, or cut short.
+/// mbt counts the Z3 functions a round calls this way.
+pub fn call_numbers(bytes: &[u8]) -> (Option<String>, Vec<u32>) {
+    let mut lines = bytes.split(|b| *b == b'\n');
+    let version = lines
+        .next()
+        .and_then(|first| first.strip_prefix(b"V \""))
+        .and_then(|rest| rest.strip_suffix(b"\""))
+        .map(|v| String::from_utf8_lossy(v).into_owned());
+    let numbers = lines
+        .filter_map(|line| line.strip_prefix(b"C "))
+        .filter_map(|n| std::str::from_utf8(n).ok()?.trim().parse().ok())
+        .collect();
+    (version, numbers)
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,

@@ -340,3 +340,19 @@ fn folders_take_only_files_that_start_with_the_version_line() {
         );
     }
 }
+
+#[test]
+fn call_numbers_are_the_calls_of_a_full_read() {
+    for path in recorded_logs() {
+        let bytes = std::fs::read(&path).unwrap();
+        let log = parse(&bytes).unwrap();
+        let (version, numbers) = z3log::parse::call_numbers(&bytes);
+        assert_eq!(version, log.version, "{}", path.display());
+        let full: Vec<u32> = log.calls().map(|(_, c)| c.number).collect();
+        assert_eq!(numbers, full, "{}", path.display());
+    }
+    // A log opened while objects were alive, cut within a call: the complete calls count.
+    let (version, numbers) =
+        z3log::parse::call_numbers(b"V \"4.8.12.0\"\nR\nP 0x1\nC 458\nR\nP 0x2\n");
+    assert_eq!((version.as_deref(), numbers), (Some("4.8.12.0"), vec![458]));
+}

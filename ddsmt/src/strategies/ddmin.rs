@@ -5,7 +5,7 @@
 
 use smtlib::{Edit, NodeId, Tree};
 
-use super::edits::EditSet;
+use super::edits::{print_without, EditSet};
 use super::Session;
 pub use crate::mutators::core::is_declaration;
 use reduce::{ddmin as engine_ddmin, substitute};
@@ -51,16 +51,8 @@ fn commands_where(s: &mut Session, select: impl Fn(&Tree, NodeId) -> bool) -> bo
     let print = s.print;
     let tree = &cur.tree;
     engine_ddmin(s.reducer, "ddmin-commands", roots.len(), |keep| {
-        let edits: Vec<Edit> = roots
-            .iter()
-            .zip(keep)
-            .filter(|(_, k)| !**k)
-            .map(|(&node, _)| Edit {
-                node,
-                replacement: None,
-            })
-            .collect();
-        Some(tree.print_with_options(&edits, &print).into_bytes())
+        let dropped = roots.iter().zip(keep).filter(|(_, k)| !**k);
+        Some(print_without(tree, dropped.map(|(&node, _)| node), &print))
     });
     s.reducer.successes() > before
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use smtlib::{Edit, NodeId, Tree};
+use smtlib::{Edit, NodeId, PrintOptions, Tree};
 
 /// Edits of non-overlapping mutations.
 #[derive(Default)]
@@ -35,6 +35,23 @@ impl EditSet {
         self.edits.extend(edits.iter().cloned());
         true
     }
+}
+
+/// `tree` printed with `print` without the nodes of `dropped`: the candidate of a ddmin pass
+/// over top-level commands.
+pub fn print_without(
+    tree: &Tree,
+    dropped: impl IntoIterator<Item = NodeId>,
+    print: &PrintOptions,
+) -> Vec<u8> {
+    let edits: Vec<Edit> = dropped
+        .into_iter()
+        .map(|node| Edit {
+            node,
+            replacement: None,
+        })
+        .collect();
+    tree.print_with_options(&edits, print).into_bytes()
 }
 
 /// Strict ancestors of `node`, nearest first.

@@ -8,8 +8,9 @@
 //!   (their contents move to the enclosing level). Big, always-valid cuts before the
 //!   command-by-command ddmin.
 
-use smtlib::{Edit, NodeId, Tree};
+use smtlib::{NodeId, Tree};
 
+use super::edits::print_without;
 use super::Session;
 use reduce::ddmin as engine_ddmin;
 
@@ -103,16 +104,8 @@ pub fn scopes(s: &mut Session) -> bool {
                     drop[q] = true;
                 }
             }
-            let edits: Vec<Edit> = roots
-                .iter()
-                .zip(&drop)
-                .filter(|(_, d)| **d)
-                .map(|(&node, _)| Edit {
-                    node,
-                    replacement: None,
-                })
-                .collect();
-            Some(tree.print_with_options(&edits, &print).into_bytes())
+            let dropped = roots.iter().zip(&drop).filter(|(_, d)| **d);
+            Some(print_without(tree, dropped.map(|(&node, _)| node), &print))
         });
     }
     s.reducer.successes() > before

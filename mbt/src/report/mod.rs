@@ -320,6 +320,7 @@ pub fn render(input: &Input) -> anyhow::Result<String> {
     }
     over_time(&mut page, input);
     coverage(&mut page, s);
+    api_coverage(&mut page, s);
     statistics(&mut page, s);
     let _ = write!(
         page,
@@ -930,6 +931,38 @@ fn coverage(page: &mut String, s: &Summary) {
     page.push_str("</div>\n</section>\n");
 }
 
+/// The functions of Z3's C API the rounds called, against those of the libz3 they ran on.
+fn api_coverage(page: &mut String, s: &Summary) {
+    let Some(basis) = &s.api_coverage else {
+        return;
+    };
+    let total = basis.functions.len();
+    let _ = write!(
+        page,
+        "<section id=\"api-coverage\">\n<h2>Z3's C API</h2>\n<p>The rounds called {} of the {total} \
+         functions that <code>{}</code> (Z3 {}) exports ({:.1}%), as Z3's own API log of each \
+         round recorded them; {} exported functions are left out on purpose (see \
+         <code>docs/api-coverage.md</code>).</p>\n",
+        s.api_called,
+        esc(&basis.z3_lib),
+        esc(&basis.z3_version),
+        100.0 * s.api_called as f64 / total.max(1) as f64,
+        basis.excluded.len(),
+    );
+    if !s.api_never_called.is_empty() {
+        let names: Vec<String> = (s.api_never_called.iter())
+            .map(|n| format!("<code>{}</code>", esc(n)))
+            .collect();
+        let _ = writeln!(
+            page,
+            "<details><summary>Never called ({})</summary><p class=\"never\">{}</p></details>",
+            names.len(),
+            names.join(" ")
+        );
+    }
+    page.push_str("</section>\n");
+}
+
 fn statistics(page: &mut String, s: &Summary) {
     page.push_str("<section id=\"statistics\">\n<h2>Statistics</h2>\n");
     for (title, map) in [
@@ -1075,6 +1108,7 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 mod tests {
     use super::*;
     use crate::failure::{Failure, FailureKind};
+    use e2e::links as page_links;
 
     #[test]
     fn an_empty_summary_renders_and_the_history_has_its_section() {
@@ -1184,32 +1218,6 @@ mod tests {
         &row[at..at + row[at..].find('"').unwrap()]
     }
 
-    /// Every link of the page but its own anchors, percent-decoded.
-    fn links(html: &str) -> Vec<String> {
-        let mut links = Vec::new();
-        for part in html.split("href=\"").skip(1) {
-            let href = &part[..part.find('"').unwrap()];
-            if href.starts_with('#') {
-                continue;
-            }
-            let bytes = href.as_bytes();
-            let mut decoded = Vec::new();
-            let mut i = 0;
-            while i < bytes.len() {
-                if bytes[i] == b'%' {
-                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
-                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
-                    i += 3;
-                } else {
-                    decoded.push(bytes[i]);
-                    i += 1;
-                }
-            }
-            links.push(String::from_utf8(decoded).unwrap());
-        }
-        links
-    }
-
     /// One compact row per finding, grouped by kind (the most rounds first) and sorted by
     /// rounds; first seen and versions from the database where it knows the finding; the
     /// message, commands and trace folded; every link relative, so they resolve after the
@@ -1317,7 +1325,7 @@ mod tests {
         assert_eq!(attr(rows[2], "data-status"), "known");
         // Links: relative, five a finding (folder, failure.json, the two traces) and the
         // campaign folder in the header.
-        let links = links(&html);
+        let links = page_links(&html);
         assert_eq!(links.len(), 1 + 4 * rows.len(), "{links:?}");
         assert!(links
             .iter()
@@ -1335,7 +1343,7 @@ mod tests {
         }
         // Rendered again from the moved folder, whose summary's paths name the old place.
         let again = render_from(&moved, std::slice::from_ref(&moved));
-        assert_eq!(super::tests::links(&again), links);
+        assert_eq!(page_links(&again), links);
         assert!(
             again.contains("push &lt;z1&gt;"),
             "the trace is read from the new place"
@@ -1344,7 +1352,7 @@ mod tests {
         let page_dir = root.path().join("pages");
         fs::create_dir(&page_dir).unwrap();
         let elsewhere = render_from(&page_dir, std::slice::from_ref(&moved));
-        for link in super::tests::links(&elsewhere) {
+        for link in page_links(&elsewhere) {
             assert!(link.starts_with("../elsewhere/night 1 copy/"), "{link}");
             assert!(page_dir.join(&link).exists(), "{link}");
         }
