@@ -30,6 +30,7 @@
 
 pub mod analysis;
 pub mod calls;
+pub mod logs;
 pub mod passes;
 pub mod regress;
 pub mod session;
@@ -70,6 +71,10 @@ pub struct Config {
     /// the candidate's temporary file and line, which every candidate changes), as ddMBT keeps
     /// "the exit code and the error message".
     pub message_only: bool,
+    /// For a Z3 API log: Z3's own binary of the release that wrote the log. Every candidate
+    /// is also replayed by `z3 -log` and must end there as the input does (its exit code or
+    /// signal), so the minimized log still reproduces with Z3's own replayer.
+    pub z3_binary: Option<PathBuf>,
 }
 
 impl Config {
@@ -85,6 +90,7 @@ impl Config {
             jobs: 1,
             passes: Passes::default(),
             message_only: true,
+            z3_binary: None,
         }
     }
 }
@@ -193,6 +199,249 @@ pub fn minimize_observed(
     stop: &StopFlag,
     observer: impl FnMut(&Status),
 ) -> Result<Minimized, EngineError> {
+    let original = trace_io::render(&input, format);
+    let suffix = match format {
+        Format::Text => ".trace",
+        Format::Binary => ".btrace",
+    };
+    let tester = golden_tester(config, &original, suffix, None, stop)?;
+    let golden = tester.primary.golden.clone();
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let mut reduction = reduce_observed(
+        &tester,
+        input,
+        format,
+        &config.passes,
+        options,
+        output,
+        stop,
+        observer,
+    )?;
+    reduction.figures.timeouts = tester.timeouts();
+    Ok(Minimized { reduction, golden })
+}
+
+/// The result of [`minimize_log`]: the reduction and the golden run it kept.
+#[derive(Clone, Debug)]
+pub struct MinimizedLog {
+    pub log: z3log::Log,
+    /// For each entry of `log`, the index of the input's entry it came from.
+    pub origins: Option<Vec<usize>>,
+    pub golden: RunOutcome,
+    /// Z3's own replayer's golden run, with [`Config::z3_binary`].
+    pub z3_golden: Option<RunOutcome>,
+    pub replays: u64,
+    pub stats: Vec<(String, PassStats)>,
+    pub rounds: usize,
+    pub figures: Figures,
+}
+
+/// The golden replay of the Z3 API log `log` (written by the release of `table`) with
+/// `config.untrace`, then [`logs::reduce_log`] with an `untrace` replay as the tester (and
+/// `z3 -log` as a second one with [`Config::z3_binary`]).
+pub fn minimize_log(
+    config: &Config,
+    log: z3log::Log,
+    table: &z3log::Table,
+    output: Option<&Path>,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<MinimizedLog, EngineError> {
+    let original = z3log::log::write(&log).into_bytes();
+    let z3_log = match &config.z3_binary {
+        Some(z3) => Some(PropertySpec {
+            command: CommandLine::from_argv([z3.clone().into_os_string(), "-log".into()])
+                .ok_or_else(|| EngineError::Command("no z3 command".into()))?,
+            // Z3's replayer prints what the calls return; only how it ends is kept.
+            matching: Matching {
+                ignore_out: true,
+                ignore_err: true,
+                ..Matching::default()
+            },
+            timeout: config.timeout,
+        }),
+        None => None,
+    };
+    let tester = golden_tester(config, &original, ".log", z3_log, stop)?;
+    let golden = tester.primary.golden.clone();
+    let z3_golden = tester.cross_check.as_ref().map(|p| p.golden.clone());
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = logs::reduce_log(&tester, log, table, options, output, stop, observer)?;
+    let mut figures = done.figures;
+    figures.timeouts = tester.timeouts();
+    Ok(MinimizedLog {
+        log: done.log,
+        origins: done.origins,
+        golden,
+        z3_golden,
+        replays: done.replays,
+        stats: done.stats,
+        rounds: done.rounds,
+        figures,
+    })
+}
+
+/// What became of the lifted trace of a minimized log ([`minimize_lifted`]).
+#[derive(Clone, Debug, Default)]
+pub struct LiftedTrace {
+    /// The trace written: minimized by the trace passes, or as lifted when it does not
+    /// replay to the log's failure. Empty when nothing of the log lifts.
+    pub entries: Vec<Entry>,
+    /// Lines of the trace as lifted, before the trace passes.
+    pub lifted_lines: usize,
+    /// The trace passes' replays, when they ran.
+    pub replays: Option<u64>,
+    /// Why the trace passes did not run, when they did not.
+    pub note: Option<String>,
+}
+
+/// Lifts the minimized log `done` (of `original`, of the release of `table`) into a trace
+/// ([`z3log::lift::lift`], with the error-message queries of `original` that followed its
+/// calls: [`logs::with_error_queries`]), writes it to `output`, and when its replay shows the
+/// log's failure (the exit code and error message of the log's golden replay) runs the trace
+/// passes on it, `output` always holding the best trace. A lifted trace that does
+/// not replay to the log's failure (the lifter left the failing call out, the bug needs a
+/// call the model does not express) is written as lifted, with a note that says why it was
+/// not minimized.
+pub fn minimize_lifted(
+    config: &Config,
+    original: &z3log::Log,
+    done: &MinimizedLog,
+    table: &z3log::Table,
+    output: &Path,
+    stop: &StopFlag,
+    observer: impl FnMut(&Status),
+) -> Result<LiftedTrace, EngineError> {
+    let log_golden = &done.golden;
+    let log = match &done.origins {
+        Some(origins) => logs::with_error_queries(original, &done.log, origins, table),
+        None => done.log.clone(),
+    };
+    let lifted = match z3log::lift::lift(&log, table, z3log::lift::Options::default()) {
+        Ok(lifted) => lifted,
+        Err(e) => {
+            return Ok(LiftedTrace {
+                note: Some(format!("the log does not lift into a trace: line {e}")),
+                ..LiftedTrace::default()
+            })
+        }
+    };
+    if lifted.entries.is_empty() {
+        return Ok(LiftedTrace {
+            note: Some("nothing of the log lifts into a trace".into()),
+            ..LiftedTrace::default()
+        });
+    }
+    let version = Some(table.version.as_str());
+    let render = |entries: &[Entry]| trace_io::render_recorded_on(entries, Format::Text, version);
+    let text = render(&lifted.entries);
+    reduce::write_atomically(output, &text)?;
+    let as_lifted = |note: String| LiftedTrace {
+        entries: lifted.entries.clone(),
+        lifted_lines: trace_io::line_count(&lifted.entries),
+        replays: None,
+        note: Some(note),
+    };
+    // The trace must fail as the log does: its exit code, and the log's error message (its
+    // signature line) on stderr.
+    let Some(message) = error_message(&log_golden.stderr) else {
+        return Ok(as_lifted(
+            "the log's replay ends without an error message to keep".into(),
+        ));
+    };
+    let mut trace_config = config.clone();
+    let whole_line = format!("{message}\n");
+    let golden_text = String::from_utf8_lossy(&log_golden.stderr);
+    trace_config.matching.match_err = Some(if golden_text.contains(&whole_line) {
+        whole_line
+    } else {
+        message
+    });
+    let tester = match golden_tester(&trace_config, &text, ".trace", None, stop) {
+        Ok(tester) => tester,
+        Err(e @ EngineError::Interrupted(_)) => return Err(e),
+        Err(EngineError::NotFailing(_)) => {
+            return Ok(as_lifted(lost_call_note(
+                &lifted,
+                "the lifted trace replays without a failure",
+            )))
+        }
+        Err(e) => {
+            return Ok(as_lifted(format!(
+                "the lifted trace cannot be replayed: {e}"
+            )))
+        }
+    };
+    let golden = &tester.primary.golden;
+    let shows = golden.exit == log_golden.exit
+        && trace_config
+            .matching
+            .match_err
+            .as_ref()
+            .is_some_and(|m| String::from_utf8_lossy(&golden.stderr).contains(m.as_str()));
+    if !shows {
+        let stderr = String::from_utf8_lossy(&golden.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        return Ok(as_lifted(lost_call_note(
+            &lifted,
+            &format!(
+                "the lifted trace replays otherwise (exit {}: {})",
+                golden.exit,
+                last.unwrap_or("nothing on stderr").trim()
+            ),
+        )));
+    }
+    let options = ReducerOptions {
+        jobs: config.jobs,
+        ..ReducerOptions::default()
+    };
+    let done = reduce_observed(
+        &tester,
+        lifted.entries.clone(),
+        Format::Text,
+        &config.passes,
+        options,
+        Some(output),
+        stop,
+        observer,
+    )?;
+    // The replays never needed the version; the bug report does.
+    reduce::write_atomically(output, &render(&done.entries))?;
+    Ok(LiftedTrace {
+        entries: done.entries,
+        lifted_lines: trace_io::line_count(&lifted.entries),
+        replays: Some(done.replays),
+        note: None,
+    })
+}
+
+/// `why`, and that the lifter left the log's last call out, if it did.
+fn lost_call_note(lifted: &z3log::lift::Lifted, why: &str) -> String {
+    match &lifted.last_call_lost {
+        Some((line, function)) => {
+            format!("{why}: the log's last call ({function}, line {line}) does not lift")
+        }
+        None => why.to_string(),
+    }
+}
+
+/// The golden replay of `original` (written to a file ending in `suffix`) with
+/// `config.untrace`, refused when it could not replay or does not fail, and the tester that
+/// keeps its behaviour ([`Config::matching`], [`Config::message_only`]); `cross_check`, if
+/// any, must keep its own golden run's behaviour too.
+fn golden_tester(
+    config: &Config,
+    original: &[u8],
+    suffix: &str,
+    cross_check: Option<PropertySpec>,
+    stop: &StopFlag,
+) -> Result<CommandTester, EngineError> {
     let mut argv = vec![config.untrace.clone().into_os_string()];
     argv.extend(config.untrace_args.iter().cloned());
     let command = CommandLine::from_argv(argv)
@@ -202,15 +451,10 @@ pub fn minimize_observed(
         matching: config.matching.clone(),
         timeout: config.timeout,
     };
-    let original = trace_io::render(&input, format);
-    let suffix = match format {
-        Format::Text => ".trace",
-        Format::Binary => ".btrace",
-    };
     let mut tester = CommandTester::new(
         spec,
-        None,
-        &original,
+        cross_check,
+        original,
         suffix,
         config.memout_mb,
         stop.clone(),
@@ -253,23 +497,7 @@ pub fn minimize_observed(
             None => m.ignore_err = !tester.primary.golden.stderr.is_empty(),
         }
     }
-    let golden = tester.primary.golden.clone();
-    let options = ReducerOptions {
-        jobs: config.jobs,
-        ..ReducerOptions::default()
-    };
-    let mut reduction = reduce_observed(
-        &tester,
-        input,
-        format,
-        &config.passes,
-        options,
-        output,
-        stop,
-        observer,
-    )?;
-    reduction.figures.timeouts = tester.timeouts();
-    Ok(Minimized { reduction, golden })
+    Ok(tester)
 }
 
 /// The error message of a replay's stderr: its last non-empty line without the leading

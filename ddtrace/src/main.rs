@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use ddtrace::trace_io::{self, line_count};
-use ddtrace::{minimize_observed, Config, Passes};
+use ddtrace::{logs, minimize_log, minimize_observed, Config, Passes};
 use progress::{Display, Progress, RunRecord};
 use reduce::error::{EXIT_IO, EXIT_OK, EXIT_USAGE};
 use reduce::{exit_code, EngineError, Figures, Matching, OutputSnapshot, Status, StopFlag};
@@ -36,6 +36,26 @@ struct JsonResult {
     interrupted: bool,
     input_lines: usize,
     output_lines: Option<usize>,
+    /// For a Z3 API log: its calls before and after, and the calls of the result that
+    /// neither make the context nor count references.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_calls: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_calls: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_essential_calls: Option<usize>,
+    /// For a Z3 API log: where its lifted trace went, its lines as lifted and after the trace
+    /// passes, and why they did not run (if they did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_trace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_output_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lifted_replays: Option<u64>,
     /// Rounds of passes until nothing changed.
     rounds: Option<usize>,
     golden_exit: Option<String>,
@@ -49,6 +69,14 @@ The behaviour to keep is that of the golden replay `untrace [untrace options] IN
 code or signal always, stdout, and by default the error message of stderr (its last line
 without the FILE:LINE: location, which names each candidate's temporary file). Use
 --exact-err, --match-err STR or --ignore-err to change that.
+
+A Z3 API log (Z3_open_log; recognized by its content, not its name) is minimized as a log:
+reference counting, queries and messages first, then calls with every call that uses what
+they made, then elements of input arrays; OUTTRACE is a log in Z3's format, which `z3 -log`
+of the same release replays. With --z3-binary PATH (Z3's own `z3` of the log's release),
+every candidate must also end under `PATH -log` as the input does. The result is then lifted
+into a trace (--lifted PATH, default OUTTRACE with the extension .trace; --no-lift), which the
+trace passes minimize when it replays to the log's signature. See docs/z3-log.md.
 
 Progress: on a terminal a bar; otherwise one status line every --status-interval (UTC time,
 replays, size against the input, reduction, rate). -q silences it and the summary.
@@ -80,9 +108,10 @@ fn seconds(s: &str) -> Result<f64, String> {
     after_help = AFTER_HELP
 )]
 struct Cli {
-    /// The failing trace (text or binary; the output keeps its format).
+    /// The failing trace (text or binary; the output keeps its format), or a Z3 API log
+    /// (recognized by its content; the output is a log).
     intrace: PathBuf,
-    /// Where the minimized trace goes (always the best so far).
+    /// Where the minimized trace (or log) goes (always the best so far).
     outtrace: PathBuf,
     /// Options for untrace, given before the trace file.
     #[arg(last = true, allow_hyphen_values = true)]
@@ -100,6 +129,19 @@ struct Cli {
     /// Wall-clock timeout of each replay (default: a CPU-time limit of 10 x the golden run's CPU time, at least 1 s, with a wall-clock net of at least 10 s).
     #[arg(long, value_parser = seconds, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// For a Z3 API log: Z3's own binary of the release that wrote it (`z3`); every
+    /// candidate must also end under `PATH -log CANDIDATE` as the input does (exit code or
+    /// signal), so the result still reproduces with Z3's own replayer.
+    #[arg(long, value_name = "PATH")]
+    z3_binary: Option<PathBuf>,
+    /// For a Z3 API log: where the lifted trace of the minimized log goes, minimized with
+    /// the trace passes when it replays to the log's failure (default: OUTTRACE with the
+    /// extension `.trace`, or `.lifted.trace` when it has that one).
+    #[arg(long, value_name = "PATH")]
+    lifted: Option<PathBuf>,
+    /// For a Z3 API log: do not lift the minimized log into a trace.
+    #[arg(long)]
+    no_lift: bool,
     /// Memory limit of each replay in megabytes.
     #[arg(long, value_name = "MB")]
     memout: Option<u64>,
@@ -193,6 +235,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
     config.message_only = !cli.exact_err;
     config.timeout = cli.timeout.map(Duration::from_secs_f64);
     config.memout_mb = cli.memout;
+    config.z3_binary = cli.z3_binary.clone();
     config.jobs = cli
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -221,6 +264,14 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     reduce::check_output(&cli.intrace, &cli.outtrace)?;
     let bytes = std::fs::read(&cli.intrace)
         .map_err(|e| EngineError::Io(format!("{}: cannot read: {e}", cli.intrace.display())))?;
+    if z3log::parse::looks_like_log(&bytes) {
+        return run_log(cli, z3_lib, start, record);
+    }
+    if cli.z3_binary.is_some() {
+        return Err(EngineError::Usage(
+            "--z3-binary applies to Z3 API logs, not to traces".into(),
+        ));
+    }
     let (entries, format) = trace_io::read(&bytes)
         .map_err(|e| EngineError::Input(format!("{}:{e}", cli.intrace.display())))?;
     let recorded_on = model::trace::parse(&bytes)
@@ -315,6 +366,14 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
                 interrupted,
                 input_lines: lines_before,
                 output_lines,
+                input_calls: None,
+                output_calls: None,
+                output_essential_calls: None,
+                lifted_trace: None,
+                lifted_lines: None,
+                lifted_output_lines: None,
+                lifted_note: None,
+                lifted_replays: None,
                 rounds,
                 golden_exit,
                 reduction_percent: 100.0
@@ -363,6 +422,227 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// What `run` does for a Z3 API log: the same golden run, progress, JSON result and exit
+/// codes, with the log passes ([`ddtrace::logs`]); the output is a log.
+fn run_log(
+    cli: &Cli,
+    z3_lib: Option<&z3lib::Library>,
+    start: Instant,
+    mut record: RunRecord,
+) -> Result<(), EngineError> {
+    let loaded = z3log::load(&cli.intrace).map_err(|e| {
+        if e.io {
+            EngineError::Io(e.message)
+        } else {
+            EngineError::Input(e.message)
+        }
+    })?;
+    let z3log::Loaded { log, table } = loaded;
+    let lifted_path = (!cli.no_lift).then(|| lifted_path(cli));
+    if let Some(path) = &lifted_path {
+        reduce::check_output(&cli.intrace, path)?;
+        if path == &cli.outtrace {
+            return Err(EngineError::Usage(format!(
+                "--lifted {} is OUTTRACE: the log and its lifted trace need two files",
+                path.display()
+            )));
+        }
+    }
+    let before = logs::size(&log, &table);
+    let stop = StopFlag::new();
+    stop.install_signal_handlers()
+        .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
+    let config = config(cli, z3_lib);
+    let replays_on = (cli.verbose > 0 || cli.json.is_some()).then(|| {
+        z3_lib
+            .cloned()
+            .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
+    });
+    if cli.verbose > 0 {
+        match &replays_on {
+            Some(Ok(library)) => eprintln!(
+                "ddtrace: Z3 {} ({}); the log was written by Z3 {}",
+                library.version,
+                library.path.display(),
+                table.version
+            ),
+            Some(Err(e)) => eprintln!("ddtrace: Z3 unknown: {e}"),
+            None => {}
+        }
+    }
+    let live = Progress::new(
+        "ddtrace",
+        Display::choose(cli.quiet, cli.status_interval),
+        None,
+        "",
+    );
+    let last = std::cell::RefCell::new(Figures::default());
+    let observer = |st: &Status| {
+        live.update(st.checks, status_message(st, start));
+        let mut last = last.borrow_mut();
+        (last.input_size, last.output_size) = (st.initial_size, st.best_size);
+        (last.checks, last.accepted) = (st.checks, st.successes);
+    };
+    let ticker = live.ticker();
+    let original = (!cli.no_lift).then(|| log.clone());
+    let outcome = minimize_log(&config, log, &table, Some(&cli.outtrace), &stop, &observer);
+    // The lifted trace of the minimized log, minimized with the trace passes.
+    let lifted = match (&outcome, &lifted_path, &original) {
+        (Ok(done), Some(path), Some(original)) => Some(ddtrace::minimize_lifted(
+            &config, original, done, &table, path, &stop, &observer,
+        )),
+        _ => None,
+    };
+    drop(ticker);
+    live.finish();
+    // Stopped while the trace passes ran: both outputs hold their best so far.
+    let (outcome, lifted) = match lifted {
+        Some(Err(e)) => (Err(e), None),
+        Some(Ok(lifted)) => (outcome, Some(lifted)),
+        None => (outcome, None),
+    };
+    let after = outcome
+        .as_ref()
+        .ok()
+        .map(|done| logs::size(&done.log, &table));
+    if let Some(path) = &cli.json {
+        let mut replay_command = vec![config.untrace.to_string_lossy().into_owned()];
+        replay_command.extend(
+            config
+                .untrace_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
+        let (figures, rounds, golden_exit) = match &outcome {
+            Ok(done) => (
+                done.figures.clone(),
+                Some(done.rounds),
+                Some(done.golden.exit.to_string()),
+            ),
+            Err(_) => (last.borrow().clone(), None, None),
+        };
+        let mut figures = Figures {
+            wall_seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: progress::cpu_time().as_secs_f64(),
+            ..figures
+        };
+        if outcome.is_err() {
+            figures.passes.clear();
+        }
+        let interrupted = matches!(outcome, Err(EngineError::Interrupted(_)));
+        if outcome.is_ok() || interrupted {
+            record.finish();
+            let library = replays_on.and_then(Result::ok);
+            let result = JsonResult {
+                run: record,
+                z3_version: library.as_ref().map(|l| l.version.clone()),
+                z3_lib: library.map(|l| l.path.display().to_string()),
+                recorded_z3_version: Some(table.version.clone()),
+                replay_command,
+                input: cli.intrace.display().to_string(),
+                output: cli.outtrace.display().to_string(),
+                jobs: config.jobs,
+                interrupted,
+                input_lines: before.lines,
+                output_lines: after.map(|a| a.lines),
+                input_calls: Some(before.calls),
+                output_calls: after.map(|a| a.calls),
+                output_essential_calls: after.map(|a| a.essential_calls),
+                lifted_trace: lifted_path.as_ref().map(|p| p.display().to_string()),
+                lifted_lines: lifted.as_ref().map(|l| l.lifted_lines),
+                lifted_output_lines: lifted
+                    .as_ref()
+                    .filter(|l| !l.entries.is_empty())
+                    .map(|l| line_count(&l.entries)),
+                lifted_note: lifted.as_ref().and_then(|l| l.note.clone()),
+                lifted_replays: lifted.as_ref().and_then(|l| l.replays),
+                rounds,
+                golden_exit,
+                reduction_percent: 100.0
+                    * (1.0 - figures.output_size as f64 / figures.input_size.max(1) as f64),
+                figures,
+            };
+            write_json(path, &result)?;
+        }
+    }
+    let done = outcome?;
+    let after = logs::size(&done.log, &table);
+    if cli.verbose > 0 {
+        let g = &done.golden;
+        eprintln!(
+            "ddtrace: golden replay: exit {}, {} bytes stdout, {} bytes stderr, {:.3} s",
+            g.exit,
+            g.stdout.len(),
+            g.stderr.len(),
+            g.duration.as_secs_f64()
+        );
+        if let Some(z) = &done.z3_golden {
+            eprintln!(
+                "ddtrace: golden run of `z3 -log`: exit {}, {:.3} s",
+                z.exit,
+                z.duration.as_secs_f64()
+            );
+        }
+        for (pass, s) in &done.stats {
+            eprintln!(
+                "ddtrace:   {pass:<15} tried {:>5}  replays {:>5}  accepted {:>4}  {:>7.2} s",
+                s.tried,
+                s.checks,
+                s.succeeded,
+                s.time.as_secs_f64()
+            );
+        }
+    }
+    if !cli.quiet {
+        eprintln!(
+            "ddtrace: {} -> {} lines, {} -> {} calls ({} besides the context and reference \
+             counting), {} replays, {} rounds, {:.2} s",
+            before.lines,
+            after.lines,
+            before.calls,
+            after.calls,
+            after.essential_calls,
+            done.replays,
+            done.rounds,
+            start.elapsed().as_secs_f64()
+        );
+        if let (Some(path), Some(lifted)) = (&lifted_path, &lifted) {
+            match (&lifted.note, lifted.entries.is_empty()) {
+                (_, true) => eprintln!(
+                    "ddtrace: no lifted trace: {}",
+                    lifted.note.as_deref().unwrap_or("nothing lifts")
+                ),
+                (None, false) => eprintln!(
+                    "ddtrace: lifted trace {}: {} -> {} lines, {} replays",
+                    path.display(),
+                    lifted.lifted_lines,
+                    line_count(&lifted.entries),
+                    lifted.replays.unwrap_or(0)
+                ),
+                (Some(note), false) => eprintln!(
+                    "ddtrace: lifted trace {}: {} lines, not minimized: {note}",
+                    path.display(),
+                    lifted.lifted_lines
+                ),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where the lifted trace of a minimized log goes by default: OUTTRACE with the extension
+/// `.trace`, or `.lifted.trace` when OUTTRACE has that one already.
+fn lifted_path(cli: &Cli) -> PathBuf {
+    cli.lifted.clone().unwrap_or_else(|| {
+        let path = cli.outtrace.with_extension("trace");
+        if path == cli.outtrace {
+            cli.outtrace.with_extension("lifted.trace")
+        } else {
+            path
+        }
+    })
+}
+
 /// The status message of the progress display: replays and their rate, size against the
 /// input, the pass.
 fn status_message(st: &Status, start: Instant) -> String {
@@ -407,8 +687,13 @@ fn main() -> ExitCode {
         Err(e) => {
             match &e {
                 EngineError::Interrupted(_) if snapshot.written() => eprintln!(
-                    "ddtrace: {e}; {} holds the best trace so far",
-                    cli.outtrace.display()
+                    "ddtrace: {e}; {} holds the best {} so far",
+                    cli.outtrace.display(),
+                    if z3log::is_log_file(&cli.intrace) {
+                        "log"
+                    } else {
+                        "trace"
+                    }
                 ),
                 EngineError::Interrupted(_) => {
                     eprintln!("ddtrace: {e} before the golden run ended; no output was written")

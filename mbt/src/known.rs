@@ -4,12 +4,14 @@
 //! PATH is a file of signatures (one a line, `#` starts a comment line) or a folder, searched
 //! recursively: a `failure.json` (an earlier campaign's report) gives its `signature`, its
 //! signature after minimization and the signatures merged into it; a `*.trace` or `*.btrace`
-//! file is replayed once with the replayer `--minimize` uses ([`crate::minimize::replayer`];
-//! a regression case that declares a `timeout` under untrace's `--timeout`)
-//! and gives the signature its failing replay reports (untrace's `--report`, the same text as
-//! its `untrace: signature: S` line). A folder that holds a `failure.json` is read from it alone: its
-//! traces are the same finding. A trace whose replay shows no signature is ignored with a
-//! warning.
+//! file, and a Z3 API log of any name (a file that starts with a log's `V "..."` line:
+//! [`z3log::parse::starts_with_version`]), is replayed once with the replayer `--minimize`
+//! uses ([`crate::minimize::replayer`]; a regression case that declares a `timeout` under
+//! untrace's `--timeout`) and gives the signature its failing replay reports (untrace's
+//! `--report`, the same text as its `untrace: signature: S` line). A folder that holds a
+//! `failure.json` is read from it alone: its traces are the same finding. A trace or log
+//! whose replay shows no signature is ignored with a warning. PATH may also be a single
+//! trace or log, replayed so.
 
 use crate::interrupt;
 use crate::minimize;
@@ -54,6 +56,8 @@ impl KnownSignatures {
         let meta = fs::metadata(path).with_context(|| format!("--known {}", path.display()))?;
         if meta.is_dir() {
             known.read_folder(path)?;
+        } else if is_replayable(path) {
+            known.read_replay(path)?;
         } else {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
@@ -85,16 +89,20 @@ impl KnownSignatures {
             }
             if path.is_dir() {
                 self.read_folder(&path)?;
-            } else if is_trace(&path) {
-                match replay_signature(&path)? {
-                    Ok(signature) => {
-                        self.signatures.insert(signature);
-                    }
-                    Err(why) => {
-                        eprintln!("mbt: warning: --known: {}: {why}; ignored", path.display())
-                    }
-                }
+            } else if is_replayable(&path) {
+                self.read_replay(&path)?;
             }
+        }
+        Ok(())
+    }
+
+    /// The signature of a trace's or log's replay, or a warning that it has none.
+    fn read_replay(&mut self, path: &Path) -> anyhow::Result<()> {
+        match replay_signature(path)? {
+            Ok(signature) => {
+                self.signatures.insert(signature);
+            }
+            Err(why) => eprintln!("mbt: warning: --known: {}: {why}; ignored", path.display()),
         }
         Ok(())
     }
@@ -109,11 +117,12 @@ pub fn signature_lines(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_string)
 }
 
-fn is_trace(path: &Path) -> bool {
+/// A trace (by its extension, as mbt and ddtrace name them) or a Z3 API log (by its content).
+fn is_replayable(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("trace" | "btrace")
-    )
+    ) || z3log::is_versioned_log_file(path)
 }
 
 /// Replays `trace` once (in a private folder, see [`minimize::replay_once`]) and returns the

@@ -202,9 +202,10 @@ struct RunArgs {
     out: PathBuf,
     /// Known failures: a file of signatures (one a line, `#` comments, e.g. the output of
     /// `mbt db list`'s signatures) or a folder searched for failure.json files (earlier
-    /// campaigns' output folders) and *.trace/*.btrace files (replayed once, e.g.
-    /// traces/regress). Findings with a known signature are known, not new; with --db the
-    /// database's findings that are not fixed are known too.
+    /// campaigns' output folders), *.trace/*.btrace files and Z3 API logs of any name (files
+    /// that start with a log's `V "..."` line), each replayed once (e.g. traces/regress,
+    /// traces/logs); or one trace or log. Findings with a known signature are known, not new;
+    /// with --db the database's findings that are not fixed are known too.
     #[arg(long, value_name = "PATH")]
     known: Option<PathBuf>,
     /// Comma-separated theories: core,arith,bv,array,uf,fp,strings,regex,quant,datatypes (default: all).

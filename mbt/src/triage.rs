@@ -117,7 +117,8 @@ pub fn replay(case: &TriageCase, lib: Option<&Path>) -> anyhow::Result<ReplayRes
         .prefix("mbt-triage-")
         .tempdir()
         .context("cannot create a temporary folder")?;
-    // The stored file name: its extension tells the replayer the trace's format.
+    // The stored file name: its extension tells the replayer the trace's format (a stored Z3
+    // API log is recognized by its content, whatever its name).
     let trace = scratch.path().join(&case.trace_name);
     std::fs::write(&trace, &case.trace)
         .with_context(|| format!("cannot write {}", trace.display()))?;
@@ -131,6 +132,7 @@ pub fn replay(case: &TriageCase, lib: Option<&Path>) -> anyhow::Result<ReplayRes
     let budget = minimize::replay_budget(case.limits);
     let replayed = minimize::replay_once(&(program.clone(), args), &trace, budget)
         .with_context(|| format!("cannot run {}", program.display()))?;
+    // A log has no trace entries to refine its signature with: it is compared as it is.
     let entries = ddtrace::trace_io::read(&case.trace).map_or_else(|_| Vec::new(), |(e, _)| e);
     Ok(match replayed {
         Replayed::Passes => ReplayResult::Passes,

@@ -762,6 +762,59 @@ fn known_traces_in_a_relative_folder_give_their_signatures() {
     assert!(stderr.contains(", 2 known signatures,"), "{stderr}");
 }
 
+/// `--known` with Z3 API logs: a log is recognized by its content (any name), replayed like a
+/// trace, and gives the same signature as the trace of the same bug; files of a folder that
+/// are not logs (a README, the programs) are not replayed; one log alone is a `--known` too.
+#[test]
+fn known_logs_give_the_signatures_of_their_bugs_traces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let known = tmp.path().join("known");
+    fs::create_dir_all(&known).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let log = repo.join("traces/logs/cube_empty-4.8.12.log");
+    fs::copy(&log, known.join("user-report.txt")).unwrap();
+    fs::copy(repo.join("traces/logs/README.md"), known.join("README.md")).unwrap();
+    fs::copy(
+        repo.join("traces/logs/programs/cube_empty.py"),
+        known.join("cube_empty.py"),
+    )
+    .unwrap();
+    fs::copy(
+        repo.join("traces/regress/cube-empty-solver-segfault.trace"),
+        known.join("cube-empty-solver-segfault.trace"),
+    )
+    .unwrap();
+    let campaign = |known: &Path, out: &str| {
+        let output = mbt()
+            .args(["--seed", "1", "--rounds", "1", "--jobs", "1", "--known"])
+            .arg(known)
+            .arg("--out")
+            .arg(tmp.path().join(out))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = campaign(&known, "out");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // The log and the trace of one bug: one signature.
+    assert!(stderr.contains(", 1 known signatures,"), "{stderr}");
+    let stderr = campaign(&log, "out-one");
+    assert!(stderr.contains(", 1 known signatures,"), "{stderr}");
+    // A log whose replay passes names nothing: ignored with a warning.
+    let passing = tmp.path().join("passing");
+    fs::create_dir_all(&passing).unwrap();
+    fs::copy(
+        repo.join("traces/logs/probe-5.4.1.log"),
+        passing.join("probe"),
+    )
+    .unwrap();
+    let stderr = campaign(&passing, "out-passing");
+    assert!(
+        stderr.contains("probe: its replay shows no signature (it passes); ignored"),
+        "{stderr}"
+    );
+}
+
 /// failure.json is the report: kind, signature, counts and seeds that agree with the summary,
 /// the Z3 version, absolute paths, and commands that work from any folder (the rerun into a
 /// fresh folder inside the failure's).

@@ -296,3 +296,73 @@ fn an_interrupted_campaign_is_recorded_too() {
     );
     assert!(!injected_findings(&db).is_empty());
 }
+
+/// A finding whose stored trace is a Z3 API log (the log of a user's program, put in a
+/// campaign's folder in place of the round's trace): `mbt db record` stores it as it stores a
+/// trace, and `mbt triage` replays it, recognized by its content, to its signature.
+#[test]
+fn a_stored_log_triages_like_a_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("night");
+    let db = dir.path().join("findings.sqlite");
+    let run = mbt(
+        &[
+            "--seed",
+            "1",
+            "--rounds",
+            "1",
+            "--jobs",
+            "1",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        FAULT,
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    // The log of the cube-empty crash, and the signature its replay reports.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let log = repo.join("traces/logs/cube_empty-4.8.12.log");
+    let replay = mbt(&["replay", log.to_str().unwrap()], "");
+    assert_eq!(replay.status.code(), Some(6), "{}", text(&replay.stderr));
+    let stderr = text(&replay.stderr);
+    let signature = stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once("signature: ").map(|(_, s)| s.to_string()))
+        .expect("a signature line");
+    // The campaign's finding now stands for the log.
+    let summary_path = out.join("summary.json");
+    let mut summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary_path).unwrap()).unwrap();
+    let entry = &mut summary["failure_list"][0];
+    let folder = Path::new(entry["trace"].as_str().unwrap())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let stored = folder.join("user-program.log");
+    std::fs::copy(&log, &stored).unwrap();
+    entry["trace"] = Value::from(stored.to_str().unwrap());
+    entry["signature"] = Value::from(signature.as_str());
+    std::fs::write(&summary_path, serde_json::to_string(&summary).unwrap()).unwrap();
+    let db_arg = db.to_str().unwrap();
+    let record = mbt(&["db", "record", out.to_str().unwrap(), "--db", db_arg], "");
+    assert_eq!(record.status.code(), Some(0), "{}", text(&record.stderr));
+    let rows: Vec<Value> =
+        serde_json::from_slice(&mbt(&["db", "list", "--json", "--db", db_arg], "").stdout).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["signature"] == signature.as_str())
+        .expect("the log's finding");
+    let id = row["id"].to_string();
+    let stored_text = mbt(&["db", "trace", &id, "--db", db_arg], "");
+    assert_eq!(stored_text.stdout, std::fs::read(&log).unwrap());
+    // The linked Z3 still has the bug: the log replays to its signature.
+    let triage = mbt(&["triage", "--db", db_arg], "");
+    let table = text(&triage.stdout);
+    let line = table
+        .lines()
+        .find(|l| l.contains(&signature))
+        .unwrap_or_else(|| panic!("{table}{}", text(&triage.stderr)));
+    assert!(line.contains("still fails"), "{table}");
+}

@@ -49,6 +49,17 @@ pub fn is_log_file(path: &Path) -> bool {
         && parse::looks_like_log(&head)
 }
 
+/// Whether the file at `path` starts with a log's `V` line (see
+/// [`parse::starts_with_version`]); an unreadable file does not.
+pub fn is_versioned_log_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .is_ok()
+        && parse::starts_with_version(&head)
+}
+
 /// Reads and parses the log at `path` and finds its release's table.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     let name = path.display();

@@ -165,6 +165,31 @@ impl Log {
     }
 }
 
+impl Log {
+    /// For each entry, the entries that bound the objects it uses: for each address among its
+    /// arguments, the latest earlier entry that bound it (a later binding of an address
+    /// replaces an earlier one, as in the replay: the program's allocator reused it). Sorted,
+    /// without repeats; a message depends on nothing. Removing an entry from a log means
+    /// removing its dependents too, or the log names an object no call returned.
+    pub fn dependencies(&self) -> Vec<Vec<usize>> {
+        let mut bound_by: std::collections::HashMap<Addr, usize> = Default::default();
+        let mut deps = Vec::with_capacity(self.entries.len());
+        for (i, entry) in self.entries.iter().enumerate() {
+            let mut mine: Vec<usize> = Vec::new();
+            if let EntryKind::Call(call) = &entry.kind {
+                mine.extend(call.used().filter_map(|a| bound_by.get(&a).copied()));
+                for a in call.bound().filter(|a| a.0 != 0) {
+                    bound_by.insert(a, i);
+                }
+            }
+            mine.sort_unstable();
+            mine.dedup();
+            deps.push(mine);
+        }
+        deps
+    }
+}
+
 /// Whether `b` is written as itself in a log string (else as `\ddd`), as Z3's writer does.
 fn plain(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"~!@#$%^&*-_+.?/ <>".contains(&b)

@@ -55,6 +55,18 @@ pub fn looks_like_log(bytes: &[u8]) -> bool {
     }
 }
 
+/// Whether `bytes` starts as Z3's writer starts every log: its first non-blank line is the
+/// `V "..."` line. Stricter than [`looks_like_log`], for tools that look through folders of
+/// other files (`mbt --known DIR`), where a Markdown heading (`# ...`) or a Python line
+/// (`import ...`) also starts with a command letter.
+pub fn starts_with_version(bytes: &[u8]) -> bool {
+    bytes
+        .split(|b| *b == b'\n')
+        .map(|l| l.trim_ascii())
+        .find(|l| !l.is_empty())
+        .is_some_and(|line| line.starts_with(b"V \"") || line.starts_with(b"V\t\""))
+}
+
 /// The version (the `V` line's, when it is the first line) and the function numbers of the `C`
 /// lines of a log written by Z3's own writer, which puts every command on its own line and
 /// escapes line breaks inside strings. Reads nothing else, so it also counts what a full

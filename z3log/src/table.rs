@@ -190,6 +190,27 @@ impl Function {
             })
     }
 
+    /// Whether the call counts references (`Z3_inc_ref`, `Z3_solver_dec_ref`, ...): it
+    /// changes no object a later call sees, only when Z3 may free one.
+    pub fn is_reference_counting(&self) -> bool {
+        self.result == Type::Prim(Prim::Void)
+            && (self.name.ends_with("_inc_ref") || self.name.ends_with("_dec_ref"))
+    }
+
+    /// Whether the call makes the context or its configuration (`Z3_mk_config`,
+    /// `Z3_set_param_value`, `Z3_mk_context`, `Z3_mk_context_rc`, `Z3_del_config`): the
+    /// calls every log starts with, which a minimized log's size does not count.
+    pub fn makes_context(&self) -> bool {
+        matches!(
+            &*self.name,
+            "Z3_mk_config"
+                | "Z3_set_param_value"
+                | "Z3_mk_context"
+                | "Z3_mk_context_rc"
+                | "Z3_del_config"
+        )
+    }
+
     /// The parameters the log has arguments for, with their positions among all parameters.
     pub fn logged_params(&self) -> impl Iterator<Item = (usize, &Param)> {
         self.params

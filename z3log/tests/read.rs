@@ -322,6 +322,26 @@ fn logs_are_recognized_by_content_not_name() {
 }
 
 #[test]
+fn folders_take_only_files_that_start_with_the_version_line() {
+    use z3log::parse::starts_with_version;
+    assert!(starts_with_version(b"V \"4.8.12.0\"\nR\n"));
+    assert!(starts_with_version(b"\n  V \"5.4.1.0\"\n"));
+    // What the lenient recognition takes, a folder scan does not.
+    for text in [
+        &b"# traces/logs\n"[..],
+        b"import sys\n",
+        b"R\nC 3\n",
+        b"Very well\n",
+    ] {
+        assert!(
+            !starts_with_version(text),
+            "{}",
+            String::from_utf8_lossy(text)
+        );
+    }
+}
+
+#[test]
 fn call_numbers_are_the_calls_of_a_full_read() {
     for path in recorded_logs() {
         let bytes = std::fs::read(&path).unwrap();
