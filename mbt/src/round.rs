@@ -144,10 +144,13 @@ pub(crate) mod tests {
             );
         }
         // `from_string` is what `check_dump` calls inside the executor; every check is a line.
+        // `cube` is what lifted Z3 API logs make of `Z3_solver_cube`: the fuzzer cubes through
+        // `check_cubes`, which judges the cubes (a bare cube of a solver without assertions
+        // segfaults Z3, a known bug that would end rounds).
         let names = model::Call::action_names()
             .iter()
             .chain(model::Check::names());
-        for name in names.filter(|n| **n != "from_string") {
+        for name in names.filter(|n| !matches!(**n, "from_string" | "cube")) {
             assert!(
                 stats.calls.get(*name).is_some_and(|c| c.ok > 0),
                 "never called {name}"
