@@ -142,6 +142,9 @@ fn a_campaign_writes_a_report_with_its_findings() {
         findings.matches("<details class=\"trace\">").count(),
         minimized
     );
+    // Each finding's shortest reproducer that runs without this suite, folded beside it.
+    assert!(findings
+        .contains("<details class=\"trace repro\"><summary>reproducer without this suite: repro."));
     // One row a finding, its message, commands and trace folded under its signature; in
     // each kind's group the rows with the most rounds first.
     assert_eq!(

@@ -654,7 +654,7 @@ fn shortest_reproducer(page: &mut String, input: &Input, dir: &Path, f: &Failure
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let _ = write!(
         page,
-        "<details class=\"trace\"><summary>reproducer without this suite: {}, {} lines (all: {})</summary><pre>{}</pre></details>",
+        "<details class=\"trace repro\"><summary>reproducer without this suite: {}, {} lines (all: {})</summary><pre>{}</pre></details>",
         esc(&name),
         text.lines().count(),
         links.join(" "),

@@ -25,6 +25,7 @@ mod raw_solver;
 pub mod tactics;
 pub mod term_text;
 mod terms;
+pub use terms::z3_string_text;
 pub mod typing;
 pub mod z3_model;
 

@@ -90,8 +90,8 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
     })
 }
 
-/// The text `Z3_mk_string` reads as the characters of `value`.
-fn z3_string_text(value: &str) -> String {
+/// The text `Z3_mk_string` reads as the characters of `value` (the reproducers pass the same).
+pub fn z3_string_text(value: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {

@@ -811,7 +811,8 @@ impl Lower {
                         self.emit(func, MAIN, vec![], bind)
                     }
                     Sort::String => {
-                        self.emit("Z3_mk_string", MAIN, vec![Arg::Str(value.clone())], bind)
+                        let text = crate::executor::z3_string_text(value);
+                        self.emit("Z3_mk_string", MAIN, vec![Arg::Str(text)], bind)
                     }
                     Sort::Seq(_) => self.emit("Z3_mk_seq_empty", MAIN, vec![var(&s)], bind),
                     other => self.note(format!("`lit` of sort {other}: no constructor known")),
