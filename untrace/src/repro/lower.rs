@@ -389,6 +389,45 @@ impl Lower {
 
     /// The term `t` in context `ctx` (translated there once, as the executor does for a
     /// solver or model of another context).
+    /// The first cube of a default solver of solver `z`'s context given `z`'s assertions
+    /// (with `rlimit`, when given), as the executor's cube and `check_cubes` ask it; false
+    /// when `z` is unknown.
+    fn first_cube(&mut self, z: SolverId, rlimit: Option<u64>) -> bool {
+        let Some(info) = self.solvers.get(&z).cloned() else {
+            return false;
+        };
+        let ctx = info.ctx.clone();
+        let cuber = self.fresh("solver");
+        self.emit("Z3_mk_solver", &ctx, vec![], Some((&cuber, Ty::Solver)));
+        if let Some(rlimit) = rlimit {
+            let p = self.fresh("params");
+            self.emit("Z3_mk_params", &ctx, vec![], Some((&p, Ty::Params)));
+            let limit = vec![var(&p), sym("rlimit"), Arg::Uint(rlimit)];
+            self.emit("Z3_params_set_uint", &ctx, limit, None);
+            self.emit(
+                "Z3_solver_set_params",
+                &ctx,
+                vec![var(&cuber), var(&p)],
+                None,
+            );
+        }
+        for t in info.assertions() {
+            let t = self.term_in(t, &ctx);
+            self.emit("Z3_solver_assert", &ctx, vec![var(&cuber), var(&t)], None);
+        }
+        let vars = self.fresh("vector");
+        self.emit(
+            "Z3_mk_ast_vector",
+            &ctx,
+            vec![],
+            Some((&vars, Ty::AstVector)),
+        );
+        let cube = self.fresh("cube");
+        let args = vec![var(&cuber), var(&vars), Arg::Uint(u64::from(u32::MAX))];
+        self.emit("Z3_solver_cube", &ctx, args, Some((&cube, Ty::AstVector)));
+        true
+    }
+
     fn term_in(&mut self, t: TermId, ctx: &str) -> String {
         if ctx == MAIN {
             return t.to_string();
@@ -952,30 +991,7 @@ impl Lower {
             Call::Cube(z) => {
                 // As the executor asks it: a default solver of Z's context given Z's
                 // assertions (the crate gives no raw handle of Z), the first cube.
-                let Some(info) = self.solvers.get(z).cloned() else {
-                    return;
-                };
-                let ctx = info.ctx.clone();
-                let cuber = self.fresh("solver");
-                self.emit("Z3_mk_solver", &ctx, vec![], Some((&cuber, Ty::Solver)));
-                for t in info.assertions() {
-                    let t = self.term_in(t, &ctx);
-                    self.emit("Z3_solver_assert", &ctx, vec![var(&cuber), var(&t)], None);
-                }
-                let vars = self.fresh("vector");
-                self.emit(
-                    "Z3_mk_ast_vector",
-                    &ctx,
-                    vec![],
-                    Some((&vars, Ty::AstVector)),
-                );
-                let cube = self.fresh("cube");
-                self.emit(
-                    "Z3_solver_cube",
-                    &ctx,
-                    vec![var(&cuber), var(&vars), Arg::Uint(u64::from(u32::MAX))],
-                    Some((&cube, Ty::AstVector)),
-                );
+                self.first_cube(*z, None);
             }
             Call::Push(z) | Call::Pop(z, _) | Call::Reset(z) | Call::GetProof(z) => {
                 self.expect_direct(call, bind);
@@ -1848,44 +1864,9 @@ impl Lower {
                 }
             }
             Check::Cubes(z) => {
-                let Some(info) = self.solvers.get(z).cloned() else {
+                if !self.first_cube(*z, Some(CHECK_RLIMIT)) {
                     return;
-                };
-                let ctx = info.ctx.clone();
-                let cuber = self.fresh("solver");
-                self.emit("Z3_mk_solver", &ctx, vec![], Some((&cuber, Ty::Solver)));
-                let p = self.fresh("params");
-                self.emit("Z3_mk_params", &ctx, vec![], Some((&p, Ty::Params)));
-                self.emit(
-                    "Z3_params_set_uint",
-                    &ctx,
-                    vec![var(&p), sym("rlimit"), Arg::Uint(CHECK_RLIMIT)],
-                    None,
-                );
-                self.emit(
-                    "Z3_solver_set_params",
-                    &ctx,
-                    vec![var(&cuber), var(&p)],
-                    None,
-                );
-                for t in info.assertions() {
-                    let t = self.term_in(t, &ctx);
-                    self.emit("Z3_solver_assert", &ctx, vec![var(&cuber), var(&t)], None);
                 }
-                let vars = self.fresh("vector");
-                self.emit(
-                    "Z3_mk_ast_vector",
-                    &ctx,
-                    vec![],
-                    Some((&vars, Ty::AstVector)),
-                );
-                let cube = self.fresh("cube");
-                self.emit(
-                    "Z3_solver_cube",
-                    &ctx,
-                    vec![var(&cuber), var(&vars), Arg::Uint(u64::from(u32::MAX))],
-                    Some((&cube, Ty::AstVector)),
-                );
                 self.note("`check_cubes`: only the first cube is asked for; the suite goes on cubing and checks each cube".into());
             }
             Check::Eval {
