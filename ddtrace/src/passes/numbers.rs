@@ -25,7 +25,9 @@ pub fn smaller_u32(v: u32, min: u32) -> Vec<u32> {
     out
 }
 
-/// Smaller literal values of `sort` than `value`, simplest first.
+/// Smaller literal values of `sort` than `value`, simplest first. Integer and bit-vector
+/// literals get 0, 1 (with the sign) and their absolute value here; the magnitudes between
+/// are bisected by [`bisect_literal`].
 pub fn smaller_literals(sort: &Sort, value: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     match sort {
@@ -33,7 +35,7 @@ pub fn smaller_literals(sort: &Sort, value: &str) -> Vec<String> {
             if let Some(v) = BigUint::parse_bytes(value.as_bytes(), 10) {
                 if !v.is_zero() {
                     let one = BigUint::one();
-                    for c in [BigUint::zero(), one.clone(), &v >> 1u32, &v - &one] {
+                    for c in [BigUint::zero(), one] {
                         if c < v {
                             out.push(c.to_string());
                         }
@@ -49,12 +51,7 @@ pub fn smaller_literals(sort: &Sort, value: &str) -> Vec<String> {
                 } else {
                     BigInt::one()
                 };
-                for c in [
-                    BigInt::zero(),
-                    sign.clone(),
-                    &sign * (&mag >> 1u32),
-                    &sign * (&mag - 1),
-                ] {
+                for c in [BigInt::zero(), sign] {
                     if c.abs() < mag {
                         out.push(c.to_string());
                     }
@@ -235,12 +232,76 @@ pub fn smaller_numbers(s: &mut Session) {
         let a = Analysis::of(&s.current);
         let cands = variants(&s.current, i, &a);
         // On success the same entry may get smaller still.
-        if cands.is_empty()
-            || !s.first_success("numbers", cands.len(), |_, k| Some(cands[k].clone()))
+        if !cands.is_empty()
+            && s.first_success("numbers", cands.len(), |_, k| Some(cands[k].clone()))
         {
-            i += 1;
+            continue;
+        }
+        bisect_literal(s, i, &a);
+        i += 1;
+    }
+}
+
+/// Makes the magnitude of the integer or bit-vector literal of entry `i` as small as the
+/// behaviour allows, once 0 and 1 have failed ([`variants`]).
+///
+/// Why bisection: a failure that needs a value above some bound (beyond 32 bits, say) is
+/// common, and candidates tried from the simplest down (half, then the predecessor) reach
+/// the bound from 2^63 only one step at a time, billions of replays; bisection takes at most
+/// one replay per bit.
+fn bisect_literal(s: &mut Session, i: usize, a: &Analysis) {
+    let Call::Lit { sort, value } = &s.current[i].call else {
+        return;
+    };
+    let sort = *sort;
+    let (negative, magnitude) = match a.sort_of.get(&sort) {
+        Some(Sort::Int) => match value.parse::<BigInt>() {
+            Ok(v) => (v.is_negative(), v.magnitude().clone()),
+            Err(_) => return,
+        },
+        Some(Sort::BitVec(_)) => match BigUint::parse_bytes(value.as_bytes(), 10) {
+            Some(v) => (false, v),
+            None => return,
+        },
+        _ => return,
+    };
+    bisect(BigUint::one(), magnitude, |m| {
+        if s.stopped() {
+            return false;
+        }
+        let value = if negative {
+            format!("-{m}")
+        } else {
+            m.to_string()
+        };
+        s.first_success("numbers", 1, |current, _| {
+            let mut out = current.to_vec();
+            out[i].call = Call::Lit {
+                sort,
+                value: value.clone(),
+            };
+            Some(out)
+        })
+    });
+}
+
+/// The smallest value in `(rejected, accepted]` that `accepts` takes, by bisection (exact
+/// when acceptance is monotone, a local minimum otherwise); every value asked is below the
+/// last accepted one.
+fn bisect(
+    mut rejected: BigUint,
+    mut accepted: BigUint,
+    mut accepts: impl FnMut(&BigUint) -> bool,
+) -> BigUint {
+    while accepted > &rejected + 1u32 {
+        let middle = (&rejected + &accepted) >> 1u32;
+        if accepts(&middle) {
+            accepted = middle;
+        } else {
+            rejected = middle;
         }
     }
+    accepted
 }
 
 #[cfg(test)]
@@ -252,16 +313,10 @@ mod tests {
         assert_eq!(smaller_u32(32, 1), vec![1, 16, 31]);
         assert_eq!(smaller_u32(2, 1), vec![1]);
         assert!(smaller_u32(1, 1).is_empty());
-        assert_eq!(
-            smaller_literals(&Sort::BitVec(8), "200"),
-            ["0", "1", "100", "199"]
-        );
+        assert_eq!(smaller_literals(&Sort::BitVec(8), "200"), ["0", "1"]);
         assert_eq!(smaller_literals(&Sort::BitVec(8), "1"), ["0"]);
         assert!(smaller_literals(&Sort::BitVec(8), "0").is_empty());
-        assert_eq!(
-            smaller_literals(&Sort::Int, "-7"),
-            ["0", "-1", "-3", "-6", "7"]
-        );
+        assert_eq!(smaller_literals(&Sort::Int, "-7"), ["0", "-1", "7"]);
         assert_eq!(smaller_literals(&Sort::Int, "2"), ["0", "1"]);
         assert_eq!(smaller_literals(&Sort::Real, "3/4"), ["0", "3"]);
         assert_eq!(smaller_literals(&Sort::String, "abcd"), ["", "ab", "abc"]);
@@ -270,6 +325,24 @@ mod tests {
             ["+zero"]
         );
         assert!(smaller_literals(&Sort::RoundingMode, "RNE").is_empty());
+    }
+
+    /// A literal that must stay above a bound far below it (a failure that needs a value
+    /// beyond 32 bits) reaches the bound in one candidate per bit, not one step at a time.
+    #[test]
+    fn bisection_finds_the_bound() {
+        let bound = BigUint::one() << 31u32;
+        let mut asked = 0;
+        let found = bisect(BigUint::one(), BigUint::one() << 63u32, |m| {
+            asked += 1;
+            *m > bound
+        });
+        assert_eq!(found, &bound + 1u32);
+        assert!(asked <= 63, "{asked} candidates");
+        assert_eq!(
+            bisect(BigUint::one(), BigUint::from(2u32), |_| true),
+            2u32.into()
+        );
     }
 
     #[test]
