@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The round counts of tests/tests/findings.rs depend on the fuzzer's weights: after changing
-# them, this finds the first seed (from 1, as the tests run) whose round shows a finding of
-# KIND under the injected FAULT, and the other findings met before it (each of which a test's
-# --minimize would minimize too: pick theories that avoid them).
+# The seeds of tests/tests/findings.rs depend on the fuzzer's weights: after changing them,
+# this finds the first seed (from 1) whose round shows a finding of KIND under the injected
+# FAULT, and the other findings met before it; the test then runs that one round
+# (--seed SEED --rounds 1) and minimizes only KIND (--minimize-kinds).
 # Usage: tests/first-seed.sh FAULT KIND MAX_ROUNDS [mbt args...]
 #   e.g. tests/first-seed.sh empty-core core 100 --theories core,arith
 # MBT=path/to/mbt uses that binary (default: target/release/mbt, built if missing).
@@ -28,6 +28,6 @@ if not found:
 first = found[0]
 before = sorted((f["first_seed"], f["kind"]) for f in summary["failure_list"]
                 if f["kind"] != kind and f["first_seed"] <= first)
-print(f"first {kind} finding: seed {first} (--rounds {first})")
+print(f"first {kind} finding: seed {first} (the test runs --seed {first} --rounds 1)")
 print("other findings up to it: " + (", ".join(f"{k} (seed {s})" for s, k in before) or "none"))
 PY

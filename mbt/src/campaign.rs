@@ -57,6 +57,8 @@ pub struct CampaignConfig {
     pub minimize: bool,
     /// How long all minimizations may take together (`--minimize-time`).
     pub minimize_time: Duration,
+    /// The kinds `--minimize` minimizes (`--minimize-kinds`); empty: all.
+    pub minimize_kinds: Vec<FailureKind>,
     /// Known findings of the database (`--db`) with no minimized trace stored: `--minimize`
     /// minimizes them too.
     pub unminimized_known: std::collections::BTreeSet<String>,
@@ -502,20 +504,29 @@ pub fn replay_command(trace: &Path, extra: &[String]) -> String {
 fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<()> {
     let started = Instant::now();
     // A known finding is minimized only when the database holds no minimized trace of it.
-    let wanted = |e: &FailureEntry| {
+    let wanted_known = |e: &FailureEntry| {
         !e.known
             || e.signatures()
                 .iter()
                 .any(|s| cfg.unminimized_known.contains(*s))
     };
+    let wanted_kind = |e: &FailureEntry| {
+        cfg.minimize_kinds.is_empty() || cfg.minimize_kinds.contains(&e.failure.kind)
+    };
+    let wanted = |e: &FailureEntry| wanted_known(e) && wanted_kind(e);
     let to_minimize = summary.failure_list.iter().filter(|e| wanted(e)).count();
     let mut done = 0;
     for entry in &mut summary.failure_list {
         if interrupt::requested().is_some() {
             break;
         }
-        if !wanted(entry) {
+        if !wanted_known(entry) {
             entry.minimize_note = Some("not minimized: a known failure".into());
+            continue;
+        }
+        if !wanted_kind(entry) {
+            entry.minimize_note =
+                Some("not minimized: not of the kinds --minimize-kinds asks for".into());
             continue;
         }
         let dir = cfg.out.join("failures").join(&entry.id);

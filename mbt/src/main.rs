@@ -5,6 +5,7 @@
 use anyhow::{bail, Context as _};
 use clap::{Args, Parser, Subcommand};
 use mbt::campaign::{self, CampaignConfig};
+use mbt::failure::FailureKind;
 use mbt::findings_db::{self, FindingsDb, Status};
 use mbt::inject::Inject;
 use mbt::interrupt;
@@ -264,6 +265,12 @@ struct RunArgs {
     #[arg(long, value_name = "DURATION", value_parser = progress::parse_duration,
           default_value = "10m", requires = "minimize")]
     minimize_time: Duration,
+    /// With --minimize: only the findings of these kinds (comma-separated, e.g.
+    /// `crash,z3-error`: minimize the crashes of a long night first, or leave out timeouts,
+    /// whose every replay takes the limit); the others keep their round's trace.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',', value_parser = parse_failure_kind,
+          requires = "minimize")]
+    minimize_kinds: Vec<FailureKind>,
     /// No progress: neither the bar (stderr a terminal) nor the status lines (otherwise).
     #[arg(long, short)]
     quiet: bool,
@@ -281,6 +288,14 @@ struct RunArgs {
     /// checked before the rounds). See `mbt db` and `mbt triage`.
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
+}
+
+/// A failure kind by its name (`crash`, `model`, ...), as summary.json writes it.
+fn parse_failure_kind(name: &str) -> anyhow::Result<FailureKind> {
+    FailureKind::from_name(name).with_context(|| {
+        let names: Vec<&str> = FailureKind::ALL.iter().map(|k| k.name()).collect();
+        format!("no failure kind `{name}` (kinds: {})", names.join(", "))
+    })
 }
 
 fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
@@ -460,6 +475,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         status_interval: args.status_interval,
         minimize: args.minimize,
         minimize_time: args.minimize_time,
+        minimize_kinds: args.minimize_kinds.clone(),
         known,
         unminimized_known: db_unminimized.into_iter().collect(),
     };

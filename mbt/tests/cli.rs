@@ -408,6 +408,30 @@ fn bad_flags_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `--minimize-kinds` leaves findings of other kinds as the round left them, and says so.
+#[test]
+fn minimize_kinds_leaves_other_kinds_unminimized() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut cmd = mbt();
+    cmd.env("MBT_INJECT", "abort@60")
+        .env_remove("UNTRACE_FAIL_ON")
+        .args(["--seed", "5", "--rounds", "1", "--jobs", "1", "-q"])
+        .args(["--minimize", "--minimize-kinds", "model,z3-error", "--out"])
+        .arg(&out);
+    run(&mut cmd);
+    let summary: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let entry = &summary["failure_list"][0];
+    assert_eq!(entry["kind"], "crash", "{summary}");
+    assert!(entry["minimized_trace"].is_null(), "{summary}");
+    let note = entry["minimize_note"].as_str().unwrap();
+    assert!(note.contains("--minimize-kinds"), "{note}");
+    let dir = out.join("failures").join(entry["id"].as_str().unwrap());
+    assert!(dir.join("round.trace").is_file());
+    assert!(!dir.join("min.trace").exists());
+}
+
 /// `--minimize` on an injected abort (`MBT_INJECT=abort@K`): mbt's replays then abort at the
 /// round's last call (`UNTRACE_FAIL_ON`, test-only), so the minimized trace must still reach
 /// that call, and it reproduces with the switch and not without it.
