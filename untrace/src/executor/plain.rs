@@ -296,6 +296,18 @@ fn resolved(function: &Function) -> Result<Rc<Direct>, String> {
     })
 }
 
+/// Reads the table and resolves every plain call's function now, so that a process forked
+/// after (mbt's workers, a round each) does not pay for it again in its first plain call
+/// (reading the table is most of it).
+pub fn prepare() {
+    for call in Call::templates() {
+        if let (model::plain_call!(), Some(l)) = (call, lowered(call, table())) {
+            // A function the loaded Z3 lacks is reported by the call that needs it.
+            let _ = resolved(&l.function);
+        }
+    }
+}
+
 impl Executor {
     /// Runs a call that is its description's one Z3 function by that function's name.
     pub(super) fn run_plain(&mut self, call: &Call) -> Result<Outcome, ExecError> {
