@@ -783,6 +783,10 @@ macro_rules! walk_call {
                 $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
             }
+            Call::SetUnion(terms) => {
+                $v.head(spec!("set_union", Term, Terms, ["Z3_mk_set_union"], Smt2::Indexed { head: "union", standard: false }));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
         }
     }};
 }
@@ -797,7 +801,7 @@ macro_rules! walk_call {
 #[macro_export]
 macro_rules! plain_call {
     () => {
-        $crate::call::Call::ConstArray { .. }
+        $crate::call::Call::ConstArray { .. } | $crate::call::Call::SetUnion(..)
     };
 }
 
@@ -1048,6 +1052,9 @@ pub enum Call {
     /// `z3` crate gives no raw handle of Z itself); the cube is not recorded. What lifted
     /// logs need for `Z3_solver_cube`. Appended last: binary traces keep their variant numbers.
     Cube(SolverId),
+    /// `set_union tA tB ...`: the union of sets (`Z3_mk_set_union`), arrays to Bool of one
+    /// sort, at least one. Appended last: binary traces keep their variant numbers.
+    SetUnion(Vec<TermId>),
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1624,6 +1631,7 @@ impl Call {
                 });
             }
             all.push(Call::Cube(z));
+            all.push(Call::SetUnion(vec![]));
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })
