@@ -803,6 +803,11 @@ impl Direct {
         })
     }
 
+    /// The function this calls.
+    pub fn function(&self) -> &Function {
+        &self.function
+    }
+
     /// Calls the function with `args`, one per parameter as a log gives them, whose objects
     /// are pointers of this process (`Addr` the pointer's value). Z3's errors are the
     /// caller's to read (its context's error handler or error code); an error here is an

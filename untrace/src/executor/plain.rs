@@ -183,8 +183,19 @@ pub fn table() -> &'static Table {
 /// (from `table`) take the call's arguments of their kind in order. `None` when they do not
 /// (a parameter without a matching argument, or an argument left over).
 pub fn lowered(call: &Call, table: &Table) -> Option<Lowered> {
-    let name = call.spec().z3.first()?;
-    let function = table.by_name(name)?.clone();
+    let function = table.by_name(call.spec().z3.first()?)?;
+    let (params, ctx_object) = fill(call, function)?;
+    Some(Lowered {
+        result: ty_of(&function.result),
+        function: function.clone(),
+        params,
+        ctx_object,
+    })
+}
+
+/// The parameters of `function` after its context filled from `call`, and the call's
+/// context object (see [`Lowered`]).
+fn fill(call: &Call, function: &Function) -> Option<(Vec<Param>, Option<AnyId>)> {
     let mut queue = Queue::default();
     call.walk(&mut queue);
     let mut items = queue.0;
@@ -266,12 +277,7 @@ pub fn lowered(call: &Call, table: &Table) -> Option<Lowered> {
     {
         return None;
     }
-    Some(Lowered {
-        result: ty_of(&function.result),
-        function,
-        params,
-        ctx_object,
-    })
+    Some((params, ctx_object))
 }
 
 fn no_term(function: &Function) -> ExecError {
@@ -280,18 +286,20 @@ fn no_term(function: &Function) -> ExecError {
 
 thread_local! {
     /// The plain calls' functions resolved in the loaded libz3, by name.
-    static RESOLVED: RefCell<HashMap<String, Rc<Direct>>> = RefCell::new(HashMap::new());
+    static RESOLVED: RefCell<HashMap<&'static str, Rc<Direct>>> = RefCell::new(HashMap::new());
 }
 
-/// `function` resolved in the loaded libz3, once per thread.
-fn resolved(function: &Function) -> Result<Rc<Direct>, String> {
+/// The Z3 function `name` of the table, resolved in the loaded libz3 once per thread.
+fn resolved(name: &'static str) -> Result<Rc<Direct>, String> {
     RESOLVED.with(|map| {
-        if let Some(direct) = map.borrow().get(&*function.name) {
+        if let Some(direct) = map.borrow().get(name) {
             return Ok(direct.clone());
         }
+        let function = table()
+            .by_name(name)
+            .ok_or_else(|| format!("{name} is not in Z3 4.8.12's API"))?;
         let direct = Rc::new(Direct::resolve(function)?);
-        map.borrow_mut()
-            .insert(function.name.to_string(), direct.clone());
+        map.borrow_mut().insert(name, direct.clone());
         Ok(direct)
     })
 }
@@ -301,9 +309,9 @@ fn resolved(function: &Function) -> Result<Rc<Direct>, String> {
 /// (reading the table is most of it).
 pub fn prepare() {
     for call in Call::templates() {
-        if let (model::plain_call!(), Some(l)) = (call, lowered(call, table())) {
+        if let (model::plain_call!(), Some(name)) = (call, call.spec().z3.first()) {
             // A function the loaded Z3 lacks is reported by the call that needs it.
-            let _ = resolved(&l.function);
+            let _ = resolved(name);
         }
     }
 }
@@ -312,11 +320,17 @@ impl Executor {
     /// Runs a call that is its description's one Z3 function by that function's name.
     pub(super) fn run_plain(&mut self, call: &Call) -> Result<Outcome, ExecError> {
         let unfit = |why: &str| ExecError::Malformed(format!("`{}`: {why}", call.name()));
-        let lowered = lowered(call, table())
+        let name = call
+            .spec()
+            .z3
+            .first()
+            .ok_or_else(|| unfit("no Z3 function"))?;
+        let direct = resolved(name).map_err(ExecError::Malformed)?;
+        let (params, _) = fill(call, direct.function())
             .ok_or_else(|| unfit("its Z3 function's parameters do not take its arguments"))?;
         let pointer = |p: *mut std::ffi::c_void| Value::Object(Addr(p as usize as u64));
         let mut args = vec![pointer(self.main.get_z3_context().as_ptr().cast())];
-        for param in &lowered.params {
+        for param in &params {
             let object = |id: &AnyId| -> Result<Value, ExecError> {
                 Ok(match id {
                     AnyId::Term(t) => pointer(self.z3_term(*t)?.get_z3_ast().as_ptr().cast()),
@@ -342,7 +356,6 @@ impl Executor {
                 Param::Out(_) => return Err(unfit("the executor reads no out-parameter by name")),
             });
         }
-        let direct = resolved(&lowered.function).map_err(ExecError::Malformed)?;
         let returned = self
             .main(|| direct.call(&args))?
             .map_err(|why| unfit(&why))?;
@@ -353,9 +366,9 @@ impl Executor {
                 // error (the guard above); `wrap` takes a reference to it.
                 let term = made.map(|ast| unsafe { Dynamic::wrap(&self.main, ast) });
                 term.map(Outcome::Term)
-                    .ok_or_else(|| no_term(&lowered.function))
+                    .ok_or_else(|| no_term(direct.function()))
             }
-            (RetKind::Term, _) => Err(no_term(&lowered.function)),
+            (RetKind::Term, _) => Err(no_term(direct.function())),
             (RetKind::None, _) => Ok(Outcome::Nothing),
             (kind, _) => Err(unfit(&format!(
                 "the executor keeps no {kind:?} result of a call by name"
