@@ -426,6 +426,29 @@ impl Lower {
         made
     }
 
+    /// The oracle's condition that `a` and `b` (terms of the main context) are equal by `eq`
+    /// (`Z3_mk_eq`, `Z3_mk_fpa_eq`) as Z3 simplifies it: a finding (exit 5) with `message`
+    /// when the equality simplifies to false.
+    fn fails_unless_equal(&mut self, eq: &str, a: &str, b: &str, message: String) {
+        let equal = self.fresh("term");
+        self.emit(eq, MAIN, vec![var(a), var(b)], Some((&equal, Ty::Ast)));
+        let simp = self.fresh("term");
+        self.emit(
+            "Z3_simplify",
+            MAIN,
+            vec![var(&equal)],
+            Some((&simp, Ty::Ast)),
+        );
+        self.step(Step::Fail {
+            cond: Cond::IsFalse {
+                ctx: MAIN.into(),
+                ast: simp,
+            },
+            exit: 5,
+            message,
+        });
+    }
+
     /// Compares an answer with the recorded one.
     fn answer(&mut self, var: &str, ret: Option<&Ret>) {
         if let Some(Ret::Sat(expected)) = ret {
@@ -1735,49 +1758,17 @@ impl Lower {
                     ],
                     Some((&ok, Ty::Bool)),
                 );
-                let eq = self.fresh("term");
-                self.emit(
-                    "Z3_mk_fpa_eq",
-                    MAIN,
-                    vec![var(&v), var(&alt)],
-                    Some((&eq, Ty::Ast)),
-                );
-                let simp = self.fresh("term");
-                self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                self.step(Step::Fail {
-                    cond: Cond::IsFalse {
-                        ctx: MAIN.into(),
-                        ast: simp,
-                    },
-                    exit: 5,
-                    message: format!("expected model_eval of {term} to be {what}"),
-                });
+                let message = format!("expected model_eval of {term} to be {what}");
+                self.fails_unless_equal("Z3_mk_fpa_eq", &v, &alt, message);
             }
             Check::Literal(t) => {
                 let Some((alt, what)) = self.fp_literal_value(*t) else {
                     self.note(format!("`check_literal {t}`: only floating-point literals are compared (with Z3_mk_fpa_to_fp_real)"));
                     return;
                 };
-                let ts = t.to_string();
-                let eq = self.fresh("term");
-                self.emit(
-                    "Z3_mk_eq",
-                    MAIN,
-                    vec![var(&ts), var(&alt)],
-                    Some((&eq, Ty::Ast)),
-                );
-                let simp = self.fresh("term");
-                self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                self.step(Step::Fail {
-                    cond: Cond::IsFalse {
-                        ctx: MAIN.into(),
-                        ast: simp,
-                    },
-                    exit: 5,
-                    message: format!(
-                        "expected the literal {t} (Z3_mk_fpa_numeral_double) to be {what}"
-                    ),
-                });
+                let message =
+                    format!("expected the literal {t} (Z3_mk_fpa_numeral_double) to be {what}");
+                self.fails_unless_equal("Z3_mk_eq", &t.to_string(), &alt, message);
                 self.step(Step::Note("the suite compares the other numeral constructors too (floats, IEEE components) where the value fits the format exactly".into()));
             }
             Check::Simplify(s) => {
@@ -1921,20 +1912,8 @@ impl Lower {
                     );
                     match check {
                         Check::OptValues { .. } => {
-                            let eq = self.fresh("term");
-                            self.emit(
-                                "Z3_mk_eq",
-                                MAIN,
-                                vec![var(&reported), var(&v)],
-                                Some((&eq, Ty::Ast)),
-                            );
-                            let simp = self.fresh("term");
-                            self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                            self.step(Step::Fail {
-                                cond: Cond::IsFalse { ctx: MAIN.into(), ast: simp },
-                                exit: 5,
-                                message: format!("expected the reported optimum of objective {i} of {opt} to be its value in model {model}"),
-                            });
+                            let message = format!("expected the reported optimum of objective {i} of {opt} to be its value in model {model}");
+                            self.fails_unless_equal("Z3_mk_eq", &reported, &v, message);
                         }
                         _ => {
                             let z = self.reference_solver(MAIN, Some(CHECK_RLIMIT));
