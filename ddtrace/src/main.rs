@@ -257,7 +257,7 @@ fn config(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Config {
 
 fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
     let start = Instant::now();
-    let mut record = RunRecord::start("ddtrace", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
+    let record = RunRecord::start("ddtrace", env!("CARGO_PKG_VERSION"), SCHEMA_VERSION);
     if let Some(json) = &cli.json {
         reduce::check_json_output(&cli.intrace, &cli.outtrace, json)?;
     }
@@ -278,108 +278,34 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         .ok()
         .and_then(|trace| trace.z3_version);
     let lines_before = line_count(&entries);
-    let stop = StopFlag::new();
-    stop.install_signal_handlers()
-        .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
-    let config = config(cli, z3_lib);
-    // ddtrace does not load Z3 itself: the replays run on --z3-lib, else on the libz3 the
-    // untrace binary links against.
-    let replays_on = (cli.verbose > 0 || cli.json.is_some()).then(|| {
-        z3_lib
-            .cloned()
-            .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
-    });
-    if cli.verbose > 0 {
-        match &replays_on {
-            Some(Ok(library)) => eprintln!(
-                "ddtrace: Z3 {} ({})",
-                library.version,
-                library.path.display()
-            ),
-            Some(Err(e)) => eprintln!("ddtrace: Z3 unknown: {e}"),
-            None => {}
-        }
-    }
-    let live = Progress::new(
-        "ddtrace",
-        Display::choose(cli.quiet, cli.status_interval),
-        None,
-        "",
-    );
-    // The last figures the engine reported, for the JSON result of an interrupted run.
-    let last = std::cell::RefCell::new(Figures::default());
-    let observer = |st: &Status| {
-        live.update(st.checks, status_message(st, start));
-        let mut last = last.borrow_mut();
-        (last.input_size, last.output_size) = (st.initial_size, st.best_size);
-        (last.checks, last.accepted) = (st.checks, st.successes);
-    };
-    let ticker = live.ticker();
+    let session = Session::new(cli, z3_lib, start, None)?;
     let outcome = minimize_observed(
-        &config,
+        &session.config,
         entries,
         format,
         Some(&cli.outtrace),
-        &stop,
-        observer,
+        &session.stop,
+        session.observer(),
     );
-    drop(ticker);
-    live.finish();
+    session.finish();
     if let Some(path) = &cli.json {
-        let mut replay_command = vec![config.untrace.to_string_lossy().into_owned()];
-        replay_command.extend(
-            config
-                .untrace_args
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned()),
-        );
-        let (figures, output_lines, rounds, golden_exit) = match &outcome {
-            Ok(done) => (
-                done.reduction.figures.clone(),
-                Some(line_count(&done.reduction.entries)),
-                Some(done.reduction.rounds),
-                Some(done.golden.exit.to_string()),
-            ),
-            Err(_) => (last.borrow().clone(), None, None, None),
-        };
-        let mut figures = Figures {
-            wall_seconds: start.elapsed().as_secs_f64(),
-            cpu_seconds: progress::cpu_time().as_secs_f64(),
-            ..figures
-        };
-        if outcome.is_err() {
-            figures.passes.clear();
-        }
+        let finished = outcome.as_ref().ok().map(|done| Finished {
+            figures: done.reduction.figures.clone(),
+            rounds: done.reduction.rounds,
+            golden_exit: done.golden.exit.to_string(),
+        });
+        let output_lines = outcome
+            .as_ref()
+            .ok()
+            .map(|done| line_count(&done.reduction.entries));
         let interrupted = matches!(outcome, Err(EngineError::Interrupted(_)));
-        if outcome.is_ok() || interrupted {
-            record.finish();
-            let library = replays_on.and_then(Result::ok);
-            let result = JsonResult {
-                run: record,
-                z3_version: library.as_ref().map(|l| l.version.clone()),
-                z3_lib: library.map(|l| l.path.display().to_string()),
-                recorded_z3_version: recorded_on.clone(),
-                replay_command,
-                input: cli.intrace.display().to_string(),
-                output: cli.outtrace.display().to_string(),
-                jobs: config.jobs,
-                interrupted,
-                input_lines: lines_before,
-                output_lines,
-                input_calls: None,
-                output_calls: None,
-                output_essential_calls: None,
-                lifted_trace: None,
-                lifted_lines: None,
-                lifted_output_lines: None,
-                lifted_note: None,
-                lifted_replays: None,
-                rounds,
-                golden_exit,
-                reduction_percent: 100.0
-                    * (1.0 - figures.output_size as f64 / figures.input_size.max(1) as f64),
-                figures,
-            };
+        if let Some(result) = session.json_result(
+            record,
+            finished,
+            interrupted,
+            recorded_on.clone(),
+            (lines_before, output_lines),
+        ) {
             write_json(path, &result)?;
         }
     }
@@ -391,23 +317,7 @@ fn run(cli: &Cli, z3_lib: Option<&z3lib::Library>) -> Result<(), EngineError> {
         reduce::write_atomically(&cli.outtrace, &bytes)?;
     }
     if cli.verbose > 0 {
-        let g = &done.golden;
-        eprintln!(
-            "ddtrace: golden replay: exit {}, {} bytes stdout, {} bytes stderr, {:.3} s",
-            g.exit,
-            g.stdout.len(),
-            g.stderr.len(),
-            g.duration.as_secs_f64()
-        );
-        for (pass, s) in &done.reduction.stats {
-            eprintln!(
-                "ddtrace:   {pass:<15} tried {:>5}  replays {:>5}  accepted {:>4}  {:>7.2} s",
-                s.tried,
-                s.checks,
-                s.succeeded,
-                s.time.as_secs_f64()
-            );
-        }
+        print_passes(&done.golden, None, &done.reduction.stats);
     }
     if !cli.quiet {
         eprintln!(
@@ -428,7 +338,7 @@ fn run_log(
     cli: &Cli,
     z3_lib: Option<&z3lib::Library>,
     start: Instant,
-    mut record: RunRecord,
+    record: RunRecord,
 ) -> Result<(), EngineError> {
     let loaded = z3log::load(&cli.intrace).map_err(|e| {
         if e.io {
@@ -449,52 +359,18 @@ fn run_log(
         }
     }
     let before = logs::size(&log, &table);
-    let stop = StopFlag::new();
-    stop.install_signal_handlers()
-        .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
-    let config = config(cli, z3_lib);
-    let replays_on = (cli.verbose > 0 || cli.json.is_some()).then(|| {
-        z3_lib
-            .cloned()
-            .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
-    });
-    if cli.verbose > 0 {
-        match &replays_on {
-            Some(Ok(library)) => eprintln!(
-                "ddtrace: Z3 {} ({}); the log was written by Z3 {}",
-                library.version,
-                library.path.display(),
-                table.version
-            ),
-            Some(Err(e)) => eprintln!("ddtrace: Z3 unknown: {e}"),
-            None => {}
-        }
-    }
-    let live = Progress::new(
-        "ddtrace",
-        Display::choose(cli.quiet, cli.status_interval),
-        None,
-        "",
-    );
-    let last = std::cell::RefCell::new(Figures::default());
-    let observer = |st: &Status| {
-        live.update(st.checks, status_message(st, start));
-        let mut last = last.borrow_mut();
-        (last.input_size, last.output_size) = (st.initial_size, st.best_size);
-        (last.checks, last.accepted) = (st.checks, st.successes);
-    };
-    let ticker = live.ticker();
+    let session = Session::new(cli, z3_lib, start, Some(&table.version))?;
+    let (config, stop, observer) = (&session.config, &session.stop, session.observer());
     let original = (!cli.no_lift).then(|| log.clone());
-    let outcome = minimize_log(&config, log, &table, Some(&cli.outtrace), &stop, &observer);
+    let outcome = minimize_log(config, log, &table, Some(&cli.outtrace), stop, &observer);
     // The lifted trace of the minimized log, minimized with the trace passes.
     let lifted = match (&outcome, &lifted_path, &original) {
         (Ok(done), Some(path), Some(original)) => Some(ddtrace::minimize_lifted(
-            &config, original, done, &table, path, &stop, &observer,
+            config, original, done, &table, path, stop, &observer,
         )),
         _ => None,
     };
-    drop(ticker);
-    live.finish();
+    session.finish();
     // Stopped while the trace passes ran: both outputs hold their best so far.
     let (outcome, lifted) = match lifted {
         Some(Err(e)) => (Err(e), None),
@@ -506,45 +382,16 @@ fn run_log(
         .ok()
         .map(|done| logs::size(&done.log, &table));
     if let Some(path) = &cli.json {
-        let mut replay_command = vec![config.untrace.to_string_lossy().into_owned()];
-        replay_command.extend(
-            config
-                .untrace_args
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned()),
-        );
-        let (figures, rounds, golden_exit) = match &outcome {
-            Ok(done) => (
-                done.figures.clone(),
-                Some(done.rounds),
-                Some(done.golden.exit.to_string()),
-            ),
-            Err(_) => (last.borrow().clone(), None, None),
-        };
-        let mut figures = Figures {
-            wall_seconds: start.elapsed().as_secs_f64(),
-            cpu_seconds: progress::cpu_time().as_secs_f64(),
-            ..figures
-        };
-        if outcome.is_err() {
-            figures.passes.clear();
-        }
+        let finished = outcome.as_ref().ok().map(|done| Finished {
+            figures: done.figures.clone(),
+            rounds: done.rounds,
+            golden_exit: done.golden.exit.to_string(),
+        });
         let interrupted = matches!(outcome, Err(EngineError::Interrupted(_)));
-        if outcome.is_ok() || interrupted {
-            record.finish();
-            let library = replays_on.and_then(Result::ok);
+        let lines = (before.lines, after.map(|a| a.lines));
+        let recorded = Some(table.version.clone());
+        if let Some(result) = session.json_result(record, finished, interrupted, recorded, lines) {
             let result = JsonResult {
-                run: record,
-                z3_version: library.as_ref().map(|l| l.version.clone()),
-                z3_lib: library.map(|l| l.path.display().to_string()),
-                recorded_z3_version: Some(table.version.clone()),
-                replay_command,
-                input: cli.intrace.display().to_string(),
-                output: cli.outtrace.display().to_string(),
-                jobs: config.jobs,
-                interrupted,
-                input_lines: before.lines,
-                output_lines: after.map(|a| a.lines),
                 input_calls: Some(before.calls),
                 output_calls: after.map(|a| a.calls),
                 output_essential_calls: after.map(|a| a.essential_calls),
@@ -556,11 +403,7 @@ fn run_log(
                     .map(|l| line_count(&l.entries)),
                 lifted_note: lifted.as_ref().and_then(|l| l.note.clone()),
                 lifted_replays: lifted.as_ref().and_then(|l| l.replays),
-                rounds,
-                golden_exit,
-                reduction_percent: 100.0
-                    * (1.0 - figures.output_size as f64 / figures.input_size.max(1) as f64),
-                figures,
+                ..result
             };
             write_json(path, &result)?;
         }
@@ -568,30 +411,14 @@ fn run_log(
     let done = outcome?;
     let after = logs::size(&done.log, &table);
     if cli.verbose > 0 {
-        let g = &done.golden;
-        eprintln!(
-            "ddtrace: golden replay: exit {}, {} bytes stdout, {} bytes stderr, {:.3} s",
-            g.exit,
-            g.stdout.len(),
-            g.stderr.len(),
-            g.duration.as_secs_f64()
-        );
-        if let Some(z) = &done.z3_golden {
-            eprintln!(
+        let z3_golden = done.z3_golden.as_ref().map(|z| {
+            format!(
                 "ddtrace: golden run of `z3 -log`: exit {}, {:.3} s",
                 z.exit,
                 z.duration.as_secs_f64()
-            );
-        }
-        for (pass, s) in &done.stats {
-            eprintln!(
-                "ddtrace:   {pass:<15} tried {:>5}  replays {:>5}  accepted {:>4}  {:>7.2} s",
-                s.tried,
-                s.checks,
-                s.succeeded,
-                s.time.as_secs_f64()
-            );
-        }
+            )
+        });
+        print_passes(&done.golden, z3_golden, &done.stats);
     }
     if !cli.quiet {
         eprintln!(
@@ -628,6 +455,191 @@ fn run_log(
         }
     }
     Ok(())
+}
+
+/// What a run shares whatever its input (a trace or a Z3 API log): the stop flag, the
+/// configuration, the Z3 the replays run on, the progress display and the last figures the
+/// engine reported.
+struct Session<'a> {
+    cli: &'a Cli,
+    start: Instant,
+    stop: StopFlag,
+    config: Config,
+    /// Named for `-v` and `--json` only.
+    replays_on: Option<Result<z3lib::Library, z3lib::Error>>,
+    live: Progress,
+    /// The last figures the engine reported, for the JSON result of an interrupted run.
+    last: std::cell::RefCell<Figures>,
+    /// Ticks the display while the engine runs; stopped by [`Session::finish`].
+    ticker: std::cell::RefCell<Option<progress::Ticker>>,
+}
+
+/// What a finished reduction reports in the JSON result.
+struct Finished {
+    figures: Figures,
+    rounds: usize,
+    golden_exit: String,
+}
+
+impl<'a> Session<'a> {
+    /// Signal handlers, configuration, the Z3 the replays run on (`-v` names it, and the
+    /// release that wrote a log, `written_by`), the progress display.
+    fn new(
+        cli: &'a Cli,
+        z3_lib: Option<&z3lib::Library>,
+        start: Instant,
+        written_by: Option<&str>,
+    ) -> Result<Session<'a>, EngineError> {
+        let stop = StopFlag::new();
+        stop.install_signal_handlers()
+            .map_err(|e| EngineError::Io(format!("cannot install signal handlers: {e}")))?;
+        let config = config(cli, z3_lib);
+        // ddtrace does not load Z3 itself: the replays run on --z3-lib, else on the libz3
+        // the untrace binary links against.
+        let replays_on = (cli.verbose > 0 || cli.json.is_some()).then(|| {
+            z3_lib
+                .cloned()
+                .map_or_else(|| z3lib::default_for(&config.untrace), Ok)
+        });
+        if cli.verbose > 0 {
+            let written = written_by
+                .map(|v| format!("; the log was written by Z3 {v}"))
+                .unwrap_or_default();
+            match &replays_on {
+                Some(Ok(library)) => eprintln!(
+                    "ddtrace: Z3 {} ({}){written}",
+                    library.version,
+                    library.path.display(),
+                ),
+                Some(Err(e)) => eprintln!("ddtrace: Z3 unknown: {e}"),
+                None => {}
+            }
+        }
+        let live = Progress::new(
+            "ddtrace",
+            Display::choose(cli.quiet, cli.status_interval),
+            None,
+            "",
+        );
+        let ticker = live.ticker();
+        Ok(Session {
+            cli,
+            start,
+            stop,
+            config,
+            replays_on,
+            live,
+            last: Default::default(),
+            ticker: std::cell::RefCell::new(Some(ticker)),
+        })
+    }
+
+    /// Stops the ticking, then the display.
+    fn finish(&self) {
+        drop(self.ticker.borrow_mut().take());
+        self.live.finish();
+    }
+
+    /// What the engine calls with its progress.
+    fn observer(&self) -> impl Fn(&Status) + '_ {
+        |st: &Status| {
+            self.live.update(st.checks, status_message(st, self.start));
+            let mut last = self.last.borrow_mut();
+            (last.input_size, last.output_size) = (st.initial_size, st.best_size);
+            (last.checks, last.accepted) = (st.checks, st.successes);
+        }
+    }
+
+    /// The JSON result of a finished or interrupted run (`None` after another error), with
+    /// `lines` of input and output; the fields of a log are the caller's to fill.
+    fn json_result(
+        &self,
+        mut record: RunRecord,
+        finished: Option<Finished>,
+        interrupted: bool,
+        recorded_z3_version: Option<String>,
+        lines: (usize, Option<usize>),
+    ) -> Option<JsonResult> {
+        if finished.is_none() && !interrupted {
+            return None;
+        }
+        let config = &self.config;
+        let mut replay_command = vec![config.untrace.to_string_lossy().into_owned()];
+        replay_command.extend(
+            config
+                .untrace_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
+        let ok = finished.is_some();
+        let (figures, rounds, golden_exit) = match finished {
+            Some(f) => (f.figures, Some(f.rounds), Some(f.golden_exit)),
+            None => (self.last.borrow().clone(), None, None),
+        };
+        let mut figures = Figures {
+            wall_seconds: self.start.elapsed().as_secs_f64(),
+            cpu_seconds: progress::cpu_time().as_secs_f64(),
+            ..figures
+        };
+        if !ok {
+            figures.passes.clear();
+        }
+        record.finish();
+        let library = self.replays_on.as_ref().and_then(|r| r.as_ref().ok());
+        Some(JsonResult {
+            run: record,
+            z3_version: library.map(|l| l.version.clone()),
+            z3_lib: library.map(|l| l.path.display().to_string()),
+            recorded_z3_version,
+            replay_command,
+            input: self.cli.intrace.display().to_string(),
+            output: self.cli.outtrace.display().to_string(),
+            jobs: config.jobs,
+            interrupted,
+            input_lines: lines.0,
+            output_lines: lines.1,
+            input_calls: None,
+            output_calls: None,
+            output_essential_calls: None,
+            lifted_trace: None,
+            lifted_lines: None,
+            lifted_output_lines: None,
+            lifted_note: None,
+            lifted_replays: None,
+            rounds,
+            golden_exit,
+            reduction_percent: 100.0
+                * (1.0 - figures.output_size as f64 / figures.input_size.max(1) as f64),
+            figures,
+        })
+    }
+}
+
+/// `-v`: the golden replay (and `extra`, a line about it), then each pass's figures.
+fn print_passes(
+    golden: &reduce::RunOutcome,
+    extra: Option<String>,
+    stats: &[(String, reduce::PassStats)],
+) {
+    eprintln!(
+        "ddtrace: golden replay: exit {}, {} bytes stdout, {} bytes stderr, {:.3} s",
+        golden.exit,
+        golden.stdout.len(),
+        golden.stderr.len(),
+        golden.duration.as_secs_f64()
+    );
+    if let Some(line) = extra {
+        eprintln!("{line}");
+    }
+    for (pass, s) in stats {
+        eprintln!(
+            "ddtrace:   {pass:<15} tried {:>5}  replays {:>5}  accepted {:>4}  {:>7.2} s",
+            s.tried,
+            s.checks,
+            s.succeeded,
+            s.time.as_secs_f64()
+        );
+    }
 }
 
 /// Where the lifted trace of a minimized log goes by default: OUTTRACE with the extension

@@ -10,7 +10,7 @@ mod common;
 #[path = "../../tests/src/other_z3.rs"]
 mod other_z3;
 
-use common::{ddtrace_bin, untrace_bin};
+use common::{ddtrace_bin, interrupted, untrace_bin};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -263,27 +263,15 @@ fn sigint_leaves_a_log_that_still_crashes_on_disk() {
     let input = log("proof_bvsle-4.8.12.log");
     let output = dir.path().join("min.log");
     let json = dir.path().join("result.json");
-    let child = Command::new(ddtrace_bin())
+    let mut ddtrace = Command::new(ddtrace_bin());
+    ddtrace
         .arg("--untrace")
         .arg(untrace_bin())
         .args(["-j", "1", "-q", "--json"])
         .arg(&json)
         .arg(&input)
-        .arg(&output)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The output exists from the golden run on; interrupt during the reduction.
-    while !output.exists() {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
+        .arg(&output);
+    let out = interrupted(ddtrace, &output, std::time::Duration::from_millis(500));
     // 130 when the signal came in time; 0 if the reduction was already done.
     let code = out.status.code();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ddtrace_bin, random_trace, untrace_bin, without};
+use common::{ddtrace_bin, interrupted, random_trace, untrace_bin, without};
 use ddtrace::trace_io::{line_count, read, render, Format};
 use ddtrace::validity::is_valid;
 use model::trace::text::format_call;
@@ -118,28 +118,16 @@ fn sigint_leaves_a_failing_trace_on_disk() {
     std::fs::write(&input, render(&entries, Format::Text)).unwrap();
     let pattern = "bvshl";
     let json = dir.path().join("result.json");
-    let child = Command::new(ddtrace_bin())
+    let mut ddtrace = Command::new(ddtrace_bin());
+    ddtrace
         .arg("--untrace")
         .arg(untrace_bin())
         .args(["-j", "1", "--ignore-output", "--json"])
         .arg(&json)
         .arg(&input)
         .arg(&output)
-        .env("UNTRACE_FAIL_ON", pattern)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The output exists from the golden run on; interrupt during the reduction.
-    while !output.exists() {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
+        .env("UNTRACE_FAIL_ON", pattern);
+    let out = interrupted(ddtrace, &output, std::time::Duration::from_millis(300));
     // 130 when the signal came in time; 0 if the reduction was already done.
     let code = out.status.code();
     assert!(

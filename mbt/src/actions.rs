@@ -399,6 +399,20 @@ impl Action for MkPb {
     }
 }
 
+/// A union of sets of the pool (`set_union`).
+pub struct MkSetUnion;
+impl Action for MkSetUnion {
+    fn name(&self) -> &'static str {
+        "mk_set_union"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_set_union(cx)?.is_some())
+    }
+}
+
 /// A constant array.
 pub struct MkConstArray;
 impl Action for MkConstArray {

@@ -763,6 +763,18 @@ pub fn mk_pb(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     cx.new_term(Call::Pb { cmp, bound, terms }, false)
 }
 
+/// A union (`set_union`) of one to three sets of the pool, arrays to Bool of one sort.
+pub fn mk_set_union(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(set) = sort_where(cx, |s| matches!(s, Sort::Array(_, e) if **e == Sort::Bool)) else {
+        return Ok(None);
+    };
+    let n = cx.rng.random_range(1..=3);
+    let Some(sets) = picks(cx, &set, n) else {
+        return Ok(None);
+    };
+    cx.new_term(Call::SetUnion(sets), false)
+}
+
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
 pub fn mk_const_array(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let Some(index) = sort_where(cx, |s| {

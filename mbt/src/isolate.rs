@@ -130,12 +130,14 @@ pub struct Finished {
 /// `z3` crate's thread-local context (every round's executor uses it; creating it is about a
 /// sixth of a round's CPU time) and reads the solver parameter kinds the executor needs (about
 /// a quarter; in a scratch context of their own, so the round's context stays as fresh as a
-/// replay's). Z3 starts no threads here, so the parent stays single-threaded.
+/// replay's), and resolves the functions of the plain calls. Z3 starts no threads here, so
+/// the parent stays single-threaded.
 pub fn warm_up() {
     let _ = z3::Context::thread_local();
     let _ = untrace::executor::solver_param_kinds();
     untrace::executor::adapt_model_to_loaded_z3();
     let _ = untrace::executor::simplify_bool_params();
+    untrace::executor::plain::prepare();
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {

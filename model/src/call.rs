@@ -783,8 +783,26 @@ macro_rules! walk_call {
                 $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
             }
+            Call::SetUnion(terms) => {
+                $v.head(spec!("set_union", Term, Terms, ["Z3_mk_set_union"], Smt2::Indexed { head: "union", standard: false }));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
         }
     }};
+}
+
+/// The calls that are their description's one Z3 function and nothing else: its parameters
+/// take the call's arguments (by kind, in trace order), it returns the call's term or
+/// nothing, and neither the reference state's bookkeeping nor an oracle needs more of the
+/// executor. A pattern for the exhaustive matches that say what a call does in Z3: the
+/// executor calls such a call's function by name (`untrace::executor::plain`) and the
+/// reproducer writers print the same call, so a new call of this kind is one more line here
+/// and its preconditions in `State::check`, and neither of them changes.
+#[macro_export]
+macro_rules! plain_call {
+    () => {
+        $crate::call::Call::ConstArray { .. } | $crate::call::Call::SetUnion(..)
+    };
 }
 
 /// One Z3 API call.
@@ -1034,6 +1052,9 @@ pub enum Call {
     /// `z3` crate gives no raw handle of Z itself); the cube is not recorded. What lifted
     /// logs need for `Z3_solver_cube`. Appended last: binary traces keep their variant numbers.
     Cube(SolverId),
+    /// `set_union tA tB ...`: the union of sets (`Z3_mk_set_union`), arrays to Bool of one
+    /// sort, at least one. Appended last: binary traces keep their variant numbers.
+    SetUnion(Vec<TermId>),
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1610,6 +1631,7 @@ impl Call {
                 });
             }
             all.push(Call::Cube(z));
+            all.push(Call::SetUnion(vec![]));
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

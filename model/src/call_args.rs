@@ -89,7 +89,8 @@ pub enum Smt2 {
     /// checks) write themselves, from the script's state (declarations, the main solver).
     Written,
     /// The term `((_ HEAD N...) t...)`: HEAD indexed by the call's integer arguments, applied
-    /// to its term arguments, both in argument order. `standard`: whether standard SMT-LIB
+    /// to its term arguments, both in argument order (`(HEAD t...)` without integer
+    /// arguments). `standard`: whether standard SMT-LIB
     /// (and so other solvers) has it; otherwise it is Z3's dialect only.
     Indexed { head: &'static str, standard: bool },
 }

@@ -262,7 +262,7 @@ pub fn operation(
 }
 
 /// The SMT-LIB term a call of the form [`crate::Smt2::Indexed`] builds, `((_ HEAD N...)
-/// ARGS...)` of its integer arguments and `args`, the texts of its term arguments in order;
+/// ARGS...)` of its integer arguments and `args` (`(HEAD ARGS...)` without integer arguments), the texts of its term arguments in order;
 /// `None` for a call of another form, and outside Z3's dialect for a form only Z3 reads.
 pub fn indexed_term(call: &crate::Call, args: &[String], dialect: Dialect) -> Option<String> {
     let crate::Smt2::Indexed { head, standard } = call.spec().smt2 else {
@@ -272,6 +272,10 @@ pub fn indexed_term(call: &crate::Call, args: &[String], dialect: Dialect) -> Op
         return None;
     }
     let indices: Vec<String> = call.integers().iter().map(i64::to_string).collect();
+    if indices.is_empty() {
+        // SMT-LIB indexes no identifier by nothing: HEAD alone.
+        return Some(format!("({head} {})", args.join(" ")));
+    }
     Some(format!(
         "((_ {head} {}) {})",
         indices.join(" "),

@@ -249,7 +249,9 @@ impl State {
         };
         match call {
             Call::Var { .. } => BTreeSet::from([new]),
-            Call::Apply { args, .. } | Call::Op { args, .. } => union(&mut args.iter()),
+            Call::Apply { args, .. } | Call::Op { args, .. } | Call::SetUnion(args) => {
+                union(&mut args.iter())
+            }
             Call::Pb { terms, .. } => union(&mut terms.iter().map(|(_, t)| t)),
             Call::ConstArray { value: t, .. }
             | Call::Simplify(t)
@@ -478,6 +480,26 @@ impl State {
                 }
                 Sort::Bool
             }
+            Call::SetUnion(terms) => {
+                let Some(first) = terms.first() else {
+                    return violation("a union needs at least one set");
+                };
+                let sort = self.term_sort(*first)?.clone();
+                if !matches!(&sort, Sort::Array(_, e) if **e == Sort::Bool) {
+                    return violation(format!(
+                        "union argument {first} has sort {sort}, expected a set (an array to Bool)"
+                    ));
+                }
+                for t in &terms[1..] {
+                    let other = self.term_sort(*t)?;
+                    if *other != sort {
+                        return violation(format!(
+                            "union argument {t} has sort {other}, expected {sort}"
+                        ));
+                    }
+                }
+                sort
+            }
             _ => return Ok(None),
         }))
     }
@@ -588,7 +610,8 @@ impl State {
             | Call::Substitute { .. }
             | Call::Var { .. }
             | Call::Quantifier { .. }
-            | Call::Pb { .. } => self.result_sort(call).map(drop),
+            | Call::Pb { .. }
+            | Call::SetUnion(_) => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -886,7 +909,8 @@ impl State {
             | Call::DtSelect { .. }
             | Call::DtUpdate { .. }
             | Call::GoalFormula(_)
-            | Call::Pb { .. } => {}
+            | Call::Pb { .. }
+            | Call::SetUnion(_) => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));

@@ -125,3 +125,31 @@ fn state_rules_of_the_families() {
         .unwrap_err()
         .contains("expected Int, Real or a bit-vector"));
 }
+
+#[test]
+fn a_union_takes_one_or_more_sets_of_one_sort() {
+    let sets =
+        "z3-trace 1\nsort_int\nreturn s1\nsort_bool\nreturn s2\nsort_array s1 s2\nreturn s3\n\
+                sort_array s1 s1\nreturn s4\nconst s3 \"a\"\nreturn t1\nconst s3 \"b\"\nreturn t2\n\
+                const s4 \"c\"\nreturn t3\n";
+    let with = |line: &str| format!("{sets}{line}\nreturn t4\n");
+    run(&with("set_union t1")).unwrap();
+    run(&with("set_union t1 t2 t1")).unwrap();
+    let union = text::parse(&with("set_union t1 t2")).unwrap();
+    let mut state = State::new();
+    for e in &union.entries {
+        state.apply(&e.call, e.ret.as_ref()).unwrap();
+    }
+    assert_eq!(
+        state.terms[&model::TermId(4)].sort.to_string(),
+        "(Array Int Bool)"
+    );
+    for (line, error) in [
+        ("set_union", "at least one set"),
+        ("set_union t3", "expected a set"),
+        ("set_union t1 t3", "expected (Array Int Bool)"),
+    ] {
+        let got = run(&with(line)).expect_err(line);
+        assert!(got.contains(error), "{line}: {got}");
+    }
+}

@@ -5,46 +5,12 @@
 //! `--with-checks` a wrong answer (injected) is a finding. What the machine lacks (a binding,
 //! the second Z3, a C compiler) is skipped with a message.
 
+mod common;
+
+use common::{debian_python, logs_dir, other_lib, record, run, run_env, signature, wheel_python};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn logs_dir() -> PathBuf {
-    repo().join("traces/logs")
-}
-
-/// Runs untrace with `args` and `env`: (exit code, stderr).
-fn run_env(args: &[&OsStr], env: &[(&str, &str)]) -> (i32, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_untrace"));
-    command
-        .args(args)
-        .env_remove("UNTRACE_INJECT")
-        .env_remove("UNTRACE_FAIL_ON");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    let out = command.output().expect("untrace runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(args: &[&OsStr]) -> (i32, String) {
-    run_env(args, &[])
-}
-
-fn signature(stderr: &str) -> Option<String> {
-    stderr
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix("untrace: signature: "))
-        .map(str::to_string)
-}
 
 /// Lifts `log` into `dir/NAME.trace` (with `extra` options): the trace's path and stderr.
 fn lift(log: &Path, dir: &Path, extra: &[&str]) -> (PathBuf, String) {
@@ -168,23 +134,6 @@ fn convert_never_overwrites_its_input_and_reports_bad_logs_by_line() {
     assert_eq!(code, 2, "{stderr}");
 }
 
-/// The second libz3: `Z3_TEST_OTHER_LIB`, else the z3-solver wheel in `.ci/venv` (as
-/// `tests/src/other_z3.rs` finds it), or `None` with a message.
-fn other_lib() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("Z3_TEST_OTHER_LIB") {
-        return Some(PathBuf::from(path));
-    }
-    let lib = std::fs::read_dir(repo().join(".ci/venv/lib"))
-        .ok()?
-        .flatten()
-        .map(|e| e.path().join("site-packages/z3/lib/libz3.so"))
-        .find(|p| p.is_file());
-    if lib.is_none() {
-        eprintln!("skipped: no second libz3 (Z3_TEST_OTHER_LIB, or .ci/install-deps's wheel)");
-    }
-    lib
-}
-
 #[test]
 fn lifted_traces_replay_across_releases_like_their_logs() {
     let Some(lib) = other_lib() else { return };
@@ -199,43 +148,9 @@ fn lifted_traces_replay_across_releases_like_their_logs() {
     }
 }
 
-fn python_with_z3(python: &Path) -> Option<PathBuf> {
-    let works = Command::new(python)
-        .args(["-c", "import z3"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if works {
-        Some(python.to_path_buf())
-    } else {
-        eprintln!("skipped: {} cannot import z3", python.display());
-        None
-    }
-}
-
 /// Debian's Python (`python3-z3`, Z3 4.8.12) and the wheel's (Z3 5.4.1), those present.
 fn pythons() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    found.extend(python_with_z3(Path::new("/usr/bin/python3")));
-    if let Some(lib) = other_lib() {
-        if let Some(venv) = lib.ancestors().nth(6) {
-            found.extend(python_with_z3(&venv.join("bin/python3")));
-        }
-    }
-    found
-}
-
-/// Runs `traces/logs/programs/STEM.py` under `python`, writing its log into `dir`.
-fn record(python: &Path, stem: &str, dir: &Path, tag: usize) -> PathBuf {
-    let log = dir.join(format!("{stem}-{tag}.log"));
-    let program = logs_dir().join("programs").join(format!("{stem}.py"));
-    let _ = Command::new(python)
-        .arg(&program)
-        .arg(&log)
-        .current_dir(dir)
-        .output()
-        .expect("python runs");
-    assert!(log.is_file(), "{stem}: no log written");
-    log
+    debian_python().into_iter().chain(wheel_python()).collect()
 }
 
 /// Programs of ordinary use (`traces/logs/programs/`) and the functions their logs call that
@@ -255,7 +170,7 @@ fn ordinary_programs_lifted_traces_pass_and_with_checks_find_a_wrong_model() {
     let dir = tempfile::tempdir().unwrap();
     for (tag, python) in pythons().iter().enumerate() {
         for (stem, missing) in ORDINARY {
-            let log = record(python, stem, dir.path(), tag);
+            let log = record(python, stem, dir.path().join(format!("{stem}-{tag}.log")));
             let (trace, stderr) = lift(&log, dir.path(), &[]);
             let not_lifted: Vec<&str> = stderr
                 .lines()
@@ -298,7 +213,7 @@ fn fresh_crash_logs_of_both_bindings_lift_to_their_signatures() {
     let dir = tempfile::tempdir().unwrap();
     for (tag, python) in pythons().iter().enumerate() {
         for (stem, _) in CRASHES {
-            let log = record(python, stem, dir.path(), tag);
+            let log = record(python, stem, dir.path().join(format!("{stem}-{tag}.log")));
             let (trace, _) = lift(&log, dir.path(), &[]);
             assert_eq!(assert_same_outcome(&log, &trace, None).0, 6, "{stem}");
         }

@@ -6,37 +6,11 @@
 //! (`traces/regress/`), on the release that wrote it and, by function name, on the other.
 //! What the machine lacks is skipped with a message.
 
+mod common;
+
+use common::{debian_python, logs_dir, other_lib, record, repo, run, signature, wheel_python};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn untrace() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_untrace"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn logs_dir() -> PathBuf {
-    repo().join("traces/logs")
-}
-
-/// Runs untrace with `args`: (exit code, stderr).
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String) {
-    let out = untrace().args(args).output().expect("untrace runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn signature(stderr: &str) -> Option<String> {
-    stderr
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix("untrace: signature: "))
-        .map(str::to_string)
-}
 
 /// The signature the regression trace `name` replays to here.
 fn trace_signature(name: &str) -> String {
@@ -269,20 +243,6 @@ fn a_function_the_loaded_z3_lacks_is_an_error_naming_it() {
     );
 }
 
-/// The second libz3 (`Z3_TEST_OTHER_LIB`, e.g. the z3-solver 5.4.1 wheel's), or `None` with
-/// a message.
-fn other_lib() -> Option<PathBuf> {
-    match std::env::var_os("Z3_TEST_OTHER_LIB") {
-        Some(path) => Some(PathBuf::from(path)),
-        None => {
-            eprintln!(
-                "skipped: set Z3_TEST_OTHER_LIB to another libz3 (e.g. the z3-solver wheel's)"
-            );
-            None
-        }
-    }
-}
-
 #[test]
 fn logs_replay_by_name_on_the_other_release() {
     let Some(lib) = other_lib() else { return };
@@ -324,54 +284,6 @@ fn diff_lib_says_whether_the_log_still_crashes_the_other_z3() {
     );
 }
 
-/// Debian's Python with its `python3-z3` (Z3 4.8.12), or `None` with a message.
-fn debian_python() -> Option<PathBuf> {
-    let python = PathBuf::from("/usr/bin/python3");
-    python_with_z3(&python, "python3-z3 (apt-get install python3-z3)")
-}
-
-/// The z3-solver wheel's Python: the `bin/python3` of the virtual environment whose libz3
-/// `Z3_TEST_OTHER_LIB` names (`VENV/lib/python3.X/site-packages/z3/lib/libz3.so`).
-fn wheel_python() -> Option<PathBuf> {
-    let lib = other_lib()?;
-    let venv = lib.ancestors().nth(6)?;
-    python_with_z3(
-        &venv.join("bin/python3"),
-        "the z3-solver wheel's virtual environment",
-    )
-}
-
-fn python_with_z3(python: &Path, what: &str) -> Option<PathBuf> {
-    let works = Command::new(python)
-        .args(["-c", "import z3"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if works {
-        Some(python.to_path_buf())
-    } else {
-        eprintln!(
-            "skipped: {} cannot import z3: install {what}",
-            python.display()
-        );
-        None
-    }
-}
-
-/// Runs a program of `traces/logs/programs/` under `python`, which writes its log into `dir`.
-fn record(python: &Path, stem: &str, dir: &Path) -> PathBuf {
-    let log = dir.join(format!("{stem}.log"));
-    let program = logs_dir().join("programs").join(format!("{stem}.py"));
-    // The program may crash Z3 (and itself): the log is complete up to the crashing call.
-    let _ = Command::new(python)
-        .arg(&program)
-        .arg(&log)
-        .current_dir(dir)
-        .output()
-        .expect("python runs");
-    assert!(log.is_file(), "{stem}: no log written");
-    log
-}
-
 #[test]
 fn fresh_logs_of_debians_python_binding_replay_to_the_traces_signatures() {
     let Some(python) = debian_python() else {
@@ -379,7 +291,7 @@ fn fresh_logs_of_debians_python_binding_replay_to_the_traces_signatures() {
     };
     let dir = tempfile::tempdir().unwrap();
     for (stem, trace, _) in BUGS {
-        let log = record(&python, stem, dir.path());
+        let log = record(&python, stem, dir.path().join(format!("{stem}.log")));
         assert_crashes_like(&log, trace);
     }
 }
@@ -390,13 +302,13 @@ fn fresh_logs_of_the_wheels_python_binding_replay_on_both_releases() {
     let Some(lib) = other_lib() else { return };
     let dir = tempfile::tempdir().unwrap();
     for (stem, trace, crashes_there) in BUGS {
-        let log = record(&python, stem, dir.path());
+        let log = record(&python, stem, dir.path().join(format!("{stem}.log")));
         assert_crashes_like(&log, trace);
         let (code, stderr) = run(&["--z3-lib".as_ref(), lib.as_os_str(), log.as_os_str()]);
         assert_eq!(code, if *crashes_there { 6 } else { 0 }, "{stem}: {stderr}");
     }
     // The wheel's binding asks what 4.8.12 cannot answer.
-    let log = record(&python, "probe", dir.path());
+    let log = record(&python, "probe", dir.path().join("probe.log"));
     let (code, stderr) = run(&[log.as_os_str()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(

@@ -419,6 +419,9 @@ pub struct Replayer {
     /// A context creation returned null: Z3 could not allocate it (it reports no error
     /// then, having no context to report it in).
     context_failed: bool,
+    /// Objects are this process's own pointers (an address is the pointer's value), not a
+    /// log's ([`Direct`]).
+    own_objects: bool,
 }
 
 impl Default for Replayer {
@@ -436,6 +439,7 @@ impl Replayer {
             set_error_handler: lookup("Z3_set_error_handler"),
             last_context: std::ptr::null_mut(),
             context_failed: false,
+            own_objects: false,
         }
     }
 
@@ -445,8 +449,8 @@ impl Replayer {
     }
 
     fn object(&self, a: Addr) -> Result<*mut c_void, String> {
-        if a.0 == 0 {
-            return Ok(std::ptr::null_mut());
+        if a.0 == 0 || self.own_objects {
+            return Ok(a.0 as usize as *mut c_void);
         }
         self.objects.get(&a.0).copied().ok_or_else(|| {
             format!(
@@ -630,52 +634,17 @@ impl Replayer {
         };
         let frame = self.frame(function, call)?;
         let args: Vec<Arg> = frame.scalars.iter().map(Scalar::as_arg).collect();
-        let code = CodePtr(code);
         // SAFETY: `code` is the libz3 function of this name, `cif` was built from the table
         // of its parameters and result, and every argument points into `frame`, which lives
         // until the call returns. What the function does with the values is Z3's business:
         // a crash is what a replay is run to find, and it runs in a process of its own.
-        let result: *mut c_void = unsafe {
-            match &function.result {
-                Type::Object(_) | Type::Callback(_) => cif.call::<*mut c_void>(code, &args),
-                Type::Prim(p) => {
-                    match p {
-                        Prim::Void => cif.call::<()>(code, &args),
-                        Prim::VoidPtr
-                        | Prim::String
-                        | Prim::StringPtr
-                        | Prim::Symbol
-                        | Prim::CharPtr => {
-                            let _ = cif.call::<*mut c_void>(code, &args);
-                        }
-                        Prim::Int | Prim::Lbool => {
-                            let _ = cif.call::<i32>(code, &args);
-                        }
-                        Prim::Uint | Prim::PrintMode | Prim::ErrorCode => {
-                            let _ = cif.call::<u32>(code, &args);
-                        }
-                        Prim::Int64 => {
-                            let _ = cif.call::<i64>(code, &args);
-                        }
-                        Prim::Uint64 => {
-                            let _ = cif.call::<u64>(code, &args);
-                        }
-                        Prim::Bool => {
-                            let _ = cif.call::<u8>(code, &args);
-                        }
-                        Prim::Double => {
-                            let _ = cif.call::<f64>(code, &args);
-                        }
-                        Prim::Float => {
-                            let _ = cif.call::<f32>(code, &args);
-                        }
-                        Prim::Char => {
-                            let _ = cif.call::<i8>(code, &args);
-                        }
-                    }
-                    std::ptr::null_mut()
-                }
-            }
+        let result = match unsafe { invoke(function, code, cif, &args) } {
+            Returned::Object(p) => p,
+            Returned::Int(_)
+            | Returned::Uint(_)
+            | Returned::Double(_)
+            | Returned::Text(_)
+            | Returned::Nothing => std::ptr::null_mut(),
         };
         let makes_context = matches!(&*function.name, "Z3_mk_context" | "Z3_mk_context_rc");
         self.context_failed |= makes_context && result.is_null();
@@ -725,6 +694,137 @@ impl Replayer {
         if addr.0 != 0 {
             self.objects.insert(addr.0, value);
         }
+    }
+}
+
+/// What a function returned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Returned {
+    /// An object (or null), and any other pointer but a string.
+    Object(*mut c_void),
+    /// int, int64, lbool, char.
+    Int(i64),
+    /// unsigned, uint64, enumerations, bool.
+    Uint(u64),
+    /// double, float.
+    Double(f64),
+    /// A `Z3_string`, copied.
+    Text(String),
+    Nothing,
+}
+
+/// Calls `code` through `cif` with `args`, reading the result as `function`'s.
+///
+/// # Safety
+/// `code` is the libz3 function of `function`'s name, `cif` was built from its parameters
+/// and result, and `args` point at values that live until the call returns.
+unsafe fn invoke(function: &Function, code: *mut c_void, cif: &Cif, args: &[Arg]) -> Returned {
+    let code = CodePtr(code);
+    match &function.result {
+        Type::Object(_) | Type::Callback(_) => {
+            Returned::Object(cif.call::<*mut c_void>(code, args))
+        }
+        Type::Prim(p) => match p {
+            Prim::Void => {
+                cif.call::<()>(code, args);
+                Returned::Nothing
+            }
+            Prim::String => {
+                let text = cif.call::<*const libc::c_char>(code, args);
+                // SAFETY: Z3 owns the string until its next call; copied at once.
+                Returned::Text(if text.is_null() {
+                    String::new()
+                } else {
+                    CStr::from_ptr(text).to_string_lossy().into_owned()
+                })
+            }
+            Prim::VoidPtr | Prim::StringPtr | Prim::Symbol | Prim::CharPtr => {
+                Returned::Object(cif.call::<*mut c_void>(code, args))
+            }
+            Prim::Int | Prim::Lbool => Returned::Int(i64::from(cif.call::<i32>(code, args))),
+            Prim::Uint | Prim::PrintMode | Prim::ErrorCode => {
+                Returned::Uint(u64::from(cif.call::<u32>(code, args)))
+            }
+            Prim::Int64 => Returned::Int(cif.call::<i64>(code, args)),
+            Prim::Uint64 => Returned::Uint(cif.call::<u64>(code, args)),
+            Prim::Bool => Returned::Uint(u64::from(cif.call::<u8>(code, args))),
+            Prim::Double => Returned::Double(cif.call::<f64>(code, args)),
+            Prim::Float => Returned::Double(f64::from(cif.call::<f32>(code, args))),
+            Prim::Char => Returned::Int(i64::from(cif.call::<i8>(code, args))),
+        },
+    }
+}
+
+/// One function of the loaded libz3 called by name outside a log, with this process's own
+/// objects: the executor's calls that are their description's one Z3 function
+/// (`untrace::executor::plain`) run through it.
+pub struct Direct {
+    function: Function,
+    code: *mut c_void,
+    cif: Cif,
+    /// Makes the symbols and builds the arguments, with objects as pointers.
+    replayer: Replayer,
+}
+
+impl Direct {
+    /// `function` in the loaded libz3, or why it cannot be called so.
+    pub fn resolve(function: &Function) -> Result<Direct, String> {
+        if let Some(p) = function.params.iter().find(|p| {
+            p.dir == Dir::FnPtr
+                || matches!(
+                    p.ty,
+                    Type::Prim(Prim::StringPtr | Prim::CharPtr | Prim::Char)
+                )
+        }) {
+            return Err(format!(
+                "{} has a parameter of a type a call by name does not pass ({})",
+                function.name,
+                type_name(&p.ty)
+            ));
+        }
+        let code = lookup(&function.name).ok_or_else(|| {
+            format!(
+                "{} is not in the loaded libz3 (Z3 {})",
+                function.name,
+                loaded_version().unwrap_or_else(|| "?".into())
+            )
+        })?;
+        let cif = Cif::new(
+            function.params.iter().map(|p| param_ffi_type(p.dir, &p.ty)),
+            ffi_type(&function.result),
+        );
+        let mut replayer = Replayer::new();
+        replayer.own_objects = true;
+        Ok(Direct {
+            function: function.clone(),
+            code,
+            cif,
+            replayer,
+        })
+    }
+
+    /// The function this calls.
+    pub fn function(&self) -> &Function {
+        &self.function
+    }
+
+    /// Calls the function with `args`, one per parameter as a log gives them, whose objects
+    /// are pointers of this process (`Addr` the pointer's value). Z3's errors are the
+    /// caller's to read (its context's error handler or error code); an error here is an
+    /// argument that does not fit the function.
+    pub fn call(&self, args: &[Value]) -> Result<Returned, String> {
+        let call = Call {
+            number: self.function.number,
+            args: args.to_vec(),
+            result: None,
+            outs: Vec::new(),
+        };
+        check_args(&self.function, &call)?;
+        let frame = self.replayer.frame(&self.function, &call)?;
+        let args: Vec<Arg> = frame.scalars.iter().map(Scalar::as_arg).collect();
+        // SAFETY: as in `Replayer::run`: the function of this name, its table's C types, and
+        // arguments that point into `frame`, checked against the parameters above.
+        Ok(unsafe { invoke(&self.function, self.code, &self.cif, &args) })
     }
 }
 

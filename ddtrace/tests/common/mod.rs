@@ -10,7 +10,9 @@ pub use synthetic::*;
 use ddtrace::trace_io;
 use model::trace::text::format_call;
 use model::{Entry, State};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 /// Behaves like `untrace` with `UNTRACE_FAIL_ON=pattern` as far as the reference state can
 /// tell: a malformed prefix is rejected (exit 3), reaching a call whose line contains the
@@ -44,6 +46,23 @@ pub fn without(entries: &[Entry], i: usize) -> Vec<Entry> {
 }
 
 /// The `ddtrace` binary of this build.
+/// Runs `ddtrace` (a command that writes `output`) and sends it SIGINT `after` the golden run
+/// wrote the output, during the reduction; how it ended.
+pub fn interrupted(mut ddtrace: Command, output: &Path, after: Duration) -> Output {
+    let child = ddtrace.stderr(Stdio::piped()).spawn().unwrap();
+    // The output exists from the golden run on; interrupt during the reduction.
+    while !output.exists() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(after);
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait_with_output().unwrap()
+}
+
 pub fn ddtrace_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ddtrace"))
 }

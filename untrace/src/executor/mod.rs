@@ -21,6 +21,7 @@ pub mod inject;
 mod numerals;
 pub mod ops;
 mod optimize;
+pub mod plain;
 mod raw_solver;
 pub mod tactics;
 pub mod term_text;
@@ -51,7 +52,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::rc::Rc;
-use z3::ast::{Array, Ast, Bool, Dynamic};
+use z3::ast::{Ast, Bool, Dynamic};
 use z3::{Context, FuncDecl, Model, Params, Solver, Symbol, Tactic, Translate};
 
 /// How the executor runs.
@@ -669,10 +670,8 @@ impl Executor {
                     .map_err(malformed)?;
                 Outcome::Term(self.main(|| ops::apply_op(op.spec(), indices, &terms, &sorts))?)
             }
-            Call::ConstArray { index, value } => {
-                let (s, v) = (self.z3_sort(*index)?, self.z3_term(*value)?);
-                Outcome::Term(self.main(|| Dynamic::from_ast(&Array::const_array(s, v)))?)
-            }
+            // Its description's one Z3 function, called by name (`plain.rs`).
+            model::plain_call!() => self.run_plain(call)?,
             Call::Simplify(t) => {
                 let t = self.z3_term(*t)?;
                 let simplified = self.main(|| t.simplify())?;

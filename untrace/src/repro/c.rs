@@ -1,7 +1,6 @@
 //! The C writer: a [`Program`] as a C program against `z3.h` (`cc repro.c -lz3`).
 
 use super::{comment_text, Arg, Cond, OnError, Program, Step, Ty, Z3Call};
-use model::call::SatResult;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -25,25 +24,7 @@ pub fn c_string(text: &str) -> String {
 }
 
 fn double(d: f64) -> String {
-    if d.is_nan() {
-        "NAN".into()
-    } else if d.is_infinite() {
-        if d > 0.0 {
-            "INFINITY".into()
-        } else {
-            "-INFINITY".into()
-        }
-    } else {
-        format!("{d:?}")
-    }
-}
-
-fn lbool(r: SatResult) -> &'static str {
-    match r {
-        SatResult::Sat => "Z3_L_TRUE",
-        SatResult::Unsat => "Z3_L_FALSE",
-        SatResult::Unknown => "Z3_L_UNDEF",
-    }
+    super::double_literal(d, ["NAN", "INFINITY", "-INFINITY"])
 }
 
 struct Writer {
@@ -115,14 +96,18 @@ fn c_elem(ty: Ty) -> &'static str {
 
 fn cond(c: &Cond) -> String {
     match c {
-        Cond::AnswerIsNot(v, r) => format!("{v} != {}", lbool(*r)),
+        Cond::AnswerIsNot(v, r) => format!("{v} != {}", super::lbool_name(*r)),
         Cond::NotTrue { ctx, ast } => format!("Z3_get_bool_value({ctx}, {ast}) != Z3_L_TRUE"),
         Cond::IsFalse { ctx, ast } => format!("Z3_get_bool_value({ctx}, {ast}) == Z3_L_FALSE"),
         Cond::AnswersDiffer(a, b) => {
             format!("{a} != Z3_L_UNDEF && {b} != Z3_L_UNDEF && {a} != {b}")
         }
-        Cond::Answers(a, ra, b, rb) => format!("{a} == {} && {b} == {}", lbool(*ra), lbool(*rb)),
-        Cond::AnswerIs(v, r) => format!("{v} == {}", lbool(*r)),
+        Cond::Answers(a, ra, b, rb) => format!(
+            "{a} == {} && {b} == {}",
+            super::lbool_name(*ra),
+            super::lbool_name(*rb)
+        ),
+        Cond::AnswerIs(v, r) => format!("{v} == {}", super::lbool_name(*r)),
     }
 }
 

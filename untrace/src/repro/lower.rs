@@ -1,27 +1,31 @@
 //! A trace lowered to the Z3 C calls the executor makes for it ([`lower`]).
 //!
 //! Most calls are one Z3 function whose parameters take the call's arguments (by kind, in
-//! order): [`Lower::direct`] fills them from the call's description (`Call::walk`, the
-//! `z3:` function of its `CallSpec`) and the C signature in the 4.8.12 table of `z3log`, so
-//! such a call needs nothing here. The calls whose Z3 calls are not that (a parameter set, a
-//! context of its own, literals by sort, the operations, datatypes through the parser, the
-//! oracle checks) are written out in [`Lower::call`]'s arms, one per call, exhaustively, so
-//! the compiler names a new call here too.
+//! order): [`Lower::direct`] prints the call `executor::plain` fills from the call's
+//! description (`Call::walk`, the `z3:` function of its `CallSpec`) and the C signature in
+//! the 4.8.12 table of `z3log`. The calls the executor itself makes that way
+//! (`model::plain_call!`) share one arm here, so a new one needs nothing in this file; the
+//! other calls of that shape are listed in the arm of such calls (their executor keeps
+//! objects the `z3` crate hands out no raw handle of, or does bookkeeping besides). The calls
+//! whose Z3 calls are not that (a parameter set, a context of its own, literals by sort, the
+//! operations, datatypes through the parser, the oracle checks) are written out in
+//! [`Lower::call`]'s arms, one per call, exhaustively, so the compiler names a new call of
+//! another shape here too.
 
 use super::{Arg, Cond, OnError, Program, Step, Ty, Var, Z3Call};
 use crate::executor::ops::{op_lowering, OpLowering, OpShape};
+use crate::executor::plain::{self, Param};
 use model::call::{
     AnyId, Call, Check, Direction, ModelId, OptId, PbCmp, Ret, SatResult, SolverId, SolverKind,
     TacticExpr, TermId,
 };
-use model::call_args::{List, Visit};
 use model::datatype::{smtlib_decl, DatatypeDecl, FieldSort};
 use model::options::ParamKind;
 use model::trace::Trace;
 use model::{Sort, State};
 use std::collections::HashMap;
 use std::rc::Rc;
-use z3log::table::{Dir, Prim, Table, Type};
+use z3log::table::Table;
 
 /// The main context's variable.
 pub const MAIN: &str = "ctx";
@@ -158,106 +162,6 @@ pub fn lower(source: &str, trace: &Trace) -> Program {
         }
     }
     l.program
-}
-
-/// The arguments of a call in trace order, as the lowering takes them.
-#[derive(Default)]
-struct Queue(Vec<Item>);
-
-enum Item {
-    Obj(String, Ty),
-    Objs(Vec<String>, Ty),
-    Number(u64),
-    Int(i64),
-    Flag(bool),
-    Text(String),
-}
-
-impl Visit for Queue {
-    fn head(&mut self, _spec: &'static model::call_args::CallSpec) {}
-    fn sort(&mut self, id: &model::SortId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Sort));
-    }
-    fn term(&mut self, id: &TermId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Ast));
-    }
-    fn func(&mut self, id: &model::FuncId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::FuncDecl));
-    }
-    fn solver(&mut self, id: &SolverId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Solver));
-    }
-    fn model(&mut self, id: &ModelId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Model));
-    }
-    fn tactic(&mut self, id: &model::call::TacticId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Tactic));
-    }
-    fn goal(&mut self, id: &model::call::GoalId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Goal));
-    }
-    fn opt(&mut self, id: &OptId) {
-        self.0.push(Item::Obj(id.to_string(), Ty::Optimize));
-    }
-    fn any(&mut self, _id: &AnyId) {}
-    fn number(&mut self, n: &u32, _what: &'static str) {
-        self.0.push(Item::Number(u64::from(*n)));
-    }
-    fn int(&mut self, n: &i32, _what: &'static str) {
-        self.0.push(Item::Int(i64::from(*n)));
-    }
-    fn flag(&mut self, b: &bool, _what: &'static str) {
-        self.0.push(Item::Flag(*b));
-    }
-    fn string(&mut self, s: &String, _what: &'static str) {
-        self.0.push(Item::Text(s.clone()));
-    }
-    fn indices(&mut self, _op: &model::call::Op, indices: &Vec<u32>) {
-        self.0
-            .extend(indices.iter().map(|i| Item::Number(u64::from(*i))));
-    }
-    fn sorts(&mut self, ids: &Vec<model::SortId>) {
-        self.0.push(Item::Objs(
-            ids.iter().map(|s| s.to_string()).collect(),
-            Ty::Sort,
-        ));
-    }
-    fn terms(&mut self, ids: &Vec<TermId>, _list: List) {
-        self.0.push(Item::Objs(
-            ids.iter().map(|s| s.to_string()).collect(),
-            Ty::Ast,
-        ));
-    }
-    fn terms_until(&mut self, ids: &Vec<TermId>, _stop: &'static str) {
-        self.terms(ids, List::Fixed);
-    }
-    fn term_pairs(&mut self, _pairs: &Vec<(TermId, TermId)>, _what: &'static str) {}
-    fn string_pairs(&mut self, _pairs: &Vec<(String, String)>, _what: &'static str) {}
-    fn weighted(&mut self, _pairs: &Vec<(i32, TermId)>, _list: List) {}
-    fn patterns(&mut self, _patterns: &Vec<Vec<TermId>>, _no_patterns: &Vec<TermId>) {}
-    fn solver_kind(&mut self, _kind: &SolverKind) {}
-    fn probe(&mut self, _probe: &model::call::ProbeTest) {}
-    fn datatypes(
-        &mut self,
-        _path: &model::datatype::DeclPath,
-        _params: &Vec<String>,
-        _datatypes: &Vec<DatatypeDecl>,
-    ) {
-    }
-}
-
-fn ty_of(t: &Type) -> Option<Ty> {
-    match t {
-        Type::Object(name) => Ty::of_table(name),
-        Type::Prim(Prim::Lbool) | Type::Prim(Prim::Int) => Some(Ty::Int),
-        Type::Prim(Prim::Uint) => Some(Ty::Uint),
-        Type::Prim(Prim::Bool) => Some(Ty::Bool),
-        Type::Prim(Prim::String) => Some(Ty::Str),
-        Type::Prim(Prim::Double) => Some(Ty::Double),
-        Type::Prim(Prim::Symbol) => Some(Ty::Symbol),
-        Type::Prim(Prim::Void) => None,
-        Type::Prim(_) | Type::Callback(_) => None,
-    }
 }
 
 fn sym(s: &str) -> Arg {
@@ -447,110 +351,44 @@ impl Lower {
         name
     }
 
-    /// A call that is its description's one Z3 function with the call's arguments: the
-    /// function's parameters (from the table) take the arguments of their kind in order; terms
-    /// go into the context of the call's first object of another context.
+    /// A call that is its description's one Z3 function with the call's arguments, as
+    /// `executor::plain` fills its parameters; terms go into the context of the call's first
+    /// object of another context.
     fn direct(&mut self, call: &Call, bind: Option<&str>) -> Option<String> {
-        let func = call.spec().z3.first()?;
-        let f = self.table.by_name(func)?.clone();
-        let mut queue = Queue::default();
-        call.walk(&mut queue);
-        let mut items = queue.0;
-        let ctx = items
-            .iter()
-            .find_map(|i| match i {
-                Item::Obj(v, ty) if *ty != Ty::Ast && *ty != Ty::Sort => Some(self.ctx(v)),
-                _ => None,
-            })
+        let lowered = plain::lowered(call, &self.table)?;
+        let ctx = lowered
+            .ctx_object
+            .map(|id| self.ctx(&id.to_string()))
             .unwrap_or_else(|| MAIN.into());
-        let sizes: Vec<u32> = f
-            .params
-            .iter()
-            .filter_map(|p| match p.dir {
-                Dir::InArray { size } => Some(size),
-                _ => None,
-            })
-            .collect();
         let mut args = Vec::new();
         let mut out = None;
-        for (pos, p) in f.params.iter().enumerate().skip(1) {
-            if sizes.contains(&(pos as u32)) {
-                args.push(Arg::Uint(0)); // Filled below from the array.
-                continue;
-            }
-            let want = ty_of(&p.ty)?;
-            let take = |items: &mut Vec<Item>, pred: &dyn Fn(&Item) -> bool| -> Option<Item> {
-                let i = items.iter().position(pred)?;
-                Some(items.remove(i))
-            };
-            let arg = match (p.dir, want) {
-                (Dir::In, Ty::Uint) => match take(&mut items, &|i| matches!(i, Item::Number(_))) {
-                    Some(Item::Number(n)) => Arg::Uint(n),
-                    _ => return None,
-                },
-                (Dir::In, Ty::Int) => match take(&mut items, &|i| matches!(i, Item::Int(_))) {
-                    Some(Item::Int(n)) => Arg::Int(n),
-                    _ => return None,
-                },
-                (Dir::In, Ty::Bool) => match take(&mut items, &|i| matches!(i, Item::Flag(_))) {
-                    Some(Item::Flag(b)) => Arg::Bool(b),
-                    _ => return None,
-                },
-                (Dir::In, Ty::Str) => match take(&mut items, &|i| matches!(i, Item::Text(_))) {
-                    Some(Item::Text(s)) => Arg::Str(s),
-                    _ => return None,
-                },
-                (Dir::In, ty) if matches!(p.ty, Type::Prim(Prim::Symbol)) || ty == Ty::Symbol => {
-                    match take(&mut items, &|i| matches!(i, Item::Text(_))) {
-                        Some(Item::Text(s)) => Arg::Sym(s),
-                        _ => return None,
-                    }
+        for param in lowered.params {
+            args.push(match param {
+                Param::Obj(AnyId::Term(t)) => Arg::Var(self.term_in(t, &ctx)),
+                Param::Obj(id) => Arg::Var(id.to_string()),
+                Param::Objs(ids, ty) => {
+                    let elems = ids
+                        .into_iter()
+                        .map(|id| match id {
+                            AnyId::Term(t) => Arg::Var(self.term_in(t, &ctx)),
+                            other => Arg::Var(other.to_string()),
+                        })
+                        .collect();
+                    Arg::Array(ty, elems)
                 }
-                (Dir::In, ty) => {
-                    match take(&mut items, &|i| matches!(i, Item::Obj(_, t) if *t == ty)) {
-                        Some(Item::Obj(v, Ty::Ast)) => {
-                            let t: TermId = TermId(v[1..].parse().ok()?);
-                            Arg::Var(self.term_in(t, &ctx))
-                        }
-                        Some(Item::Obj(v, _)) => Arg::Var(v),
-                        _ => return None,
-                    }
-                }
-                (Dir::InArray { size }, ty) => {
-                    match take(&mut items, &|i| matches!(i, Item::Objs(_, t) if *t == ty)) {
-                        Some(Item::Objs(vs, t)) => {
-                            let n = vs.len() as u64;
-                            let mut elems = Vec::new();
-                            for v in vs {
-                                if t == Ty::Ast {
-                                    let id = TermId(v[1..].parse().ok()?);
-                                    elems.push(Arg::Var(self.term_in(id, &ctx)));
-                                } else {
-                                    elems.push(Arg::Var(v));
-                                }
-                            }
-                            args[size as usize - 1] = Arg::Uint(n);
-                            Arg::Array(ty, elems)
-                        }
-                        _ => return None,
-                    }
-                }
-                (Dir::Out, ty) => {
+                Param::Size(n) | Param::Uint(n) => Arg::Uint(n),
+                Param::Int(n) => Arg::Int(n),
+                Param::Bool(b) => Arg::Bool(b),
+                Param::Str(s) => Arg::Str(s),
+                Param::Sym(s) => Arg::Sym(s),
+                Param::Out(ty) => {
                     let name = self.fresh("out");
                     out = Some(name.clone());
                     Arg::Out(Var { name, ty })
                 }
-                _ => return None,
-            };
-            args.push(arg);
+            });
         }
-        if items
-            .iter()
-            .any(|i| !matches!(i, Item::Objs(v, _) if v.is_empty()))
-        {
-            return None;
-        }
-        let result = ty_of(&f.result).map(|ty| {
+        let result = lowered.result.map(|ty| {
             let name = match (bind, ty) {
                 (
                     Some(b),
@@ -568,7 +406,7 @@ impl Lower {
             (name, ty)
         });
         self.emit(
-            func,
+            &lowered.function.name,
             &ctx,
             args,
             result.as_ref().map(|(n, t)| (n.as_str(), *t)),
@@ -586,6 +424,29 @@ impl Lower {
             ));
         }
         made
+    }
+
+    /// The oracle's condition that `a` and `b` (terms of the main context) are equal by `eq`
+    /// (`Z3_mk_eq`, `Z3_mk_fpa_eq`) as Z3 simplifies it: a finding (exit 5) with `message`
+    /// when the equality simplifies to false.
+    fn fails_unless_equal(&mut self, eq: &str, a: &str, b: &str, message: String) {
+        let equal = self.fresh("term");
+        self.emit(eq, MAIN, vec![var(a), var(b)], Some((&equal, Ty::Ast)));
+        let simp = self.fresh("term");
+        self.emit(
+            "Z3_simplify",
+            MAIN,
+            vec![var(&equal)],
+            Some((&simp, Ty::Ast)),
+        );
+        self.step(Step::Fail {
+            cond: Cond::IsFalse {
+                ctx: MAIN.into(),
+                ast: simp,
+            },
+            exit: 5,
+            message,
+        });
     }
 
     /// Compares an answer with the recorded one.
@@ -709,7 +570,6 @@ impl Lower {
             | Call::Const { .. }
             | Call::Fun { .. }
             | Call::Apply { .. }
-            | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::Var { .. }
             | Call::GoalAssert(..)
@@ -756,6 +616,9 @@ impl Lower {
                         }
                     }
                 }
+            }
+            model::plain_call!() => {
+                self.expect_direct(call, bind);
             }
             Call::ToSmt2(z) => {
                 self.dump_text(&z.to_string());
@@ -1895,49 +1758,17 @@ impl Lower {
                     ],
                     Some((&ok, Ty::Bool)),
                 );
-                let eq = self.fresh("term");
-                self.emit(
-                    "Z3_mk_fpa_eq",
-                    MAIN,
-                    vec![var(&v), var(&alt)],
-                    Some((&eq, Ty::Ast)),
-                );
-                let simp = self.fresh("term");
-                self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                self.step(Step::Fail {
-                    cond: Cond::IsFalse {
-                        ctx: MAIN.into(),
-                        ast: simp,
-                    },
-                    exit: 5,
-                    message: format!("expected model_eval of {term} to be {what}"),
-                });
+                let message = format!("expected model_eval of {term} to be {what}");
+                self.fails_unless_equal("Z3_mk_fpa_eq", &v, &alt, message);
             }
             Check::Literal(t) => {
                 let Some((alt, what)) = self.fp_literal_value(*t) else {
                     self.note(format!("`check_literal {t}`: only floating-point literals are compared (with Z3_mk_fpa_to_fp_real)"));
                     return;
                 };
-                let ts = t.to_string();
-                let eq = self.fresh("term");
-                self.emit(
-                    "Z3_mk_eq",
-                    MAIN,
-                    vec![var(&ts), var(&alt)],
-                    Some((&eq, Ty::Ast)),
-                );
-                let simp = self.fresh("term");
-                self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                self.step(Step::Fail {
-                    cond: Cond::IsFalse {
-                        ctx: MAIN.into(),
-                        ast: simp,
-                    },
-                    exit: 5,
-                    message: format!(
-                        "expected the literal {t} (Z3_mk_fpa_numeral_double) to be {what}"
-                    ),
-                });
+                let message =
+                    format!("expected the literal {t} (Z3_mk_fpa_numeral_double) to be {what}");
+                self.fails_unless_equal("Z3_mk_eq", &t.to_string(), &alt, message);
                 self.step(Step::Note("the suite compares the other numeral constructors too (floats, IEEE components) where the value fits the format exactly".into()));
             }
             Check::Simplify(s) => {
@@ -2081,20 +1912,8 @@ impl Lower {
                     );
                     match check {
                         Check::OptValues { .. } => {
-                            let eq = self.fresh("term");
-                            self.emit(
-                                "Z3_mk_eq",
-                                MAIN,
-                                vec![var(&reported), var(&v)],
-                                Some((&eq, Ty::Ast)),
-                            );
-                            let simp = self.fresh("term");
-                            self.emit("Z3_simplify", MAIN, vec![var(&eq)], Some((&simp, Ty::Ast)));
-                            self.step(Step::Fail {
-                                cond: Cond::IsFalse { ctx: MAIN.into(), ast: simp },
-                                exit: 5,
-                                message: format!("expected the reported optimum of objective {i} of {opt} to be its value in model {model}"),
-                            });
+                            let message = format!("expected the reported optimum of objective {i} of {opt} to be its value in model {model}");
+                            self.fails_unless_equal("Z3_mk_eq", &reported, &v, message);
                         }
                         _ => {
                             let z = self.reference_solver(MAIN, Some(CHECK_RLIMIT));

@@ -364,6 +364,29 @@ pub fn answer_name(r: SatResult) -> &'static str {
     r.name()
 }
 
+/// The answer as z3.h names it (`Z3_lbool`): the C program and the Python script (whose
+/// `z3.z3core` keeps z3.h's names) compare with the same constants.
+pub fn lbool_name(r: SatResult) -> &'static str {
+    match r {
+        SatResult::Sat => "Z3_L_TRUE",
+        SatResult::Unsat => "Z3_L_FALSE",
+        SatResult::Unknown => "Z3_L_UNDEF",
+    }
+}
+
+/// A double as a literal of a language whose spellings of NaN, +infinity and -infinity are
+/// `special` (Rust's shortest round-trip digits are a literal in C and Python alike).
+pub fn double_literal(d: f64, special: [&str; 3]) -> String {
+    let [nan, inf, neg_inf] = special;
+    if d.is_nan() {
+        nan.into()
+    } else if d.is_infinite() {
+        if d > 0.0 { inf } else { neg_inf }.into()
+    } else {
+        format!("{d:?}")
+    }
+}
+
 /// A trace line or message as one line of comment text (no control characters, no `*/`).
 pub fn comment_text(text: &str) -> String {
     text.chars()

@@ -3,7 +3,6 @@
 //! as the C program; it raises `Z3Exception` where the C program reads an error code.
 
 use super::{comment_text, Arg, Cond, OnError, Program, Step, Z3Call};
-use model::call::SatResult;
 use std::fmt::Write as _;
 
 /// A Python string literal of `text`.
@@ -25,25 +24,7 @@ pub fn py_string(text: &str) -> String {
 }
 
 fn double(d: f64) -> String {
-    if d.is_nan() {
-        "float('nan')".into()
-    } else if d.is_infinite() {
-        if d > 0.0 {
-            "float('inf')".into()
-        } else {
-            "float('-inf')".into()
-        }
-    } else {
-        format!("{d:?}")
-    }
-}
-
-fn lbool(r: SatResult) -> &'static str {
-    match r {
-        SatResult::Sat => "Z3_L_TRUE",
-        SatResult::Unsat => "Z3_L_FALSE",
-        SatResult::Unknown => "Z3_L_UNDEF",
-    }
+    super::double_literal(d, ["float('nan')", "float('inf')", "float('-inf')"])
 }
 
 fn arg(ctx: &str, a: &Arg, outs: &mut Vec<(String, String)>) -> String {
@@ -81,14 +62,18 @@ fn arg(ctx: &str, a: &Arg, outs: &mut Vec<(String, String)>) -> String {
 
 fn cond(c: &Cond) -> String {
     match c {
-        Cond::AnswerIsNot(v, r) => format!("{v} != {}", lbool(*r)),
+        Cond::AnswerIsNot(v, r) => format!("{v} != {}", super::lbool_name(*r)),
         Cond::NotTrue { ctx, ast } => format!("Z3_get_bool_value({ctx}, {ast}) != Z3_L_TRUE"),
         Cond::IsFalse { ctx, ast } => format!("Z3_get_bool_value({ctx}, {ast}) == Z3_L_FALSE"),
         Cond::AnswersDiffer(a, b) => {
             format!("{a} != Z3_L_UNDEF and {b} != Z3_L_UNDEF and {a} != {b}")
         }
-        Cond::Answers(a, ra, b, rb) => format!("{a} == {} and {b} == {}", lbool(*ra), lbool(*rb)),
-        Cond::AnswerIs(v, r) => format!("{v} == {}", lbool(*r)),
+        Cond::Answers(a, ra, b, rb) => format!(
+            "{a} == {} and {b} == {}",
+            super::lbool_name(*ra),
+            super::lbool_name(*rb)
+        ),
+        Cond::AnswerIs(v, r) => format!("{v} == {}", super::lbool_name(*r)),
     }
 }
 
