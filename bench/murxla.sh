@@ -47,8 +47,9 @@ if [ -z "${MURXLA:-}" ]; then
             git -C "$src" checkout -q "$commit"
         fi
         json=()
-        if cmake --find-package -DNAME=nlohmann_json -DCOMPILER_ID=GNU -DLANGUAGE=CXX \
-            -DMODE=EXIST >/dev/null 2>&1; then
+        # (In the private folder: cmake --find-package writes CMakeFiles/ where it runs.)
+        if (cd "$out" && cmake --find-package -DNAME=nlohmann_json -DCOMPILER_ID=GNU \
+            -DLANGUAGE=CXX -DMODE=EXIST >/dev/null 2>&1); then
             mkdir -p "$cache/json-shim"
             cat > "$cache/json-shim/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.11)
