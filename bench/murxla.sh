@@ -88,7 +88,19 @@ def cgroup(name):
             continue
 
         def cpu(path=path, stat=stat):
+            """Kills what is left in the group, then reads its CPU seconds and removes it."""
+            for _ in range(100):
+                pids = open(f"{path}/cgroup.procs").read().split()
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                time.sleep(0.1)
             text = open(f"{path}/{stat}").read()
+            os.rmdir(path)
             if stat == "cpu.stat":
                 return int(re.search(r"usage_usec (\d+)", text).group(1)) / 1e6
             return int(text) / 1e9
@@ -177,13 +189,6 @@ else:
 crash_kinds = {"crash", "stack-overflow"}
 b_crashes = [f for f in s["failure_list"] if f["kind"] in crash_kinds]
 wall_b = s["seconds"]
-
-for group in (m_group, b_group):
-    if group:
-        try:
-            os.rmdir(group[0])
-        except OSError:
-            pass
 
 
 def ratio(a, b):
