@@ -1060,9 +1060,15 @@ pub enum Call {
     /// reference state expects of what built T (`crate::read::expected_for_term`): a wrong
     /// answer is a `read-back` finding. Appended last: binary traces keep their variant
     /// numbers.
-    Read { function: String, term: TermId },
+    Read {
+        function: String,
+        term: TermId,
+    },
     /// `read_sort "Z3_FUNCTION" sS`: the same for a read-back of sort S.
-    ReadSort { function: String, sort: SortId },
+    ReadSort {
+        function: String,
+        sort: SortId,
+    },
     /// `read_eq tA tB`: `Z3_is_eq_ast` of A and B (`true`/`false`); equal terms have equal
     /// hashes and ids, terms Z3 must share (the same literal or constant twice) are equal,
     /// terms of different sorts are not.

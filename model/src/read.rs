@@ -141,10 +141,7 @@ impl Reader {
 
     /// Every reader of a subject.
     pub fn of(subject: Subject) -> impl Iterator<Item = Reader> {
-        READERS
-            .iter()
-            .filter(move |r| r.2 == subject)
-            .map(|r| r.0)
+        READERS.iter().filter(move |r| r.2 == subject).map(|r| r.0)
     }
 
     /// Whether Z3 documents the function for this term (a numeral read of a numeral, an FP
@@ -216,7 +213,8 @@ impl Reader {
             | R::FpExponentInt64
             | R::FpExponentBv => fp.as_ref().is_some_and(|v| !v.is_nan()),
             R::FpSignificandUint64 => {
-                fp.as_ref().is_some_and(|v| !v.is_nan()) && matches!(info.sort, Sort::FloatingPoint(_, s) if s <= 65)
+                fp.as_ref().is_some_and(|v| !v.is_nan())
+                    && matches!(info.sort, Sort::FloatingPoint(_, s) if s <= 65)
             }
             R::IsGround => info.is_closed(),
             R::SortKind
@@ -373,7 +371,14 @@ fn parse_decimal(text: &str) -> Option<BigRational> {
         return None;
     }
     let digits = format!("{int}{frac}");
-    let n = BigInt::parse_bytes(if digits.is_empty() { b"0" } else { digits.as_bytes() }, 10)?;
+    let n = BigInt::parse_bytes(
+        if digits.is_empty() {
+            b"0"
+        } else {
+            digits.as_bytes()
+        },
+        10,
+    )?;
     let v = BigRational::new(n, BigInt::from(10).pow(frac.len() as u32));
     Some(if neg { -v } else { v })
 }
@@ -502,9 +507,9 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
     use Reader as R;
     match reader {
         R::NumeralString => number.map_or(Expect::Unjudged, |v| Expect::Text(rational_text(&v))),
-        R::NumeralDecimalString => number.map_or(Expect::Unjudged, |v| {
-            Expect::Decimal(v, DECIMAL_PRECISION)
-        }),
+        R::NumeralDecimalString => {
+            number.map_or(Expect::Unjudged, |v| Expect::Decimal(v, DECIMAL_PRECISION))
+        }
         R::NumeralBinaryString => {
             number.map_or(Expect::Unjudged, |v| Expect::Binary(v.numer().clone()))
         }
@@ -728,10 +733,14 @@ mod tests {
     fn judged_texts() {
         let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
         assert!(Expect::Decimal(q(3, 4), 12).judge("0.75").is_ok());
-        assert!(Expect::Decimal(q(1, 3), 12).judge("0.333333333333?").is_ok());
+        assert!(Expect::Decimal(q(1, 3), 12)
+            .judge("0.333333333333?")
+            .is_ok());
         assert!(Expect::Decimal(q(1, 3), 12).judge("0.3?").is_err());
         assert!(Expect::Decimal(q(-5, 1), 12).judge("-5").is_ok());
-        assert!(Expect::Double(q(1, 3)).judge(&format!("{:?}", 1.0f64 / 3.0)).is_ok());
+        assert!(Expect::Double(q(1, 3))
+            .judge(&format!("{:?}", 1.0f64 / 3.0))
+            .is_ok());
         assert!(Expect::Double(q(1, 3)).judge("0.3333").is_err());
         assert!(Expect::Binary(BigInt::from(5)).judge("101").is_ok());
         assert!(Expect::Binary(BigInt::from(5)).judge("100").is_err());
@@ -758,7 +767,10 @@ mod tests {
         let f = FpFields::of(&v);
         assert_eq!(f.exponent, BigUint::from(127u8));
         assert_eq!(f.significand, BigUint::from(0x40_0000u32));
-        assert_eq!(expected_fp(Reader::FpExponentInt64, &v), Expect::Text("0".into()));
+        assert_eq!(
+            expected_fp(Reader::FpExponentInt64, &v),
+            Expect::Text("0".into())
+        );
         // 0.1 is no Float32 value: not judged.
         assert!(fp_value(8, 24, "0.1").is_none());
         assert!(fp_value(11, 53, "0.1").is_some());

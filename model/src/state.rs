@@ -1197,7 +1197,9 @@ fn read_function(
     match crate::read::Reader::from_name(name) {
         Some(reader) if reader.subject() == subject => Ok(reader),
         Some(_) => violation(format!("`{name}` reads no {subject:?}")),
-        None => violation(format!("`{name}` is no read-back function this model knows")),
+        None => violation(format!(
+            "`{name}` is no read-back function this model knows"
+        )),
     }
 }
 

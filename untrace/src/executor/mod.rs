@@ -1023,13 +1023,12 @@ impl Executor {
                 Outcome::Term(self.main(|| Dynamic::fresh_const(name, s))?)
             }
             Call::Read { function, term } => Outcome::Value(self.read_term(function, *term)?),
-            Call::ReadSort { function, sort } => {
-                Outcome::Value(self.read_sort(function, *sort)?)
-            }
+            Call::ReadSort { function, sort } => Outcome::Value(self.read_sort(function, *sort)?),
             Call::ReadEq(a, b) => Outcome::Value(self.read_eq(*a, *b)?),
             Call::ReadStats(z) => {
                 let slot = self.slot(*z)?;
-                let problem = solver_call(slot, || read::read_stats(&slot.solver))?.map_err(z3err)?;
+                let problem =
+                    solver_call(slot, || read::read_stats(&slot.solver))?.map_err(z3err)?;
                 if let (Some(problem), true) = (problem, self.config.run_checks) {
                     return Err(read_back_finding(
                         format!("the statistics of {z}: {problem}"),
@@ -1313,10 +1312,12 @@ impl Executor {
             return Ok(());
         }
         let verdict = match (&expect, returned_sort) {
-            (model::read::Expect::Sort(s), Some(got)) => match self.main(|| read::same_sort(got, s))? {
-                Some(false) => Err(format!("expected sort {s}, Z3 answered `{value}`")),
-                _ => Ok(()),
-            },
+            (model::read::Expect::Sort(s), Some(got)) => {
+                match self.main(|| read::same_sort(got, s))? {
+                    Some(false) => Err(format!("expected sort {s}, Z3 answered `{value}`")),
+                    _ => Ok(()),
+                }
+            }
             _ => expect.judge(value),
         };
         verdict.map_err(|m| {

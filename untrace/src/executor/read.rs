@@ -47,9 +47,7 @@ pub fn newer_functions_present() -> Vec<&'static str> {
 pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str)> {
     entries.iter().enumerate().find_map(|(i, e)| {
         let name = match &e.call {
-            model::Call::Read { function, .. } | model::Call::ReadSort { function, .. } => {
-                function
-            }
+            model::Call::Read { function, .. } | model::Call::ReadSort { function, .. } => function,
             _ => return None,
         };
         let reader = Reader::from_name(name)?;
@@ -70,8 +68,7 @@ type SortDomainN = unsafe extern "C" fn(Z3_context, Z3_sort, c_uint) -> Option<Z
 /// # Safety
 /// `F` must be the function's C signature.
 unsafe fn typed<F: Copy>(name: &'static str) -> Result<F, String> {
-    let address =
-        function(name).ok_or_else(|| format!("{name} is not in the loaded libz3"))?;
+    let address = function(name).ok_or_else(|| format!("{name} is not in the loaded libz3"))?;
     debug_assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
     // SAFETY: the caller names the signature; a function pointer is pointer-sized.
     Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) })
@@ -169,9 +166,10 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             }
             R::NumeralRationalInt64 => {
                 let (mut n, mut d) = (0, 0);
-                or_false(Z3_get_numeral_rational_int64(ctx, a, &mut n, &mut d), || {
-                    format!("{n}/{d}")
-                })
+                or_false(
+                    Z3_get_numeral_rational_int64(ctx, a, &mut n, &mut d),
+                    || format!("{n}/{d}"),
+                )
             }
             R::NumeralSmall => {
                 let (mut n, mut d) = (0, 0);
@@ -265,9 +263,10 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             R::FpSignificandString => text(Z3_fpa_get_numeral_significand_string(ctx, a))?,
             R::FpSignificandUint64 => {
                 let mut v = 0;
-                or_false(Z3_fpa_get_numeral_significand_uint64(ctx, a, &mut v), || {
-                    v.to_string()
-                })
+                or_false(
+                    Z3_fpa_get_numeral_significand_uint64(ctx, a, &mut v),
+                    || v.to_string(),
+                )
             }
             R::FpSignificandBv => numeral_of(ctx, Z3_fpa_get_numeral_significand_bv(ctx, a))?,
             R::FpExponentString => text(Z3_fpa_get_numeral_exponent_string(ctx, a, false))?,
@@ -355,7 +354,9 @@ pub fn read_eq(a: &Dynamic, b: &Dynamic) -> (bool, Option<String>) {
         } else if eq && ix != iy {
             Some(format!("equal terms with ids {ix} and {iy}"))
         } else if eq != (ix == iy) {
-            Some(format!("Z3_is_eq_ast says {eq} of terms with ids {ix} and {iy}"))
+            Some(format!(
+                "Z3_is_eq_ast says {eq} of terms with ids {ix} and {iy}"
+            ))
         } else if eq && !same_sort {
             Some("equal terms of different sorts".into())
         } else {
