@@ -719,6 +719,7 @@ fn sort_kind(s: &Sort) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::Call;
 
     #[test]
     fn every_reader_has_one_row_and_a_z3_name() {
@@ -727,6 +728,58 @@ mod tests {
             assert_eq!(Reader::from_name(name), Some(*reader));
             assert!(READERS[..i].iter().all(|r| r.0 != *reader && r.1 != *name));
         }
+    }
+
+    /// The state after the text trace `body` (without header).
+    fn state_of(body: &str) -> State {
+        let trace = crate::trace::text::parse(&format!("z3-trace 1\n{body}")).unwrap();
+        let mut state = State::new();
+        for e in &trace.entries {
+            state.apply(&e.call, e.ret.as_ref()).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn the_state_refuses_reads_z3_does_not_document() {
+        let state = state_of(
+            "sort_int\nreturn s1\nlit s1 \"-5\"\nreturn t1\nconst s1 \"x\"\nreturn t2\n\
+             sort_fp 8 24\nreturn s2\nlit s2 \"nan\"\nreturn t3\n",
+        );
+        let read = |function: &str, term: u32| Call::Read {
+            function: function.into(),
+            term: TermId(term),
+        };
+        assert!(state.check(&read("Z3_get_numeral_int64", 1)).is_ok());
+        let refused = |call: Call, words: &str| {
+            let v = state.check(&call).unwrap_err();
+            assert!(v.0.contains(words), "{v}");
+        };
+        refused(
+            read("Z3_get_numeral_int64", 2),
+            "does not apply to t2 (a constant",
+        );
+        refused(read("Z3_fpa_get_numeral_sign", 3), "does not apply to t3");
+        refused(read("Z3_mk_true", 1), "no read-back function");
+        refused(read("Z3_get_bv_sort_size", 1), "reads no Term");
+        refused(read("Z3_get_numeral_string", 9), "t9 is not defined");
+        let sort = Call::ReadSort {
+            function: "Z3_get_bv_sort_size".into(),
+            sort: SortId(1),
+        };
+        refused(sort, "does not apply to s1");
+        assert_eq!(
+            expected_for_term(Reader::NumeralUint, &state, TermId(1)),
+            Expect::Text("false".into())
+        );
+        assert_eq!(
+            expected_for_term(Reader::NumeralRationalInt64, &state, TermId(1)),
+            Expect::Text("-5/1".into())
+        );
+        assert_eq!(
+            expected_for_term(Reader::AppDeclName, &state, TermId(2)),
+            Expect::Text("x".into())
+        );
     }
 
     #[test]

@@ -1027,8 +1027,7 @@ impl Executor {
             Call::ReadEq(a, b) => Outcome::Value(self.read_eq(*a, *b)?),
             Call::ReadStats(z) => {
                 let slot = self.slot(*z)?;
-                let problem =
-                    solver_call(slot, || read::read_stats(&slot.solver))?.map_err(z3err)?;
+                let problem = solver_call(slot, || read::read_stats(&slot.solver))?;
                 if let (Some(problem), true) = (problem, self.config.run_checks) {
                     return Err(read_back_finding(
                         format!("the statistics of {z}: {problem}"),
