@@ -379,5 +379,5 @@ pub fn read_stats(solver: &z3::Solver) -> Option<String> {
             }
         }
     }
-    Ok(None)
+    None
 }
