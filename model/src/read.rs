@@ -168,8 +168,9 @@ impl Reader {
             | R::NumeralInt64
             | R::NumeralUint64
             | R::NumeralRationalInt64
-            | R::NumeralSmall
-            | R::NumeralDouble => numeral,
+            | R::NumeralSmall => numeral,
+            // Of arithmetic numerals (5.4.1 refuses a bit-vector, "invalid argument").
+            R::NumeralDouble => numeral && arith,
             // Binary digits of integers only (Z3 refuses a fraction).
             R::NumeralBinaryString => {
                 numeral
