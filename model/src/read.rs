@@ -103,6 +103,8 @@ readers! {
     ArrayDomain = "Z3_get_array_sort_domain", Sort, false;
     ArrayRange = "Z3_get_array_sort_range", Sort, false;
     SeqSortBasis = "Z3_get_seq_sort_basis", Sort, false;
+    // `(simplify T)` in Z3's own command interpreter, T as `Z3_ast_to_string` prints it.
+    EvalSimplify = "Z3_eval_smtlib2_string", Term, false;
     // Only in releases after 4.8.12.
     StringLength = "Z3_get_string_length", Term, true;
     StringContents = "Z3_get_string_contents", Term, true;
@@ -178,6 +180,7 @@ impl Reader {
                     && lit.is_some_and(|v| !v.starts_with('-'))
             }
             R::Numerator | R::Denominator => numeral && arith,
+            R::EvalSimplify => numeral || (lit.is_some() && info.sort == Sort::Bool),
             R::IsNumeralAst
             | R::AstKind
             | R::IsApp
@@ -281,6 +284,8 @@ pub enum Expect {
     Binary(BigInt),
     /// A sort equal to this one (the executor compares it with Z3's own sort).
     Sort(Sort),
+    /// The text `Z3_ast_to_string` prints of the term read (the executor asks Z3 for it).
+    Printed,
     /// The reference state does not know the answer.
     Unjudged,
 }
@@ -328,7 +333,7 @@ impl Expect {
                     _ => false,
                 }
             }
-            Expect::Sort(_) | Expect::Unjudged => true,
+            Expect::Sort(_) | Expect::Printed | Expect::Unjudged => true,
         };
         if ok {
             Ok(())
@@ -346,6 +351,7 @@ impl fmt::Display for Expect {
             Expect::Double(v) => write!(f, "the double nearest to {v}"),
             Expect::Binary(v) => write!(f, "{v} in binary"),
             Expect::Sort(s) => write!(f, "sort {s}"),
+            Expect::Printed => f.write_str("the term as Z3 prints it"),
             Expect::Unjudged => f.write_str("anything"),
         }
     }
@@ -522,8 +528,12 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         R::NumeralDouble => number.map_or(Expect::Unjudged, Expect::Double),
         R::Numerator => number.map_or(Expect::Unjudged, |v| Expect::Text(v.numer().to_string())),
         R::Denominator => number.map_or(Expect::Unjudged, |v| Expect::Text(v.denom().to_string())),
+        // Z3 counts FP numerals as numerals (though their AST kind is an application).
         R::IsNumeralAst => match &info.origin {
-            Origin::Lit(_) => bool_text(number.is_some()),
+            Origin::Lit(_) if number.is_some() || matches!(info.sort, Sort::FloatingPoint(..)) => {
+                bool_text(true)
+            }
+            Origin::Lit(_) => Expect::Unjudged,
             Origin::Const(_) | Origin::Var | Origin::Quantifier | Origin::Apply { .. } => {
                 bool_text(false)
             }
@@ -531,6 +541,9 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         },
         R::AstKind => match &info.origin {
             Origin::Lit(_) if number.is_some() => Expect::Text("numeral".into()),
+            Origin::Lit(_) if !matches!(info.sort, Sort::FloatingPoint(..) | Sort::Bool) => {
+                Expect::Unjudged
+            }
             Origin::Lit(_) | Origin::Const(_) | Origin::Var | Origin::Apply { .. } => {
                 Expect::Text("app".into())
             }
@@ -564,7 +577,7 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             (Sort::Bool, Some("false")) => Expect::Text(0x101.to_string()),
             _ => Expect::Unjudged,
         },
-        R::AppRange | R::TermSort => Expect::Sort(info.sort.clone()),
+        R::AppRange | R::TermSort => sort_expect(state, &info.sort),
         R::BoolValue => match (&info.sort, lit, &info.origin) {
             (Sort::Bool, Some(v), _) => Expect::Text(v.to_string()),
             (Sort::Bool, None, Origin::Const(_)) => Expect::Text("undef".into()),
@@ -572,6 +585,8 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             _ => Expect::Unjudged,
         },
         R::IsWellSorted => bool_text(true),
+        // A literal simplifies to itself, printed as Z3 prints it.
+        R::EvalSimplify => Expect::Printed,
         R::AstToString => match (&info.origin, &info.sort) {
             (Origin::Const(name), _) if crate::smtlib::is_simple_symbol(name) => {
                 Expect::Text(name.clone())
@@ -692,11 +707,29 @@ pub fn expected_for_sort(reader: Reader, state: &State, sort: SortId) -> Expect 
         (R::BvSortSize, Sort::BitVec(w)) => Expect::Text(w.to_string()),
         (R::FpEbits, Sort::FloatingPoint(e, _)) => Expect::Text(e.to_string()),
         (R::FpSbits, Sort::FloatingPoint(_, s)) => Expect::Text(s.to_string()),
-        (R::ArrayDomain | R::ArrayDomainN, Sort::Array(i, _)) => Expect::Sort((**i).clone()),
-        (R::ArrayRange, Sort::Array(_, e)) => Expect::Sort((**e).clone()),
+        (R::ArrayDomain | R::ArrayDomainN, Sort::Array(i, _)) => sort_expect(state, i),
+        (R::ArrayRange, Sort::Array(_, e)) => sort_expect(state, e),
         (R::ArrayArity, Sort::Array(..)) => Expect::Text("1".into()),
-        (R::SeqSortBasis, Sort::Seq(e)) => Expect::Sort((**e).clone()),
+        (R::SeqSortBasis, Sort::Seq(e)) => sort_expect(state, e),
         _ => Expect::Unjudged,
+    }
+}
+
+/// [`Expect::Sort`] where the executor can build the sort again to compare (no datatype in
+/// it: a datatype's sort is its declaration's, which a name does not rebuild).
+fn sort_expect(state: &State, sort: &Sort) -> Expect {
+    fn rebuildable(state: &State, sort: &Sort) -> bool {
+        match sort {
+            Sort::Array(i, e) => rebuildable(state, i) && rebuildable(state, e),
+            Sort::Seq(e) => rebuildable(state, e),
+            Sort::Named(name, params) => params.is_empty() && state.uninterpreted.contains(name),
+            _ => true,
+        }
+    }
+    if rebuildable(state, sort) {
+        Expect::Sort(sort.clone())
+    } else {
+        Expect::Unjudged
     }
 }
 

@@ -1335,6 +1335,11 @@ impl Executor {
         let expect = model::read::expected_for_term(reader, &self.state, term);
         let sort = self.state.term(term).map_err(malformed)?.sort.clone();
         let subject = format!("{term} (sort {sort})");
+        // The term as Z3 prints it is what the expectation names (not the state's to know).
+        let expect = match expect {
+            model::read::Expect::Printed => model::read::Expect::Text(self.main(|| t.to_string())?),
+            other => other,
+        };
         self.judge_read(reader, expect, &value, returned, subject, &sort)?;
         Ok(value)
     }

@@ -215,6 +215,14 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
                 _ => "undef".into(),
             },
             R::IsWellSorted => flag(Z3_is_well_sorted(ctx, a)),
+            R::EvalSimplify => {
+                let printed = text(Z3_ast_to_string(ctx, a))?;
+                let command = std::ffi::CString::new(format!("(simplify {printed})"))
+                    .map_err(|_| "a term printed with NUL".to_string())?;
+                text(Z3_eval_smtlib2_string(ctx, command.as_ptr()))?
+                    .trim()
+                    .to_string()
+            }
             R::AstToString => text(Z3_ast_to_string(ctx, a))?,
             R::IsString => flag(Z3_is_string(ctx, a)),
             R::GetString => text(Z3_get_string(ctx, a))?,
