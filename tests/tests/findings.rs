@@ -214,7 +214,7 @@ fn evaluation_disagreements_are_bug_reports() {
         5,
         // Without bit-vectors: Z3 4.8.12's own bvsmul_noovfl bug would be a second,
         // real evaluation disagreement, which the fault-free replay rightly still fails.
-        &["--rounds", "30", "--theories", "arith,uf,array"],
+        &["--rounds", "33", "--theories", "arith,uf,array"],
         &[],
     );
 }
@@ -226,7 +226,7 @@ fn shadow_and_config_disagreements_are_bug_reports() {
         "flip-solver@2",
         &["shadow", "config"],
         5,
-        &["--rounds", "13"],
+        &["--rounds", "17"],
         &[],
     );
 }
@@ -234,7 +234,7 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 #[test]
 fn satisfiable_cores_are_bug_reports() {
     // Theories without Z3 4.8.12's own FP, bit-vector and array bugs, which end rounds early.
-    let args = ["--rounds", "6", "--theories", "core,uf"];
+    let args = ["--rounds", "38", "--theories", "core,uf"];
     finding_is_a_bug_report("empty-core", "core", 5, &args, &[]);
 }
 
@@ -289,7 +289,7 @@ fn wrong_consequences_are_bug_reports() {
         "wrong-consequence",
         "consequence",
         5,
-        &["--rounds", "40"],
+        &["--rounds", "78"],
         &[],
     );
 }
@@ -320,12 +320,12 @@ fn tactic_subgoal_losses_are_bug_reports() {
 
 #[test]
 fn wrong_optimum_values_are_bug_reports() {
-    let args = ["--rounds", "8", "--theories", "core,arith"];
+    let args = ["--rounds", "10", "--theories", "core,arith"];
     finding_is_a_bug_report("wrong-opt-value", "optimize", 5, &args, &[]);
 }
 
 #[test]
 fn beaten_optima_are_bug_reports() {
-    let args = ["--rounds", "8", "--theories", "core,arith"];
+    let args = ["--rounds", "10", "--theories", "core,arith"];
     finding_is_a_bug_report("worse-optimum", "optimize", 5, &args, &[]);
 }
