@@ -31,6 +31,7 @@ pub const REQUIRED_SYMBOLS: &[&str] = &[
     "Z3_del_constructor",
     "Z3_del_constructor_list",
     "Z3_del_context",
+    "Z3_eval_smtlib2_string",
     "Z3_fpa_get_ebits",
     "Z3_fpa_get_numeral_exponent_bv",
     "Z3_fpa_get_numeral_exponent_int64",
