@@ -4,7 +4,8 @@
 //! [`SolverChoice::Composed`](crate::actions::SolverChoice)), goals a tactic is applied to
 //! ([`ApplyTactic`], then `check_goal`), and Optimize contexts ([`Optimize`], then
 //! `check_model`/`check_indep` on the hard constraints, `check_opt_values` and
-//! `check_opt_better`). Terms come from the round's pool, so every theory meets both.
+//! `check_opt_better`), and reading objects back ([`ReadBack`]). Terms come from the round's
+//! pool, so every theory meets them all.
 
 use crate::actions::Action;
 use crate::failure::Failure;
@@ -327,4 +328,119 @@ impl Action for Optimize {
         cx.run(Call::Release(AnyId::Opt(o)))?;
         Ok(answer.is_some())
     }
+}
+
+// ---- Read-backs -------------------------------------------------------------------------
+
+/// Reads an object of the round back (`read`, `read_sort`, `read_eq`, `read_stats`): a
+/// pool term with a read-back function the reference state says applies to it and the
+/// loaded libz3 has (those of releases after 4.8.12 only where it has them), a sort of the
+/// round, two terms' equality (a literal or constant made again must be the same term), or
+/// the solver's statistics. The executor judges each answer by what the trace built.
+pub struct ReadBack;
+impl Action for ReadBack {
+    fn name(&self) -> &'static str {
+        "read_back"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        use model::read::{Reader, Subject};
+        let Some(t) = cx.pool.any(&mut cx.rng) else {
+            return Ok(false);
+        };
+        match cx.rng.random_range(0..10) {
+            0 => {
+                // The same literal or constant made again, or another pool term.
+                let twin = match cx.sut.state().term(t).map(|i| i.origin.clone()) {
+                    Ok(model::state::Origin::Lit(value)) => {
+                        let sort = cx.pool.sort_of(t).cloned();
+                        match sort {
+                            Some(sort) => match cx.sort_id(&sort)? {
+                                Some(sid) => cx.new_term(Call::Lit { sort: sid, value }, false)?,
+                                None => None,
+                            },
+                            None => None,
+                        }
+                    }
+                    _ => cx.pool.any(&mut cx.rng),
+                };
+                let Some(u) = twin else {
+                    return Ok(false);
+                };
+                cx.run(Call::ReadEq(t, u))?;
+            }
+            1 => {
+                let sorts: Vec<model::SortId> = cx.sorts.values().copied().collect();
+                if sorts.is_empty() {
+                    return Ok(false);
+                }
+                let sort = sorts[cx.rng.random_range(0..sorts.len())];
+                let state = cx.sut.state();
+                let readers: Vec<Reader> = Reader::of(Subject::Sort)
+                    .filter(|r| untrace::executor::read::available(*r))
+                    .filter(|r| r.applies_to_sort(state, sort).is_ok())
+                    .collect();
+                if readers.is_empty() {
+                    return Ok(false);
+                }
+                let reader = readers[cx.rng.random_range(0..readers.len())];
+                cx.run(Call::ReadSort {
+                    function: reader.name().into(),
+                    sort,
+                })?;
+            }
+            2 if cx.solver.is_some() => {
+                cx.solver_call(Call::ReadStats)?;
+            }
+            _ => {
+                // Half the time a fresh literal (numerals at the edges of machine integers,
+                // FP specials, strings), which the numeral and FP read-backs judge exactly.
+                let t = match cx.rng.random_bool(0.5) {
+                    true => fresh_literal(cx)?.unwrap_or(t),
+                    false => t,
+                };
+                let state = cx.sut.state();
+                let readers: Vec<Reader> = Reader::of(Subject::Term)
+                    .filter(|r| untrace::executor::read::available(*r))
+                    .filter(|r| r.applies_to_term(state, t).is_ok())
+                    .collect();
+                if readers.is_empty() {
+                    return Ok(false);
+                }
+                let reader = readers[cx.rng.random_range(0..readers.len())];
+                cx.run(Call::Read {
+                    function: reader.name().into(),
+                    term: t,
+                })?;
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// A new literal of one of the round's sorts that have literals the read-backs judge.
+fn fresh_literal(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let sorts: Vec<Sort> = crate::gen::input_sorts(cx)
+        .into_iter()
+        .filter(|s| {
+            matches!(
+                s,
+                Sort::Int | Sort::Real | Sort::BitVec(_) | Sort::FloatingPoint(..) | Sort::String
+            )
+        })
+        .collect();
+    if sorts.is_empty() {
+        return Ok(None);
+    }
+    let sort = sorts[cx.rng.random_range(0..sorts.len())].clone();
+    let value = match sort {
+        Sort::String => crate::gen::literal_value(&mut cx.rng, &sort),
+        _ => crate::gen::numeral_value(&mut cx.rng, &sort),
+    };
+    let (Some(value), Some(sid)) = (value, cx.sort_id(&sort)?) else {
+        return Ok(None);
+    };
+    cx.new_term(Call::Lit { sort: sid, value }, false)
 }

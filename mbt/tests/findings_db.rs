@@ -66,7 +66,7 @@ fn findings_are_tracked_across_nights_and_triage_verifies_fixes() {
     }
     // The second night minimizes: its findings store the minimized traces. The database knows
     // every finding of the fault, so nothing is new (exit 0).
-    night(&two, &db, "201", &["--minimize"], 0);
+    night(&two, &db, "301", &["--minimize"], 0);
     let findings = injected_findings(&db);
     let twice: Vec<&Value> = findings.iter().filter(|f| f["nights"] == 2).collect();
     assert!(

@@ -787,6 +787,27 @@ macro_rules! walk_call {
                 $v.head(spec!("set_union", Term, Terms, ["Z3_mk_set_union"], Smt2::Indexed { head: "union", standard: false }));
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            // The function is an argument (`crate::read::READERS`); the spec names the
+            // functions every read makes around it.
+            Call::Read { function, term } => {
+                $v.head(spec!("read", Value, Reads, ["Z3_get_numeral_string", "Z3_get_ast_kind", "Z3_get_app_decl", "Z3_to_app", "Z3_get_symbol_string"], ApiOnly));
+                $v.string(function, "a Z3 read-back function of a term");
+                $v.term(term);
+            }
+            Call::ReadSort { function, sort } => {
+                $v.head(spec!("read_sort", Value, Reads, ["Z3_sort_to_string", "Z3_get_symbol_string"], ApiOnly));
+                $v.string(function, "a Z3 read-back function of a sort");
+                $v.sort(sort);
+            }
+            Call::ReadEq(a, b) => {
+                $v.head(spec!("read_eq", Value, Reads, ["Z3_is_eq_ast", "Z3_get_ast_hash", "Z3_get_ast_id", "Z3_is_eq_sort", "Z3_get_sort"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::ReadStats(z) => {
+                $v.head(spec!("read_stats", None, Reads, ["Z3_solver_get_statistics", "Z3_stats_size", "Z3_stats_get_key", "Z3_stats_is_uint", "Z3_stats_is_double", "Z3_stats_get_uint_value", "Z3_stats_get_double_value", "Z3_stats_to_string", "Z3_stats_inc_ref", "Z3_stats_dec_ref"], ApiOnly));
+                $v.solver(z);
+            }
         }
     }};
 }
@@ -1055,6 +1076,28 @@ pub enum Call {
     /// `set_union tA tB ...`: the union of sets (`Z3_mk_set_union`), arrays to Bool of one
     /// sort, at least one. Appended last: binary traces keep their variant numbers.
     SetUnion(Vec<TermId>),
+    /// `read "Z3_FUNCTION" tT`: the read-back function (`crate::read::READERS`) of term T;
+    /// records Z3's answer as text (`crate::read` says which), which must be what the
+    /// reference state expects of what built T (`crate::read::expected_for_term`): a wrong
+    /// answer is a `read-back` finding. Appended last: binary traces keep their variant
+    /// numbers.
+    Read {
+        function: String,
+        term: TermId,
+    },
+    /// `read_sort "Z3_FUNCTION" sS`: the same for a read-back of sort S.
+    ReadSort {
+        function: String,
+        sort: SortId,
+    },
+    /// `read_eq tA tB`: `Z3_is_eq_ast` of A and B (`true`/`false`); equal terms have equal
+    /// hashes and ids, terms Z3 must share (the same literal or constant twice) are equal,
+    /// terms of different sorts are not.
+    ReadEq(TermId, TermId),
+    /// `read_stats zZ`: Z's statistics read entry by entry (`Z3_solver_get_statistics`,
+    /// `Z3_stats_*`); nothing is recorded (they count work), their shape is checked: keys
+    /// named, each entry either an unsigned or a finite non-negative double.
+    ReadStats(SolverId),
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1632,6 +1675,18 @@ impl Call {
             }
             all.push(Call::Cube(z));
             all.push(Call::SetUnion(vec![]));
+            all.extend([
+                Call::Read {
+                    function: text(),
+                    term: t,
+                },
+                Call::ReadSort {
+                    function: text(),
+                    sort: s,
+                },
+                Call::ReadEq(t, t),
+                Call::ReadStats(z),
+            ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

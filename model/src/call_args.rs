@@ -55,6 +55,8 @@ pub enum Family {
     Optimize,
     /// Releasing handles.
     Handles,
+    /// Reading objects back (`read`, `read_sort`, `read_eq`, `read_stats`).
+    Reads,
 }
 
 impl Family {
@@ -70,6 +72,7 @@ impl Family {
             Family::Cubes => Some("cubes"),
             Family::Tactics => Some("tactics"),
             Family::Optimize => Some("optimize"),
+            Family::Reads => Some("reads"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -72,10 +72,13 @@ pub enum FailureKind {
     /// An Optimize context reported an objective value its model does not have, or a value
     /// that a model of its hard constraints beats.
     Optimize,
+    /// A read-back function (`read`, `read_sort`, `read_eq`, `read_stats`) answered what the
+    /// trace did not build: a numeral's value, a term's structure, a sort's parameters.
+    ReadBack,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 21] = [
+    pub const ALL: [FailureKind; 22] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -97,6 +100,7 @@ impl FailureKind {
         FailureKind::Cube,
         FailureKind::Tactic,
         FailureKind::Optimize,
+        FailureKind::ReadBack,
     ];
 
     pub fn name(self) -> &'static str {
@@ -122,6 +126,7 @@ impl FailureKind {
             FailureKind::Cube => "cube",
             FailureKind::Tactic => "tactic",
             FailureKind::Optimize => "optimize",
+            FailureKind::ReadBack => "read-back",
         }
     }
 
@@ -150,6 +155,7 @@ impl FailureKind {
                 | FailureKind::Cube
                 | FailureKind::Tactic
                 | FailureKind::Optimize
+                | FailureKind::ReadBack
         )
     }
 }

@@ -12,6 +12,7 @@
 //! - [`trace`]: the text and binary trace formats.
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
+//! - [`read`]: the read-back functions and what the reference state expects them to answer.
 //! - [`fuzz`]: the bodies of the fuzz targets (`fuzz/` and `tests/fuzz_targets.rs` run them).
 //!
 //! Architecture invariant: this crate never links Z3 and never spawns a process.
@@ -23,6 +24,7 @@ pub mod datatype;
 pub mod finding;
 pub mod fuzz;
 pub mod options;
+pub mod read;
 pub mod state;
 pub mod trace;
 

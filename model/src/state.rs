@@ -30,6 +30,50 @@ pub struct TermInfo {
     pub free_vars: BTreeSet<TermId>,
     /// The term is or contains a quantifier.
     pub quantified: bool,
+    /// How the term was made, as far as the read-backs' oracles (`crate::read`) need it.
+    pub origin: Origin,
+}
+
+/// How a term was made: what the read-backs (`crate::read`) judge Z3's answers by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// `lit`, with the value as written.
+    Lit(String),
+    /// `const`, with its name.
+    Const(String),
+    /// `var` (a fresh constant: Z3 adds to its name).
+    Var,
+    /// `apply` of an uninterpreted function to this many arguments.
+    Apply { n_args: usize },
+    /// `forall` or `exists`.
+    Quantifier,
+    /// Any other call (an operation, a simplification, ...): Z3 may rewrite what it builds.
+    Other,
+}
+
+impl Origin {
+    fn of(call: &Call) -> Origin {
+        match call {
+            Call::Lit { value, .. } => Origin::Lit(value.clone()),
+            Call::Const { name, .. } => Origin::Const(name.clone()),
+            Call::Var { .. } => Origin::Var,
+            Call::Apply { args, .. } => Origin::Apply { n_args: args.len() },
+            Call::Quantifier { .. } => Origin::Quantifier,
+            _ => Origin::Other,
+        }
+    }
+
+    /// What made the term, in a few words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Origin::Lit(_) => "a literal",
+            Origin::Const(_) => "a constant",
+            Origin::Var => "a bound variable",
+            Origin::Apply { .. } => "a function application",
+            Origin::Quantifier => "a quantifier",
+            Origin::Other => "a term built by an operation",
+        }
+    }
 }
 
 impl TermInfo {
@@ -323,6 +367,7 @@ impl State {
                     is_var: matches!(call, Call::Var { .. }),
                     free_vars,
                     quantified,
+                    origin: Origin::of(call),
                 },
             );
         }
@@ -540,6 +585,16 @@ impl State {
     /// The preconditions of `call` in this state.
     pub fn check(&self, call: &Call) -> Result<(), Violation> {
         match call {
+            Call::Read { function, term } => {
+                let reader = read_function(function, crate::read::Subject::Term)?;
+                reader.applies_to_term(self, *term)
+            }
+            Call::ReadSort { function, sort } => {
+                let reader = read_function(function, crate::read::Subject::Sort)?;
+                reader.applies_to_sort(self, *sort)
+            }
+            Call::ReadEq(a, b) => self.term(*a).and(self.term(*b)).map(drop),
+            Call::ReadStats(solver) => self.solver(*solver).map(drop),
             Call::DeclareDatatypes { .. } => self.resolve_datatypes(call).map(drop),
             Call::SortDatatype { name, params } => {
                 let Some(d) = self.datatypes.by_name.get(name) else {
@@ -929,6 +984,8 @@ impl State {
                 }
             }
             Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } | Call::Cube(_) => {}
+            // Reading changes nothing.
+            Call::Read { .. } | Call::ReadSort { .. } | Call::ReadEq(..) | Call::ReadStats(_) => {}
             Call::SetParam { solver, .. }
             | Call::Assert(solver, _)
             | Call::AssertAndTrack { solver, .. }
@@ -1153,6 +1210,20 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
         Ok(())
     } else {
         violation(format!("`{value}` is not a literal of sort {sort}"))
+    }
+}
+
+/// The read-back function named `name`, which must read a `subject`.
+fn read_function(
+    name: &str,
+    subject: crate::read::Subject,
+) -> Result<crate::read::Reader, Violation> {
+    match crate::read::Reader::from_name(name) {
+        Some(reader) if reader.subject() == subject => Ok(reader),
+        Some(_) => violation(format!("`{name}` reads no {subject:?}")),
+        None => violation(format!(
+            "`{name}` is no read-back function this model knows"
+        )),
     }
 }
 

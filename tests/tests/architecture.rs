@@ -336,6 +336,9 @@ const CALL_CATCH_ALLS: &[(&str, &str)] = &[
     // and the result sort of term-building calls (others: `None`).
     ("model/src/state.rs", "_ => BTreeSet::new(),"),
     ("model/src/state.rs", "_ => return Ok(None),"),
+    // How a term was made: the read-backs judge literals, constants, applications and
+    // quantifiers; every other term-building call is `Origin::Other`.
+    ("model/src/state.rs", "_ => Origin::Other,"),
     // The SMT-LIB text of what a call builds: only term- and sort-building calls have one.
     ("model/src/call_text.rs", "_ => return None,"),
     ("model/src/call_args.rs", "_ => None,"),

@@ -39,7 +39,7 @@ fn fuzzed_traces_replay_with_untrace() {
         out_dir.path(),
         &[
             "--seed",
-            "11",
+            "41",
             "--rounds",
             "12",
             "--jobs",

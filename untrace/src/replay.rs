@@ -204,6 +204,24 @@ pub fn replay_trace_with(
     options: &ReplayOptions,
     on_entry: &mut dyn FnMut(usize),
 ) -> Outcome {
+    // A function of a newer Z3 that the loaded one lacks: the trace cannot replay here, and
+    // says so before any call runs.
+    if let Some((i, function)) = crate::executor::read::missing_function(&trace.entries) {
+        let line = trace.lines.get(i).copied().unwrap_or(i as u32 + 1);
+        let recorded = trace
+            .z3_version
+            .as_deref()
+            .map(|v| format!(" (the trace was recorded on Z3 {v})"))
+            .unwrap_or_default();
+        return Outcome::plain(
+            Exit::Malformed,
+            format!(
+                "{name}:{line}: the trace calls {function}, which the loaded libz3 (Z3 {}) lacks{recorded}",
+                crate::z3_version()
+            ),
+            0,
+        );
+    }
     let mut config = options.config.clone();
     config.term_texts |= config.run_checks && needs_term_texts(trace);
     let mut executor = Executor::new(config);

@@ -23,6 +23,7 @@ pub mod ops;
 mod optimize;
 pub mod plain;
 mod raw_solver;
+pub mod read;
 pub mod tactics;
 pub mod term_text;
 mod terms;
@@ -284,11 +285,17 @@ impl Executor {
     /// `return` line after, so a crash leaves the trace complete up to the crashing call.
     /// A call Z3 refuses gets `return error "MESSAGE"` (the caller still gets the
     /// [`ExecError::Z3`]), so that a replay expects the same refusal. Writes the header
-    /// line first, then the `; z3 VERSION` comment naming the loaded Z3.
+    /// line first, then the `; z3 VERSION` comment naming the loaded Z3, then the
+    /// [`NEWER_FUNCTIONS_COMMENT`] where the loaded Z3 has any.
     pub fn record_to(&mut self, mut out: Box<dyn Write>) {
         // An error here shows again at the first call, which reports it.
+        let newer = read::newer_functions_present();
         let _ = writeln!(out, "{}", header())
             .and_then(|_| writeln!(out, "{}", version_comment(&crate::z3_version())))
+            .and_then(|_| match newer.is_empty() {
+                true => Ok(()),
+                false => writeln!(out, "{}{}", NEWER_FUNCTIONS_COMMENT, newer.join(" ")),
+            })
             .and_then(|_| out.flush());
         self.recorder = Some(out);
     }
@@ -1014,6 +1021,20 @@ impl Executor {
                 let s = self.z3_sort(*sort)?;
                 Outcome::Term(self.main(|| Dynamic::fresh_const(name, s))?)
             }
+            Call::Read { function, term } => Outcome::Value(self.read_term(function, *term)?),
+            Call::ReadSort { function, sort } => Outcome::Value(self.read_sort(function, *sort)?),
+            Call::ReadEq(a, b) => Outcome::Value(self.read_eq(*a, *b)?),
+            Call::ReadStats(z) => {
+                let slot = self.slot(*z)?;
+                let problem = solver_call(slot, || read::read_stats(&slot.solver))?;
+                if let (Some(problem), true) = (problem, self.config.run_checks) {
+                    return Err(read_back_finding(
+                        format!("the statistics of {z}: {problem}"),
+                        "Z3_solver_get_statistics: shape".into(),
+                    ));
+                }
+                Outcome::Nothing
+            }
             Call::Pb { cmp, bound, terms } => {
                 let args = terms
                     .iter()
@@ -1228,6 +1249,144 @@ pub fn expected_error(message: &str) -> bool {
 }
 
 /// Runs a call on a solver, guarded against the solver's own context.
+/// The header comment that names the functions of releases after 4.8.12 the recording libz3
+/// has (looked up by name at start): a trace that uses one replays only where it is.
+pub const NEWER_FUNCTIONS_COMMENT: &str = "; newer functions: ";
+
+/// A read-back that answered what the trace did not build.
+fn read_back_finding(message: String, cause: String) -> ExecError {
+    ExecError::Oracle(
+        Failure::new(model::finding::FailureKind::ReadBack, message)
+            .with_cause(cause)
+            .at_call("read"),
+    )
+}
+
+/// The sort's theory, as a read-back finding's cause names it (widths and formats apart).
+fn sort_class(sort: &Sort) -> String {
+    match sort {
+        Sort::BitVec(_) => "BitVec".into(),
+        Sort::FloatingPoint(..) => "FloatingPoint".into(),
+        Sort::Array(..) => "Array".into(),
+        Sort::Seq(_) => "Seq".into(),
+        Sort::Named(..) => "datatype or uninterpreted".into(),
+        other => other.to_string(),
+    }
+}
+
+impl Executor {
+    fn reader(&self, function: &str) -> Result<model::read::Reader, ExecError> {
+        let reader = model::read::Reader::from_name(function).ok_or_else(|| {
+            ExecError::Malformed(format!("`{function}` is no read-back function"))
+        })?;
+        if !read::available(reader) {
+            return Err(ExecError::Malformed(format!(
+                "{function} is not in the loaded libz3 (Z3 {})",
+                crate::z3_version()
+            )));
+        }
+        Ok(reader)
+    }
+
+    /// The answer as the executor sees it, with the injected `wrong-read` fault applied.
+    fn injected_read(&self, value: String) -> String {
+        match (&self.config.inject, value.parse::<i128>()) {
+            (Some(inject::Fault::WrongRead), Ok(n)) => (n + 1).to_string(),
+            _ => value,
+        }
+    }
+
+    /// Judges a read-back's answer by what the reference state expects.
+    fn judge_read(
+        &self,
+        reader: model::read::Reader,
+        expect: model::read::Expect,
+        value: &str,
+        returned_sort: Option<z3_sys::Z3_sort>,
+        subject: String,
+        sort: &Sort,
+    ) -> Result<(), ExecError> {
+        if !self.config.run_checks {
+            return Ok(());
+        }
+        let verdict = match (&expect, returned_sort) {
+            (model::read::Expect::Sort(s), Some(got)) => {
+                match self.main(|| read::same_sort(got, s))? {
+                    Some(false) => Err(format!("expected sort {s}, Z3 answered `{value}`")),
+                    _ => Ok(()),
+                }
+            }
+            _ => expect.judge(value),
+        };
+        verdict.map_err(|m| {
+            read_back_finding(
+                format!("`{}` of {subject}: {m}", reader.name()),
+                format!("{} of {}", reader.name(), sort_class(sort)),
+            )
+        })
+    }
+
+    fn read_term(&mut self, function: &str, term: TermId) -> Result<String, ExecError> {
+        let reader = self.reader(function)?;
+        let t = self.z3_term(term)?;
+        let (value, returned) = self.main(|| read::read_term(reader, t))?.map_err(z3err)?;
+        let value = self.injected_read(value);
+        let expect = model::read::expected_for_term(reader, &self.state, term);
+        let sort = self.state.term(term).map_err(malformed)?.sort.clone();
+        let subject = format!("{term} (sort {sort})");
+        // The term as Z3 prints it is what the expectation names (not the state's to know).
+        let expect = match expect {
+            model::read::Expect::Printed => model::read::Expect::Text(self.main(|| t.to_string())?),
+            other => other,
+        };
+        self.judge_read(reader, expect, &value, returned, subject, &sort)?;
+        Ok(value)
+    }
+
+    fn read_sort(&mut self, function: &str, sort: SortId) -> Result<String, ExecError> {
+        let reader = self.reader(function)?;
+        let s = self.z3_sort(sort)?;
+        let (value, returned) = self.main(|| read::read_sort(reader, s))?.map_err(z3err)?;
+        let value = self.injected_read(value);
+        let expect = model::read::expected_for_sort(reader, &self.state, sort);
+        let model_sort = self.state.sort(sort).map_err(malformed)?.clone();
+        let subject = format!("{sort} ({model_sort})");
+        self.judge_read(reader, expect, &value, returned, subject, &model_sort)?;
+        Ok(value)
+    }
+
+    /// `read_eq`: Z3's equality of two terms, judged by what they share.
+    fn read_eq(&mut self, a: TermId, b: TermId) -> Result<String, ExecError> {
+        let (x, y) = (self.z3_term(a)?, self.z3_term(b)?);
+        let (eq, problem) = self.main(|| read::read_eq(x, y))?;
+        let (ia, ib) = (
+            self.state.term(a).map_err(malformed)?,
+            self.state.term(b).map_err(malformed)?,
+        );
+        use model::state::Origin;
+        // Z3 shares terms: the same literal or constant of the same sort made twice is one
+        // term.
+        let shared = ia.sort == ib.sort
+            && match (&ia.origin, &ib.origin) {
+                (Origin::Lit(u), Origin::Lit(v)) | (Origin::Const(u), Origin::Const(v)) => u == v,
+                _ => false,
+            };
+        let problem = problem
+            .or_else(|| (shared && !eq).then(|| "the same term made twice is two terms".into()))
+            .or_else(|| {
+                (ia.sort != ib.sort && eq).then(|| "terms of different sorts are equal".into())
+            });
+        if let (Some(problem), true) = (problem, self.config.run_checks) {
+            let sort = ia.sort.clone();
+            return Err(read_back_finding(
+                format!("`Z3_is_eq_ast` of {a} and {b}: {problem}"),
+                format!("Z3_is_eq_ast of {}", sort_class(&sort)),
+            ));
+        }
+        Ok(eq.to_string())
+    }
+}
+
 fn solver_call<R>(slot: &SolverSlot, f: impl FnOnce() -> R) -> Result<R, ExecError> {
     guard::guarded(&slot.ctx, f).map_err(z3err)
 }

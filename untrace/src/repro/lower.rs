@@ -1299,6 +1299,14 @@ impl Lower {
                 );
             }
             Call::Check(check) => self.check(check),
+            // The read-backs' oracle is the reference state's knowledge of what the trace
+            // built, which a program does not carry: the reproducer says so instead.
+            Call::Read { .. } | Call::ReadSort { .. } | Call::ReadEq(..) | Call::ReadStats(_) => {
+                self.step(Step::Note(format!(
+                    "`{}`: read-backs are not lowered (replay the trace: untrace judges them)",
+                    model::trace::text::format_call(call)
+                )));
+            }
         }
     }
 

@@ -1,0 +1,134 @@
+//! The read-backs (`read`, `read_sort`, `read_eq`, `read_stats`) end to end: the example
+//! traces replay on both Z3s, a trace of functions only newer Z3s have is refused by 4.8.12
+//! before any call runs, and a wrong read-back (injected) is a finding that replays, that
+//! ddtrace minimizes and that a campaign meets.
+
+use e2e::{example, other_z3, run, stderr, summary};
+use std::path::Path;
+
+fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> std::process::Output {
+    let mut args = Vec::new();
+    if let Some(lib) = lib {
+        args.push("--z3-lib".as_ref());
+        args.push(lib.as_os_str());
+    }
+    args.push(trace.as_os_str());
+    run("untrace", &args, envs)
+}
+
+#[test]
+fn read_backs_replay_on_the_linked_z3() {
+    let out = replay(&example("reads.trace"), None, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
+    let trace = e2e::repo_root().join("traces/newer/reads.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(
+            "reads.trace:18: the trace calls Z3_get_string_length, which the loaded libz3"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
+fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
+    let Some(lib) = other_z3("read_backs_replay_on_the_other_z3_with_its_newer_functions") else {
+        return;
+    };
+    for trace in [
+        example("reads.trace"),
+        e2e::repo_root().join("traces/newer/reads.trace"),
+    ] {
+        let out = replay(&trace, Some(&lib), &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            trace.display(),
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn a_wrong_read_back_is_a_finding_that_replays_and_minimizes() {
+    let inject = [("UNTRACE_INJECT", "wrong-read")];
+    let trace = example("reads.trace");
+    let out = replay(&trace, None, &inject);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    let signature = "signature: read-back|Z3_get_numeral_string of Int";
+    assert!(err.contains(signature), "{err}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let min = dir.path().join("min.trace");
+    let out = run(
+        "ddtrace",
+        &[
+            "-j".as_ref(),
+            "2".as_ref(),
+            trace.as_os_str(),
+            min.as_os_str(),
+        ],
+        &inject,
+    );
+    assert!(out.status.success(), "ddtrace: {}", stderr(&out));
+    let text = std::fs::read_to_string(&min).unwrap();
+    let calls = text
+        .lines()
+        .filter(|l| !l.starts_with(';') && !l.starts_with("return") && !l.starts_with("z3-trace"))
+        .count();
+    // A sort, a literal and the read.
+    assert!(calls <= 3, "{text}");
+    let again = replay(&min, None, &inject);
+    assert_eq!(again.status.code(), Some(5), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("signature: read-back|"),
+        "{}",
+        stderr(&again)
+    );
+    let clean = replay(&min, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+}
+
+#[test]
+fn a_campaign_meets_a_wrong_read_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("out");
+    let out = run(
+        "mbt",
+        &[
+            "--seed".as_ref(),
+            "1".as_ref(),
+            "--rounds".as_ref(),
+            "12".as_ref(),
+            "--jobs".as_ref(),
+            "1".as_ref(),
+            "--theories".as_ref(),
+            "arith".as_ref(),
+            "-q".as_ref(),
+            "--out".as_ref(),
+            out_dir.as_os_str(),
+        ],
+        &[("UNTRACE_INJECT", "wrong-read")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let s = summary(&out_dir);
+    let found = s["failure_list"]
+        .as_array()
+        .expect("failure_list")
+        .iter()
+        .any(|f| {
+            f["signature"]
+                .as_str()
+                .is_some_and(|x| x.starts_with("read-back|"))
+        });
+    assert!(found, "{}", s["failure_list"]);
+}

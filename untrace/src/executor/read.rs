@@ -1,0 +1,391 @@
+//! The read-backs (`read`, `read_sort`, `read_eq`, `read_stats`): each [`Reader`] of
+//! `model::read` mapped to its Z3 function, its answer as the text `model::read` describes.
+//!
+//! Functions whose result is an enumeration (`Z3_get_ast_kind`, `Z3_get_sort_kind`,
+//! `Z3_get_decl_kind`, `Z3_get_symbol_kind`) and the functions only releases after 4.8.12
+//! have ([`Reader::newer_only`]) are looked up by name in the loaded libz3 ([`function`]):
+//! an enumerator the `z3-sys` enum does not know would be undefined behaviour in Rust, and a
+//! function 4.8.12 lacks must never be a link error. [`available`] says whether the loaded
+//! libz3 has a reader's function; a replay refuses a trace that needs one it lacks
+//! ([`missing_function`]).
+
+use model::read::Reader;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_uint, c_void, CStr};
+use std::sync::OnceLock;
+use z3::ast::{Ast, Dynamic};
+use z3::Context;
+use z3_sys::{Z3_ast, Z3_context, Z3_sort, Z3_symbol};
+
+/// The address of a Z3 function in the loaded libz3, looked up once.
+fn function(name: &'static str) -> Option<*mut c_void> {
+    static FOUND: OnceLock<std::sync::Mutex<HashMap<&'static str, usize>>> = OnceLock::new();
+    let found = FOUND.get_or_init(Default::default);
+    let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+    let address = *found
+        .entry(name)
+        .or_insert_with(|| z3log::replay::lookup(name).map_or(0, |p| p as usize));
+    (address != 0).then_some(address as *mut c_void)
+}
+
+/// Whether the loaded libz3 has the reader's function.
+pub fn available(reader: Reader) -> bool {
+    !reader.newer_only() || function(reader.name()).is_some()
+}
+
+/// The newer-only read-back functions the loaded libz3 has, for the trace header.
+pub fn newer_functions_present() -> Vec<&'static str> {
+    model::read::READERS
+        .iter()
+        .filter(|r| r.3 && function(r.1).is_some())
+        .map(|r| r.1)
+        .collect()
+}
+
+/// The first entry (its index and function) that reads with a function the loaded libz3
+/// lacks.
+pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str)> {
+    entries.iter().enumerate().find_map(|(i, e)| {
+        let name = match &e.call {
+            model::Call::Read { function, .. } | model::Call::ReadSort { function, .. } => function,
+            _ => return None,
+        };
+        let reader = Reader::from_name(name)?;
+        (!available(reader)).then_some((i, reader.name()))
+    })
+}
+
+type AstToU32 = unsafe extern "C" fn(Z3_context, Z3_ast) -> c_uint;
+type AstToBool = unsafe extern "C" fn(Z3_context, Z3_ast) -> bool;
+type SortToU32 = unsafe extern "C" fn(Z3_context, Z3_sort) -> c_uint;
+type SymbolToU32 = unsafe extern "C" fn(Z3_context, Z3_symbol) -> c_uint;
+type DeclToU32 = unsafe extern "C" fn(Z3_context, z3_sys::Z3_func_decl) -> c_uint;
+type StringContents = unsafe extern "C" fn(Z3_context, Z3_ast, c_uint, *mut c_uint);
+type SortDomainN = unsafe extern "C" fn(Z3_context, Z3_sort, c_uint) -> Option<Z3_sort>;
+
+/// The function `name` as a pointer of type `F` (the caller names the C signature).
+///
+/// # Safety
+/// `F` must be the function's C signature.
+unsafe fn typed<F: Copy>(name: &'static str) -> Result<F, String> {
+    let address = function(name).ok_or_else(|| format!("{name} is not in the loaded libz3"))?;
+    debug_assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
+    // SAFETY: the caller names the signature; a function pointer is pointer-sized.
+    Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) })
+}
+
+fn text(p: *const c_char) -> Result<String, String> {
+    if p.is_null() {
+        return Err("Z3 returned no string".into());
+    }
+    // SAFETY: Z3 returns a NUL-terminated string it owns until the next call.
+    Ok(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+fn flag(b: bool) -> String {
+    b.to_string()
+}
+
+/// `false` when Z3's Boolean result says the value is not there, else the value.
+fn or_false(ok: bool, value: impl FnOnce() -> String) -> String {
+    if ok {
+        value()
+    } else {
+        "false".into()
+    }
+}
+
+/// The numeral string of a term Z3 returned (kept alive by a reference while read).
+fn numeral_of(ctx: Z3_context, ast: Option<Z3_ast>) -> Result<String, String> {
+    let ast = ast.ok_or("Z3 returned no term")?;
+    // SAFETY: a live context and an AST Z3 just returned, referenced while it is read.
+    unsafe {
+        z3_sys::Z3_inc_ref(ctx, ast);
+        let value = text(z3_sys::Z3_get_numeral_string(ctx, ast));
+        z3_sys::Z3_dec_ref(ctx, ast);
+        value
+    }
+}
+
+fn symbol_text(ctx: Z3_context, symbol: Option<Z3_symbol>) -> Result<String, String> {
+    let symbol = symbol.ok_or("Z3 returned no symbol")?;
+    // SAFETY: a live context and symbol; the kind is read as a plain number.
+    unsafe {
+        let kind: SymbolToU32 = typed("Z3_get_symbol_kind")?;
+        if kind(ctx, symbol) == 0 {
+            Ok(format!("#{}", z3_sys::Z3_get_symbol_int(ctx, symbol)))
+        } else {
+            text(z3_sys::Z3_get_symbol_string(ctx, symbol))
+        }
+    }
+}
+
+fn sort_text(ctx: Z3_context, sort: Option<Z3_sort>) -> Result<String, String> {
+    let sort = sort.ok_or("Z3 returned no sort")?;
+    // SAFETY: a live context and sort.
+    text(unsafe { z3_sys::Z3_sort_to_string(ctx, sort) })
+}
+
+/// The answer of `reader` for `term`, and the sort it returned for the readers that return
+/// one (which the oracle compares with Z3's sort of the expected one).
+pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_sort>), String> {
+    let ctx = Context::thread_local().get_z3_context();
+    let a = term.get_z3_ast();
+    use z3_sys::*;
+    use Reader as R;
+    // SAFETY: plain reads of a live term of the thread-local context; the state's
+    // preconditions (`Reader::applies_to_term`) are what Z3 documents for each.
+    let value = unsafe {
+        let app = || Z3_to_app(ctx, a).ok_or_else(|| "Z3_to_app gave no application".to_string());
+        let decl = || -> Result<Z3_func_decl, String> {
+            Z3_get_app_decl(ctx, app()?).ok_or_else(|| "Z3_get_app_decl gave nothing".into())
+        };
+        match reader {
+            R::NumeralString => text(Z3_get_numeral_string(ctx, a))?,
+            R::NumeralDecimalString => text(Z3_get_numeral_decimal_string(
+                ctx,
+                a,
+                model::read::DECIMAL_PRECISION,
+            ))?,
+            R::NumeralBinaryString => text(Z3_get_numeral_binary_string(ctx, a))?,
+            R::NumeralInt => {
+                let mut v = 0;
+                or_false(Z3_get_numeral_int(ctx, a, &mut v), || v.to_string())
+            }
+            R::NumeralUint => {
+                let mut v = 0;
+                or_false(Z3_get_numeral_uint(ctx, a, &mut v), || v.to_string())
+            }
+            R::NumeralInt64 => {
+                let mut v = 0;
+                or_false(Z3_get_numeral_int64(ctx, a, &mut v), || v.to_string())
+            }
+            R::NumeralUint64 => {
+                let mut v = 0;
+                or_false(Z3_get_numeral_uint64(ctx, a, &mut v), || v.to_string())
+            }
+            R::NumeralRationalInt64 => {
+                let (mut n, mut d) = (0, 0);
+                or_false(
+                    Z3_get_numeral_rational_int64(ctx, a, &mut n, &mut d),
+                    || format!("{n}/{d}"),
+                )
+            }
+            R::NumeralSmall => {
+                let (mut n, mut d) = (0, 0);
+                or_false(Z3_get_numeral_small(ctx, a, &mut n, &mut d), || {
+                    format!("{n}/{d}")
+                })
+            }
+            R::NumeralDouble => format!("{:?}", Z3_get_numeral_double(ctx, a)),
+            R::Numerator => numeral_of(ctx, Z3_get_numerator(ctx, a))?,
+            R::Denominator => numeral_of(ctx, Z3_get_denominator(ctx, a))?,
+            R::IsNumeralAst => flag(Z3_is_numeral_ast(ctx, a)),
+            R::AstKind => {
+                let kind: AstToU32 = typed("Z3_get_ast_kind")?;
+                match kind(ctx, a) {
+                    0 => "numeral".into(),
+                    1 => "app".into(),
+                    2 => "var".into(),
+                    3 => "quantifier".into(),
+                    4 => "sort".into(),
+                    5 => "func_decl".into(),
+                    other => other.to_string(),
+                }
+            }
+            R::IsApp => flag(Z3_is_app(ctx, a)),
+            R::AppNumArgs => Z3_get_app_num_args(ctx, app()?).to_string(),
+            R::AppDeclName => symbol_text(ctx, Z3_get_decl_name(ctx, decl()?))?,
+            R::AppDeclKind => {
+                let kind: DeclToU32 = typed("Z3_get_decl_kind")?;
+                kind(ctx, decl()?).to_string()
+            }
+            R::AppDomainSize => Z3_get_domain_size(ctx, decl()?).to_string(),
+            R::AppRange => {
+                let s = Z3_get_range(ctx, decl()?);
+                return Ok((sort_text(ctx, s)?, s));
+            }
+            R::TermSort => {
+                let s = Z3_get_sort(ctx, a);
+                return Ok((sort_text(ctx, s)?, s));
+            }
+            R::BoolValue => match Z3_get_bool_value(ctx, a) {
+                Z3_L_TRUE => "true".into(),
+                Z3_L_FALSE => "false".into(),
+                _ => "undef".into(),
+            },
+            R::IsWellSorted => flag(Z3_is_well_sorted(ctx, a)),
+            R::EvalSimplify => {
+                let printed = text(Z3_ast_to_string(ctx, a))?;
+                let command = std::ffi::CString::new(format!("(simplify {printed})"))
+                    .map_err(|_| "a term printed with NUL".to_string())?;
+                text(Z3_eval_smtlib2_string(ctx, command.as_ptr()))?
+                    .trim()
+                    .to_string()
+            }
+            R::AstToString => text(Z3_ast_to_string(ctx, a))?,
+            R::IsString => flag(Z3_is_string(ctx, a)),
+            R::GetString => text(Z3_get_string(ctx, a))?,
+            R::GetLstring => {
+                let mut length: c_uint = 0;
+                let p = Z3_get_lstring(ctx, a, &mut length);
+                if p.is_null() {
+                    return Err("Z3_get_lstring returned no string".into());
+                }
+                let bytes = std::slice::from_raw_parts(p.cast::<u8>(), length as usize);
+                String::from_utf8_lossy(bytes).into_owned()
+            }
+            R::StringLength => {
+                let length: AstToU32 = typed("Z3_get_string_length")?;
+                length(ctx, a).to_string()
+            }
+            R::StringContents => {
+                let length: AstToU32 = typed("Z3_get_string_length")?;
+                let contents: StringContents = typed("Z3_get_string_contents")?;
+                let n = length(ctx, a);
+                // A literal's length is bounded by the trace's own text.
+                let mut codes = vec![0 as c_uint; n as usize];
+                contents(ctx, a, n, codes.as_mut_ptr());
+                codes
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            R::FpIsNumeral => flag(typed::<AstToBool>("Z3_fpa_is_numeral")?(ctx, a)),
+            R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
+            R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),
+            R::FpIsInf => flag(Z3_fpa_is_numeral_inf(ctx, a)),
+            R::FpIsZero => flag(Z3_fpa_is_numeral_zero(ctx, a)),
+            R::FpIsNormal => flag(Z3_fpa_is_numeral_normal(ctx, a)),
+            R::FpIsSubnormal => flag(Z3_fpa_is_numeral_subnormal(ctx, a)),
+            R::FpIsPositive => flag(Z3_fpa_is_numeral_positive(ctx, a)),
+            R::FpIsNegative => flag(Z3_fpa_is_numeral_negative(ctx, a)),
+            R::FpSign => {
+                let mut negative = false;
+                or_false(Z3_fpa_get_numeral_sign(ctx, a, &mut negative), || {
+                    u8::from(negative).to_string()
+                })
+            }
+            R::FpSignBv => numeral_of(ctx, Z3_fpa_get_numeral_sign_bv(ctx, a))?,
+            R::FpSignificandString => text(Z3_fpa_get_numeral_significand_string(ctx, a))?,
+            R::FpSignificandUint64 => {
+                let mut v = 0;
+                or_false(
+                    Z3_fpa_get_numeral_significand_uint64(ctx, a, &mut v),
+                    || v.to_string(),
+                )
+            }
+            R::FpSignificandBv => numeral_of(ctx, Z3_fpa_get_numeral_significand_bv(ctx, a))?,
+            R::FpExponentString => text(Z3_fpa_get_numeral_exponent_string(ctx, a, false))?,
+            R::FpExponentInt64 => {
+                let mut v = 0;
+                or_false(
+                    Z3_fpa_get_numeral_exponent_int64(ctx, a, &mut v, false),
+                    || v.to_string(),
+                )
+            }
+            R::FpExponentBv => numeral_of(ctx, Z3_fpa_get_numeral_exponent_bv(ctx, a, true))?,
+            R::SortKind
+            | R::SortName
+            | R::SortToString
+            | R::BvSortSize
+            | R::FpEbits
+            | R::FpSbits
+            | R::ArrayDomain
+            | R::ArrayRange
+            | R::SeqSortBasis
+            | R::ArrayArity
+            | R::ArrayDomainN => return Err(format!("{} reads a sort", reader.name())),
+        }
+    };
+    Ok((value, None))
+}
+
+/// The answer of `reader` for `sort`, and the sort it returned where it returns one.
+pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_sort>), String> {
+    let ctx = Context::thread_local().get_z3_context();
+    let s = sort.get_z3_sort();
+    use z3_sys::*;
+    use Reader as R;
+    // SAFETY: plain reads of a live sort; the preconditions are `Reader::applies_to_sort`.
+    let value = unsafe {
+        match reader {
+            R::SortKind => typed::<SortToU32>("Z3_get_sort_kind")?(ctx, s).to_string(),
+            R::SortName => symbol_text(ctx, Z3_get_sort_name(ctx, s))?,
+            R::SortToString => text(Z3_sort_to_string(ctx, s))?,
+            R::BvSortSize => Z3_get_bv_sort_size(ctx, s).to_string(),
+            R::FpEbits => Z3_fpa_get_ebits(ctx, s).to_string(),
+            R::FpSbits => Z3_fpa_get_sbits(ctx, s).to_string(),
+            R::ArrayArity => typed::<SortToU32>("Z3_get_array_arity")?(ctx, s).to_string(),
+            R::ArrayDomain | R::ArrayRange | R::SeqSortBasis | R::ArrayDomainN => {
+                let got = match reader {
+                    R::ArrayDomain => Z3_get_array_sort_domain(ctx, s),
+                    R::ArrayRange => Z3_get_array_sort_range(ctx, s),
+                    R::SeqSortBasis => Z3_get_seq_sort_basis(ctx, s),
+                    _ => typed::<SortDomainN>("Z3_get_array_sort_domain_n")?(ctx, s, 0),
+                };
+                return Ok((sort_text(ctx, got)?, got));
+            }
+            _ => return Err(format!("{} reads a term", reader.name())),
+        }
+    };
+    Ok((value, None))
+}
+
+/// Whether Z3's sort `got` is the sort `expected` (built again in the thread-local
+/// context); `None` where that sort cannot be built here (a datatype).
+pub fn same_sort(got: Z3_sort, expected: &model::Sort) -> Option<bool> {
+    let expected = super::terms::z3_sort(expected).ok()?;
+    let ctx = Context::thread_local().get_z3_context();
+    // SAFETY: two live sorts of the thread-local context.
+    Some(unsafe { z3_sys::Z3_is_eq_sort(ctx, got, expected.get_z3_sort()) })
+}
+
+/// `read_eq`: whether A and B are the same term, and the violations of what equal terms
+/// share (hash, id) or terms of different sorts cannot be.
+pub fn read_eq(a: &Dynamic, b: &Dynamic) -> (bool, Option<String>) {
+    let ctx = Context::thread_local().get_z3_context();
+    let (x, y) = (a.get_z3_ast(), b.get_z3_ast());
+    // SAFETY: reads of two live terms of the thread-local context.
+    unsafe {
+        use z3_sys::*;
+        let eq = Z3_is_eq_ast(ctx, x, y);
+        let (hx, hy) = (Z3_get_ast_hash(ctx, x), Z3_get_ast_hash(ctx, y));
+        let (ix, iy) = (Z3_get_ast_id(ctx, x), Z3_get_ast_id(ctx, y));
+        let same_sort = match (Z3_get_sort(ctx, x), Z3_get_sort(ctx, y)) {
+            (Some(sx), Some(sy)) => Z3_is_eq_sort(ctx, sx, sy),
+            _ => false,
+        };
+        let problem = if eq && hx != hy {
+            Some(format!("equal terms with hashes {hx} and {hy}"))
+        } else if eq && ix != iy {
+            Some(format!("equal terms with ids {ix} and {iy}"))
+        } else if eq != (ix == iy) {
+            Some(format!(
+                "Z3_is_eq_ast says {eq} of terms with ids {ix} and {iy}"
+            ))
+        } else if eq && !same_sort {
+            Some("equal terms of different sorts".into())
+        } else {
+            None
+        };
+        (eq, problem)
+    }
+}
+
+/// `read_stats`: the solver's statistics read entry by entry; what breaks their shape.
+pub fn read_stats(solver: &z3::Solver) -> Option<String> {
+    let stats = solver.get_statistics();
+    for entry in stats.entries() {
+        if entry.key.is_empty() {
+            return Some("a statistics entry without a key".into());
+        }
+        if let z3::StatisticsValue::Double(d) = entry.value {
+            if !d.is_finite() || d < 0.0 {
+                return Some(format!("statistic `{}` is {d}", entry.key));
+            }
+        }
+    }
+    None
+}
