@@ -399,6 +399,20 @@ impl Action for MkPb {
     }
 }
 
+/// A recursive function, defined and applied (`rec_fun`, `rec_def`, `apply`).
+pub struct MkRecFun;
+impl Action for MkRecFun {
+    fn name(&self) -> &'static str {
+        "mk_rec_fun"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_rec_fun(cx)?.is_some())
+    }
+}
+
 /// A constant array.
 pub struct MkConstArray;
 impl Action for MkConstArray {

@@ -763,6 +763,166 @@ pub fn mk_pb(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     cx.new_term(Call::Pb { cmp, bound, terms }, false)
 }
 
+/// A recursive function over Int (and, half the time, a second parameter of a sort of the
+/// pool) that recurs on its first parameter down to 0: `f(n, p) = ite(n <= 0, base, step)`,
+/// with `base` a closed term of the range and `step` built by the term generators over the
+/// parameters, the recursive call `f(n - 1, p)` and a few closed terms (as quantifier bodies
+/// are). Applied once or twice to a small literal or an Int term of the pool; the
+/// applications join the pool. Z3 unfolds such definitions under the solver's resource
+/// limit; the independent evaluator unfolds them up to its bound.
+pub fn mk_rec_fun(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(range) = sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_))) else {
+        return Ok(None);
+    };
+    let Some(base) = pick(cx, &range) else {
+        return Ok(None);
+    };
+    let second = if cx.rng.random_bool(0.5) {
+        sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_)))
+    } else {
+        None
+    };
+    let mut domain = vec![Sort::Int];
+    domain.extend(second.clone());
+    let (Some(int), Some(range_id)) = (cx.sort_id(&Sort::Int)?, cx.sort_id(&range)?) else {
+        return Ok(None);
+    };
+    let mut domain_ids = vec![int];
+    if let Some(s) = &second {
+        let Some(id) = cx.sort_id(s)? else {
+            return Ok(None);
+        };
+        domain_ids.push(id);
+    }
+    let name = cx.fresh_name("rec");
+    let reply = cx.run(Call::RecFun {
+        name,
+        domain: domain_ids.clone(),
+        range: range_id,
+    })?;
+    let Some(model::Ret::Id(model::AnyId::Func(f))) = reply.ret().cloned() else {
+        return Ok(None);
+    };
+    let mut vars = Vec::new();
+    for (sort, sid) in domain.iter().zip(&domain_ids) {
+        let name = cx.fresh_name("p");
+        match cx.run(Call::Var { sort: *sid, name })?.term() {
+            Some(v) => vars.push((v, sort.clone())),
+            None => return Ok(None),
+        }
+    }
+    let lit = |cx: &mut RoundState<'_>, value: &str| {
+        cx.run(Call::Lit {
+            sort: int,
+            value: value.into(),
+        })
+        .map(|r| r.term())
+    };
+    let op = |name: &str| Op::lookup(name).expect("the operation is in the table");
+    let (Some(zero), Some(one)) = (lit(cx, "0")?, lit(cx, "1")?) else {
+        return Ok(None);
+    };
+    let n = vars[0].0;
+    let term = |cx: &mut RoundState<'_>, name: &str, args: Vec<TermId>| {
+        cx.run(Call::Op {
+            op: op(name),
+            indices: vec![],
+            args,
+        })
+        .map(|r| r.term())
+    };
+    let (Some(stop), Some(smaller)) =
+        (term(cx, "<=", vec![n, zero])?, term(cx, "-", vec![n, one])?)
+    else {
+        return Ok(None);
+    };
+    let mut rec_args = vec![smaller];
+    rec_args.extend(vars.iter().skip(1).map(|(v, _)| *v));
+    let Some(recursive) = cx
+        .run(Call::Apply {
+            func: f,
+            args: rec_args,
+        })?
+        .term()
+    else {
+        return Ok(None);
+    };
+    // The step's pool: the parameters, the recursive call and a few closed terms.
+    let mut body_pool = crate::pool::Pool::default();
+    for sort in domain.iter().chain([&range, &Sort::Bool]) {
+        if let Some(t) = cx.pool.pick(sort, &mut cx.rng, 0.5) {
+            if !body_pool.contains(t) {
+                body_pool.add(t, sort.clone(), true);
+            }
+        }
+    }
+    for (v, sort) in &vars {
+        if !body_pool.contains(*v) {
+            body_pool.add(*v, sort.clone(), false);
+        }
+    }
+    body_pool.add(recursive, range.clone(), false);
+    let round_pool = std::mem::replace(&mut cx.pool, body_pool);
+    let mut built = Ok(());
+    for _ in 0..cx.rng.random_range(1..=4) {
+        if let Err(e) = mk_op(cx, false) {
+            built = Err(e);
+            break;
+        }
+    }
+    let step_pool = std::mem::replace(&mut cx.pool, round_pool);
+    built?;
+    let state = cx.sut.state();
+    let steps: Vec<TermId> = step_pool
+        .all()
+        .into_iter()
+        .filter(|t| {
+            state
+                .term(*t)
+                .is_ok_and(|i| i.sort == range && i.free_vars.contains(&n))
+        })
+        .collect();
+    let step = if steps.is_empty() {
+        recursive
+    } else {
+        steps[cx.rng.random_range(0..steps.len())]
+    };
+    let Some(body) = term(cx, "ite", vec![stop, base, step])? else {
+        return Ok(None);
+    };
+    cx.run(Call::RecDef {
+        func: f,
+        vars: vars.iter().map(|(v, _)| *v).collect(),
+        body,
+    })?;
+    let mut made = None;
+    for _ in 0..cx.rng.random_range(1..=2) {
+        let first = match cx.rng.random_range(0..3) {
+            0 => pick(cx, &Sort::Int),
+            _ => {
+                let k = cx.rng.random_range(0..=6).to_string();
+                cx.new_term(
+                    Call::Lit {
+                        sort: int,
+                        value: k,
+                    },
+                    false,
+                )?
+            }
+        };
+        let Some(first) = first else { continue };
+        let mut args = vec![first];
+        if let Some(s) = &second {
+            match pick(cx, s) {
+                Some(t) => args.push(t),
+                None => continue,
+            }
+        }
+        made = cx.new_term(Call::Apply { func: f, args }, false)?.or(made);
+    }
+    Ok(made)
+}
+
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
 pub fn mk_const_array(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let Some(index) = sort_where(cx, |s| {

@@ -91,6 +91,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &MkApply, 4, Main),
     t(Main, &MkConstArray, 2, Main),
     t(Main, &MkPb, 2, Main),
+    t(Main, &MkRecFun, 1, Main),
     t(Main, &Simplify, 2, Main),
     t(Main, &Substitute, 2, Main),
     t(Main, &MkQuantifier, 4, Main),

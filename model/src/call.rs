@@ -779,6 +779,18 @@ macro_rules! walk_call {
                 $v.int(bound, "a bound");
                 $v.weighted(terms, List::Shrink { min: 1 });
             }
+            Call::RecFun { name, domain, range } => {
+                $v.head(spec!("rec_fun", Func, RecFunctions, ["Z3_mk_rec_func_decl"], Written));
+                $v.string(name, "a name");
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::RecDef { func, vars, body } => {
+                $v.head(spec!("rec_def", None, RecFunctions, ["Z3_add_rec_def"], Written));
+                $v.func(func);
+                $v.terms_until(vars, "body");
+                $v.term(body);
+            }
             Call::Cube(z) => {
                 $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
@@ -1034,6 +1046,22 @@ pub enum Call {
     /// `z3` crate gives no raw handle of Z itself); the cube is not recorded. What lifted
     /// logs need for `Z3_solver_cube`. Appended last: binary traces keep their variant numbers.
     Cube(SolverId),
+    /// `rec_fun "NAME" sR sD...`: a recursive function from D... to R
+    /// (`Z3_mk_rec_func_decl`), applied by `apply` like any function; `rec_def` gives its
+    /// body, once. Appended last: binary traces keep their variant numbers.
+    RecFun {
+        name: String,
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `rec_def fF tV... body tB`: the definition F(V...) = B of the recursive function F
+    /// (`Z3_add_rec_def`): the parameters V are distinct `var` terms of F's domain sorts,
+    /// B of F's range mentions no other variable freely (SMT-LIB `define-fun-rec`).
+    RecDef {
+        func: FuncId,
+        vars: Vec<TermId>,
+        body: TermId,
+    },
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1610,6 +1638,18 @@ impl Call {
                 });
             }
             all.push(Call::Cube(z));
+            all.extend([
+                Call::RecFun {
+                    name: text(),
+                    domain: vec![],
+                    range: s,
+                },
+                Call::RecDef {
+                    func: FuncId(0),
+                    vars: vec![],
+                    body: t,
+                },
+            ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

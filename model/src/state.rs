@@ -147,6 +147,9 @@ pub struct State {
     pub sorts: HashMap<SortId, Sort>,
     pub terms: HashMap<TermId, TermInfo>,
     pub funcs: HashMap<FuncId, (Vec<Sort>, Sort)>,
+    /// The recursive functions among `funcs` (`rec_fun`), and whether `rec_def` gave each
+    /// its body.
+    pub rec_funcs: HashMap<FuncId, bool>,
     pub solvers: HashMap<SolverId, SolverInfo>,
     pub models: HashMap<ModelId, SolverId>,
     /// The declared datatypes (declarations are no objects: they live as long as the trace).
@@ -572,12 +575,13 @@ impl State {
                     Ok(())
                 }
             }
-            Call::Fun { domain, range, .. } => {
+            Call::Fun { domain, range, .. } | Call::RecFun { domain, range, .. } => {
                 for s in domain.iter().chain(std::iter::once(range)) {
                     self.sort(*s)?;
                 }
                 Ok(())
             }
+            Call::RecDef { func, vars, body } => self.check_rec_def(*func, vars, *body),
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -864,11 +868,17 @@ impl State {
                 let params = params.iter().map(|p| self.sorts[p].clone()).collect();
                 self.bind_sort(new_id, Sort::Named(name.clone(), params))
             }
-            Call::Fun { domain, range, .. } => {
+            Call::Fun { domain, range, .. } | Call::RecFun { domain, range, .. } => {
                 if let Some(AnyId::Func(f)) = new_id {
                     let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
+                    if matches!(call, Call::RecFun { .. }) {
+                        self.rec_funcs.insert(f, false);
+                    }
                 }
+            }
+            Call::RecDef { func, .. } => {
+                self.rec_funcs.insert(*func, true);
             }
             // Bound above, by their result kind.
             Call::Const { .. }
@@ -1004,7 +1014,10 @@ impl State {
             Call::Release(id) => match id {
                 AnyId::Sort(s) => drop(self.sorts.remove(s)),
                 AnyId::Term(t) => drop(self.terms.remove(t)),
-                AnyId::Func(f) => drop(self.funcs.remove(f)),
+                AnyId::Func(f) => {
+                    self.funcs.remove(f);
+                    self.rec_funcs.remove(f);
+                }
                 AnyId::Solver(z) => drop(self.solvers.remove(z)),
                 AnyId::Model(m) => {
                     self.models.remove(m);
@@ -1037,6 +1050,55 @@ impl State {
         let (slot, n) = id.slot();
         // An id at the top of its range is accepted; the next fresh id saturates there.
         self.next[slot] = self.next[slot].max(n.saturating_add(1));
+    }
+
+    /// The preconditions of `rec_def fF tV... body tB`: F is a recursive function without a
+    /// body yet; the V are distinct variables (`var`), one per parameter of F's domain, of
+    /// its sorts; B has F's range and mentions no variable freely but the V.
+    fn check_rec_def(&self, func: FuncId, vars: &[TermId], body: TermId) -> Result<(), Violation> {
+        match self.rec_funcs.get(&func) {
+            None => return violation(format!("function {func} is no recursive function")),
+            Some(true) => {
+                return violation(format!("recursive function {func} has a body already"))
+            }
+            Some(false) => {}
+        }
+        let (domain, range) = &self.funcs[&func];
+        if domain.len() != vars.len() {
+            return violation(format!(
+                "recursive function {func} takes {} parameters, got {}",
+                domain.len(),
+                vars.len()
+            ));
+        }
+        for (i, (v, want)) in vars.iter().zip(domain).enumerate() {
+            let info = self.term(*v)?;
+            if !info.is_var {
+                return violation(format!("parameter {v} is not a variable (made by `var`)"));
+            }
+            if vars[..i].contains(v) {
+                return violation(format!("parameter {v} appears twice"));
+            }
+            if info.sort != *want {
+                return violation(format!(
+                    "parameter {v} has sort {}, expected {want}",
+                    info.sort
+                ));
+            }
+        }
+        let info = self.term(body)?;
+        if info.sort != *range {
+            return violation(format!(
+                "body {body} has sort {}, expected {range}",
+                info.sort
+            ));
+        }
+        match info.free_vars.iter().find(|v| !vars.contains(v)) {
+            Some(v) => violation(format!(
+                "body {body} mentions the variable {v}, which is no parameter"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The preconditions of a tactic object: its operands are alive, names and parameters

@@ -708,6 +708,8 @@ impl Lower {
             | Call::SortUninterpreted(_)
             | Call::Const { .. }
             | Call::Fun { .. }
+            | Call::RecFun { .. }
+            | Call::RecDef { .. }
             | Call::Apply { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
