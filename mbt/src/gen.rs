@@ -5,7 +5,7 @@
 
 use crate::failure::Failure;
 use crate::round_state::RoundState;
-use model::call::PbCmp;
+use model::call::{PbCmp, RelationKind};
 use model::ops::{Arity, OpSpec, Signature, OPS};
 use model::{Call, Check, Op, Sort, TermId, Theory};
 use rand::Rng;
@@ -920,6 +920,103 @@ pub fn mk_rec_fun(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
         }
         made = cx.new_term(Call::Apply { func: f, args }, false)?.or(made);
     }
+    Ok(made)
+}
+
+/// A special relation over a sort of the pool: an order of a random kind and index (three
+/// times in four), or the transitive closure of a binary relation (an uninterpreted function
+/// of the round, else a fresh one, applied once so that the closure has a graph), applied to
+/// one to three pairs of terms of the pool; the applications join the pool and the relation
+/// `RoundState::relations`, with its arguments, for `check_relation`.
+pub fn mk_relation(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(sort) = sort_where(cx, |s| {
+        !matches!(
+            s,
+            Sort::Array(..) | Sort::Seq(_) | Sort::FloatingPoint(..) | Sort::RoundingMode
+        )
+    }) else {
+        return Ok(None);
+    };
+    let Some(sid) = cx.sort_id(&sort)? else {
+        return Ok(None);
+    };
+    let relation = if cx.rng.random_bool(0.75) {
+        let kind = RelationKind::ALL[cx.rng.random_range(0..RelationKind::ALL.len())];
+        let index = cx.rng.random_range(0..=1);
+        cx.run(Call::Relation {
+            kind,
+            sort: sid,
+            index,
+        })?
+        .ret()
+        .cloned()
+    } else {
+        let binary = cx
+            .funcs
+            .iter()
+            .find(|(f, domain, range)| {
+                *range == Sort::Bool
+                    && domain.len() == 2
+                    && domain.iter().all(|d| *d == sort)
+                    && cx.sut.state().funcs.contains_key(f)
+            })
+            .map(|(f, _, _)| *f);
+        let base = match binary {
+            Some(f) => f,
+            None => {
+                let Some(bool_id) = cx.sort_id(&Sort::Bool)? else {
+                    return Ok(None);
+                };
+                let name = cx.fresh_name("E");
+                let reply = cx.run(Call::Fun {
+                    name,
+                    domain: vec![sid, sid],
+                    range: bool_id,
+                })?;
+                let Some(model::Ret::Id(model::AnyId::Func(f))) = reply.ret().cloned() else {
+                    return Ok(None);
+                };
+                cx.funcs
+                    .push((f, vec![sort.clone(), sort.clone()], Sort::Bool));
+                f
+            }
+        };
+        if let (Some(a), Some(b)) = (pick(cx, &sort), pick(cx, &sort)) {
+            cx.new_term(
+                Call::Apply {
+                    func: base,
+                    args: vec![a, b],
+                },
+                false,
+            )?;
+        }
+        cx.run(Call::TransitiveClosure(base))?.ret().cloned()
+    };
+    let Some(model::Ret::Id(model::AnyId::Func(f))) = relation else {
+        return Ok(None);
+    };
+    let mut applied = Vec::new();
+    let mut made = None;
+    for _ in 0..cx.rng.random_range(1..=3) {
+        let (Some(a), Some(b)) = (pick(cx, &sort), pick(cx, &sort)) else {
+            break;
+        };
+        if let Some(t) = cx.new_term(
+            Call::Apply {
+                func: f,
+                args: vec![a, b],
+            },
+            false,
+        )? {
+            made = Some(t);
+            for arg in [a, b] {
+                if !applied.contains(&arg) {
+                    applied.push(arg);
+                }
+            }
+        }
+    }
+    cx.relations.push((f, applied));
     Ok(made)
 }
 

@@ -45,6 +45,8 @@ pub enum Family {
     PseudoBoolean,
     /// Recursive functions (`rec_fun`, `rec_def`).
     RecFunctions,
+    /// Special relations (orders, transitive closures) and their check.
+    Relations,
     Solvers,
     Models,
     /// Contexts of their own configuration, and proofs.
@@ -68,6 +70,7 @@ impl Family {
             Family::Datatypes => Some(crate::Theory::Datatypes.name()),
             Family::PseudoBoolean => Some("pb"),
             Family::RecFunctions => Some("rec-fun"),
+            Family::Relations => Some("relations"),
             Family::Contexts => Some("contexts"),
             Family::Consequences => Some("consequences"),
             Family::Cubes => Some("cubes"),

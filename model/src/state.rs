@@ -5,8 +5,8 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult, SolverId,
-    SolverKind, SortId, TacticExpr, TacticId, TermId,
+    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RelationKind, Ret, RetKind, SatResult,
+    SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
@@ -36,6 +36,14 @@ impl TermInfo {
     pub fn is_closed(&self) -> bool {
         self.free_vars.is_empty()
     }
+}
+
+/// What a special relation is (`linear_order`, ..., `transitive_closure`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialRelation {
+    Order(RelationKind),
+    /// The transitive closure of this relation.
+    Closure(FuncId),
 }
 
 /// Where a solver is in its life.
@@ -150,6 +158,8 @@ pub struct State {
     /// The recursive functions among `funcs` (`rec_fun`), and whether `rec_def` gave each
     /// its body.
     pub rec_funcs: HashMap<FuncId, bool>,
+    /// The special relations among `funcs`.
+    pub relations: HashMap<FuncId, SpecialRelation>,
     pub solvers: HashMap<SolverId, SolverInfo>,
     pub models: HashMap<ModelId, SolverId>,
     /// The declared datatypes (declarations are no objects: they live as long as the trace).
@@ -582,6 +592,8 @@ impl State {
                 Ok(())
             }
             Call::RecDef { func, vars, body } => self.check_rec_def(*func, vars, *body),
+            Call::Relation { sort, .. } => self.sort(*sort).map(drop),
+            Call::TransitiveClosure(f) => self.binary_relation(*f).map(drop),
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -781,6 +793,24 @@ impl State {
                     Check::Model { term, .. }
                     | Check::Independent { term, .. }
                     | Check::Quant { term, .. } => self.bool_term(*term, "checked assertion"),
+                    Check::Relation { func, terms, .. } => {
+                        let sort = self.binary_relation(*func)?;
+                        if !self.relations.contains_key(func) {
+                            return violation(format!("function {func} is no special relation"));
+                        }
+                        if terms.is_empty() {
+                            return violation("check_relation needs at least one term");
+                        }
+                        for t in terms {
+                            let got = self.term_sort(*t)?;
+                            if *got != sort {
+                                return violation(format!(
+                                    "term {t} has sort {got}, expected {sort}"
+                                ));
+                            }
+                        }
+                        Ok(())
+                    }
                     Check::Consequences { assumptions, .. } => {
                         for t in assumptions {
                             if !self.term(*t)?.is_literal {
@@ -879,6 +909,20 @@ impl State {
             }
             Call::RecDef { func, .. } => {
                 self.rec_funcs.insert(*func, true);
+            }
+            Call::Relation { kind, sort, .. } => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let s = self.sorts[sort].clone();
+                    self.funcs.insert(f, (vec![s.clone(), s], Sort::Bool));
+                    self.relations.insert(f, SpecialRelation::Order(*kind));
+                }
+            }
+            Call::TransitiveClosure(of) => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let signature = self.funcs[of].clone();
+                    self.funcs.insert(f, signature);
+                    self.relations.insert(f, SpecialRelation::Closure(*of));
+                }
             }
             // Bound above, by their result kind.
             Call::Const { .. }
@@ -1017,6 +1061,7 @@ impl State {
                 AnyId::Func(f) => {
                     self.funcs.remove(f);
                     self.rec_funcs.remove(f);
+                    self.relations.remove(f);
                 }
                 AnyId::Solver(z) => drop(self.solvers.remove(z)),
                 AnyId::Model(m) => {
@@ -1050,6 +1095,15 @@ impl State {
         let (slot, n) = id.slot();
         // An id at the top of its range is accepted; the next fresh id saturates there.
         self.next[slot] = self.next[slot].max(n.saturating_add(1));
+    }
+
+    /// The sort S of a binary relation `f` (a function S × S → Bool), or why it is none.
+    fn binary_relation(&self, f: FuncId) -> Result<Sort, Violation> {
+        let (domain, range) = defined(&self.funcs, f, "function")?;
+        match domain.as_slice() {
+            [a, b] if a == b && *range == Sort::Bool => Ok(a.clone()),
+            _ => violation(format!("function {f} is no binary relation (S S -> Bool)")),
+        }
     }
 
     /// The preconditions of `rec_def fF tV... body tB`: F is a recursive function without a

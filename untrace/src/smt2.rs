@@ -510,6 +510,29 @@ impl Writer {
                 }
                 _ => self.none(line, call, "the name cannot be an SMT-LIB symbol"),
             },
+            // Z3's dialect: `((_ linear-order I) x y)`.
+            Call::Relation { kind, sort, index } if !self.portable => {
+                if let Some(Ret::Id(AnyId::Func(f))) = ret {
+                    let sort = self.state.sorts[sort].clone();
+                    self.declare_sort(&sort);
+                    self.funcs
+                        .insert(*f, format!("(_ {} {index})", kind.smtlib_name()));
+                }
+            }
+            Call::Relation { .. } => self.none(line, call, "a Z3 extension"),
+            // Z3's dialect: `((_ transitive-closure E) x y)`, E a declared function.
+            Call::TransitiveClosure(of) if !self.portable => {
+                match (
+                    ret,
+                    self.funcs.get(of).filter(|e| !e.starts_with('(')).cloned(),
+                ) {
+                    (Some(Ret::Id(AnyId::Func(f))), Some(e)) => {
+                        self.funcs.insert(*f, format!("(_ transitive-closure {e})"));
+                    }
+                    _ => self.none(line, call, "a closure of a relation without a name"),
+                }
+            }
+            Call::TransitiveClosure(_) => self.none(line, call, "a Z3 extension"),
             Call::RecDef { func, vars, body } => {
                 let params: Option<Vec<String>> = vars
                     .iter()

@@ -40,8 +40,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, Ret, RetKind,
-    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, RelationKind, Ret,
+    RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -208,6 +208,9 @@ pub struct Executor {
     funcs: HashMap<FuncId, FuncDecl>,
     /// Recursive functions (`rec_fun`), apart: only their own type takes a body.
     rec_funcs: HashMap<FuncId, z3::RecFuncDecl>,
+    /// The special relations each term applies (only terms that apply one), for the
+    /// premise of `check_relation`.
+    relations_in: HashMap<TermId, std::collections::BTreeSet<FuncId>>,
     solvers: HashMap<SolverId, SolverSlot>,
     models: HashMap<ModelId, ModelSlot>,
     tactics: HashMap<TacticId, tactics::TacticSlot>,
@@ -273,6 +276,7 @@ impl Executor {
             terms: HashMap::new(),
             funcs: HashMap::new(),
             rec_funcs: HashMap::new(),
+            relations_in: HashMap::new(),
             solvers: HashMap::new(),
             models: HashMap::new(),
             tactics: HashMap::new(),
@@ -421,6 +425,9 @@ impl Executor {
                 }
                 _ => {}
             }
+        }
+        if let Some(Ret::Id(AnyId::Term(t))) = &ret {
+            self.note_relations(call, *t);
         }
         if let (Some(Ret::Id(AnyId::Term(t))), Some(inject::Fault::WrongEval(_))) =
             (&ret, &self.config.inject)
@@ -608,6 +615,27 @@ impl Executor {
             .ok_or_else(|| ExecError::Malformed(format!("solver {id} is not defined")))
     }
 
+    /// Records the special relations the new term `t` applies: its own function, if `call`
+    /// applies one, and those of its term arguments.
+    fn note_relations(&mut self, call: &Call, t: TermId) {
+        let mut found = std::collections::BTreeSet::new();
+        if let Call::Apply { func, .. } = call {
+            if self.state.relations.contains_key(func) {
+                found.insert(*func);
+            }
+        }
+        for id in call.uses() {
+            if let AnyId::Term(u) = id {
+                if let Some(inner) = self.relations_in.get(&u) {
+                    found.extend(inner.iter().copied());
+                }
+            }
+        }
+        if !found.is_empty() {
+            self.relations_in.insert(t, found);
+        }
+    }
+
     /// Gives the independent evaluator the definition `rec_def` gave Z3, where the body
     /// has a text; without one, applications of the function have no value there (open).
     fn define_recursive(&mut self, func: FuncId, vars: &[TermId], body: TermId) {
@@ -703,6 +731,23 @@ impl Executor {
                 self.main(|| f.add_def(&refs, b))?;
                 self.define_recursive(*func, vars, *body);
                 Outcome::Nothing
+            }
+            Call::Relation { kind, sort, index } => {
+                let s = self.z3_sort(*sort)?;
+                let index = *index as usize;
+                Outcome::Func(self.main(|| match kind {
+                    RelationKind::Linear => FuncDecl::linear_order(s, index),
+                    RelationKind::Partial => FuncDecl::partial_order(s, index),
+                    RelationKind::PiecewiseLinear => FuncDecl::piecewise_linear_order(s, index),
+                    RelationKind::Tree => FuncDecl::tree_order(s, index),
+                })?)
+            }
+            Call::TransitiveClosure(of) => {
+                let f = self
+                    .funcs
+                    .get(of)
+                    .ok_or_else(|| ExecError::Malformed(format!("function {of} is not defined")))?;
+                Outcome::Func(self.main(|| FuncDecl::transitive_closure(f))?)
             }
             Call::Apply { func, args } => {
                 let f = self

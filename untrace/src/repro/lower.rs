@@ -710,6 +710,8 @@ impl Lower {
             | Call::Fun { .. }
             | Call::RecFun { .. }
             | Call::RecDef { .. }
+            | Call::Relation { .. }
+            | Call::TransitiveClosure(_)
             | Call::Apply { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
@@ -2147,7 +2149,10 @@ impl Lower {
             Check::Independent { .. } | Check::Quant { .. } => {
                 self.note(format!("`{}`: the independent evaluator is part of this suite, not of Z3: not expressed", check.name()));
             }
-            Check::Core(_) | Check::Consequences { .. } | Check::Goal(_) => {
+            Check::Core(_)
+            | Check::Consequences { .. }
+            | Check::Goal(_)
+            | Check::Relation { .. } => {
                 self.note(format!(
                     "`{}`: not expressed by the writers yet",
                     check.name()
