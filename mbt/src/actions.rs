@@ -427,6 +427,20 @@ impl Action for MkRelation {
     }
 }
 
+/// A model built by hand, terms evaluated under it and judged by the independent evaluator.
+pub struct HandModel;
+impl Action for HandModel {
+    fn name(&self) -> &'static str {
+        "hand_model"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        gen::mk_hand_model(cx)
+    }
+}
+
 /// A constant array.
 pub struct MkConstArray;
 impl Action for MkConstArray {

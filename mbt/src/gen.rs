@@ -1020,6 +1020,58 @@ pub fn mk_relation(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     Ok(made)
 }
 
+/// A model built by hand (`model_new`): one to three constants of the pool interpreted by
+/// fresh literals of their sorts (`model_const`), then a few terms of the pool evaluated under
+/// it (`model_eval`, completion half the time), each value compared with the independent
+/// evaluator's (`check_eval`); the model is released. Returns whether it was made.
+pub fn mk_hand_model(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+    let state = cx.sut.state();
+    let constants: Vec<(TermId, Sort)> = cx
+        .pool
+        .all()
+        .into_iter()
+        .filter_map(|t| {
+            let info = state.term(t).ok()?;
+            info.is_const.then(|| (t, info.sort.clone()))
+        })
+        .collect();
+    if constants.is_empty() {
+        return Ok(false);
+    }
+    let Some(m) = cx.run(Call::NewModel)?.model() else {
+        return Ok(false);
+    };
+    for _ in 0..cx.rng.random_range(1..=3) {
+        let (constant, sort) = constants[cx.rng.random_range(0..constants.len())].clone();
+        if let Some(value) = mk_lit(cx, &sort, false)? {
+            cx.run(Call::ModelConst {
+                model: m,
+                constant,
+                value,
+            })?;
+        }
+    }
+    let terms = cx.pool.all();
+    for _ in 0..cx.rng.random_range(2..=4) {
+        let term = terms[cx.rng.random_range(0..terms.len())];
+        let completion = cx.rng.random_bool(0.5);
+        let reply = cx.run(Call::ModelEval {
+            model: m,
+            term,
+            completion,
+        })?;
+        if cx.config.independent && matches!(reply.ret(), Some(model::Ret::Value(_))) {
+            cx.run(Call::Check(Check::Eval {
+                model: m,
+                term,
+                completion,
+            }))?;
+        }
+    }
+    cx.run(Call::Release(model::AnyId::Model(m)))?;
+    Ok(true)
+}
+
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.
 pub fn mk_const_array(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>, Failure> {
     let Some(index) = sort_where(cx, |s| {

@@ -93,6 +93,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &MkPb, 2, Main),
     t(Main, &MkRecFun, 1, Main),
     t(Main, &MkRelation, 1, Main),
+    t(Main, &HandModel, 1, Main),
     t(Main, &Simplify, 2, Main),
     t(Main, &Substitute, 2, Main),
     t(Main, &MkQuantifier, 4, Main),

@@ -18,6 +18,7 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("tactics", &["tactic*", "goal_*", "check_goal"]),
     ("optimize", &["opt_*", "check_opt_*"]),
     ("rec-fun", &["rec_fun", "rec_def"]),
+    ("hand-models", &["model_new", "model_const"]),
     (
         "relations",
         &[

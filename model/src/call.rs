@@ -821,6 +821,13 @@ macro_rules! walk_call {
                 $v.head(spec!("transitive_closure", Func, Relations, ["Z3_mk_transitive_closure"], Written));
                 $v.func(f);
             }
+            Call::NewModel => $v.head(spec!("model_new", Model, HandModels, ["Z3_mk_model"], ApiOnly)),
+            Call::ModelConst { model, constant, value } => {
+                $v.head(spec!("model_const", None, HandModels, ["Z3_add_const_interp", "Z3_get_app_decl"], ApiOnly));
+                $v.model(model);
+                $v.term(constant);
+                $v.term(value);
+            }
             Call::Cube(z) => {
                 $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
@@ -1104,6 +1111,16 @@ pub enum Call {
     /// S × S → Bool (`Z3_mk_transitive_closure`); SMT-LIB `(_ transitive-closure F)` (Z3's
     /// dialect).
     TransitiveClosure(FuncId),
+    /// `model_new`: an empty model built by hand (`Z3_mk_model`), a model like those
+    /// `get_model` gives (`model_eval`, `check_eval`, `release`).
+    NewModel,
+    /// `model_const mM tC tV`: M interprets the constant C (made by `const`) as V, a closed
+    /// term of C's sort (`Z3_add_const_interp` of C's declaration).
+    ModelConst {
+        model: ModelId,
+        constant: TermId,
+        value: TermId,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1751,6 +1768,12 @@ impl Call {
                 });
             }
             all.push(Call::TransitiveClosure(FuncId(0)));
+            all.push(Call::NewModel);
+            all.push(Call::ModelConst {
+                model: m,
+                constant: t,
+                value: t,
+            });
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

@@ -47,6 +47,8 @@ pub enum Family {
     RecFunctions,
     /// Special relations (orders, transitive closures) and their check.
     Relations,
+    /// Models built by hand (`model_new`, `model_const`).
+    HandModels,
     Solvers,
     Models,
     /// Contexts of their own configuration, and proofs.
@@ -71,6 +73,7 @@ impl Family {
             Family::PseudoBoolean => Some("pb"),
             Family::RecFunctions => Some("rec-fun"),
             Family::Relations => Some("relations"),
+            Family::HandModels => Some("hand-models"),
             Family::Contexts => Some("contexts"),
             Family::Consequences => Some("consequences"),
             Family::Cubes => Some("cubes"),

@@ -162,6 +162,8 @@ pub struct State {
     pub relations: HashMap<FuncId, SpecialRelation>,
     pub solvers: HashMap<SolverId, SolverInfo>,
     pub models: HashMap<ModelId, SolverId>,
+    /// Models built by hand (`model_new`).
+    pub hand_models: HashSet<ModelId>,
     /// The declared datatypes (declarations are no objects: they live as long as the trace).
     pub datatypes: Datatypes,
     /// The names of uninterpreted sorts made so far (a datatype may not take one).
@@ -593,6 +595,29 @@ impl State {
             }
             Call::RecDef { func, vars, body } => self.check_rec_def(*func, vars, *body),
             Call::Relation { sort, .. } => self.sort(*sort).map(drop),
+            Call::NewModel => Ok(()),
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                if !self.hand_models.contains(model) {
+                    return violation(format!("model {model} is no model built by hand"));
+                }
+                let c = self.term(*constant)?;
+                if !c.is_const {
+                    return violation(format!("{constant} is no constant (made by `const`)"));
+                }
+                self.closed_term(*value, "interpretation")?;
+                let v = self.term_sort(*value)?;
+                if *v != c.sort {
+                    return violation(format!(
+                        "interpretation {value} has sort {v}, expected {}",
+                        c.sort
+                    ));
+                }
+                Ok(())
+            }
             Call::TransitiveClosure(f) => self.binary_relation(*f).map(drop),
             Call::Const { .. }
             | Call::Lit { .. }
@@ -910,6 +935,12 @@ impl State {
             Call::RecDef { func, .. } => {
                 self.rec_funcs.insert(*func, true);
             }
+            Call::NewModel => {
+                if let Some(AnyId::Model(m)) = new_id {
+                    self.hand_models.insert(m);
+                }
+            }
+            Call::ModelConst { .. } => {}
             Call::Relation { kind, sort, .. } => {
                 if let Some(AnyId::Func(f)) = new_id {
                     let s = self.sorts[sort].clone();
@@ -1067,6 +1098,7 @@ impl State {
                 AnyId::Model(m) => {
                     self.models.remove(m);
                     self.opt_models.remove(m);
+                    self.hand_models.remove(m);
                 }
                 AnyId::Tactic(k) => drop(self.tactics.remove(k)),
                 AnyId::Goal(g) => drop(self.goals.remove(g)),
@@ -1084,7 +1116,11 @@ impl State {
             AnyId::Term(t) => self.terms.contains_key(&t),
             AnyId::Func(f) => self.funcs.contains_key(&f),
             AnyId::Solver(z) => self.solvers.contains_key(&z),
-            AnyId::Model(m) => self.models.contains_key(&m) || self.opt_models.contains_key(&m),
+            AnyId::Model(m) => {
+                self.models.contains_key(&m)
+                    || self.opt_models.contains_key(&m)
+                    || self.hand_models.contains(&m)
+            }
             AnyId::Tactic(k) => self.tactics.contains(&k),
             AnyId::Goal(g) => self.goals.contains_key(&g),
             AnyId::Opt(o) => self.opts.contains_key(&o),

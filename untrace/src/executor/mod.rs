@@ -732,6 +732,30 @@ impl Executor {
                 self.define_recursive(*func, vars, *body);
                 Outcome::Nothing
             }
+            Call::NewModel => Outcome::Model(ModelSlot {
+                model: self.main(Model::new)?,
+                ctx: self.main.clone(),
+                foreign: false,
+                premises: Vec::new(),
+                values: None,
+            }),
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                let (c, v) = (self.z3_term(*constant)?, self.z3_term(*value)?);
+                let slot = self
+                    .models
+                    .get(model)
+                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
+                self.main(|| slot.model.add_const_interp(&c.decl(), v))?;
+                // The independent evaluator reads the model again.
+                if let Some(slot) = self.models.get_mut(model) {
+                    slot.values = None;
+                }
+                Outcome::Nothing
+            }
             Call::Relation { kind, sort, index } => {
                 let s = self.z3_sort(*sort)?;
                 let index = *index as usize;

@@ -712,6 +712,7 @@ impl Lower {
             | Call::RecDef { .. }
             | Call::Relation { .. }
             | Call::TransitiveClosure(_)
+            | Call::NewModel
             | Call::Apply { .. }
             | Call::ConstArray { .. }
             | Call::Simplify(_)
@@ -754,6 +755,10 @@ impl Lower {
                             self.models.insert(ModelId(m), (ctx, Vec::new()));
                         }
                     }
+                    if let (Call::NewModel, Ok(m)) = (call, b[1..].parse()) {
+                        self.models
+                            .insert(ModelId(m), (MAIN.to_string(), Vec::new()));
+                    }
                     if let Call::FromString(z, _) = call {
                         if let Some(s) = self.solvers.get_mut(z) {
                             s.last = None;
@@ -763,6 +768,30 @@ impl Lower {
             }
             Call::ToSmt2(z) => {
                 self.dump_text(&z.to_string());
+            }
+            // The constant's declaration is its application's (`Z3_get_app_decl`).
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                let d = self.fresh("decl");
+                self.emit(
+                    "Z3_get_app_decl",
+                    MAIN,
+                    vec![Arg::Conv("Z3_to_app", constant.to_string())],
+                    Some((&d, Ty::FuncDecl)),
+                );
+                self.emit(
+                    "Z3_add_const_interp",
+                    MAIN,
+                    vec![
+                        Arg::Var(model.to_string()),
+                        var(&d),
+                        Arg::Var(value.to_string()),
+                    ],
+                    None,
+                );
             }
             Call::Delete(z) => {
                 let z = z.to_string();
