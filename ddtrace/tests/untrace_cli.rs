@@ -279,3 +279,54 @@ fn status_lines_in_a_log_and_the_json_result() {
         "-q printed something"
     );
 }
+
+/// A finding of the relations family (traces/relations.trace with the test-only fault
+/// `wrong-relation`, which reads a special relation's first value as unrelated to itself)
+/// replays to its signature and minimizes to a short trace that still does.
+#[test]
+fn an_injected_relation_finding_replays_and_minimizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("relations.trace");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/relations.trace"),
+        &input,
+    )
+    .unwrap();
+    let replay = |path: &Path| {
+        Command::new(untrace_bin())
+            .arg(path)
+            .env("UNTRACE_INJECT", "wrong-relation")
+            .env_remove("UNTRACE_FAIL_ON")
+            .output()
+            .expect("untrace runs")
+    };
+    const SIGNATURE: &str = "signature: model|check_relation: partial_order breaks reflexivity";
+    let before = replay(&input);
+    assert_eq!(before.status.code(), Some(5), "{before:?}");
+    assert!(String::from_utf8_lossy(&before.stderr).contains(SIGNATURE));
+    let output = dir.path().join("min.trace");
+    let run = Command::new(ddtrace_bin())
+        .arg("--untrace")
+        .arg(untrace_bin())
+        .args(["-j", "2"])
+        .arg(&input)
+        .arg(&output)
+        .env("UNTRACE_INJECT", "wrong-relation")
+        .env_remove("UNTRACE_FAIL_ON")
+        .output()
+        .expect("ddtrace runs");
+    assert!(run.status.success(), "{run:?}");
+    let after = replay(&output);
+    assert_eq!(after.status.code(), Some(5), "{after:?}");
+    assert!(String::from_utf8_lossy(&after.stderr).contains(SIGNATURE));
+    let minimized = read(&std::fs::read(&output).unwrap()).unwrap().0;
+    assert!(
+        minimized.len() < 15,
+        "{} entries left:\n{}",
+        minimized.len(),
+        String::from_utf8_lossy(&render(&minimized, Format::Text))
+    );
+    assert!(minimized
+        .iter()
+        .any(|e| matches!(e.call, model::Call::Relation { .. })));
+}

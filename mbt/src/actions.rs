@@ -413,6 +413,48 @@ impl Action for MkSetUnion {
     }
 }
 
+/// A recursive function, defined and applied (`rec_fun`, `rec_def`, `apply`).
+pub struct MkRecFun;
+impl Action for MkRecFun {
+    fn name(&self) -> &'static str {
+        "mk_rec_fun"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_rec_fun(cx)?.is_some())
+    }
+}
+
+/// A special relation (an order or a transitive closure), applied to terms of the pool.
+pub struct MkRelation;
+impl Action for MkRelation {
+    fn name(&self) -> &'static str {
+        "mk_relation"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_relation(cx)?.is_some())
+    }
+}
+
+/// A model built by hand, terms evaluated under it and judged by the independent evaluator.
+pub struct HandModel;
+impl Action for HandModel {
+    fn name(&self) -> &'static str {
+        "hand_model"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        gen::mk_hand_model(cx)
+    }
+}
+
 /// A constant array.
 pub struct MkConstArray;
 impl Action for MkConstArray {
@@ -799,6 +841,23 @@ impl Action for EvalModel {
         must_hold.extend(cx.last_assumptions.iter().copied());
         for &term in &must_hold {
             cx.run(Call::Check(Check::Model { model: m, term }))?;
+        }
+        // Each special relation's axioms over the values of the terms it was applied to
+        // (the executor judges only relations that occur in the checked formula).
+        for (func, args) in cx.relations.clone() {
+            let state = cx.sut.state();
+            let alive: Vec<TermId> = args
+                .into_iter()
+                .filter(|t| state.term(*t).is_ok_and(|i| i.is_closed()))
+                .take(6)
+                .collect();
+            if !alive.is_empty() && state.funcs.contains_key(&func) {
+                cx.run(Call::Check(Check::Relation {
+                    model: m,
+                    func,
+                    terms: alive,
+                }))?;
+            }
         }
         if cx.config.independent {
             for &term in &must_hold {

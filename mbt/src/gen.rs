@@ -5,7 +5,7 @@
 
 use crate::failure::Failure;
 use crate::round_state::RoundState;
-use model::call::PbCmp;
+use model::call::{PbCmp, RelationKind};
 use model::ops::{Arity, OpSpec, Signature, OPS};
 use model::{Call, Check, Op, Sort, TermId, Theory};
 use rand::Rng;
@@ -773,6 +773,315 @@ pub fn mk_set_union(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> 
         return Ok(None);
     };
     cx.new_term(Call::SetUnion(sets), false)
+}
+
+/// A recursive function over Int (and, half the time, a second parameter of a sort of the
+/// pool) that recurs on its first parameter down to 0: `f(n, p) = ite(n <= 0, base, step)`,
+/// with `base` a closed term of the range and `step` built by the term generators over the
+/// parameters, the recursive call `f(n - 1, p)` and a few closed terms (as quantifier bodies
+/// are). Applied once or twice to a small literal or an Int term of the pool; the
+/// applications join the pool. Z3 unfolds such definitions under the solver's resource
+/// limit; the independent evaluator unfolds them up to its bound.
+pub fn mk_rec_fun(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(range) = sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_))) else {
+        return Ok(None);
+    };
+    let Some(base) = pick(cx, &range) else {
+        return Ok(None);
+    };
+    let second = if cx.rng.random_bool(0.5) {
+        sort_where(cx, |s| !matches!(s, Sort::Array(..) | Sort::Seq(_)))
+    } else {
+        None
+    };
+    let mut domain = vec![Sort::Int];
+    domain.extend(second.clone());
+    let (Some(int), Some(range_id)) = (cx.sort_id(&Sort::Int)?, cx.sort_id(&range)?) else {
+        return Ok(None);
+    };
+    let mut domain_ids = vec![int];
+    if let Some(s) = &second {
+        let Some(id) = cx.sort_id(s)? else {
+            return Ok(None);
+        };
+        domain_ids.push(id);
+    }
+    let name = cx.fresh_name("rec");
+    let reply = cx.run(Call::RecFun {
+        name,
+        domain: domain_ids.clone(),
+        range: range_id,
+    })?;
+    let Some(model::Ret::Id(model::AnyId::Func(f))) = reply.ret().cloned() else {
+        return Ok(None);
+    };
+    let mut vars = Vec::new();
+    for (sort, sid) in domain.iter().zip(&domain_ids) {
+        let name = cx.fresh_name("p");
+        match cx.run(Call::Var { sort: *sid, name })?.term() {
+            Some(v) => vars.push((v, sort.clone())),
+            None => return Ok(None),
+        }
+    }
+    let lit = |cx: &mut RoundState<'_>, value: &str| {
+        cx.run(Call::Lit {
+            sort: int,
+            value: value.into(),
+        })
+        .map(|r| r.term())
+    };
+    let op = |name: &str| Op::lookup(name).expect("the operation is in the table");
+    let (Some(zero), Some(one)) = (lit(cx, "0")?, lit(cx, "1")?) else {
+        return Ok(None);
+    };
+    let n = vars[0].0;
+    let term = |cx: &mut RoundState<'_>, name: &str, args: Vec<TermId>| {
+        cx.run(Call::Op {
+            op: op(name),
+            indices: vec![],
+            args,
+        })
+        .map(|r| r.term())
+    };
+    let (Some(stop), Some(smaller)) =
+        (term(cx, "<=", vec![n, zero])?, term(cx, "-", vec![n, one])?)
+    else {
+        return Ok(None);
+    };
+    let mut rec_args = vec![smaller];
+    rec_args.extend(vars.iter().skip(1).map(|(v, _)| *v));
+    let Some(recursive) = cx
+        .run(Call::Apply {
+            func: f,
+            args: rec_args,
+        })?
+        .term()
+    else {
+        return Ok(None);
+    };
+    // The step's pool: the parameters, the recursive call and a few closed terms.
+    let mut body_pool = crate::pool::Pool::default();
+    for sort in domain.iter().chain([&range, &Sort::Bool]) {
+        if let Some(t) = cx.pool.pick(sort, &mut cx.rng, 0.5) {
+            if !body_pool.contains(t) {
+                body_pool.add(t, sort.clone(), true);
+            }
+        }
+    }
+    for (v, sort) in &vars {
+        if !body_pool.contains(*v) {
+            body_pool.add(*v, sort.clone(), false);
+        }
+    }
+    body_pool.add(recursive, range.clone(), false);
+    let round_pool = std::mem::replace(&mut cx.pool, body_pool);
+    let mut built = Ok(());
+    for _ in 0..cx.rng.random_range(1..=4) {
+        if let Err(e) = mk_op(cx, false) {
+            built = Err(e);
+            break;
+        }
+    }
+    let step_pool = std::mem::replace(&mut cx.pool, round_pool);
+    built?;
+    let state = cx.sut.state();
+    let steps: Vec<TermId> = step_pool
+        .all()
+        .into_iter()
+        .filter(|t| {
+            state
+                .term(*t)
+                .is_ok_and(|i| i.sort == range && i.free_vars.contains(&n))
+        })
+        .collect();
+    let step = if steps.is_empty() {
+        recursive
+    } else {
+        steps[cx.rng.random_range(0..steps.len())]
+    };
+    let Some(body) = term(cx, "ite", vec![stop, base, step])? else {
+        return Ok(None);
+    };
+    cx.run(Call::RecDef {
+        func: f,
+        vars: vars.iter().map(|(v, _)| *v).collect(),
+        body,
+    })?;
+    let mut made = None;
+    for _ in 0..cx.rng.random_range(1..=2) {
+        let first = match cx.rng.random_range(0..3) {
+            0 => pick(cx, &Sort::Int),
+            _ => {
+                let k = cx.rng.random_range(0..=6).to_string();
+                cx.new_term(
+                    Call::Lit {
+                        sort: int,
+                        value: k,
+                    },
+                    false,
+                )?
+            }
+        };
+        let Some(first) = first else { continue };
+        let mut args = vec![first];
+        if let Some(s) = &second {
+            match pick(cx, s) {
+                Some(t) => args.push(t),
+                None => continue,
+            }
+        }
+        made = cx.new_term(Call::Apply { func: f, args }, false)?.or(made);
+    }
+    Ok(made)
+}
+
+/// A special relation over a sort of the pool: an order of a random kind and index (three
+/// times in four), or the transitive closure of a binary relation (an uninterpreted function
+/// of the round, else a fresh one, applied once so that the closure has a graph), applied to
+/// one to three pairs of terms of the pool; the applications join the pool and the relation
+/// `RoundState::relations`, with its arguments, for `check_relation`.
+pub fn mk_relation(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(sort) = sort_where(cx, |s| {
+        !matches!(
+            s,
+            Sort::Array(..) | Sort::Seq(_) | Sort::FloatingPoint(..) | Sort::RoundingMode
+        )
+    }) else {
+        return Ok(None);
+    };
+    let Some(sid) = cx.sort_id(&sort)? else {
+        return Ok(None);
+    };
+    let relation = if cx.rng.random_bool(0.75) {
+        let kind = RelationKind::ALL[cx.rng.random_range(0..RelationKind::ALL.len())];
+        let index = cx.rng.random_range(0..=1);
+        cx.run(Call::Relation {
+            kind,
+            sort: sid,
+            index,
+        })?
+        .ret()
+        .cloned()
+    } else {
+        let binary = cx
+            .funcs
+            .iter()
+            .find(|(f, domain, range)| {
+                *range == Sort::Bool
+                    && domain.len() == 2
+                    && domain.iter().all(|d| *d == sort)
+                    && cx.sut.state().funcs.contains_key(f)
+            })
+            .map(|(f, _, _)| *f);
+        let base = match binary {
+            Some(f) => f,
+            None => {
+                let Some(bool_id) = cx.sort_id(&Sort::Bool)? else {
+                    return Ok(None);
+                };
+                let name = cx.fresh_name("E");
+                let reply = cx.run(Call::Fun {
+                    name,
+                    domain: vec![sid, sid],
+                    range: bool_id,
+                })?;
+                let Some(model::Ret::Id(model::AnyId::Func(f))) = reply.ret().cloned() else {
+                    return Ok(None);
+                };
+                cx.funcs
+                    .push((f, vec![sort.clone(), sort.clone()], Sort::Bool));
+                f
+            }
+        };
+        if let (Some(a), Some(b)) = (pick(cx, &sort), pick(cx, &sort)) {
+            cx.new_term(
+                Call::Apply {
+                    func: base,
+                    args: vec![a, b],
+                },
+                false,
+            )?;
+        }
+        cx.run(Call::TransitiveClosure(base))?.ret().cloned()
+    };
+    let Some(model::Ret::Id(model::AnyId::Func(f))) = relation else {
+        return Ok(None);
+    };
+    let mut applied = Vec::new();
+    let mut made = None;
+    for _ in 0..cx.rng.random_range(1..=3) {
+        let (Some(a), Some(b)) = (pick(cx, &sort), pick(cx, &sort)) else {
+            break;
+        };
+        if let Some(t) = cx.new_term(
+            Call::Apply {
+                func: f,
+                args: vec![a, b],
+            },
+            false,
+        )? {
+            made = Some(t);
+            for arg in [a, b] {
+                if !applied.contains(&arg) {
+                    applied.push(arg);
+                }
+            }
+        }
+    }
+    cx.relations.push((f, applied));
+    Ok(made)
+}
+
+/// A model built by hand (`model_new`): one to three constants of the pool interpreted by
+/// fresh literals of their sorts (`model_const`), then a few terms of the pool evaluated under
+/// it (`model_eval`, completion half the time), each value compared with the independent
+/// evaluator's (`check_eval`); the model is released. Returns whether it was made.
+pub fn mk_hand_model(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+    let state = cx.sut.state();
+    let constants: Vec<(TermId, Sort)> = cx
+        .pool
+        .all()
+        .into_iter()
+        .filter_map(|t| {
+            let info = state.term(t).ok()?;
+            info.is_const.then(|| (t, info.sort.clone()))
+        })
+        .collect();
+    if constants.is_empty() {
+        return Ok(false);
+    }
+    let Some(m) = cx.run(Call::NewModel)?.model() else {
+        return Ok(false);
+    };
+    for _ in 0..cx.rng.random_range(1..=3) {
+        let (constant, sort) = constants[cx.rng.random_range(0..constants.len())].clone();
+        if let Some(value) = mk_lit(cx, &sort, false)? {
+            cx.run(Call::ModelConst {
+                model: m,
+                constant,
+                value,
+            })?;
+        }
+    }
+    let terms = cx.pool.all();
+    for _ in 0..cx.rng.random_range(2..=4) {
+        let term = terms[cx.rng.random_range(0..terms.len())];
+        let completion = cx.rng.random_bool(0.5);
+        let reply = cx.run(Call::ModelEval {
+            model: m,
+            term,
+            completion,
+        })?;
+        if cx.config.independent && matches!(reply.ret(), Some(model::Ret::Value(_))) {
+            cx.run(Call::Check(Check::Eval {
+                model: m,
+                term,
+                completion,
+            }))?;
+        }
+    }
+    cx.run(Call::Release(model::AnyId::Model(m)))?;
+    Ok(true)
 }
 
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.

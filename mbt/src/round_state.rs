@@ -210,6 +210,9 @@ pub struct RoundState<'s> {
     /// Sorts created this round, reused by sort.
     pub sorts: BTreeMap<Sort, SortId>,
     pub funcs: Vec<(model::FuncId, Vec<Sort>, Sort)>,
+    /// Special relations made this round, with the terms they were applied to (what
+    /// `check_relation` judges them over).
+    pub relations: Vec<(model::FuncId, Vec<TermId>)>,
     /// The datatype groups declared this round and the datatype sorts (instances) made.
     pub datatype_groups: usize,
     pub datatype_sorts: Vec<Sort>,
@@ -269,6 +272,7 @@ impl<'s> RoundState<'s> {
             pool: Pool::default(),
             sorts: BTreeMap::new(),
             funcs: Vec::new(),
+            relations: Vec::new(),
             datatype_groups: 0,
             datatype_sorts: Vec::new(),
             solver: None,

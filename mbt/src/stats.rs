@@ -18,6 +18,19 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("tactics", &["tactic*", "goal_*", "check_goal"]),
     ("optimize", &["opt_*", "check_opt_*"]),
     ("reads", &["read*"]),
+    ("rec-fun", &["rec_fun", "rec_def"]),
+    ("hand-models", &["model_new", "model_const"]),
+    (
+        "relations",
+        &[
+            "linear_order",
+            "partial_order",
+            "piecewise_linear_order",
+            "tree_order",
+            "transitive_closure",
+            "check_relation",
+        ],
+    ),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

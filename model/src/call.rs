@@ -407,6 +407,12 @@ macro_rules! walk_check {
                 $v.opt(opt);
                 $v.model(model);
             }
+            Check::Relation { model, func, terms } => {
+                $v.head(spec!("check_relation", None, Relations, ["Z3_model_eval", "Z3_mk_app"], ApiOnly));
+                $v.model(model);
+                $v.func(func);
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
         }
     }};
 }
@@ -779,6 +785,49 @@ macro_rules! walk_call {
                 $v.int(bound, "a bound");
                 $v.weighted(terms, List::Shrink { min: 1 });
             }
+            Call::RecFun { name, domain, range } => {
+                $v.head(spec!("rec_fun", Func, RecFunctions, ["Z3_mk_rec_func_decl"], Written));
+                $v.string(name, "a name");
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::RecDef { func, vars, body } => {
+                $v.head(spec!("rec_def", None, RecFunctions, ["Z3_add_rec_def"], Written));
+                $v.func(func);
+                $v.terms_until(vars, "body");
+                $v.term(body);
+            }
+            Call::Relation { kind: RelationKind::Linear, sort, index } => {
+                $v.head(spec!("linear_order", Func, Relations, ["Z3_mk_linear_order"], Written));
+                $v.sort(sort);
+                $v.number(index, "an index");
+            }
+            Call::Relation { kind: RelationKind::Partial, sort, index } => {
+                $v.head(spec!("partial_order", Func, Relations, ["Z3_mk_partial_order"], Written));
+                $v.sort(sort);
+                $v.number(index, "an index");
+            }
+            Call::Relation { kind: RelationKind::PiecewiseLinear, sort, index } => {
+                $v.head(spec!("piecewise_linear_order", Func, Relations, ["Z3_mk_piecewise_linear_order"], Written));
+                $v.sort(sort);
+                $v.number(index, "an index");
+            }
+            Call::Relation { kind: RelationKind::Tree, sort, index } => {
+                $v.head(spec!("tree_order", Func, Relations, ["Z3_mk_tree_order"], Written));
+                $v.sort(sort);
+                $v.number(index, "an index");
+            }
+            Call::TransitiveClosure(f) => {
+                $v.head(spec!("transitive_closure", Func, Relations, ["Z3_mk_transitive_closure"], Written));
+                $v.func(f);
+            }
+            Call::NewModel => $v.head(spec!("model_new", Model, HandModels, ["Z3_mk_model"], ApiOnly)),
+            Call::ModelConst { model, constant, value } => {
+                $v.head(spec!("model_const", None, HandModels, ["Z3_add_const_interp", "Z3_get_app_decl"], ApiOnly));
+                $v.model(model);
+                $v.term(constant);
+                $v.term(value);
+            }
             Call::Cube(z) => {
                 $v.head(spec!("cube", None, Cubes, ["Z3_solver_cube"], ApiOnly));
                 $v.solver(z);
@@ -1098,6 +1147,77 @@ pub enum Call {
     /// `Z3_stats_*`); nothing is recorded (they count work), their shape is checked: keys
     /// named, each entry either an unsigned or a finite non-negative double.
     ReadStats(SolverId),
+    /// `rec_fun "NAME" sR sD...`: a recursive function from D... to R
+    /// (`Z3_mk_rec_func_decl`), applied by `apply` like any function; `rec_def` gives its
+    /// body, once. Appended last: binary traces keep their variant numbers.
+    RecFun {
+        name: String,
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `rec_def fF tV... body tB`: the definition F(V...) = B of the recursive function F
+    /// (`Z3_add_rec_def`): the parameters V are distinct `var` terms of F's domain sorts,
+    /// B of F's range mentions no other variable freely (SMT-LIB `define-fun-rec`).
+    RecDef {
+        func: FuncId,
+        vars: Vec<TermId>,
+        body: TermId,
+    },
+    /// `linear_order sS I` (`partial_order`, `piecewise_linear_order`, `tree_order`): the
+    /// special relation of that kind over S numbered I (`Z3_mk_linear_order`, ...), a binary
+    /// Bool function applied by `apply`; SMT-LIB `(_ linear-order I)` (Z3's dialect).
+    Relation {
+        kind: RelationKind,
+        sort: SortId,
+        index: u32,
+    },
+    /// `transitive_closure fF`: the transitive closure of the binary relation F of sort
+    /// S × S → Bool (`Z3_mk_transitive_closure`); SMT-LIB `(_ transitive-closure F)` (Z3's
+    /// dialect).
+    TransitiveClosure(FuncId),
+    /// `model_new`: an empty model built by hand (`Z3_mk_model`), a model like those
+    /// `get_model` gives (`model_eval`, `check_eval`, `release`).
+    NewModel,
+    /// `model_const mM tC tV`: M interprets the constant C (made by `const`) as V, a closed
+    /// term of C's sort (`Z3_add_const_interp` of C's declaration).
+    ModelConst {
+        model: ModelId,
+        constant: TermId,
+        value: TermId,
+    },
+}
+
+/// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
+/// antisymmetric, transitive) with more: a linear order is total; a tree order has the
+/// elements below any element pairwise comparable (R(y, x) and R(z, x) give R(y, z) or
+/// R(z, y); Z3 4.8.12 and 5.4.1 find that, not its mirror image, unsat when negated); a
+/// piecewise linear order has that and its mirror image (R(x, y) and R(x, z) give R(y, z) or
+/// R(z, y)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RelationKind {
+    Linear,
+    Partial,
+    PiecewiseLinear,
+    Tree,
+}
+
+impl RelationKind {
+    pub const ALL: [RelationKind; 4] = [
+        RelationKind::Linear,
+        RelationKind::Partial,
+        RelationKind::PiecewiseLinear,
+        RelationKind::Tree,
+    ];
+
+    /// Z3's SMT-LIB name of the relation (`(_ linear-order I)`).
+    pub fn smtlib_name(self) -> &'static str {
+        match self {
+            RelationKind::Linear => "linear-order",
+            RelationKind::Partial => "partial-order",
+            RelationKind::PiecewiseLinear => "piecewise-linear-order",
+            RelationKind::Tree => "tree-order",
+        }
+    }
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1180,6 +1300,19 @@ pub enum Check {
     /// on an objective while equal on those before it (lexicographic order): a fresh solver
     /// under a resource limit finds none (unknown is no verdict).
     OptBetter { opt: OptId, model: ModelId },
+    /// `check_relation mM fR tA...`: where R (a special relation made by `linear_order`,
+    /// ..., or `transitive_closure`) occurs in an assertion or assumption of the check whose
+    /// model M is, R as M interprets it (Z3's `model_eval` of R applied to M's values of the
+    /// A) has R's axioms over those values: reflexive, antisymmetric and transitive, and
+    /// total, tree-like or piecewise linear as its kind says; a transitive closure is
+    /// transitive (containment of its relation is no promise: Z3 closes the graph of the
+    /// relation's atoms, the model completes the relation elsewhere). Appended last: binary
+    /// traces keep their variant numbers.
+    Relation {
+        model: ModelId,
+        func: FuncId,
+        terms: Vec<TermId>,
+    },
 }
 
 impl Check {
@@ -1223,6 +1356,11 @@ impl Check {
                 Check::OptBetter {
                     opt: OptId(0),
                     model: m,
+                },
+                Check::Relation {
+                    model: m,
+                    func: FuncId(0),
+                    terms: vec![],
                 },
             ]
         })
@@ -1687,6 +1825,32 @@ impl Call {
                 Call::ReadEq(t, t),
                 Call::ReadStats(z),
             ]);
+            all.extend([
+                Call::RecFun {
+                    name: text(),
+                    domain: vec![],
+                    range: s,
+                },
+                Call::RecDef {
+                    func: FuncId(0),
+                    vars: vec![],
+                    body: t,
+                },
+            ]);
+            for kind in RelationKind::ALL {
+                all.push(Call::Relation {
+                    kind,
+                    sort: s,
+                    index: 0,
+                });
+            }
+            all.push(Call::TransitiveClosure(FuncId(0)));
+            all.push(Call::NewModel);
+            all.push(Call::ModelConst {
+                model: m,
+                constant: t,
+                value: t,
+            });
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

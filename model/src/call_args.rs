@@ -43,6 +43,12 @@ pub enum Family {
     Datatypes,
     /// Pseudo-Boolean constraints (`pb_le`, `pb_ge`, `pb_eq`).
     PseudoBoolean,
+    /// Recursive functions (`rec_fun`, `rec_def`).
+    RecFunctions,
+    /// Special relations (orders, transitive closures) and their check.
+    Relations,
+    /// Models built by hand (`model_new`, `model_const`).
+    HandModels,
     Solvers,
     Models,
     /// Contexts of their own configuration, and proofs.
@@ -67,6 +73,9 @@ impl Family {
             Family::Quantifiers => Some(crate::Theory::Quant.name()),
             Family::Datatypes => Some(crate::Theory::Datatypes.name()),
             Family::PseudoBoolean => Some("pb"),
+            Family::RecFunctions => Some("rec-fun"),
+            Family::Relations => Some("relations"),
+            Family::HandModels => Some("hand-models"),
             Family::Contexts => Some("contexts"),
             Family::Consequences => Some("consequences"),
             Family::Cubes => Some("cubes"),
@@ -1034,5 +1043,59 @@ mod tests {
             bad("pb_eq 1 99999999999 t1"),
             crate::trace::ErrorKind::BadNumeral
         );
+    }
+
+    /// `rec_fun` and `rec_def` follow from their description; the reference state accepts a
+    /// definition once, over distinct variables of the domain, with a body of the range that
+    /// mentions no other variable.
+    #[test]
+    fn recursive_functions_follow_from_their_description() {
+        let trace = "z3-trace 1\nsort_int\nreturn s1\nsort_bool\nreturn s2\n\
+            rec_fun \"f\" s1 s1\nreturn f1\nvar s1 \"n\"\nreturn t1\nvar s1 \"m\"\nreturn t2\n\
+            apply f1 t1\nreturn t3\n+ t1 t3\nreturn t4\nrec_def f1 t1 body t4\n";
+        let parsed = text::parse(trace).unwrap();
+        let def = &parsed.entries[7].call;
+        assert_eq!(
+            def,
+            &Call::RecDef {
+                func: FuncId(1),
+                vars: vec![TermId(1)],
+                body: TermId(4),
+            }
+        );
+        assert_eq!(text::format_call(def), "rec_def f1 t1 body t4");
+        assert_eq!(
+            def.uses(),
+            [
+                AnyId::Func(FuncId(1)),
+                AnyId::Term(TermId(1)),
+                AnyId::Term(TermId(4))
+            ]
+        );
+        assert_eq!(def.spec().family, Family::RecFunctions);
+        assert_eq!(
+            text::format_call(&parsed.entries[2].call),
+            "rec_fun \"f\" s1 s1"
+        );
+        let mut state = crate::State::new();
+        for e in &parsed.entries[..7] {
+            state.apply(&e.call, e.ret.as_ref()).unwrap();
+        }
+        let with = |vars: Vec<u32>, body: u32| Call::RecDef {
+            func: FuncId(1),
+            vars: vars.into_iter().map(TermId).collect(),
+            body: TermId(body),
+        };
+        // A body mentioning a variable that is no parameter, parameters of the wrong count
+        // or kind, a body of another sort.
+        assert!(state.check(&with(vec![2], 4)).is_err());
+        assert!(state.check(&with(vec![], 4)).is_err());
+        assert!(state.check(&with(vec![1, 2], 4)).is_err());
+        assert!(state.check(&with(vec![3], 3)).is_err());
+        state.apply(def, None).unwrap();
+        assert!(state.rec_funcs[&FuncId(1)]);
+        // Once only.
+        assert!(state.check(def).is_err());
+        assert_eq!(state.terms[&TermId(3)].sort, crate::Sort::Int);
     }
 }

@@ -168,7 +168,10 @@ impl Check {
     pub fn kind(&self) -> FailureKind {
         use FailureKind as K;
         match self {
-            Check::Model { .. } | Check::Independent { .. } | Check::Quant { .. } => K::Model,
+            Check::Model { .. }
+            | Check::Independent { .. }
+            | Check::Quant { .. }
+            | Check::Relation { .. } => K::Model,
             Check::Eval { .. } => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } => K::Config,

@@ -5,8 +5,8 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, Ret, RetKind, SatResult, SolverId,
-    SolverKind, SortId, TacticExpr, TacticId, TermId,
+    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RelationKind, Ret, RetKind, SatResult,
+    SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
@@ -80,6 +80,14 @@ impl TermInfo {
     pub fn is_closed(&self) -> bool {
         self.free_vars.is_empty()
     }
+}
+
+/// What a special relation is (`linear_order`, ..., `transitive_closure`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialRelation {
+    Order(RelationKind),
+    /// The transitive closure of this relation.
+    Closure(FuncId),
 }
 
 /// Where a solver is in its life.
@@ -191,8 +199,15 @@ pub struct State {
     pub sorts: HashMap<SortId, Sort>,
     pub terms: HashMap<TermId, TermInfo>,
     pub funcs: HashMap<FuncId, (Vec<Sort>, Sort)>,
+    /// The recursive functions among `funcs` (`rec_fun`), and whether `rec_def` gave each
+    /// its body.
+    pub rec_funcs: HashMap<FuncId, bool>,
+    /// The special relations among `funcs`.
+    pub relations: HashMap<FuncId, SpecialRelation>,
     pub solvers: HashMap<SolverId, SolverInfo>,
     pub models: HashMap<ModelId, SolverId>,
+    /// Models built by hand (`model_new`).
+    pub hand_models: HashSet<ModelId>,
     /// The declared datatypes (declarations are no objects: they live as long as the trace).
     pub datatypes: Datatypes,
     /// The names of uninterpreted sorts made so far (a datatype may not take one).
@@ -649,12 +664,38 @@ impl State {
                     Ok(())
                 }
             }
-            Call::Fun { domain, range, .. } => {
+            Call::Fun { domain, range, .. } | Call::RecFun { domain, range, .. } => {
                 for s in domain.iter().chain(std::iter::once(range)) {
                     self.sort(*s)?;
                 }
                 Ok(())
             }
+            Call::RecDef { func, vars, body } => self.check_rec_def(*func, vars, *body),
+            Call::Relation { sort, .. } => self.sort(*sort).map(drop),
+            Call::NewModel => Ok(()),
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                if !self.hand_models.contains(model) {
+                    return violation(format!("model {model} is no model built by hand"));
+                }
+                let c = self.term(*constant)?;
+                if !c.is_const {
+                    return violation(format!("{constant} is no constant (made by `const`)"));
+                }
+                self.closed_term(*value, "interpretation")?;
+                let v = self.term_sort(*value)?;
+                if *v != c.sort {
+                    return violation(format!(
+                        "interpretation {value} has sort {v}, expected {}",
+                        c.sort
+                    ));
+                }
+                Ok(())
+            }
+            Call::TransitiveClosure(f) => self.binary_relation(*f).map(drop),
             Call::Const { .. }
             | Call::Lit { .. }
             | Call::Apply { .. }
@@ -855,6 +896,24 @@ impl State {
                     Check::Model { term, .. }
                     | Check::Independent { term, .. }
                     | Check::Quant { term, .. } => self.bool_term(*term, "checked assertion"),
+                    Check::Relation { func, terms, .. } => {
+                        let sort = self.binary_relation(*func)?;
+                        if !self.relations.contains_key(func) {
+                            return violation(format!("function {func} is no special relation"));
+                        }
+                        if terms.is_empty() {
+                            return violation("check_relation needs at least one term");
+                        }
+                        for t in terms {
+                            let got = self.term_sort(*t)?;
+                            if *got != sort {
+                                return violation(format!(
+                                    "term {t} has sort {got}, expected {sort}"
+                                ));
+                            }
+                        }
+                        Ok(())
+                    }
                     Check::Consequences { assumptions, .. } => {
                         for t in assumptions {
                             if !self.term(*t)?.is_literal {
@@ -942,10 +1001,36 @@ impl State {
                 let params = params.iter().map(|p| self.sorts[p].clone()).collect();
                 self.bind_sort(new_id, Sort::Named(name.clone(), params))
             }
-            Call::Fun { domain, range, .. } => {
+            Call::Fun { domain, range, .. } | Call::RecFun { domain, range, .. } => {
                 if let Some(AnyId::Func(f)) = new_id {
                     let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
+                    if matches!(call, Call::RecFun { .. }) {
+                        self.rec_funcs.insert(f, false);
+                    }
+                }
+            }
+            Call::RecDef { func, .. } => {
+                self.rec_funcs.insert(*func, true);
+            }
+            Call::NewModel => {
+                if let Some(AnyId::Model(m)) = new_id {
+                    self.hand_models.insert(m);
+                }
+            }
+            Call::ModelConst { .. } => {}
+            Call::Relation { kind, sort, .. } => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let s = self.sorts[sort].clone();
+                    self.funcs.insert(f, (vec![s.clone(), s], Sort::Bool));
+                    self.relations.insert(f, SpecialRelation::Order(*kind));
+                }
+            }
+            Call::TransitiveClosure(of) => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let signature = self.funcs[of].clone();
+                    self.funcs.insert(f, signature);
+                    self.relations.insert(f, SpecialRelation::Closure(*of));
                 }
             }
             // Bound above, by their result kind.
@@ -1085,11 +1170,16 @@ impl State {
             Call::Release(id) => match id {
                 AnyId::Sort(s) => drop(self.sorts.remove(s)),
                 AnyId::Term(t) => drop(self.terms.remove(t)),
-                AnyId::Func(f) => drop(self.funcs.remove(f)),
+                AnyId::Func(f) => {
+                    self.funcs.remove(f);
+                    self.rec_funcs.remove(f);
+                    self.relations.remove(f);
+                }
                 AnyId::Solver(z) => drop(self.solvers.remove(z)),
                 AnyId::Model(m) => {
                     self.models.remove(m);
                     self.opt_models.remove(m);
+                    self.hand_models.remove(m);
                 }
                 AnyId::Tactic(k) => drop(self.tactics.remove(k)),
                 AnyId::Goal(g) => drop(self.goals.remove(g)),
@@ -1107,7 +1197,11 @@ impl State {
             AnyId::Term(t) => self.terms.contains_key(&t),
             AnyId::Func(f) => self.funcs.contains_key(&f),
             AnyId::Solver(z) => self.solvers.contains_key(&z),
-            AnyId::Model(m) => self.models.contains_key(&m) || self.opt_models.contains_key(&m),
+            AnyId::Model(m) => {
+                self.models.contains_key(&m)
+                    || self.opt_models.contains_key(&m)
+                    || self.hand_models.contains(&m)
+            }
             AnyId::Tactic(k) => self.tactics.contains(&k),
             AnyId::Goal(g) => self.goals.contains_key(&g),
             AnyId::Opt(o) => self.opts.contains_key(&o),
@@ -1118,6 +1212,64 @@ impl State {
         let (slot, n) = id.slot();
         // An id at the top of its range is accepted; the next fresh id saturates there.
         self.next[slot] = self.next[slot].max(n.saturating_add(1));
+    }
+
+    /// The sort S of a binary relation `f` (a function S × S → Bool), or why it is none.
+    fn binary_relation(&self, f: FuncId) -> Result<Sort, Violation> {
+        let (domain, range) = defined(&self.funcs, f, "function")?;
+        match domain.as_slice() {
+            [a, b] if a == b && *range == Sort::Bool => Ok(a.clone()),
+            _ => violation(format!("function {f} is no binary relation (S S -> Bool)")),
+        }
+    }
+
+    /// The preconditions of `rec_def fF tV... body tB`: F is a recursive function without a
+    /// body yet; the V are distinct variables (`var`), one per parameter of F's domain, of
+    /// its sorts; B has F's range and mentions no variable freely but the V.
+    fn check_rec_def(&self, func: FuncId, vars: &[TermId], body: TermId) -> Result<(), Violation> {
+        match self.rec_funcs.get(&func) {
+            None => return violation(format!("function {func} is no recursive function")),
+            Some(true) => {
+                return violation(format!("recursive function {func} has a body already"))
+            }
+            Some(false) => {}
+        }
+        let (domain, range) = &self.funcs[&func];
+        if domain.len() != vars.len() {
+            return violation(format!(
+                "recursive function {func} takes {} parameters, got {}",
+                domain.len(),
+                vars.len()
+            ));
+        }
+        for (i, (v, want)) in vars.iter().zip(domain).enumerate() {
+            let info = self.term(*v)?;
+            if !info.is_var {
+                return violation(format!("parameter {v} is not a variable (made by `var`)"));
+            }
+            if vars[..i].contains(v) {
+                return violation(format!("parameter {v} appears twice"));
+            }
+            if info.sort != *want {
+                return violation(format!(
+                    "parameter {v} has sort {}, expected {want}",
+                    info.sort
+                ));
+            }
+        }
+        let info = self.term(body)?;
+        if info.sort != *range {
+            return violation(format!(
+                "body {body} has sort {}, expected {range}",
+                info.sort
+            ));
+        }
+        match info.free_vars.iter().find(|v| !vars.contains(v)) {
+            Some(v) => violation(format!(
+                "body {body} mentions the variable {v}, which is no parameter"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The preconditions of a tactic object: its operands are alive, names and parameters

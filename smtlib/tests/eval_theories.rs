@@ -233,3 +233,35 @@ fn floating_point() {
     assert!(ev(&m, "(fp.to_real (_ NaN 5 11))").contains("is undefined"));
     assert!(ev(&m, "(fp.add RNE f ((_ to_fp 8 24) RNE 1.0))").contains("one floating-point format"));
 }
+
+/// Recursive definitions unfold up to a bound (`docs/limits.md`): within it they have their
+/// value, beyond it (or when they never terminate) the value is open, never a hang.
+#[test]
+fn recursive_definitions_unfold_to_a_bound() {
+    let m = model(
+        "(define-fun-rec fact ((n Int)) Int (ite (<= n 0) 1 (* n (fact (- n 1)))))
+         (define-fun-rec loop ((n Int)) Int (+ 1 (loop n)))
+         (define-funs-rec ((even ((n Int)) Bool) (odd ((n Int)) Bool))
+                          ((ite (= n 0) true (odd (- n 1))) (ite (= n 0) false (even (- n 1)))))
+         (define-fun k () Int 10)",
+    );
+    assert_eq!(ev(&m, "(fact 5)"), "120");
+    assert_eq!(ev(&m, "(fact k)"), "3628800");
+    assert_eq!(ev(&m, "(even 10)"), "true");
+    assert_eq!(ev(&m, "(odd 7)"), "true");
+    // 31 nested calls are within the bound, 1000 are not.
+    assert_eq!(ev(&m, "(> (fact 30) 0)"), "true");
+    for beyond in ["(fact 1000)", "(loop 0)", "(even 1000)"] {
+        match evaluate_str(beyond, &m) {
+            Err(EvalError::Open(reasons)) => assert!(
+                reasons
+                    .iter()
+                    .any(|r| r.contains("unfolds beyond the bound")),
+                "{beyond}: {reasons:?}"
+            ),
+            other => panic!("{beyond}: expected an open value, got {other:?}"),
+        }
+    }
+    // An open recursive call does not matter where the rest decides.
+    assert_eq!(ev(&m, "(or (= (loop 0) 1) true)"), "true");
+}

@@ -128,6 +128,8 @@ struct Writer {
     /// Constants and functions declared, by name and signature.
     declared: HashSet<String>,
     funcs: HashMap<model::FuncId, String>,
+    /// Recursive functions by name, until their `rec_def` writes their `define-fun-rec`.
+    rec_pending: HashMap<model::FuncId, String>,
     /// The solver this script follows.
     main: Option<SolverId>,
     /// Tracker literals of assert_and_track with the scope depth they were made at.
@@ -264,8 +266,23 @@ impl Writer {
                 }
                 text
             }
+            // A recursive function is defined by its `rec_def`, whose body applies it: before
+            // that, only in open terms (written out inside the definition).
+            Call::Apply { func, args }
+                if self.rec_pending.contains_key(func)
+                    && args
+                        .iter()
+                        .all(|a| self.state.terms.get(a).is_some_and(|i| i.is_closed())) =>
+            {
+                return Err("a recursive function applied before its definition")
+            }
             Call::Apply { func, args } => {
-                let f = self.funcs.get(func).cloned().ok_or(MISSING)?;
+                let f = self
+                    .funcs
+                    .get(func)
+                    .or_else(|| self.rec_pending.get(func))
+                    .cloned()
+                    .ok_or(MISSING)?;
                 let args = self.names(args).ok_or(MISSING)?;
                 if args.is_empty() {
                     f
@@ -479,6 +496,79 @@ impl Writer {
                 }
                 _ => self.none(line, call, "the name cannot be an SMT-LIB symbol"),
             },
+            Call::RecFun {
+                name,
+                domain,
+                range,
+            } => match (symbol(name), ret) {
+                (Some(s), Some(Ret::Id(AnyId::Func(f)))) => {
+                    for d in domain.iter().chain([range]) {
+                        let sort = self.state.sorts[d].clone();
+                        self.declare_sort(&sort);
+                    }
+                    self.rec_pending.insert(*f, s);
+                }
+                _ => self.none(line, call, "the name cannot be an SMT-LIB symbol"),
+            },
+            // Z3's dialect: `((_ linear-order I) x y)`.
+            Call::Relation { kind, sort, index } if !self.portable => {
+                if let Some(Ret::Id(AnyId::Func(f))) = ret {
+                    let sort = self.state.sorts[sort].clone();
+                    self.declare_sort(&sort);
+                    self.funcs
+                        .insert(*f, format!("(_ {} {index})", kind.smtlib_name()));
+                }
+            }
+            Call::Relation { .. } => self.none(line, call, "a Z3 extension"),
+            // Z3's dialect: `((_ transitive-closure E) x y)`, E a declared function.
+            Call::TransitiveClosure(of) if !self.portable => {
+                match (
+                    ret,
+                    self.funcs.get(of).filter(|e| !e.starts_with('(')).cloned(),
+                ) {
+                    (Some(Ret::Id(AnyId::Func(f))), Some(e)) => {
+                        self.funcs.insert(*f, format!("(_ transitive-closure {e})"));
+                    }
+                    _ => self.none(line, call, "a closure of a relation without a name"),
+                }
+            }
+            Call::TransitiveClosure(_) => self.none(line, call, "a Z3 extension"),
+            Call::RecDef { func, vars, body } => {
+                let params: Option<Vec<String>> = vars
+                    .iter()
+                    .map(|v| {
+                        let sort = &self.state.terms.get(v)?.sort;
+                        Some(format!("({} {sort})", self.name(*v)?))
+                    })
+                    .collect();
+                let range = self.state.funcs.get(func).map(|(_, r)| r.clone());
+                let body = self.name(*body);
+                // Another function still without its definition in the body: the two are
+                // mutually recursive, which needs a `define-funs-rec` of both, not written.
+                let mutual = body.as_deref().is_some_and(|b| {
+                    b.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                        .any(|word| {
+                            self.rec_pending
+                                .iter()
+                                .any(|(g, name)| g != func && name == word)
+                        })
+                });
+                let pending = self.rec_pending.remove(func);
+                match (pending.filter(|_| !mutual), params, body, range) {
+                    (Some(f), Some(params), Some(body), Some(range)) => {
+                        let _ = writeln!(
+                            self.out,
+                            "(define-fun-rec {f} ({}) {range} {body})",
+                            params.join(" ")
+                        );
+                        self.funcs.insert(*func, f);
+                    }
+                    _ if mutual => {
+                        self.none(line, call, "mutually recursive functions (define-funs-rec)")
+                    }
+                    _ => self.none(line, call, "the function or its body has no SMT-LIB form"),
+                }
+            }
             _ if new_term.is_some() => {
                 let t = new_term.unwrap_or(TermId(0));
                 match self.term(call, ret) {

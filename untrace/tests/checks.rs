@@ -287,3 +287,49 @@ check_sat z1\nget_model z1\nreturn m1\n";
         Exit::Ok
     );
 }
+
+/// A partial order over U applied to a, b and b, c, both asserted to z1, checked sat, model m1.
+const RELATION: &str = "sort_uninterpreted \"U\"\nreturn s1\nconst s1 \"a\"\nreturn t1\n\
+const s1 \"b\"\nreturn t2\nconst s1 \"c\"\nreturn t3\npartial_order s1 0\nreturn f1\n\
+apply f1 t1 t2\nreturn t4\napply f1 t2 t3\nreturn t5\nnew_solver\nreturn z1\n";
+
+#[test]
+fn the_relation_check_judges_the_axioms_on_the_models_values() {
+    let asserted = format!(
+        "{RELATION}assert z1 t4\nassert z1 t5\ncheck_sat z1\nget_model z1\nreturn m1\n\
+         check_relation m1 f1 t1 t2 t3\n"
+    );
+    assert_eq!(replay(&asserted, None).exit, Exit::Ok);
+    // The injected fault reads R(a, a) as false: reflexivity breaks.
+    assert_finding(
+        &replay(&asserted, Some(Fault::WrongRelation)),
+        FailureKind::Model,
+        "check_relation: partial_order breaks reflexivity",
+    );
+    // Without the relation in the checked formula nothing promised its axioms.
+    let other = RELATION.to_string()
+        + "sort_bool\nreturn s2\nconst s2 \"p\"\nreturn t6\nassert z1 t6\ncheck_sat z1\n\
+           get_model z1\nreturn m1\ncheck_relation m1 f1 t1 t2 t3\n";
+    assert_eq!(replay(&other, Some(Fault::WrongRelation)).exit, Exit::Ok);
+}
+
+#[test]
+fn recursive_definitions_reach_the_independent_evaluator() {
+    // sum(n) = ite(n <= 0, 0, n + sum(n - 1)); sum(x) = 6 has the model x = 3, which both Z3
+    // and the independent evaluator (unfolding the definition) judge.
+    let text = "sort_int\nreturn s1\nrec_fun \"sum\" s1 s1\nreturn f1\nvar s1 \"n\"\nreturn t1\n\
+        lit s1 \"0\"\nreturn t2\nlit s1 \"1\"\nreturn t3\n<= t1 t2\nreturn t4\n- t1 t3\nreturn t5\n\
+        apply f1 t5\nreturn t6\n+ t1 t6\nreturn t7\nite t4 t2 t7\nreturn t8\nrec_def f1 t1 body t8\n\
+        const s1 \"x\"\nreturn t9\napply f1 t9\nreturn t10\nlit s1 \"6\"\nreturn t11\n= t10 t11\n\
+        return t12\nnew_solver\nreturn z1\nassert z1 t12\ncheck_sat z1\nget_model z1\nreturn m1\n\
+        check_model m1 t12\ncheck_indep m1 t12\ncheck_eval m1 t10 true\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    // Asserting the negation instead (the injected fault) gives a model where sum(x) is not
+    // 6, which the independent evaluator finds by unfolding the definition.
+    let indep_only = text.replace("check_model m1 t12\n", "");
+    assert_finding(
+        &replay(&indep_only, Some(Fault::WrongModel)),
+        FailureKind::Model,
+        "check_indep: the independent evaluator falsifies an assertion",
+    );
+}

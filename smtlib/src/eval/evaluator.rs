@@ -41,6 +41,8 @@ pub struct Evaluator<'a> {
     pub undefined: BTreeSet<String>,
     /// Constructs not supported here (quantifiers, floating point, ...), with their position.
     pub unsupported: BTreeSet<String>,
+    /// Definitions whose value depends on a recursive definition unfolded beyond the bound.
+    pub unbounded: BTreeSet<String>,
     depth: usize,
     /// Nesting limit: deeper terms are an error rather than a stack overflow. The default
     /// suits an 8 MiB stack; raise it only on a thread with a larger stack.
@@ -49,11 +51,27 @@ pub struct Evaluator<'a> {
     /// Evaluation step limit (recursive definitions may not terminate).
     pub max_steps: u64,
     in_extension: bool,
+    /// Calls in progress per definition (by address), to bound recursive unfolding.
+    active: HashMap<usize, u32>,
+    /// Recursive calls (of a definition already in progress) made so far.
+    unfoldings: u64,
+    /// Recursive calls cut off by the bounds so far.
+    cut_off: u64,
+    /// How deep a recursive definition unfolds (calls of one definition in progress at
+    /// once); a deeper call is open, never a hang nor an error.
+    pub max_unfold: u32,
+    /// How many recursive calls one evaluator makes in all; further ones are open.
+    pub max_unfoldings: u64,
     /// Results of defined functions by definition, arguments and extension mode: a shared
     /// definition (a chain of define-funs each using the previous twice is a DAG of
     /// exponential tree size) is evaluated once per argument values, not once per use.
     memo: HashMap<MemoKey, Option<Value>>,
 }
+
+/// How deep a recursive definition unfolds by default (`Evaluator::max_unfold`).
+pub const MAX_UNFOLD: u32 = 32;
+/// How many recursive calls an evaluator makes by default (`Evaluator::max_unfoldings`).
+pub const MAX_UNFOLDINGS: u64 = 100_000;
 
 /// A call of a definition (by address: definitions live as long as the evaluator's
 /// environment and model), its argument values, and whether an extension was being applied.
@@ -121,11 +139,17 @@ impl<'a> Evaluator<'a> {
             missing: BTreeSet::new(),
             undefined: BTreeSet::new(),
             unsupported: BTreeSet::new(),
+            unbounded: BTreeSet::new(),
             depth: 0,
             max_depth: 2_000,
             steps: 0,
             max_steps: 50_000_000,
             in_extension: false,
+            active: HashMap::new(),
+            unfoldings: 0,
+            cut_off: 0,
+            max_unfold: MAX_UNFOLD,
+            max_unfoldings: MAX_UNFOLDINGS,
             memo: HashMap::new(),
         }
     }
@@ -144,6 +168,11 @@ impl<'a> Evaluator<'a> {
                 .map(|s| format!("{s} is undefined and the model does not extend it")),
         );
         out.extend(self.unsupported.iter().map(|s| format!("unsupported: {s}")));
+        out.extend(
+            self.unbounded
+                .iter()
+                .map(|s| format!("{s} unfolds beyond the bound of the recursive unfolding")),
+        );
         out
     }
 
@@ -151,6 +180,7 @@ impl<'a> Evaluator<'a> {
         self.missing.clear();
         self.undefined.clear();
         self.unsupported.clear();
+        self.unbounded.clear();
     }
 
     /// The value of the term at `node` of `src`.
@@ -543,13 +573,37 @@ impl<'a> Evaluator<'a> {
         if let Some(value) = self.memo.get(&key) {
             return Ok(value.clone());
         }
+        // Bounded unfolding: a recursive call (of a definition already in progress) beyond
+        // the bounds is open, so a definition that does not terminate, or only after many
+        // steps, costs bounded time and nesting and never makes a verdict.
+        let address = key.0;
+        let in_progress = self.active.get(&address).copied().unwrap_or(0);
+        if in_progress > 0 {
+            self.unfoldings += 1;
+            if in_progress >= self.max_unfold
+                || self.unfoldings > self.max_unfoldings
+                || self.depth.saturating_mul(4) >= self.max_depth.saturating_mul(3)
+            {
+                self.unbounded.insert(def.name.clone());
+                self.cut_off += 1;
+                return Ok(None);
+            }
+        }
+        let cut_off_before = self.cut_off;
+        *self.active.entry(address).or_default() += 1;
         let mut scope = Locals::default();
         scope.extend(frame);
         let saved = std::mem::replace(&mut self.locals, scope);
         let result = self.eval(&def.body.src, def.body.node);
         self.locals = saved;
+        if let Some(n) = self.active.get_mut(&address) {
+            *n -= 1;
+        }
         let value = result?.map(|v| v.coerce(&def.result));
-        self.memo.insert(key, value.clone());
+        // A value cut short by the bound depends on where the call was made: not memoized.
+        if self.cut_off == cut_off_before {
+            self.memo.insert(key, value.clone());
+        }
         if let Some(v) = &value {
             if !v.fits(&def.result) {
                 return Err(def.body.src.at(

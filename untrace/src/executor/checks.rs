@@ -12,12 +12,15 @@
 
 use super::raw_solver::{reference_solver, RawSolver};
 use super::{guard, z3_model, ExecError, Executor};
+use model::call::RelationKind;
 use model::eval::{self, EvalError, Value};
 use model::finding::{Failure, FailureKind};
-use model::{Check, ModelId, SatResult, SolverId, SolverKind, TermId};
+use model::state::SpecialRelation;
+use model::{Check, FuncId, ModelId, SatResult, SolverId, SolverKind, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use z3::ast::{Bool, Dynamic};
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::FuncDecl;
 
 /// Counter names of [`Executor::counters`]: `assertions: ...` for the terms that must hold,
 /// `values: ...` for the terms whose `model_eval` value is compared.
@@ -274,6 +277,9 @@ impl Executor {
             Check::Goal(g) => self.check_goal(check, *g),
             Check::OptValues { opt, model } => self.check_opt_values(check, *opt, *model),
             Check::OptBetter { opt, model } => self.check_opt_better(check, *opt, *model),
+            Check::Relation { model, func, terms } => {
+                self.check_relation(check, *model, *func, terms)
+            }
         }
     }
 
@@ -344,6 +350,14 @@ impl Executor {
         let quantified = self.state.terms.get(&term).is_some_and(|i| i.quantified);
         if quantified && read != Some(Value::Bool(false)) {
             self.count("assertions: skipped: quantified, model_eval gives no value");
+            return Ok(());
+        }
+        // Z3 leaves applications of a recursive function unevaluated where its context has no
+        // definition of it: before its `rec_def`, and in another context (a translated or
+        // configured solver's), which the definition does not reach. Only `false` is a
+        // verdict then.
+        if !self.state.rec_funcs.is_empty() && read != Some(Value::Bool(false)) {
+            self.count("assertions: skipped: recursive function, model_eval gives no value");
             return Ok(());
         }
         let message = format!(
@@ -465,7 +479,116 @@ impl Executor {
         ))
     }
 
+    /// `check_relation`: R's axioms over the values model `m` gives the terms, R (and, for a
+    /// transitive closure, its relation) as `m` interprets them, where R occurs in an
+    /// assertion or assumption of the check whose model `m` is. Models of solvers in other
+    /// contexts are skipped (counted).
+    fn check_relation(
+        &mut self,
+        check: &Check,
+        m: ModelId,
+        func: FuncId,
+        terms: &[TermId],
+    ) -> Result<(), ExecError> {
+        let Some(slot) = self.models.get(&m) else {
+            return Ok(());
+        };
+        let occurs = slot.premises.iter().any(|p| {
+            self.relations_in
+                .get(p)
+                .is_some_and(|found| found.contains(&func))
+        });
+        if !occurs {
+            self.count("relations: skipped: not in the model's assertions");
+            return Ok(());
+        }
+        if slot.foreign {
+            self.count("relations: skipped: a model of another context");
+            return Ok(());
+        }
+        let Some(kind) = self.state.relations.get(&func).copied() else {
+            return Ok(());
+        };
+        let Some(r) = self.funcs.get(&func) else {
+            return Ok(());
+        };
+        let args: Vec<&Dynamic> = terms
+            .iter()
+            .map(|t| self.z3_term(*t))
+            .collect::<Result<_, _>>()?;
+        let corrupt = matches!(
+            self.config.inject,
+            Some(super::inject::Fault::WrongRelation)
+        );
+        // The distinct values of the terms (at most MAX_RELATION_VALUES), and the relation's
+        // table over them as the model interprets it (`None`: no Boolean value).
+        let tables = guard::guarded(&slot.ctx, || {
+            let mut values: Vec<(Dynamic, String)> = Vec::new();
+            for a in &args {
+                let Some(v) = slot.model.eval(*a, true) else {
+                    continue;
+                };
+                let text = v.to_string();
+                if values.len() < MAX_RELATION_VALUES && !values.iter().any(|(_, t)| *t == text) {
+                    values.push((v, text));
+                }
+            }
+            let table = |f: &FuncDecl| -> Vec<Vec<Option<bool>>> {
+                values
+                    .iter()
+                    .map(|(a, _)| {
+                        values
+                            .iter()
+                            .map(|(b, _)| {
+                                let app = f.apply(&[a as &dyn Ast, b as &dyn Ast]);
+                                slot.model
+                                    .eval(&app, true)
+                                    .and_then(|v| v.as_bool())
+                                    .and_then(|b| b.as_bool())
+                            })
+                            .collect()
+                    })
+                    .collect()
+            };
+            let mut of_r = table(r);
+            // TEST-ONLY: the injected fault reads the relation of the first value to itself
+            // as false.
+            if corrupt {
+                if let Some(first) = of_r.first_mut().and_then(|row| row.first_mut()) {
+                    *first = Some(false);
+                }
+            }
+            let names: Vec<String> = values.into_iter().map(|(_, t)| t).collect();
+            (names, of_r)
+        })
+        .map_err(ExecError::Z3)?;
+        let (names, r_table) = tables;
+        let violated = relation_violation(kind, &r_table);
+        self.count("relations: checked");
+        let Some(axiom) = violated else {
+            return Ok(());
+        };
+        let name = |i: usize| guard::one_line(&names[i]);
+        let message = format!(
+            "{func} ({}) under model {m} breaks {}",
+            relation_name(kind),
+            axiom.describe(&name)
+        );
+        Err(Self::finding(
+            check,
+            message,
+            format!("{} breaks {}", relation_name(kind), axiom.name()),
+        ))
+    }
+
     fn check_dump(&mut self, check: &Check, z: SolverId) -> Result<(), ExecError> {
+        // A dump does not parse back where recursive functions are defined: 4.8.12 leaves
+        // their definitions out, 5.4.1 writes them (`define-funs-rec`) but they are defined in
+        // the context already, so the parser refuses them.
+        if !self.state.rec_funcs.is_empty() {
+            self.count("dumps: skipped: recursive functions");
+            return Ok(());
+        }
         let slot = self.slot(z)?;
         let Some(original) = slot.formula.definite() else {
             return Ok(());
@@ -1154,5 +1277,228 @@ mod tests {
             "(forall ((x Real)) (> x (/ 1.0 2.0)))"
         ));
         assert!(has_partial_operation("(forall ((x Int)) (= x (mod i x)))"));
+    }
+}
+
+/// How many distinct values `check_relation` judges a relation over (its axioms cost up to
+/// the cube of the number).
+const MAX_RELATION_VALUES: usize = 6;
+
+/// A special relation's name, as its trace call says.
+fn relation_name(kind: SpecialRelation) -> &'static str {
+    match kind {
+        SpecialRelation::Order(RelationKind::Linear) => "linear_order",
+        SpecialRelation::Order(RelationKind::Partial) => "partial_order",
+        SpecialRelation::Order(RelationKind::PiecewiseLinear) => "piecewise_linear_order",
+        SpecialRelation::Order(RelationKind::Tree) => "tree_order",
+        SpecialRelation::Closure(_) => "transitive_closure",
+    }
+}
+
+/// An axiom of a special relation that a table breaks, with the values (indices) that show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Broken {
+    Reflexive(usize),
+    Antisymmetric(usize, usize),
+    Transitive(usize, usize, usize),
+    Total(usize, usize),
+    /// R(x, y), R(x, z), neither R(y, z) nor R(z, y).
+    RightTree(usize, usize, usize),
+    /// R(y, x), R(z, x), neither R(y, z) nor R(z, y).
+    LeftTree(usize, usize, usize),
+}
+
+impl Broken {
+    fn name(self) -> &'static str {
+        match self {
+            Broken::Reflexive(_) => "reflexivity",
+            Broken::Antisymmetric(..) => "antisymmetry",
+            Broken::Transitive(..) => "transitivity",
+            Broken::Total(..) => "totality",
+            Broken::LeftTree(..) => "the tree axiom (R(y,x), R(z,x) => R(y,z) or R(z,y))",
+            Broken::RightTree(..) => "the mirrored tree axiom (R(x,y), R(x,z) => R(y,z) or R(z,y))",
+        }
+    }
+
+    fn describe(self, v: &dyn Fn(usize) -> String) -> String {
+        let detail = match self {
+            Broken::Reflexive(x) => format!("not R({0}, {0})", v(x)),
+            Broken::Antisymmetric(x, y) => format!("R({0}, {1}) and R({1}, {0})", v(x), v(y)),
+            Broken::Transitive(x, y, z) => {
+                format!(
+                    "R({0}, {1}), R({1}, {2}), not R({0}, {2})",
+                    v(x),
+                    v(y),
+                    v(z)
+                )
+            }
+            Broken::Total(x, y) => format!("neither R({0}, {1}) nor R({1}, {0})", v(x), v(y)),
+            Broken::RightTree(x, y, z) => format!(
+                "R({0}, {1}), R({0}, {2}), neither R({1}, {2}) nor R({2}, {1})",
+                v(x),
+                v(y),
+                v(z)
+            ),
+            Broken::LeftTree(x, y, z) => format!(
+                "R({1}, {0}), R({2}, {0}), neither R({1}, {2}) nor R({2}, {1})",
+                v(x),
+                v(y),
+                v(z)
+            ),
+        };
+        format!("{}: {detail}", self.name())
+    }
+}
+
+/// The first axiom of `kind` that the table `r` (`r[i][j]`: R(value i, value j), `None` where
+/// the model gives no Boolean) breaks. Distinct indices are distinct values. An entry without
+/// a value breaks nothing. A transitive closure is judged transitive only: Z3 builds it over
+/// the graph of its relation's atoms in the formula (its documented decision procedure for
+/// ground formulas), while a model completes an uninterpreted relation elsewhere too, so
+/// that containment of the relation as the model interprets it is no promise.
+pub(super) fn relation_violation(kind: SpecialRelation, r: &[Vec<Option<bool>>]) -> Option<Broken> {
+    let n = r.len();
+    let holds = |i: usize, j: usize| r[i][j] == Some(true);
+    let fails = |i: usize, j: usize| r[i][j] == Some(false);
+    let order = match kind {
+        SpecialRelation::Order(kind) => Some(kind),
+        SpecialRelation::Closure(_) => None,
+    };
+    if order.is_some() {
+        for x in 0..n {
+            if fails(x, x) {
+                return Some(Broken::Reflexive(x));
+            }
+        }
+        for x in 0..n {
+            for y in 0..n {
+                if x != y && holds(x, y) && holds(y, x) {
+                    return Some(Broken::Antisymmetric(x, y));
+                }
+            }
+        }
+    }
+    for x in 0..n {
+        for y in 0..n {
+            for z in 0..n {
+                if holds(x, y) && holds(y, z) && fails(x, z) {
+                    return Some(Broken::Transitive(x, y, z));
+                }
+            }
+        }
+    }
+    let incomparable = |y: usize, z: usize| fails(y, z) && fails(z, y);
+    match order {
+        Some(RelationKind::Linear) => {
+            for x in 0..n {
+                for y in 0..n {
+                    if incomparable(x, y) {
+                        return Some(Broken::Total(x, y));
+                    }
+                }
+            }
+        }
+        Some(RelationKind::Tree | RelationKind::PiecewiseLinear) => {
+            let piecewise = order == Some(RelationKind::PiecewiseLinear);
+            for x in 0..n {
+                for y in 0..n {
+                    for z in 0..n {
+                        if holds(y, x) && holds(z, x) && incomparable(y, z) {
+                            return Some(Broken::LeftTree(x, y, z));
+                        }
+                        if piecewise && holds(x, y) && holds(x, z) && incomparable(y, z) {
+                            return Some(Broken::RightTree(x, y, z));
+                        }
+                    }
+                }
+            }
+        }
+        Some(RelationKind::Partial) | None => {}
+    }
+    None
+}
+
+#[cfg(test)]
+mod relation_tests {
+    use super::*;
+
+    fn table(rows: &[&str]) -> Vec<Vec<Option<bool>>> {
+        rows.iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| match c {
+                        '1' => Some(true),
+                        '0' => Some(false),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_axiom_is_judged_on_the_table() {
+        let order = |k| SpecialRelation::Order(k);
+        let le = table(&["111", "011", "001"]);
+        for kind in RelationKind::ALL {
+            assert_eq!(relation_violation(order(kind), &le), None, "{kind:?}");
+        }
+        assert_eq!(
+            relation_violation(order(RelationKind::Partial), &table(&["01", "01"])),
+            Some(Broken::Reflexive(0))
+        );
+        assert_eq!(
+            relation_violation(order(RelationKind::Partial), &table(&["11", "11"])),
+            Some(Broken::Antisymmetric(0, 1))
+        );
+        assert_eq!(
+            relation_violation(order(RelationKind::Partial), &table(&["110", "111", "001"]))
+                .map(Broken::name),
+            Some("antisymmetry")
+        );
+        let diamond = table(&["111", "010", "001"]);
+        assert_eq!(
+            relation_violation(order(RelationKind::Partial), &diamond),
+            None
+        );
+        assert_eq!(
+            relation_violation(order(RelationKind::Linear), &diamond),
+            Some(Broken::Total(1, 2))
+        );
+        // A tree order has the elements below any element comparable (Z3: `(R b a)`,
+        // `(R c a)` and b, c incomparable is unsat), not those above.
+        assert_eq!(
+            relation_violation(order(RelationKind::Tree), &diamond),
+            None
+        );
+        assert_eq!(
+            relation_violation(order(RelationKind::PiecewiseLinear), &diamond),
+            Some(Broken::RightTree(0, 1, 2))
+        );
+        let roots = table(&["101", "011", "001"]);
+        assert_eq!(
+            relation_violation(order(RelationKind::Tree), &roots),
+            Some(Broken::LeftTree(2, 0, 1))
+        );
+        let closure = SpecialRelation::Closure(FuncId(1));
+        assert_eq!(
+            relation_violation(closure, &table(&["011", "001", "000"])),
+            None
+        );
+        assert_eq!(
+            relation_violation(closure, &table(&["010", "001", "000"])),
+            Some(Broken::Transitive(0, 1, 2))
+        );
+        // A closure need not be reflexive.
+        assert_eq!(relation_violation(closure, &table(&["0"])), None);
+        // Unknown entries break nothing.
+        assert_eq!(
+            relation_violation(order(RelationKind::Linear), &table(&["?0", "0?"])),
+            Some(Broken::Total(0, 1))
+        );
+        assert_eq!(
+            relation_violation(order(RelationKind::Linear), &table(&["??", "??"])),
+            None
+        );
     }
 }

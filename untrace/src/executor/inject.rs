@@ -26,6 +26,7 @@
 //! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
 //! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more | read-back |
+//! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -58,6 +59,7 @@ pub enum Fault {
     WrongOptValue,
     WorseOptimum,
     WrongRead,
+    WrongRelation,
 }
 
 impl Fault {
@@ -68,7 +70,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum or wrong-read, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read or wrong-relation, got \
                  `{text}`"
             )
         };
@@ -97,6 +99,7 @@ impl Fault {
             ("wrong-opt-value", None) => Fault::WrongOptValue,
             ("worse-optimum", None) => Fault::WorseOptimum,
             ("wrong-read", None) => Fault::WrongRead,
+            ("wrong-relation", None) => Fault::WrongRelation,
             _ => return Err(bad()),
         })
     }
@@ -176,6 +179,7 @@ mod tests {
         );
         assert_eq!(Fault::parse("empty-core"), Ok(Fault::EmptyCore));
         assert_eq!(Fault::parse("dump-false"), Ok(Fault::DumpFalse));
+        assert_eq!(Fault::parse("wrong-relation"), Ok(Fault::WrongRelation));
         for bad in [
             "abort",
             "abort@",

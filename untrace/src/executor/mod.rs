@@ -42,8 +42,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, Ret, RetKind,
-    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, RelationKind, Ret,
+    RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -189,6 +189,7 @@ enum Outcome {
     Sort(z3::Sort),
     Term(Dynamic),
     Func(FuncDecl),
+    RecFunc(z3::RecFuncDecl),
     Solver(SolverSlot),
     Model(ModelSlot),
     Tactic(tactics::TacticSlot),
@@ -207,6 +208,11 @@ pub struct Executor {
     sorts: HashMap<SortId, z3::Sort>,
     terms: HashMap<TermId, Dynamic>,
     funcs: HashMap<FuncId, FuncDecl>,
+    /// Recursive functions (`rec_fun`), apart: only their own type takes a body.
+    rec_funcs: HashMap<FuncId, z3::RecFuncDecl>,
+    /// The special relations each term applies (only terms that apply one), for the
+    /// premise of `check_relation`.
+    relations_in: HashMap<TermId, std::collections::BTreeSet<FuncId>>,
     solvers: HashMap<SolverId, SolverSlot>,
     models: HashMap<ModelId, ModelSlot>,
     tactics: HashMap<TacticId, tactics::TacticSlot>,
@@ -271,6 +277,8 @@ impl Executor {
             sorts: HashMap::new(),
             terms: HashMap::new(),
             funcs: HashMap::new(),
+            rec_funcs: HashMap::new(),
+            relations_in: HashMap::new(),
             solvers: HashMap::new(),
             models: HashMap::new(),
             tactics: HashMap::new(),
@@ -419,12 +427,15 @@ impl Executor {
             match id {
                 AnyId::Term(t) => texts.record(call, *t, &self.state),
                 AnyId::Func(f) => {
-                    if let Call::Fun { name, .. } = call {
+                    if let Call::Fun { name, .. } | Call::RecFun { name, .. } = call {
                         texts.record_func(*f, name)
                     }
                 }
                 _ => {}
             }
+        }
+        if let Some(Ret::Id(AnyId::Term(t))) = &ret {
+            self.note_relations(call, *t);
         }
         if let (Some(Ret::Id(AnyId::Term(t))), Some(inject::Fault::WrongEval(_))) =
             (&ret, &self.config.inject)
@@ -555,6 +566,7 @@ impl Executor {
             (AnyId::Sort(s), Outcome::Sort(v)) => drop(self.sorts.insert(s, v)),
             (AnyId::Term(t), Outcome::Term(v)) => drop(self.terms.insert(t, v)),
             (AnyId::Func(f), Outcome::Func(v)) => drop(self.funcs.insert(f, v)),
+            (AnyId::Func(f), Outcome::RecFunc(v)) => drop(self.rec_funcs.insert(f, v)),
             (AnyId::Solver(z), Outcome::Solver(v)) => drop(self.solvers.insert(z, v)),
             (AnyId::Model(m), Outcome::Model(v)) => drop(self.models.insert(m, v)),
             (AnyId::Tactic(k), Outcome::Tactic(v)) => drop(self.tactics.insert(k, v)),
@@ -574,7 +586,10 @@ impl Executor {
                     self.released.insert(*t, term);
                 }
             }
-            Call::Release(AnyId::Func(f)) => drop(self.funcs.remove(f)),
+            Call::Release(AnyId::Func(f)) => {
+                self.funcs.remove(f);
+                self.rec_funcs.remove(f);
+            }
             Call::Release(AnyId::Solver(z)) | Call::Delete(z) => drop(self.solvers.remove(z)),
             Call::Release(AnyId::Model(m)) => drop(self.models.remove(m)),
             Call::Release(AnyId::Tactic(k)) => drop(self.tactics.remove(k)),
@@ -606,6 +621,48 @@ impl Executor {
         self.solvers
             .get_mut(&id)
             .ok_or_else(|| ExecError::Malformed(format!("solver {id} is not defined")))
+    }
+
+    /// Records the special relations the new term `t` applies: its own function, if `call`
+    /// applies one, and those of its term arguments.
+    fn note_relations(&mut self, call: &Call, t: TermId) {
+        let mut found = std::collections::BTreeSet::new();
+        if let Call::Apply { func, .. } = call {
+            if self.state.relations.contains_key(func) {
+                found.insert(*func);
+            }
+        }
+        for id in call.uses() {
+            if let AnyId::Term(u) = id {
+                if let Some(inner) = self.relations_in.get(&u) {
+                    found.extend(inner.iter().copied());
+                }
+            }
+        }
+        if !found.is_empty() {
+            self.relations_in.insert(t, found);
+        }
+    }
+
+    /// Gives the independent evaluator the definition `rec_def` gave Z3, where the body
+    /// has a text; without one, applications of the function have no value there (open).
+    fn define_recursive(&mut self, func: FuncId, vars: &[TermId], body: TermId) {
+        let Some(texts) = self.texts.as_ref() else {
+            return;
+        };
+        let Some(text) = texts.rec_definition(func, vars, body, &self.state) else {
+            return;
+        };
+        let Ok(src) = model::eval::Src::parse(&text, "<rec_def>", 0) else {
+            return;
+        };
+        let Some(&root) = src.tree.roots().first() else {
+            return;
+        };
+        if let Ok(def) = model::eval::FunDef::from_define(&src, root, &Default::default()) {
+            let env = Rc::make_mut(&mut self.datatype_env);
+            env.defs.insert(def.name.clone(), Rc::new(def));
+        }
     }
 
     /// Runs `f` guarded against the thread-local context.
@@ -660,10 +717,78 @@ impl Executor {
                 let range = self.z3_sort(*range)?;
                 Outcome::Func(self.main(|| FuncDecl::new(name.as_str(), &domain, range))?)
             }
-            Call::Apply { func, args } => {
-                let f = self.funcs.get(func).ok_or_else(|| {
-                    ExecError::Malformed(format!("function {func} is not defined"))
+            Call::RecFun {
+                name,
+                domain,
+                range,
+            } => {
+                let domain = domain
+                    .iter()
+                    .map(|s| self.z3_sort(*s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let range = self.z3_sort(*range)?;
+                Outcome::RecFunc(self.main(|| z3::RecFuncDecl::new(name.as_str(), &domain, range))?)
+            }
+            Call::RecDef { func, vars, body } => {
+                let f = self.rec_funcs.get(func).ok_or_else(|| {
+                    ExecError::Malformed(format!("recursive function {func} is not defined"))
                 })?;
+                let params = self.arg_terms(vars)?;
+                let refs: Vec<&dyn Ast> = params.iter().map(|a| *a as &dyn Ast).collect();
+                let b = self.z3_term(*body)?;
+                self.main(|| f.add_def(&refs, b))?;
+                self.define_recursive(*func, vars, *body);
+                Outcome::Nothing
+            }
+            Call::NewModel => Outcome::Model(ModelSlot {
+                model: self.main(Model::new)?,
+                ctx: self.main.clone(),
+                foreign: false,
+                premises: Vec::new(),
+                values: None,
+            }),
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                let (c, v) = (self.z3_term(*constant)?, self.z3_term(*value)?);
+                let slot = self
+                    .models
+                    .get(model)
+                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
+                self.main(|| slot.model.add_const_interp(&c.decl(), v))?;
+                // The independent evaluator reads the model again.
+                if let Some(slot) = self.models.get_mut(model) {
+                    slot.values = None;
+                }
+                Outcome::Nothing
+            }
+            Call::Relation { kind, sort, index } => {
+                let s = self.z3_sort(*sort)?;
+                let index = *index as usize;
+                Outcome::Func(self.main(|| match kind {
+                    RelationKind::Linear => FuncDecl::linear_order(s, index),
+                    RelationKind::Partial => FuncDecl::partial_order(s, index),
+                    RelationKind::PiecewiseLinear => FuncDecl::piecewise_linear_order(s, index),
+                    RelationKind::Tree => FuncDecl::tree_order(s, index),
+                })?)
+            }
+            Call::TransitiveClosure(of) => {
+                let f = self
+                    .funcs
+                    .get(of)
+                    .ok_or_else(|| ExecError::Malformed(format!("function {of} is not defined")))?;
+                Outcome::Func(self.main(|| FuncDecl::transitive_closure(f))?)
+            }
+            Call::Apply { func, args } => {
+                let f = self
+                    .funcs
+                    .get(func)
+                    .or_else(|| self.rec_funcs.get(func).map(|r| &**r))
+                    .ok_or_else(|| {
+                        ExecError::Malformed(format!("function {func} is not defined"))
+                    })?;
                 let args = self.arg_terms(args)?;
                 let refs: Vec<&dyn Ast> = args.iter().map(|a| *a as &dyn Ast).collect();
                 Outcome::Term(self.main(|| f.apply(&refs))?)

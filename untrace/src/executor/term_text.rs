@@ -269,6 +269,29 @@ impl TermTexts {
         }
     }
 
+    /// The SMT-LIB `define-fun-rec` of a recursive function `f` (recorded by
+    /// [`TermTexts::record_func`]) with parameters `vars` (its `var` terms) and `body`, if the
+    /// name and the body have a text; `state` gives the sorts.
+    pub fn rec_definition(
+        &self,
+        f: FuncId,
+        vars: &[TermId],
+        body: TermId,
+        state: &State,
+    ) -> Option<String> {
+        let name = self.funcs.get(&f)?;
+        let (_, range) = state.funcs.get(&f)?;
+        let params: Option<Vec<String>> = vars
+            .iter()
+            .map(|v| Some(format!("({} {})", bound_var(*v), state.terms.get(v)?.sort)))
+            .collect();
+        let body = self.text(body).ok()?;
+        Some(format!(
+            "(define-fun-rec {name} ({}) {range} {body})",
+            params?.join(" ")
+        ))
+    }
+
     /// The call that built `t` and its term arguments, if `t` has an expression.
     pub fn node(&self, t: TermId) -> Option<(&'static str, &[TermId])> {
         match self.nodes.get(&t)? {

@@ -569,6 +569,11 @@ impl Lower {
             | Call::SortUninterpreted(_)
             | Call::Const { .. }
             | Call::Fun { .. }
+            | Call::RecFun { .. }
+            | Call::RecDef { .. }
+            | Call::Relation { .. }
+            | Call::TransitiveClosure(_)
+            | Call::NewModel
             | Call::Apply { .. }
             | Call::Simplify(_)
             | Call::Var { .. }
@@ -610,6 +615,10 @@ impl Lower {
                             self.models.insert(ModelId(m), (ctx, Vec::new()));
                         }
                     }
+                    if let (Call::NewModel, Ok(m)) = (call, b[1..].parse()) {
+                        self.models
+                            .insert(ModelId(m), (MAIN.to_string(), Vec::new()));
+                    }
                     if let Call::FromString(z, _) = call {
                         if let Some(s) = self.solvers.get_mut(z) {
                             s.last = None;
@@ -622,6 +631,30 @@ impl Lower {
             }
             Call::ToSmt2(z) => {
                 self.dump_text(&z.to_string());
+            }
+            // The constant's declaration is its application's (`Z3_get_app_decl`).
+            Call::ModelConst {
+                model,
+                constant,
+                value,
+            } => {
+                let d = self.fresh("decl");
+                self.emit(
+                    "Z3_get_app_decl",
+                    MAIN,
+                    vec![Arg::Conv("Z3_to_app", constant.to_string())],
+                    Some((&d, Ty::FuncDecl)),
+                );
+                self.emit(
+                    "Z3_add_const_interp",
+                    MAIN,
+                    vec![
+                        Arg::Var(model.to_string()),
+                        var(&d),
+                        Arg::Var(value.to_string()),
+                    ],
+                    None,
+                );
             }
             Call::Delete(z) => {
                 let z = z.to_string();
@@ -1972,7 +2005,10 @@ impl Lower {
             Check::Independent { .. } | Check::Quant { .. } => {
                 self.note(format!("`{}`: the independent evaluator is part of this suite, not of Z3: not expressed", check.name()));
             }
-            Check::Core(_) | Check::Consequences { .. } | Check::Goal(_) => {
+            Check::Core(_)
+            | Check::Consequences { .. }
+            | Check::Goal(_)
+            | Check::Relation { .. } => {
                 self.note(format!(
                     "`{}`: not expressed by the writers yet",
                     check.name()
