@@ -23,6 +23,7 @@ pub mod datatype;
 pub mod finding;
 pub mod fuzz;
 pub mod options;
+pub mod rcf;
 pub mod state;
 pub mod trace;
 
