@@ -11,8 +11,8 @@
 //! variant, one arm and one template, and the compiler finds a forgotten arm.
 
 use crate::call::{
-    AnyId, Call, FuncId, GoalId, ModelId, Op, OptId, ProbeTest, RetKind, SolverId, SolverKind,
-    SortId, TacticId, TermId,
+    AnyId, Call, FuncId, GoalId, ModelId, Op, OptId, ProbeTest, RcfId, RetKind, SolverId,
+    SolverKind, SortId, TacticId, TermId,
 };
 use crate::datatype::{DatatypeDecl, DeclPath, FieldSort};
 use std::collections::HashMap;
@@ -53,6 +53,8 @@ pub enum Family {
     Cubes,
     Tactics,
     Optimize,
+    /// Real closed field numbers (`Z3_rcf_*`).
+    Rcf,
     /// Releasing handles.
     Handles,
 }
@@ -70,6 +72,7 @@ impl Family {
             Family::Cubes => Some("cubes"),
             Family::Tactics => Some("tactics"),
             Family::Optimize => Some("optimize"),
+            Family::Rcf => Some("rcf"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers
@@ -112,6 +115,9 @@ pub enum ArgKind {
     Tactic,
     Goal,
     Opt,
+    Rcf,
+    /// RCF numbers to the end of the line.
+    Rcfs,
     /// An object of any kind (`release`).
     Any,
     /// An unsigned 32-bit number.
@@ -161,6 +167,9 @@ macro_rules! visitor {
             fn tactic(&mut self, id: $($r)+ TacticId);
             fn goal(&mut self, id: $($r)+ GoalId);
             fn opt(&mut self, id: $($r)+ OptId);
+            fn rcf(&mut self, id: $($r)+ RcfId);
+            /// RCF numbers to the end of the line.
+            fn rcfs(&mut self, ids: $($r)+ Vec<RcfId>);
             /// An id of any kind that the call names without computing with it (`release`).
             fn any(&mut self, id: $($r)+ AnyId);
             fn number(&mut self, n: $($r)+ u32, what: &'static str);
@@ -237,6 +246,12 @@ macro_rules! noop {
     (opt) => {
         fn opt(&mut self, _id: &OptId) {}
     };
+    (rcf) => {
+        fn rcf(&mut self, _id: &RcfId) {}
+    };
+    (rcfs) => {
+        fn rcfs(&mut self, _ids: &Vec<RcfId>) {}
+    };
     (any) => {
         fn any(&mut self, _id: &AnyId) {}
     };
@@ -303,8 +318,9 @@ impl Visit for HeadOf {
     fn head(&mut self, spec: &'static CallSpec) {
         self.0 = Some(spec);
     }
-    noop!(sort term func solver model tactic goal opt any number int flag string indices sorts
-        terms terms_until term_pairs string_pairs weighted patterns solver_kind probe datatypes);
+    noop!(sort term func solver model tactic goal opt rcf rcfs any number int flag string indices
+        sorts terms terms_until term_pairs string_pairs weighted patterns solver_kind probe
+        datatypes);
 }
 
 /// Collects every id a call reads, in argument order: [`Call::uses`].
@@ -335,6 +351,12 @@ impl Visit for Ids {
     }
     fn opt(&mut self, id: &OptId) {
         self.0.push(AnyId::Opt(*id));
+    }
+    fn rcf(&mut self, id: &RcfId) {
+        self.0.push(AnyId::Rcf(*id));
+    }
+    fn rcfs(&mut self, ids: &Vec<RcfId>) {
+        self.0.extend(ids.iter().map(|r| AnyId::Rcf(*r)));
     }
     fn any(&mut self, id: &AnyId) {
         self.0.push(*id);
@@ -460,6 +482,14 @@ impl VisitMut for MapIds<'_> {
     fn opt(&mut self, id: &mut OptId) {
         self.other(id, AnyId::Opt, unwrap_id!(Opt));
     }
+    fn rcf(&mut self, id: &mut RcfId) {
+        self.other(id, AnyId::Rcf, unwrap_id!(Rcf));
+    }
+    fn rcfs(&mut self, ids: &mut Vec<RcfId>) {
+        for id in ids {
+            self.other(id, AnyId::Rcf, unwrap_id!(Rcf));
+        }
+    }
     /// `release` names an object, it does not compute with it: no term slot.
     fn any(&mut self, id: &mut AnyId) {
         if !self.terms_only {
@@ -556,7 +586,7 @@ impl Visit for Lists {
             self.add(len, List::Shrink { min: 0 });
         }
     }
-    noop!(head sort term func solver model tactic goal opt any number int flag string indices
+    noop!(head sort term func solver model tactic goal opt rcf rcfs any number int flag string indices
         sorts terms_until string_pairs solver_kind probe datatypes);
 }
 
@@ -585,6 +615,8 @@ impl VisitMut for KeepItems<'_> {
     fn tactic(&mut self, _id: &mut TacticId) {}
     fn goal(&mut self, _id: &mut GoalId) {}
     fn opt(&mut self, _id: &mut OptId) {}
+    fn rcf(&mut self, _id: &mut RcfId) {}
+    fn rcfs(&mut self, _ids: &mut Vec<RcfId>) {}
     fn any(&mut self, _id: &mut AnyId) {}
     fn number(&mut self, _n: &mut u32, _what: &'static str) {}
     fn int(&mut self, _n: &mut i32, _what: &'static str) {}
@@ -651,6 +683,12 @@ impl Visit for Kinds {
     }
     fn opt(&mut self, _id: &OptId) {
         self.0.push(ArgKind::Opt);
+    }
+    fn rcf(&mut self, _id: &RcfId) {
+        self.0.push(ArgKind::Rcf);
+    }
+    fn rcfs(&mut self, _ids: &Vec<RcfId>) {
+        self.0.push(ArgKind::Rcfs);
     }
     fn any(&mut self, _id: &AnyId) {
         self.0.push(ArgKind::Any);
@@ -721,7 +759,7 @@ impl Visit for Integers {
     fn weighted(&mut self, pairs: &Vec<(i32, TermId)>, _list: List) {
         self.0.extend(pairs.iter().map(|(c, _)| i64::from(*c)));
     }
-    noop!(head sort term func solver model tactic goal opt any flag string indices sorts terms
+    noop!(head sort term func solver model tactic goal opt rcf rcfs any flag string indices sorts terms
         terms_until term_pairs string_pairs patterns solver_kind probe datatypes);
 }
 

@@ -72,10 +72,13 @@ pub enum FailureKind {
     /// An Optimize context reported an objective value its model does not have, or a value
     /// that a model of its hard constraints beats.
     Optimize,
+    /// A real closed field number that Z3 compares, prints or finds as a root against what
+    /// exact rational arithmetic or an identity says (`model::rcf`).
+    Rcf,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 21] = [
+    pub const ALL: [FailureKind; 22] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -97,6 +100,7 @@ impl FailureKind {
         FailureKind::Cube,
         FailureKind::Tactic,
         FailureKind::Optimize,
+        FailureKind::Rcf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -122,6 +126,7 @@ impl FailureKind {
             FailureKind::Cube => "cube",
             FailureKind::Tactic => "tactic",
             FailureKind::Optimize => "optimize",
+            FailureKind::Rcf => "rcf",
         }
     }
 
@@ -150,6 +155,7 @@ impl FailureKind {
                 | FailureKind::Cube
                 | FailureKind::Tactic
                 | FailureKind::Optimize
+                | FailureKind::Rcf
         )
     }
 }
@@ -174,6 +180,7 @@ impl Check {
             Check::Cubes(_) => K::Cube,
             Check::Goal(_) => K::Tactic,
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
+            Check::Rcf(..) | Check::RcfRoots(_) => K::Rcf,
         }
     }
 }
