@@ -984,6 +984,7 @@ mod tests {
             RetKind::Tactic => "k1",
             RetKind::Goal => "g1",
             RetKind::Opt => "o1",
+            RetKind::Rcf => "r1",
             RetKind::None | RetKind::Sat | RetKind::Core | RetKind::Value => "",
         }
     }

@@ -267,6 +267,28 @@ impl Interval {
     }
 }
 
+impl std::fmt::Display for Interval {
+    /// `3/4` for a point, else the ends to twelve significant digits, `(3.14159265359, 3.14159265359)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use num_traits::ToPrimitive;
+        if let Some(q) = self.as_point() {
+            return f.write_str(&rational_text(q));
+        }
+        let end = |q: &BigRational| {
+            q.to_f64()
+                .map_or_else(|| "?".into(), |x| format!("{x:.12e}"))
+        };
+        write!(
+            f,
+            "{}{}, {}{}",
+            if self.lo.open { "(" } else { "[" },
+            end(&self.lo.value),
+            end(&self.hi.value),
+            if self.hi.open { ")" } else { "]" }
+        )
+    }
+}
+
 /// A comparison of two RCF numbers (`Z3_rcf_lt` ... `Z3_rcf_neq`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RcfCmp {

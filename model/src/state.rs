@@ -8,9 +8,9 @@ use crate::call::{
     AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RcfId, RcfMk, RcfOp, Ret, RetKind,
     SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
-use crate::rcf::{self, Interval};
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
+use crate::rcf::{self, Interval};
 use crate::sort::Sort;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -30,8 +30,21 @@ fn nonzero(id: RcfId, value: Option<&Interval>) -> Result<(), Violation> {
     if value.is_some_and(Interval::excludes_zero) {
         Ok(())
     } else {
-        violation(format!("division by {id}, which is not known to be nonzero"))
+        violation(format!(
+            "division by {id}, which is not known to be nonzero"
+        ))
     }
+}
+
+/// What the reference state knows of an RCF number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RcfInfo {
+    /// An interval that holds it, where one is known.
+    pub value: Option<Interval>,
+    /// Made from rationals by field operations alone (no root, π, e or ε on the way): Z3
+    /// represents it as a rational and prints it as its fraction. (A root that happens to be
+    /// rational prints as a root.)
+    pub rational: bool,
 }
 
 /// What the reference state knows of a term.
@@ -178,8 +191,8 @@ pub struct State {
     pub opts: HashMap<OptId, OptInfo>,
     /// Models of Optimize contexts, by the context they came from.
     pub opt_models: HashMap<ModelId, OptId>,
-    /// The live RCF numbers, each with an interval that holds it where one is known.
-    pub rcfs: HashMap<RcfId, Option<Interval>>,
+    /// The live RCF numbers.
+    pub rcfs: HashMap<RcfId, RcfInfo>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -1084,7 +1097,8 @@ impl State {
             | Call::RcfNumDen { .. } => {
                 if let Some(AnyId::Rcf(r)) = new_id {
                     let value = self.rcf_value(call);
-                    self.rcfs.insert(r, value);
+                    let rational = self.rcf_rational_form(call);
+                    self.rcfs.insert(r, RcfInfo { value, rational });
                 }
             }
             Call::RcfCompare { .. }
@@ -1127,7 +1141,19 @@ impl State {
 
     /// What is known of RCF number `id`: an interval that holds it, if any.
     pub fn rcf(&self, id: RcfId) -> Result<Option<&Interval>, Violation> {
-        defined(&self.rcfs, id, "RCF number").map(Option::as_ref)
+        defined(&self.rcfs, id, "RCF number").map(|info| info.value.as_ref())
+    }
+
+    /// Whether `call` makes an RCF number from rationals by field operations alone.
+    fn rcf_rational_form(&self, call: &Call) -> bool {
+        let rational = |r: &RcfId| self.rcfs.get(r).is_some_and(|info| info.rational);
+        match call {
+            Call::RcfMk(RcfMk::Rational(_) | RcfMk::SmallInt(_)) => true,
+            Call::RcfArith { a, b, .. } => rational(a) && rational(b),
+            Call::RcfNeg(a) | Call::RcfInv(a) | Call::RcfPower(a, _) => rational(a),
+            Call::RcfNumDen { num, .. } => rational(num),
+            _ => false,
+        }
     }
 
     /// The coefficients of a polynomial for `rcf_roots`/`rcf_root` (lowest degree first):
@@ -1147,7 +1173,10 @@ impl State {
         for c in coeffs {
             values.push(self.rcf(*c)?);
         }
-        if !values.iter().any(|v| v.is_some_and(Interval::excludes_zero)) {
+        if !values
+            .iter()
+            .any(|v| v.is_some_and(Interval::excludes_zero))
+        {
             return violation("a polynomial none of whose coefficients is known not to be zero");
         }
         Ok(values
@@ -1158,10 +1187,12 @@ impl State {
 
     /// The interval of the RCF number `call` makes (checked valid), where one is known.
     fn rcf_value(&self, call: &Call) -> Option<Interval> {
-        let known = |r: &RcfId| self.rcfs.get(r).cloned().flatten();
+        let known = |r: &RcfId| self.rcfs.get(r).and_then(|info| info.value.clone());
         match call {
             Call::RcfMk(RcfMk::Rational(text)) => rcf::parse_rational(text).map(Interval::point),
-            Call::RcfMk(RcfMk::SmallInt(n)) => Some(Interval::point(num_rational::BigRational::from_integer((*n).into()))),
+            Call::RcfMk(RcfMk::SmallInt(n)) => Some(Interval::point(
+                num_rational::BigRational::from_integer((*n).into()),
+            )),
             Call::RcfMk(RcfMk::Pi) => Some(Interval::pi()),
             Call::RcfMk(RcfMk::E) => Some(Interval::e()),
             Call::RcfMk(RcfMk::Infinitesimal) => Some(Interval::infinitesimal()),

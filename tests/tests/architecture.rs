@@ -336,8 +336,10 @@ const CALL_CATCH_ALLS: &[(&str, &str)] = &[
     // and the result sort of term-building calls (others: `None`).
     ("model/src/state.rs", "_ => BTreeSet::new(),"),
     ("model/src/state.rs", "_ => return Ok(None),"),
-    // The interval of an RCF number: only the calls that make one have it.
+    // The interval of an RCF number, whether it is made of rationals: only the calls that
+    // make one have them.
     ("model/src/state.rs", "_ => None,"),
+    ("model/src/state.rs", "_ => false,"),
     // The SMT-LIB text of what a call builds: only term- and sort-building calls have one.
     ("model/src/call_text.rs", "_ => return None,"),
     ("model/src/call_args.rs", "_ => None,"),

@@ -3,8 +3,8 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest, RcfId, Ret, RetKind,
-    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
+    AnyId, Call, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest, RcfId, Ret,
+    RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use crate::call_args::{CallSpec, List, Visit, VisitMut};
 use crate::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};

@@ -274,6 +274,8 @@ impl Executor {
             Check::Goal(g) => self.check_goal(check, *g),
             Check::OptValues { opt, model } => self.check_opt_values(check, *opt, *model),
             Check::OptBetter { opt, model } => self.check_opt_better(check, *opt, *model),
+            Check::Rcf(a, b) => self.check_rcf(check, *a, *b),
+            Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
         }
     }
 

@@ -25,6 +25,7 @@
 //! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
 //! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
+//! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -56,6 +57,7 @@ pub enum Fault {
     DropSubgoal,
     WrongOptValue,
     WorseOptimum,
+    WrongRcf,
 }
 
 impl Fault {
@@ -66,7 +68,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value or worse-optimum, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum or wrong-rcf, got \
                  `{text}`"
             )
         };
@@ -94,6 +96,7 @@ impl Fault {
             ("drop-subgoal", None) => Fault::DropSubgoal,
             ("wrong-opt-value", None) => Fault::WrongOptValue,
             ("worse-optimum", None) => Fault::WorseOptimum,
+            ("wrong-rcf", None) => Fault::WrongRcf,
             _ => return Err(bad()),
         })
     }
