@@ -17,6 +17,7 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("cubes", &["check_cubes", "cube"]),
     ("tactics", &["tactic*", "goal_*", "check_goal"]),
     ("optimize", &["opt_*", "check_opt_*"]),
+    ("rcf", &["rcf_*", "check_rcf*"]),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

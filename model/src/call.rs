@@ -1189,8 +1189,9 @@ pub enum Call {
     /// `rcf_roots rC0 rC1 ...`: how many real roots the polynomial C0 + C1·x + ... has
     /// (`Z3_rcf_mk_roots`; the roots are deleted).
     RcfRoots(Vec<RcfId>),
-    /// `rcf_root I rC0 rC1 ...`: root I (from 0, in increasing order) of that polynomial,
-    /// whose coefficients are rational (so that the reference state knows its roots).
+    /// `rcf_root I rC0 rC1 ...`: root I (from 0, in increasing order by `Z3_rcf_lt`; Z3
+    /// returns them in no promised order) of that polynomial, whose coefficients are
+    /// rational (so that the reference state knows its roots).
     RcfRoot {
         index: u32,
         coeffs: Vec<RcfId>,
@@ -1309,9 +1310,8 @@ pub enum Check {
     /// Appended last: binary traces keep their variant numbers.
     Rcf(RcfId, RcfId),
     /// `check_rcf_roots rC0 rC1 ...`: the roots `Z3_rcf_mk_roots` gives of C0 + C1·x + ...
-    /// are at most its degree, increasing, and zeros of it (by Z3's own arithmetic); with
-    /// rational coefficients, as many as Sturm's theorem counts, each in its isolating
-    /// interval.
+    /// are at most its degree, distinct, and zeros of it (by Z3's own arithmetic); with
+    /// rational coefficients, as many as Sturm's theorem counts. (Z3 promises no order.)
     RcfRoots(Vec<RcfId>),
 }
 

@@ -236,10 +236,17 @@ impl Interval {
     /// Whether the decimal approximation `text` that Z3 printed with `precision` digits
     /// after the point (`0.75`, exact; `3.1415926535?`, cut) is possible for the number: an
     /// exact one must be a value of the interval, a cut one within 10^-precision of one.
-    pub fn admits_decimal(&self, text: &str, precision: u32) -> Option<bool> {
+    /// Without `exact_means_exact` a text without `?` is taken for a cut one too: Z3 prints
+    /// -1/4 + ε as `-0.25` (4.8.12 and 5.4.1), ε alone as `0.0000000000?`.
+    pub fn admits_decimal(
+        &self,
+        text: &str,
+        precision: u32,
+        exact_means_exact: bool,
+    ) -> Option<bool> {
         let (digits, cut) = match text.strip_suffix('?') {
             Some(d) => (d, true),
-            None => (text, false),
+            None => (text, !exact_means_exact),
         };
         let value = crate::eval::value::parse_decimal(digits.trim_start_matches('-'))?;
         let value = if digits.starts_with('-') {
@@ -275,8 +282,12 @@ impl std::fmt::Display for Interval {
             return f.write_str(&rational_text(q));
         }
         let end = |q: &BigRational| {
-            q.to_f64()
-                .map_or_else(|| "?".into(), |x| format!("{x:.12e}"))
+            let exact = rational_text(q);
+            if exact.len() <= 24 {
+                exact
+            } else {
+                q.to_f64().map_or(exact, |x| format!("{x:.15e}"))
+            }
         };
         write!(
             f,
@@ -513,17 +524,20 @@ mod tests {
             Interval::point(q("3/4")).pow(3).as_point(),
             Some(&q("27/64"))
         );
-        assert_eq!(pi.admits_decimal("3.1415926535?", 10), Some(true));
-        assert_eq!(pi.admits_decimal("3.1415926536", 10), Some(false));
+        assert_eq!(pi.admits_decimal("3.1415926535?", 10, true), Some(true));
+        assert_eq!(pi.admits_decimal("3.1415926536", 10, true), Some(false));
         assert_eq!(
-            Interval::point(q("3/4")).admits_decimal("0.75", 5),
+            Interval::point(q("3/4")).admits_decimal("0.75", 5, true),
             Some(true)
         );
         assert_eq!(
-            Interval::point(q("3/4")).admits_decimal("0.76", 5),
+            Interval::point(q("3/4")).admits_decimal("0.76", 5, true),
             Some(false)
         );
-        assert_eq!(eps.admits_decimal("0.0000000000?", 10), Some(true));
+        assert_eq!(eps.admits_decimal("0.0000000000?", 10, true), Some(true));
+        let shifted = Interval::point(q("-1/4")).add(&eps);
+        assert_eq!(shifted.admits_decimal("-0.25", 10, true), Some(false));
+        assert_eq!(shifted.admits_decimal("-0.25", 10, false), Some(true));
     }
 
     #[test]
