@@ -329,3 +329,11 @@ fn beaten_optima_are_bug_reports() {
     let args = ["--rounds", "8", "--theories", "core,arith"];
     finding_is_a_bug_report("worse-optimum", "optimize", 5, &args, &[]);
 }
+
+#[test]
+fn wrong_rcf_numbers_are_bug_reports() {
+    // `rcf_add` one too large: `check_rcf` finds a sum printed or compared against exact
+    // rational arithmetic.
+    let args = ["--rounds", "13", "--theories", "core"];
+    finding_is_a_bug_report("wrong-rcf", "rcf", 5, &args, &[]);
+}
