@@ -570,9 +570,10 @@ impl Lower {
                     | Ty::Model
                     | Ty::Tactic
                     | Ty::Goal
-                    | Ty::Optimize,
+                    | Ty::Optimize
+                    | Ty::RcfNum,
                 ) => b.to_string(),
-                _ => self.fresh("r"),
+                _ => self.fresh("res"),
             };
             (name, ty)
         });
@@ -697,7 +698,7 @@ impl Lower {
     }
 
     fn lbool(&mut self, func: &str, ctx: &str, args: Vec<Arg>) -> String {
-        let r = self.fresh("r");
+        let r = self.fresh("res");
         self.emit(func, ctx, args, Some((&r, Ty::Lbool)));
         r
     }
@@ -782,13 +783,45 @@ impl Lower {
                 let ctx = self.ctx(&z);
                 self.emit("Z3_solver_dec_ref", &ctx, vec![var(&z)], None);
             }
-            Call::RcfRoots(_) | Call::RcfRoot { .. } | Call::RcfNumDen { .. } => {
-                // Out-parameters (the roots' array, numerator and denominator) that the
-                // program would have to pick from and delete: not written yet.
-                self.note(format!(
-                    "`{}`: RCF calls with out-parameters are not expressed",
-                    call.name()
-                ));
+            Call::RcfRoots(_) => {
+                // The roots' out-array is not expressed; the count is no condition.
+                self.note("`rcf_roots`: Z3_rcf_mk_roots's out-array is not expressed".into());
+            }
+            Call::RcfRoot { .. } => {
+                // Root I in increasing order needs the out-array and a sort by Z3_rcf_lt,
+                // neither of which the writers express: a stand-in keeps the later calls.
+                self.note(
+                    "`rcf_root`: stood in for by Z3_rcf_mk_small_int 0 (the roots' out-array \
+                     and their order are not expressed)"
+                        .into(),
+                );
+                self.emit(
+                    "Z3_rcf_mk_small_int",
+                    MAIN,
+                    vec![Arg::Int(0)],
+                    Some((b, Ty::RcfNum)),
+                );
+            }
+            Call::RcfNumDen { num, denominator } => {
+                let other = self.fresh("rcf");
+                let (n, d) = if *denominator {
+                    (other.clone(), b.to_string())
+                } else {
+                    (b.to_string(), other.clone())
+                };
+                let out = |name: String| {
+                    Arg::Out(Var {
+                        name,
+                        ty: Ty::RcfNum,
+                    })
+                };
+                self.emit(
+                    "Z3_rcf_get_numerator_denominator",
+                    MAIN,
+                    vec![var(&num.to_string()), out(n), out(d)],
+                    None,
+                );
+                self.emit("Z3_rcf_del", MAIN, vec![var(&other)], None);
             }
             Call::Release(AnyId::Rcf(r)) => {
                 self.emit("Z3_rcf_del", MAIN, vec![var(&r.to_string())], None);
@@ -1093,7 +1126,7 @@ impl Lower {
                 let ctx = self.ctx(&ms);
                 let t = self.term_in(*term, &ctx);
                 let v = self.fresh("value");
-                let ok = self.fresh("r");
+                let ok = self.fresh("res");
                 self.emit(
                     "Z3_model_eval",
                     &ctx,
@@ -1808,7 +1841,7 @@ impl Lower {
                 }
                 let t = self.term_in(*term, &ctx);
                 let v = self.fresh("value");
-                let ok = self.fresh("r");
+                let ok = self.fresh("res");
                 self.emit(
                     "Z3_model_eval",
                     &ctx,
@@ -1909,7 +1942,7 @@ impl Lower {
                 };
                 let ms = model.to_string();
                 let v = self.fresh("value");
-                let ok = self.fresh("r");
+                let ok = self.fresh("res");
                 self.emit(
                     "Z3_model_eval",
                     MAIN,
@@ -2101,7 +2134,7 @@ impl Lower {
                         None => reported,
                     };
                     let v = self.fresh("value");
-                    let ok = self.fresh("r");
+                    let ok = self.fresh("res");
                     self.emit(
                         "Z3_model_eval",
                         MAIN,
