@@ -422,6 +422,11 @@ macro_rules! walk_check {
                 $v.rcf(a);
                 $v.rcf(b);
             }
+            Check::Algebraic(a, b) => {
+                $v.head(spec!("check_algebraic", None, Algebraic, ["Z3_algebraic_lt", "Z3_algebraic_gt", "Z3_algebraic_le", "Z3_algebraic_ge", "Z3_algebraic_eq", "Z3_algebraic_neq", "Z3_algebraic_sign", "Z3_algebraic_is_pos", "Z3_algebraic_is_neg", "Z3_algebraic_is_zero", "Z3_algebraic_is_value"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
             Check::RcfRoots(coeffs) => {
                 $v.head(spec!("check_rcf_roots", None, Rcf, ["Z3_rcf_mk_roots", "Z3_rcf_mul", "Z3_rcf_add", "Z3_rcf_eq", "Z3_rcf_lt"], ApiOnly));
                 $v.rcfs(coeffs);
@@ -904,6 +909,86 @@ macro_rules! walk_call {
                 $v.head(spec!("rcf_denominator", Rcf, Rcf, ["Z3_rcf_get_numerator_denominator", "Z3_rcf_del"], ApiOnly));
                 $v.rcf(num);
             }
+            Call::AlgebraicArith { op: RcfOp::Add, a, b } => {
+                $v.head(spec!("algebraic_add", Term, Algebraic, ["Z3_algebraic_add"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Sub, a, b } => {
+                $v.head(spec!("algebraic_sub", Term, Algebraic, ["Z3_algebraic_sub"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Mul, a, b } => {
+                $v.head(spec!("algebraic_mul", Term, Algebraic, ["Z3_algebraic_mul"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Div, a, b } => {
+                $v.head(spec!("algebraic_div", Term, Algebraic, ["Z3_algebraic_div"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Lt, a, b } => {
+                $v.head(spec!("algebraic_lt", Value, Algebraic, ["Z3_algebraic_lt"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Gt, a, b } => {
+                $v.head(spec!("algebraic_gt", Value, Algebraic, ["Z3_algebraic_gt"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Le, a, b } => {
+                $v.head(spec!("algebraic_le", Value, Algebraic, ["Z3_algebraic_le"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Ge, a, b } => {
+                $v.head(spec!("algebraic_ge", Value, Algebraic, ["Z3_algebraic_ge"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Eq, a, b } => {
+                $v.head(spec!("algebraic_eq", Value, Algebraic, ["Z3_algebraic_eq"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Neq, a, b } => {
+                $v.head(spec!("algebraic_neq", Value, Algebraic, ["Z3_algebraic_neq"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Value, term } => {
+                $v.head(spec!("algebraic_is_value", Value, Algebraic, ["Z3_algebraic_is_value"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Pos, term } => {
+                $v.head(spec!("algebraic_is_pos", Value, Algebraic, ["Z3_algebraic_is_pos"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Neg, term } => {
+                $v.head(spec!("algebraic_is_neg", Value, Algebraic, ["Z3_algebraic_is_neg"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Zero, term } => {
+                $v.head(spec!("algebraic_is_zero", Value, Algebraic, ["Z3_algebraic_is_zero"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicPower(t, k) => {
+                $v.head(spec!("algebraic_power", Term, Algebraic, ["Z3_algebraic_power"], ApiOnly));
+                $v.term(t);
+                $v.number(k, "an exponent");
+            }
+            Call::AlgebraicRoot(t, k) => {
+                $v.head(spec!("algebraic_root", Term, Algebraic, ["Z3_algebraic_root"], ApiOnly));
+                $v.term(t);
+                $v.number(k, "a root degree");
+            }
+            Call::AlgebraicSign(t) => {
+                $v.head(spec!("algebraic_sign", Value, Algebraic, ["Z3_algebraic_sign"], ApiOnly));
+                $v.term(t);
+            }
         }
     }};
 }
@@ -1201,6 +1286,42 @@ pub enum Call {
         num: RcfId,
         denominator: bool,
     },
+    // Algebraic numbers (`Z3_algebraic_*`): Real terms that are numerals, made by `lit` of
+    // Real or Int sort or by these calls. No SMT-LIB form (`root-obj` is Z3's own).
+    /// `algebraic_add tA tB` (`algebraic_sub`, `algebraic_mul`, `algebraic_div`): a term.
+    AlgebraicArith {
+        op: RcfOp,
+        a: TermId,
+        b: TermId,
+    },
+    /// `algebraic_power tA K`: A to the K-th.
+    AlgebraicPower(TermId, u32),
+    /// `algebraic_root tA K`: the K-th root of A (A not negative for an even K).
+    AlgebraicRoot(TermId, u32),
+    /// `algebraic_lt tA tB` (`algebraic_gt`, `_le`, `_ge`, `_eq`, `_neq`): `true` / `false`.
+    AlgebraicCompare {
+        cmp: RcfCmp,
+        a: TermId,
+        b: TermId,
+    },
+    /// `algebraic_sign tA`: `-1`, `0` or `1`.
+    AlgebraicSign(TermId),
+    /// `algebraic_is_value tT` (`algebraic_is_pos`, `_is_neg`, `_is_zero` of a number):
+    /// `true` / `false`.
+    AlgebraicIs {
+        test: AlgebraicTest,
+        term: TermId,
+    },
+}
+
+/// A test of an algebraic number ([`Call::AlgebraicIs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AlgebraicTest {
+    /// Whether the term is a value of the algebraic number package (any term).
+    Value,
+    Pos,
+    Neg,
+    Zero,
 }
 
 /// How an RCF number is made ([`Call::RcfMk`]).
@@ -1313,6 +1434,10 @@ pub enum Check {
     /// are at most its degree, distinct, and zeros of it (by Z3's own arithmetic); with
     /// rational coefficients, as many as Sturm's theorem counts. (Z3 promises no order.)
     RcfRoots(Vec<RcfId>),
+    /// `check_algebraic tA tB`: Z3's comparisons of the algebraic numbers A and B, their
+    /// signs and `is_pos`/`is_neg`/`is_zero`/`is_value`, agree with each other and with what
+    /// the reference state's intervals decide.
+    Algebraic(TermId, TermId),
 }
 
 impl Check {
@@ -1359,6 +1484,7 @@ impl Check {
                 },
                 Check::Rcf(RcfId(0), RcfId(0)),
                 Check::RcfRoots(vec![]),
+                Check::Algebraic(t, t),
             ]
         })
     }
@@ -1847,6 +1973,25 @@ impl Call {
                     num: r,
                     denominator: true,
                 },
+            ]);
+            for op in [RcfOp::Add, RcfOp::Sub, RcfOp::Mul, RcfOp::Div] {
+                all.push(Call::AlgebraicArith { op, a: t, b: t });
+            }
+            for cmp in RcfCmp::ALL {
+                all.push(Call::AlgebraicCompare { cmp, a: t, b: t });
+            }
+            for test in [
+                AlgebraicTest::Value,
+                AlgebraicTest::Pos,
+                AlgebraicTest::Neg,
+                AlgebraicTest::Zero,
+            ] {
+                all.push(Call::AlgebraicIs { test, term: t });
+            }
+            all.extend([
+                Call::AlgebraicPower(t, 0),
+                Call::AlgebraicRoot(t, 0),
+                Call::AlgebraicSign(t),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

@@ -55,6 +55,8 @@ pub enum Family {
     Optimize,
     /// Real closed field numbers (`Z3_rcf_*`).
     Rcf,
+    /// Algebraic numbers (`Z3_algebraic_*`).
+    Algebraic,
     /// Releasing handles.
     Handles,
 }
@@ -73,6 +75,7 @@ impl Family {
             Family::Tactics => Some("tactics"),
             Family::Optimize => Some("optimize"),
             Family::Rcf => Some("rcf"),
+            Family::Algebraic => Some("algebraic"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -180,7 +180,7 @@ impl Check {
             Check::Cubes(_) => K::Cube,
             Check::Goal(_) => K::Tactic,
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
-            Check::Rcf(..) | Check::RcfRoots(_) => K::Rcf,
+            Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => K::Rcf,
         }
     }
 }

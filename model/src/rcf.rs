@@ -55,6 +55,11 @@ impl Interval {
         }
     }
 
+    /// The number zero.
+    pub fn zero() -> Interval {
+        Interval::point(BigRational::zero())
+    }
+
     /// The open interval (lo, hi).
     pub fn open(lo: BigRational, hi: BigRational) -> Interval {
         Interval {
@@ -192,6 +197,52 @@ impl Interval {
 
     pub fn div(&self, other: &Interval) -> Option<Interval> {
         other.inv().map(|inv| self.mul(&inv))
+    }
+
+    /// The real K-th root (K at least 1; for an even K, of a number not negative), bounded
+    /// by bisection to 2^-48 of the ends' own scale.
+    pub fn root(&self, k: u32) -> Option<Interval> {
+        if k == 0 {
+            return None;
+        }
+        if k % 2 == 0 && self.lo.value.is_negative() {
+            return None;
+        }
+        // The root of y >= 0 lies in [below, above]: below^k <= y <= above^k.
+        let bounds = |y: &BigRational| {
+            let (mut below, mut above) = (BigRational::zero(), y.clone().max(BigRational::one()));
+            let two = rat(2);
+            for _ in 0..48 {
+                let mid = (&below + &above) / &two;
+                if num_traits::pow(mid.clone(), k as usize) <= *y {
+                    below = mid;
+                } else {
+                    above = mid;
+                }
+            }
+            (below, above)
+        };
+        // An odd root is odd: the root of -y is minus the root of y.
+        let signed = |y: &BigRational| {
+            if y.is_negative() {
+                let (b, a) = bounds(&-y.clone());
+                (-a, -b)
+            } else {
+                bounds(y)
+            }
+        };
+        let (lo, _) = signed(&self.lo.value);
+        let (_, hi) = signed(&self.hi.value);
+        Some(Interval {
+            lo: Bound {
+                value: lo,
+                open: false,
+            },
+            hi: Bound {
+                value: hi,
+                open: false,
+            },
+        })
     }
 
     pub fn pow(&self, k: u32) -> Interval {
@@ -524,6 +575,13 @@ mod tests {
             Interval::point(q("3/4")).pow(3).as_point(),
             Some(&q("27/64"))
         );
+        let sqrt2 = Interval::point(q("2")).root(2).unwrap();
+        assert_eq!(sqrt2.lt(&Interval::point(q("1.4143"))), Some(true));
+        assert_eq!(Interval::point(q("1.4142")).lt(&sqrt2), Some(true));
+        let cube = Interval::point(q("-27/8")).root(3).unwrap();
+        assert_eq!(cube.lt(&Interval::point(q("-1.4999"))), Some(true));
+        assert_eq!(Interval::point(q("-1.5001")).lt(&cube), Some(true));
+        assert_eq!(Interval::point(q("-1")).root(2), None);
         assert_eq!(pi.admits_decimal("3.1415926535?", 10, true), Some(true));
         assert_eq!(pi.admits_decimal("3.1415926536", 10, true), Some(false));
         assert_eq!(

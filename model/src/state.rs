@@ -5,13 +5,14 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RcfId, RcfMk, RcfOp, Ret, RetKind,
-    SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
+    AlgebraicTest, AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RcfId, RcfMk, RcfOp, Ret,
+    RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
 };
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::rcf::{self, Interval};
 use crate::sort::Sort;
+use num_traits::Signed;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -24,6 +25,20 @@ pub const MAX_RCF_COEFFICIENTS: usize = 9;
 /// How finely the reference state isolates the roots of `rcf_root` (bits below the Cauchy
 /// bound).
 pub const RCF_ROOT_BITS: u32 = 48;
+
+/// The largest degree of `algebraic_root`.
+pub const MAX_ALGEBRAIC_ROOT: u32 = 8;
+
+/// An algebraic divisor must be known not to be zero (Z3 refuses a division by zero).
+fn nonzero_term(id: TermId, value: Option<&Interval>) -> Result<(), Violation> {
+    if value.is_some_and(Interval::excludes_zero) {
+        Ok(())
+    } else {
+        violation(format!(
+            "division by {id}, which is not known to be nonzero"
+        ))
+    }
+}
 
 /// An RCF divisor must be known not to be zero (Z3 refuses a division by zero).
 fn nonzero(id: RcfId, value: Option<&Interval>) -> Result<(), Violation> {
@@ -193,6 +208,9 @@ pub struct State {
     pub opt_models: HashMap<ModelId, OptId>,
     /// The live RCF numbers.
     pub rcfs: HashMap<RcfId, RcfInfo>,
+    /// The terms that are algebraic numbers (Real or Int `lit`s, results of the algebraic
+    /// calls), each with an interval that holds it where one is known.
+    pub algebraic: HashMap<TermId, Option<Interval>>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -394,6 +412,9 @@ impl State {
                     }
                 }
                 range.clone()
+            }
+            Call::AlgebraicArith { .. } | Call::AlgebraicPower(..) | Call::AlgebraicRoot(..) => {
+                Sort::Real
             }
             Call::Op { op, indices, args } => {
                 let sorts = args
@@ -832,6 +853,49 @@ impl State {
                 Ok(())
             }
             Call::RcfRoots(coeffs) => self.polynomial(coeffs).map(drop),
+            Call::AlgebraicArith { op, a, b } => {
+                self.algebraic_number(*a)?;
+                let divisor = self.algebraic_number(*b)?;
+                if *op == RcfOp::Div {
+                    nonzero_term(*b, divisor)?;
+                }
+                Ok(())
+            }
+            Call::AlgebraicPower(a, k) => {
+                self.algebraic_number(*a)?;
+                if *k > MAX_RCF_POWER {
+                    return violation(format!("exponent {k} is above {MAX_RCF_POWER}"));
+                }
+                Ok(())
+            }
+            Call::AlgebraicRoot(a, k) => {
+                let value = self.algebraic_number(*a)?;
+                if !(1..=MAX_ALGEBRAIC_ROOT).contains(k) {
+                    return violation(format!(
+                        "root degree {k} is outside 1..={MAX_ALGEBRAIC_ROOT}"
+                    ));
+                }
+                let nonnegative = value.is_some_and(|i| !i.lo.value.is_negative());
+                if k % 2 == 0 && !nonnegative {
+                    return violation(format!(
+                        "root of even degree {k} of {a}, which is not known to be nonnegative"
+                    ));
+                }
+                Ok(())
+            }
+            Call::AlgebraicCompare { a, b, .. } => {
+                self.algebraic_number(*a)?;
+                self.algebraic_number(*b).map(drop)
+            }
+            Call::AlgebraicSign(a)
+            | Call::AlgebraicIs {
+                test: AlgebraicTest::Pos | AlgebraicTest::Neg | AlgebraicTest::Zero,
+                term: a,
+            } => self.algebraic_number(*a).map(drop),
+            Call::AlgebraicIs {
+                test: AlgebraicTest::Value,
+                term,
+            } => self.closed_term(*term, "tested term"),
             Call::RcfRoot { index, coeffs } => {
                 let Some(points) = self.polynomial(coeffs)? else {
                     return violation(
@@ -874,6 +938,10 @@ impl State {
                         Ok(())
                     }
                     Check::RcfRoots(coeffs) => self.polynomial(coeffs).map(drop),
+                    Check::Algebraic(a, b) => {
+                        self.algebraic_number(*a)?;
+                        self.algebraic_number(*b).map(drop)
+                    }
                     _ => Ok(()),
                 }
             }
@@ -957,9 +1025,16 @@ impl State {
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
                 }
             }
+            Call::Lit { sort, value } => {
+                // A Real or Int numeral is an algebraic number, exactly its value.
+                let numeric = matches!(self.sorts.get(sort), Some(Sort::Real | Sort::Int));
+                if let (Some(AnyId::Term(t)), true) = (new_id, numeric) {
+                    let value = rcf::parse_rational(value).map(Interval::point);
+                    self.algebraic.insert(t, value);
+                }
+            }
             // Bound above, by their result kind.
             Call::Const { .. }
-            | Call::Lit { .. }
             | Call::Apply { .. }
             | Call::Op { .. }
             | Call::ConstArray { .. }
@@ -1105,9 +1180,19 @@ impl State {
             | Call::RcfToString { .. }
             | Call::RcfToDecimal(..)
             | Call::RcfRoots(_) => {}
+            Call::AlgebraicArith { .. } | Call::AlgebraicPower(..) | Call::AlgebraicRoot(..) => {
+                if let Some(AnyId::Term(t)) = new_id {
+                    let value = self.algebraic_value(call);
+                    self.algebraic.insert(t, value);
+                }
+            }
+            Call::AlgebraicCompare { .. } | Call::AlgebraicSign(_) | Call::AlgebraicIs { .. } => {}
             Call::Release(id) => match id {
                 AnyId::Sort(s) => drop(self.sorts.remove(s)),
-                AnyId::Term(t) => drop(self.terms.remove(t)),
+                AnyId::Term(t) => {
+                    self.terms.remove(t);
+                    self.algebraic.remove(t);
+                }
                 AnyId::Func(f) => drop(self.funcs.remove(f)),
                 AnyId::Solver(z) => drop(self.solvers.remove(z)),
                 AnyId::Model(m) => {
@@ -1142,6 +1227,37 @@ impl State {
     /// What is known of RCF number `id`: an interval that holds it, if any.
     pub fn rcf(&self, id: RcfId) -> Result<Option<&Interval>, Violation> {
         defined(&self.rcfs, id, "RCF number").map(|info| info.value.as_ref())
+    }
+
+    /// What is known of the algebraic number `id`: an interval that holds it, if any. A term
+    /// that is no algebraic number (made otherwise) is a violation.
+    pub fn algebraic_number(&self, id: TermId) -> Result<Option<&Interval>, Violation> {
+        self.term(id)?;
+        match self.algebraic.get(&id) {
+            Some(value) => Ok(value.as_ref()),
+            None => violation(format!(
+                "{id} is no algebraic number (a Real or Int `lit`, or made by an algebraic call)"
+            )),
+        }
+    }
+
+    /// The interval of the algebraic number `call` makes (checked valid), where one is known.
+    fn algebraic_value(&self, call: &Call) -> Option<Interval> {
+        let known = |t: &TermId| self.algebraic.get(t).cloned().flatten();
+        match call {
+            Call::AlgebraicArith { op, a, b } => {
+                let (a, b) = (known(a)?, known(b)?);
+                match op {
+                    RcfOp::Add => Some(a.add(&b)),
+                    RcfOp::Sub => Some(a.sub(&b)),
+                    RcfOp::Mul => Some(a.mul(&b)),
+                    RcfOp::Div => a.div(&b),
+                }
+            }
+            Call::AlgebraicPower(a, k) => known(a).map(|a| a.pow(*k)),
+            Call::AlgebraicRoot(a, k) => known(a)?.root(*k),
+            _ => None,
+        }
     }
 
     /// Whether `call` makes an RCF number from rationals by field operations alone.

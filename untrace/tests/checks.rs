@@ -351,3 +351,25 @@ fn the_rcf_roots_check_counts_roots_by_sturm_sequences() {
         Some(Exit::Malformed)
     );
 }
+
+#[test]
+fn the_algebraic_check_judges_signs_and_comparisons_by_exact_arithmetic() {
+    // t1 = 2, t2 = sqrt 2, t3 = -3/4, t4 = 2 + -3/4 = 5/4.
+    let text = "sort_real\nreturn s1\nlit s1 \"2\"\nreturn t1\nalgebraic_root t1 2\nreturn t2\n\
+                lit s1 \"-3/4\"\nreturn t3\nalgebraic_add t1 t3\nreturn t4\n\
+                check_algebraic t2 t1\ncheck_algebraic t4 t2\ncheck_algebraic t3 t4\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    // 9/4 > sqrt 2 where exactly 5/4 < sqrt 2.
+    assert_finding(
+        &replay(text, Some(Fault::WrongRcf)),
+        FailureKind::Rcf,
+        "check_algebraic: algebraic < departs from exact arithmetic",
+    );
+    // A term that is no numeral is no algebraic number.
+    let trace = model::trace::text::parse(
+        "z3-trace 1\nsort_real\nreturn s1\nconst s1 \"x\"\nreturn t1\nalgebraic_sign t1\nreturn \"0\"\n",
+    )
+    .unwrap();
+    let exit = replay_trace("t.trace", &trace, &ReplayOptions::default()).exit;
+    assert_eq!(exit, Exit::Malformed);
+}

@@ -276,6 +276,7 @@ impl Executor {
             Check::OptBetter { opt, model } => self.check_opt_better(check, *opt, *model),
             Check::Rcf(a, b) => self.check_rcf(check, *a, *b),
             Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
+            Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
         }
     }
 

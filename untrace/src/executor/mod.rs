@@ -1022,6 +1022,12 @@ impl Executor {
             | Call::RcfRoots(_)
             | Call::RcfRoot { .. }
             | Call::RcfNumDen { .. } => self.rcf_call(call)?,
+            Call::AlgebraicArith { .. }
+            | Call::AlgebraicPower(..)
+            | Call::AlgebraicRoot(..)
+            | Call::AlgebraicCompare { .. }
+            | Call::AlgebraicSign(_)
+            | Call::AlgebraicIs { .. } => self.algebraic_call(call)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;

@@ -507,3 +507,236 @@ impl Executor {
 fn show(i: &Interval) -> String {
     i.to_string()
 }
+
+/// Algebraic numbers (`Z3_algebraic_*`): Real terms that are numerals, checked by
+/// `check_algebraic` against the same intervals (`model::state::State::algebraic`).
+mod algebraic {
+    use super::super::{ExecError, Executor, Outcome};
+    use super::{cmp_name, show};
+    use model::call::{AlgebraicTest, RcfCmp, RcfOp};
+    use model::Check;
+    use model::TermId;
+    use z3::ast::{Ast, Dynamic};
+    use z3_sys::{Z3_ast, Z3_context};
+
+    fn compare(c: Z3_context, cmp: RcfCmp, a: Z3_ast, b: Z3_ast) -> bool {
+        // SAFETY: two live numerals of context `c`.
+        unsafe {
+            match cmp {
+                RcfCmp::Lt => z3_sys::Z3_algebraic_lt(c, a, b),
+                RcfCmp::Gt => z3_sys::Z3_algebraic_gt(c, a, b),
+                RcfCmp::Le => z3_sys::Z3_algebraic_le(c, a, b),
+                RcfCmp::Ge => z3_sys::Z3_algebraic_ge(c, a, b),
+                RcfCmp::Eq => z3_sys::Z3_algebraic_eq(c, a, b),
+                RcfCmp::Neq => z3_sys::Z3_algebraic_neq(c, a, b),
+            }
+        }
+    }
+
+    fn test(c: Z3_context, test: AlgebraicTest, a: Z3_ast) -> bool {
+        // SAFETY: a live AST of context `c` (a numeral, but for `is_value`).
+        unsafe {
+            match test {
+                AlgebraicTest::Value => z3_sys::Z3_algebraic_is_value(c, a),
+                AlgebraicTest::Pos => z3_sys::Z3_algebraic_is_pos(c, a),
+                AlgebraicTest::Neg => z3_sys::Z3_algebraic_is_neg(c, a),
+                AlgebraicTest::Zero => z3_sys::Z3_algebraic_is_zero(c, a),
+            }
+        }
+    }
+
+    impl Executor {
+        fn raw_term(&self, t: TermId) -> Result<Z3_ast, ExecError> {
+            Ok(self.z3_term(t)?.get_z3_ast())
+        }
+
+        /// Runs an algebraic call (the reference state has checked it).
+        pub(in super::super) fn algebraic_call(
+            &mut self,
+            call: &model::Call,
+        ) -> Result<Outcome, ExecError> {
+            use model::Call as C;
+            let ctx = self.main.clone();
+            let c = ctx.get_z3_context();
+            let term = |raw: Option<Z3_ast>, what: &str| -> Result<Outcome, ExecError> {
+                let raw = raw.ok_or_else(|| ExecError::Z3(format!("{what} returned NULL")))?;
+                // SAFETY: a non-NULL AST Z3 just made in the thread-local context.
+                Ok(Outcome::Term(unsafe { Dynamic::wrap(&ctx, raw) }))
+            };
+            // SAFETY (every block below): z3-sys calls on live ASTs of the thread-local
+            // context, guarded so that an error code becomes an error.
+            match call {
+                C::AlgebraicArith { op, a, b } => {
+                    let (a, b) = (self.raw_term(*a)?, self.raw_term(*b)?);
+                    let raw = self.main(|| unsafe {
+                        match op {
+                            RcfOp::Add => z3_sys::Z3_algebraic_add(c, a, b),
+                            RcfOp::Sub => z3_sys::Z3_algebraic_sub(c, a, b),
+                            RcfOp::Mul => z3_sys::Z3_algebraic_mul(c, a, b),
+                            RcfOp::Div => z3_sys::Z3_algebraic_div(c, a, b),
+                        }
+                    })?;
+                    let off_by_one = *op == RcfOp::Add
+                        && matches!(self.config.inject, Some(super::inject::Fault::WrongRcf));
+                    match (raw, off_by_one) {
+                        // The injected fault: a sum one too large. The sum is held by its
+                        // term while the wrong one is made from it.
+                        (Some(sum), true) => {
+                            // SAFETY: as above; the sum is wrapped (counted) first.
+                            let sum = unsafe { Dynamic::wrap(&ctx, sum) };
+                            let raw = self.main(|| unsafe {
+                                let one = z3_sys::Z3_mk_real(c, 1, 1)?;
+                                z3_sys::Z3_algebraic_add(c, sum.get_z3_ast(), one)
+                            })?;
+                            term(raw, call.name())
+                        }
+                        (raw, _) => term(raw, call.name()),
+                    }
+                }
+                C::AlgebraicPower(a, k) => {
+                    let a = self.raw_term(*a)?;
+                    let raw = self.main(|| unsafe { z3_sys::Z3_algebraic_power(c, a, *k) })?;
+                    term(raw, "Z3_algebraic_power")
+                }
+                C::AlgebraicRoot(a, k) => {
+                    let a = self.raw_term(*a)?;
+                    let raw = self.main(|| unsafe { z3_sys::Z3_algebraic_root(c, a, *k) })?;
+                    term(raw, "Z3_algebraic_root")
+                }
+                C::AlgebraicCompare { cmp, a, b } => {
+                    let (a, b) = (self.raw_term(*a)?, self.raw_term(*b)?);
+                    let answer = self.main(|| compare(c, *cmp, a, b))?;
+                    Ok(Outcome::Value(answer.to_string()))
+                }
+                C::AlgebraicSign(a) => {
+                    let a = self.raw_term(*a)?;
+                    let sign = self.main(|| unsafe { z3_sys::Z3_algebraic_sign(c, a) })?;
+                    Ok(Outcome::Value(sign.to_string()))
+                }
+                C::AlgebraicIs { test: which, term } => {
+                    let a = self.raw_term(*term)?;
+                    let answer = self.main(|| test(c, *which, a))?;
+                    Ok(Outcome::Value(answer.to_string()))
+                }
+                _ => Err(ExecError::Malformed(format!(
+                    "`{}` is no algebraic call",
+                    call.name()
+                ))),
+            }
+        }
+
+        /// `check_algebraic tA tB`.
+        pub(in super::super) fn check_algebraic(
+            &mut self,
+            check: &Check,
+            a: TermId,
+            b: TermId,
+        ) -> Result<(), ExecError> {
+            let (ra, rb) = (self.raw_term(a)?, self.raw_term(b)?);
+            let ia = self
+                .state
+                .algebraic_number(a)
+                .map_err(super::super::malformed)?
+                .cloned();
+            let ib = self
+                .state
+                .algebraic_number(b)
+                .map_err(super::super::malformed)?
+                .cloned();
+            let c = self.main.get_z3_context();
+            let answers: Vec<(RcfCmp, bool)> = self.main(|| {
+                RcfCmp::ALL
+                    .iter()
+                    .map(|cmp| (*cmp, compare(c, *cmp, ra, rb)))
+                    .collect()
+            })?;
+            let answer = |cmp: RcfCmp| answers.iter().find(|(x, _)| *x == cmp).expect("six").1;
+            let (lt, gt, eq) = (answer(RcfCmp::Lt), answer(RcfCmp::Gt), answer(RcfCmp::Eq));
+            let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
+                && answer(RcfCmp::Le) == (lt || eq)
+                && answer(RcfCmp::Ge) == (gt || eq)
+                && answer(RcfCmp::Neq) == !eq;
+            if !consistent {
+                let said = answers
+                    .iter()
+                    .map(|(cmp, x)| format!("{a} {} {b}: {x}", cmp_name(*cmp)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(Self::rcf_finding(
+                    check,
+                    format!(
+                        "Z3's algebraic comparisons of {a} and {b} contradict each other ({said})"
+                    ),
+                    "algebraic comparisons contradict each other",
+                ));
+            }
+            if let (Some(ia), Some(ib)) = (&ia, &ib) {
+                for (cmp, z3_says) in &answers {
+                    if ia.compare(*cmp, ib).is_some_and(|truth| truth != *z3_says) {
+                        return Err(Self::rcf_finding(
+                            check,
+                            format!(
+                                "Z3 answers {a} {} {b}: {z3_says}, exact arithmetic says {} \
+                                 ({a} in {}, {b} in {})",
+                                cmp_name(*cmp),
+                                !z3_says,
+                                show(ia),
+                                show(ib)
+                            ),
+                            &format!("algebraic {} departs from exact arithmetic", cmp_name(*cmp)),
+                        ));
+                    }
+                }
+                self.count("algebraic: comparisons judged");
+            }
+            for (id, raw, interval) in [(a, ra, &ia), (b, rb, &ib)] {
+                let (sign, is_value, pos, neg, zero) = self.main(|| unsafe {
+                    (
+                        z3_sys::Z3_algebraic_sign(c, raw),
+                        test(c, AlgebraicTest::Value, raw),
+                        test(c, AlgebraicTest::Pos, raw),
+                        test(c, AlgebraicTest::Neg, raw),
+                        test(c, AlgebraicTest::Zero, raw),
+                    )
+                })?;
+                let agree = is_value
+                    && pos == (sign > 0)
+                    && neg == (sign < 0)
+                    && zero == (sign == 0)
+                    && (-1..=1).contains(&sign);
+                if !agree {
+                    return Err(Self::rcf_finding(
+                        check,
+                        format!(
+                            "Z3's tests of {id} contradict each other (sign {sign}, is_value \
+                             {is_value}, is_pos {pos}, is_neg {neg}, is_zero {zero})"
+                        ),
+                        "algebraic sign tests contradict each other",
+                    ));
+                }
+                let Some(interval) = interval else { continue };
+                let zero = model::rcf::Interval::zero();
+                let decided = if interval.compare(RcfCmp::Gt, &zero) == Some(true) {
+                    Some(1)
+                } else if interval.compare(RcfCmp::Lt, &zero) == Some(true) {
+                    Some(-1)
+                } else if interval.compare(RcfCmp::Eq, &zero) == Some(true) {
+                    Some(0)
+                } else {
+                    None
+                };
+                if let Some(expected) = decided.filter(|e| *e != sign) {
+                    return Err(Self::rcf_finding(
+                        check,
+                        format!(
+                            "Z3's sign of {id} is {sign}, exact arithmetic says {expected} ({id} in {})",
+                            show(interval)
+                        ),
+                        "algebraic sign departs from exact arithmetic",
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -738,7 +738,13 @@ impl Lower {
             | Call::RcfPower(..)
             | Call::RcfCompare { .. }
             | Call::RcfToString { .. }
-            | Call::RcfToDecimal(..) => {
+            | Call::RcfToDecimal(..)
+            | Call::AlgebraicArith { .. }
+            | Call::AlgebraicPower(..)
+            | Call::AlgebraicRoot(..)
+            | Call::AlgebraicCompare { .. }
+            | Call::AlgebraicSign(_)
+            | Call::AlgebraicIs { .. } => {
                 self.expect_direct(call, bind);
                 if let (Call::Simplify(from), Some(b)) = (call, bind) {
                     if let Ok(n) = b[1..].parse() {
@@ -2028,11 +2034,11 @@ impl Lower {
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
             }
-            Check::Rcf(..) | Check::RcfRoots(_) => {
+            Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => {
                 // The intervals of exact arithmetic behind these checks are the reference
                 // state's, not a condition a program states: not written yet.
                 self.note(format!(
-                    "`{}`: the RCF checks are not expressed",
+                    "`{}`: the RCF and algebraic checks are not expressed",
                     check.name()
                 ));
             }
