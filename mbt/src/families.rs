@@ -10,7 +10,7 @@
 use crate::actions::Action;
 use crate::failure::Failure;
 use crate::round_state::RoundState;
-use model::call::{RcfCmp, RcfId, RcfMk, RcfOp};
+use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
     AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, SatResult, Sort, TacticExpr, TacticId,
@@ -497,4 +497,117 @@ impl Action for Rcf {
         }
         Ok(true)
     }
+}
+
+/// Most algebraic numbers a run makes literals for (the pool's Real and Int literals count).
+const MAX_ALGEBRAIC: usize = 12;
+
+/// The algebraic numbers alive, in id order.
+fn live_algebraic(cx: &RoundState<'_>) -> Vec<TermId> {
+    let mut ids: Vec<TermId> = cx.sut.state().algebraic.keys().copied().collect();
+    ids.sort();
+    ids
+}
+
+/// Algebraic numbers (`Z3_algebraic_*`): Real numerals (small rationals made here) combined
+/// by the field operations, powers and roots, compared and tested; then `check_algebraic`
+/// judges a result against another number by the reference state's intervals. The terms
+/// stay out of the pool (their SMT-LIB form, `root-obj`, is Z3's own).
+pub struct Algebraic;
+impl Action for Algebraic {
+    fn name(&self) -> &'static str {
+        "algebraic"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        // Real and Int literals of the pool are algebraic numbers too.
+        let mut ids = live_algebraic(cx);
+        let Some(real) = cx.sort_id(&Sort::Real)? else {
+            return Ok(false);
+        };
+        while ids.len() < 2 || cx.rng.random_bool(0.3) {
+            let n: i32 = cx.rng.random_range(-12..=12);
+            let d: u32 = cx.rng.random_range(1..=6);
+            let value = if d == 1 {
+                n.to_string()
+            } else {
+                format!("{n}/{d}")
+            };
+            match cx.run(Call::Lit { sort: real, value })?.term() {
+                Some(t) => ids.push(t),
+                None => return Ok(false),
+            }
+            if ids.len() > MAX_ALGEBRAIC {
+                break;
+            }
+        }
+        let known =
+            |cx: &RoundState<'_>, t: TermId| cx.sut.state().algebraic.get(&t).cloned().flatten();
+        let mut made = None;
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let (a, b) = (pick_term(cx, &ids), pick_term(cx, &ids));
+            let divisor_ok = known(cx, b).is_some_and(|i| i.excludes_zero());
+            let nonnegative = known(cx, a).is_some_and(|i| i.nonnegative());
+            let call = match cx.rng.random_range(0..10) {
+                0 => Call::AlgebraicArith {
+                    op: RcfOp::Add,
+                    a,
+                    b,
+                },
+                1 => Call::AlgebraicArith {
+                    op: RcfOp::Sub,
+                    a,
+                    b,
+                },
+                2 => Call::AlgebraicArith {
+                    op: RcfOp::Mul,
+                    a,
+                    b,
+                },
+                3 if divisor_ok => Call::AlgebraicArith {
+                    op: RcfOp::Div,
+                    a,
+                    b,
+                },
+                4 => Call::AlgebraicPower(a, cx.rng.random_range(0..=3)),
+                5..=6 => {
+                    let k = if nonnegative {
+                        cx.rng.random_range(1..=4)
+                    } else {
+                        [1, 3][cx.rng.random_range(0..2)]
+                    };
+                    Call::AlgebraicRoot(a, k)
+                }
+                7 => Call::AlgebraicCompare {
+                    cmp: RcfCmp::ALL[cx.rng.random_range(0..RcfCmp::ALL.len())],
+                    a,
+                    b,
+                },
+                8 => Call::AlgebraicSign(a),
+                _ => Call::AlgebraicIs {
+                    test: [
+                        AlgebraicTest::Value,
+                        AlgebraicTest::Pos,
+                        AlgebraicTest::Neg,
+                        AlgebraicTest::Zero,
+                    ][cx.rng.random_range(0..4)],
+                    term: a,
+                },
+            };
+            if let Some(t) = cx.run(call)?.term() {
+                ids.push(t);
+                made = Some(t);
+            }
+        }
+        let judged = made.unwrap_or_else(|| pick_term(cx, &ids));
+        let other = pick_term(cx, &ids);
+        cx.run(Call::Check(Check::Algebraic(judged, other)))?;
+        Ok(true)
+    }
+}
+
+fn pick_term(cx: &mut RoundState<'_>, ids: &[TermId]) -> TermId {
+    ids[cx.rng.random_range(0..ids.len())]
 }

@@ -18,6 +18,7 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("tactics", &["tactic*", "goal_*", "check_goal"]),
     ("optimize", &["opt_*", "check_opt_*"]),
     ("rcf", &["rcf_*", "check_rcf*"]),
+    ("algebraic", &["algebraic_*", "check_algebraic"]),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

@@ -100,6 +100,11 @@ impl Interval {
         (self.lo.value == self.hi.value && !self.lo.open && !self.hi.open).then_some(&self.lo.value)
     }
 
+    /// Whether the number is certainly not negative.
+    pub fn nonnegative(&self) -> bool {
+        !self.lo.value.is_negative()
+    }
+
     /// Whether the number is certainly not zero.
     pub fn excludes_zero(&self) -> bool {
         let zero = BigRational::zero();

@@ -12,7 +12,6 @@ use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
 use crate::rcf::{self, Interval};
 use crate::sort::Sort;
-use num_traits::Signed;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
@@ -875,7 +874,7 @@ impl State {
                         "root degree {k} is outside 1..={MAX_ALGEBRAIC_ROOT}"
                     ));
                 }
-                let nonnegative = value.is_some_and(|i| !i.lo.value.is_negative());
+                let nonnegative = value.is_some_and(Interval::nonnegative);
                 if k % 2 == 0 && !nonnegative {
                     return violation(format!(
                         "root of even degree {k} of {a}, which is not known to be nonnegative"
