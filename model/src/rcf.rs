@@ -210,7 +210,7 @@ impl Interval {
         if k == 0 {
             return None;
         }
-        if k % 2 == 0 && self.lo.value.is_negative() {
+        if k.is_multiple_of(2) && self.lo.value.is_negative() {
             return None;
         }
         // The root of y >= 0 lies in [below, above]: below^k <= y <= above^k.

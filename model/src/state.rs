@@ -875,7 +875,7 @@ impl State {
                     ));
                 }
                 let nonnegative = value.is_some_and(Interval::nonnegative);
-                if k % 2 == 0 && !nonnegative {
+                if k.is_multiple_of(2) && !nonnegative {
                     return violation(format!(
                         "root of even degree {k} of {a}, which is not known to be nonnegative"
                     ));

@@ -343,7 +343,7 @@ impl Executor {
         let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
             && answer(RcfCmp::Le) == (lt || eq)
             && answer(RcfCmp::Ge) == (gt || eq)
-            && answer(RcfCmp::Neq) == !eq;
+            && answer(RcfCmp::Neq) != eq;
         let said = answers
             .iter()
             .map(|(cmp, x)| format!("{a} {} {b}: {x}", cmp_name(*cmp)))
@@ -655,7 +655,7 @@ mod algebraic {
             let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
                 && answer(RcfCmp::Le) == (lt || eq)
                 && answer(RcfCmp::Ge) == (gt || eq)
-                && answer(RcfCmp::Neq) == !eq;
+                && answer(RcfCmp::Neq) != eq;
             if !consistent {
                 let said = answers
                     .iter()
