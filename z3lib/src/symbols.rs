@@ -13,6 +13,23 @@
 
 /// Every `Z3_*` function `untrace` or `mbt` imports, sorted.
 pub const REQUIRED_SYMBOLS: &[&str] = &[
+    "Z3_algebraic_add",
+    "Z3_algebraic_div",
+    "Z3_algebraic_eq",
+    "Z3_algebraic_ge",
+    "Z3_algebraic_gt",
+    "Z3_algebraic_is_neg",
+    "Z3_algebraic_is_pos",
+    "Z3_algebraic_is_value",
+    "Z3_algebraic_is_zero",
+    "Z3_algebraic_le",
+    "Z3_algebraic_lt",
+    "Z3_algebraic_mul",
+    "Z3_algebraic_neq",
+    "Z3_algebraic_power",
+    "Z3_algebraic_root",
+    "Z3_algebraic_sign",
+    "Z3_algebraic_sub",
     "Z3_apply_result_dec_ref",
     "Z3_apply_result_get_num_subgoals",
     "Z3_apply_result_get_subgoal",
