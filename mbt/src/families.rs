@@ -426,7 +426,8 @@ impl Action for Rcf {
                 .ok()
                 .flatten()
                 .is_some_and(|i| i.excludes_zero());
-            let call = match cx.rng.random_range(0..12) {
+            let call = match cx.rng.random_range(0..13) {
+                12 => Call::RcfNeg(a),
                 0..=1 => Call::RcfArith {
                     op: RcfOp::Add,
                     a,

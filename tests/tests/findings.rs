@@ -334,6 +334,6 @@ fn beaten_optima_are_bug_reports() {
 fn wrong_rcf_numbers_are_bug_reports() {
     // `rcf_add` and `algebraic_add` one too large: `check_rcf` / `check_algebraic` find a
     // sum printed or compared against exact rational arithmetic.
-    let args = ["--rounds", "7", "--theories", "core"];
+    let args = ["--rounds", "3", "--theories", "arith"];
     finding_is_a_bug_report("wrong-rcf", "rcf", 5, &args, &[]);
 }
