@@ -6,10 +6,12 @@
 //! `check_model`/`check_indep` on the hard constraints, `check_opt_values` and
 //! `check_opt_better`), and reading objects back ([`ReadBack`]). Terms come from the round's
 //! pool, so every theory meets them all.
+//! Real closed field numbers ([`Rcf`]) live apart from terms.
 
 use crate::actions::Action;
 use crate::failure::Failure;
 use crate::round_state::RoundState;
+use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
     AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, SatResult, Sort, TacticExpr, TacticId,
@@ -420,6 +422,175 @@ impl Action for ReadBack {
     }
 }
 
+/// Most RCF numbers alive in a round: older ones are released first.
+const MAX_LIVE_RCFS: usize = 12;
+
+/// The live RCF numbers, in id order (the state keeps them in a hash map).
+fn live_rcfs(cx: &RoundState<'_>) -> Vec<RcfId> {
+    let mut ids: Vec<RcfId> = cx.sut.state().rcfs.keys().copied().collect();
+    ids.sort();
+    ids
+}
+
+fn pick_rcf(cx: &mut RoundState<'_>, ids: &[RcfId]) -> RcfId {
+    ids[cx.rng.random_range(0..ids.len())]
+}
+
+/// A new RCF number from scratch: mostly small rationals, sometimes π, e or an infinitesimal.
+fn new_rcf(cx: &mut RoundState<'_>) -> Result<Option<RcfId>, Failure> {
+    let mk = match cx.rng.random_range(0..10) {
+        0..=3 => RcfMk::SmallInt(cx.rng.random_range(-6..=6)),
+        4..=6 => {
+            let n: i32 = cx.rng.random_range(-20..=20);
+            let d: u32 = cx.rng.random_range(1..=12);
+            RcfMk::Rational(if cx.rng.random_bool(0.2) {
+                format!("{n}.{d}")
+            } else {
+                format!("{n}/{d}")
+            })
+        }
+        7 => RcfMk::Pi,
+        8 => RcfMk::E,
+        _ => RcfMk::Infinitesimal,
+    };
+    Ok(cx.run(Call::RcfMk(mk))?.rcf())
+}
+
+/// A polynomial's coefficients (lowest degree first) from the live numbers, two to four of
+/// them, the leading one known not to be zero; `None` where there is none such.
+fn polynomial(cx: &mut RoundState<'_>, ids: &[RcfId]) -> Option<Vec<RcfId>> {
+    let state = cx.sut.state();
+    let nonzero: Vec<RcfId> = ids
+        .iter()
+        .copied()
+        .filter(|r| {
+            state
+                .rcf(*r)
+                .ok()
+                .flatten()
+                .is_some_and(|i| i.excludes_zero())
+        })
+        .collect();
+    if nonzero.is_empty() {
+        return None;
+    }
+    let n = cx.rng.random_range(1..=3);
+    let mut coeffs: Vec<RcfId> = (0..n).map(|_| pick_rcf(cx, ids)).collect();
+    coeffs.push(pick_rcf(cx, &nonzero));
+    Some(coeffs)
+}
+
+/// Real closed field numbers: a few made, combined by the field operations, compared,
+/// printed, their roots taken; then `check_rcf` judges a result against another number and
+/// `check_rcf_roots` the roots of a polynomial (exact rational arithmetic, intervals and
+/// Sturm sequences in the reference state, `model::rcf`).
+pub struct Rcf;
+impl Action for Rcf {
+    fn name(&self) -> &'static str {
+        "rcf"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let mut ids = live_rcfs(cx);
+        while ids.len() > MAX_LIVE_RCFS {
+            let oldest = ids.remove(0);
+            cx.run(Call::Release(AnyId::Rcf(oldest)))?;
+        }
+        while ids.len() < 2 || cx.rng.random_bool(0.3) {
+            match new_rcf(cx)? {
+                Some(r) => ids.push(r),
+                None => return Ok(false),
+            }
+            if ids.len() > MAX_LIVE_RCFS {
+                break;
+            }
+        }
+        let mut made = None;
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let (a, b) = (pick_rcf(cx, &ids), pick_rcf(cx, &ids));
+            let divisor_ok = cx
+                .sut
+                .state()
+                .rcf(b)
+                .ok()
+                .flatten()
+                .is_some_and(|i| i.excludes_zero());
+            let call = match cx.rng.random_range(0..13) {
+                12 => Call::RcfNeg(a),
+                0..=1 => Call::RcfArith {
+                    op: RcfOp::Add,
+                    a,
+                    b,
+                },
+                2 => Call::RcfArith {
+                    op: RcfOp::Sub,
+                    a,
+                    b,
+                },
+                3..=4 => Call::RcfArith {
+                    op: RcfOp::Mul,
+                    a,
+                    b,
+                },
+                5 if divisor_ok => Call::RcfArith {
+                    op: RcfOp::Div,
+                    a,
+                    b,
+                },
+                6 if divisor_ok => Call::RcfInv(b),
+                7 => Call::RcfPower(a, cx.rng.random_range(0..=3)),
+                8 => Call::RcfNumDen {
+                    num: a,
+                    denominator: cx.rng.random_bool(0.5),
+                },
+                9 => match polynomial(cx, &ids) {
+                    Some(coeffs) => {
+                        let points = cx.sut.state().polynomial(&coeffs).ok().flatten();
+                        let n = points.map_or(0, |p| model::rcf::real_roots(&p, 0).len());
+                        if n > 0 {
+                            Call::RcfRoot {
+                                index: cx.rng.random_range(0..n as u32),
+                                coeffs,
+                            }
+                        } else {
+                            Call::RcfRoots(coeffs)
+                        }
+                    }
+                    None => Call::RcfNeg(a),
+                },
+                10 => Call::RcfCompare {
+                    cmp: RcfCmp::ALL[cx.rng.random_range(0..RcfCmp::ALL.len())],
+                    a,
+                    b,
+                },
+                _ => match cx.rng.random_range(0..2) {
+                    0 => Call::RcfToDecimal(a, cx.rng.random_range(0..=12)),
+                    _ => Call::RcfToString {
+                        num: a,
+                        compact: cx.rng.random_bool(0.5),
+                        html: cx.rng.random_bool(0.2),
+                    },
+                },
+            };
+            if let Some(r) = cx.run(call)?.rcf() {
+                ids.push(r);
+                made = Some(r);
+            }
+        }
+        let judged = made.unwrap_or_else(|| pick_rcf(cx, &ids));
+        let other = pick_rcf(cx, &ids);
+        cx.run(Call::Check(Check::Rcf(judged, other)))?;
+        if cx.rng.random_bool(0.25) {
+            if let Some(coeffs) = polynomial(cx, &ids) {
+                cx.run(Call::Check(Check::RcfRoots(coeffs)))?;
+            }
+        }
+        Ok(true)
+    }
+}
+
 /// A new literal of one of the round's sorts that have literals the read-backs judge.
 fn fresh_literal(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let sorts: Vec<Sort> = crate::gen::input_sorts(cx)
@@ -443,4 +614,117 @@ fn fresh_literal(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
         return Ok(None);
     };
     cx.new_term(Call::Lit { sort: sid, value }, false)
+}
+
+/// Most algebraic numbers a run makes literals for (the pool's Real and Int literals count).
+const MAX_ALGEBRAIC: usize = 12;
+
+/// The algebraic numbers alive, in id order.
+fn live_algebraic(cx: &RoundState<'_>) -> Vec<TermId> {
+    let mut ids: Vec<TermId> = cx.sut.state().algebraic.keys().copied().collect();
+    ids.sort();
+    ids
+}
+
+/// Algebraic numbers (`Z3_algebraic_*`): Real numerals (small rationals made here) combined
+/// by the field operations, powers and roots, compared and tested; then `check_algebraic`
+/// judges a result against another number by the reference state's intervals. The terms
+/// stay out of the pool (their SMT-LIB form, `root-obj`, is Z3's own).
+pub struct Algebraic;
+impl Action for Algebraic {
+    fn name(&self) -> &'static str {
+        "algebraic"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        // Real and Int literals of the pool are algebraic numbers too.
+        let mut ids = live_algebraic(cx);
+        let Some(real) = cx.sort_id(&Sort::Real)? else {
+            return Ok(false);
+        };
+        while ids.len() < 2 || cx.rng.random_bool(0.3) {
+            let n: i32 = cx.rng.random_range(-12..=12);
+            let d: u32 = cx.rng.random_range(1..=6);
+            let value = if d == 1 {
+                n.to_string()
+            } else {
+                format!("{n}/{d}")
+            };
+            match cx.run(Call::Lit { sort: real, value })?.term() {
+                Some(t) => ids.push(t),
+                None => return Ok(false),
+            }
+            if ids.len() > MAX_ALGEBRAIC {
+                break;
+            }
+        }
+        let known =
+            |cx: &RoundState<'_>, t: TermId| cx.sut.state().algebraic.get(&t).cloned().flatten();
+        let mut made = None;
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let (a, b) = (pick_term(cx, &ids), pick_term(cx, &ids));
+            let divisor_ok = known(cx, b).is_some_and(|i| i.excludes_zero());
+            let nonnegative = known(cx, a).is_some_and(|i| i.nonnegative());
+            let call = match cx.rng.random_range(0..10) {
+                0 => Call::AlgebraicArith {
+                    op: RcfOp::Add,
+                    a,
+                    b,
+                },
+                1 => Call::AlgebraicArith {
+                    op: RcfOp::Sub,
+                    a,
+                    b,
+                },
+                2 => Call::AlgebraicArith {
+                    op: RcfOp::Mul,
+                    a,
+                    b,
+                },
+                3 if divisor_ok => Call::AlgebraicArith {
+                    op: RcfOp::Div,
+                    a,
+                    b,
+                },
+                4 => Call::AlgebraicPower(a, cx.rng.random_range(0..=3)),
+                5..=6 => {
+                    let k = if nonnegative {
+                        cx.rng.random_range(1..=4)
+                    } else {
+                        [1, 3][cx.rng.random_range(0..2)]
+                    };
+                    Call::AlgebraicRoot(a, k)
+                }
+                7 => Call::AlgebraicCompare {
+                    cmp: RcfCmp::ALL[cx.rng.random_range(0..RcfCmp::ALL.len())],
+                    a,
+                    b,
+                },
+                8 => Call::AlgebraicSign(a),
+                _ => Call::AlgebraicIs {
+                    test: [
+                        AlgebraicTest::Value,
+                        AlgebraicTest::Pos,
+                        AlgebraicTest::Neg,
+                        AlgebraicTest::Zero,
+                    ][cx.rng.random_range(0..4)],
+                    term: a,
+                },
+            };
+            if let Some(t) = cx.run(call)?.term() {
+                ids.push(t);
+                made = Some(t);
+            }
+        }
+        let judged = made.unwrap_or_else(|| pick_term(cx, &ids));
+        let other = pick_term(cx, &ids);
+        cx.run(Call::Check(Check::Algebraic(judged, other)))?;
+        Ok(true)
+    }
+}
+
+fn pick_term(cx: &mut RoundState<'_>, ids: &[TermId]) -> TermId {
+    ids[cx.rng.random_range(0..ids.len())]
 }

@@ -141,6 +141,13 @@ impl Reply {
         }
     }
 
+    pub fn rcf(&self) -> Option<model::call::RcfId> {
+        match self.ret() {
+            Some(Ret::Id(AnyId::Rcf(r))) => Some(*r),
+            _ => None,
+        }
+    }
+
     pub fn sort(&self) -> Option<SortId> {
         match self.ret() {
             Some(Ret::Id(AnyId::Sort(s))) => Some(*s),

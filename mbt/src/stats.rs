@@ -31,6 +31,8 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
             "check_relation",
         ],
     ),
+    ("rcf", &["rcf_*", "check_rcf*"]),
+    ("algebraic", &["algebraic_*", "check_algebraic"]),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

@@ -2,7 +2,7 @@
 //!
 //! A [`Call`] is one Z3 API call with its arguments; objects it creates get ids chosen by the
 //! recorder (`s` sorts, `t` terms, `f` function declarations, `z` solvers, `m` models, `k`
-//! tactics, `g` goals, `o` Optimize contexts). The
+//! tactics, `g` goals, `o` Optimize contexts, `r` real closed field numbers). The
 //! [`Ret`] is what the call returned, recorded so that a replay can compare (or the error Z3
 //! refused it with, [`Ret::Error`]; [`normalize_error`] is how messages are compared). An
 //! [`Entry`] is a call with its result, the unit that minimizers move around.
@@ -10,6 +10,7 @@
 use crate::call_args::{CallSpec, Family, HeadOf, List, Smt2, Visit, VisitMut};
 use crate::datatype::{DatatypeDecl, DeclPath};
 use crate::ops::OpSpec;
+pub use crate::rcf::RcfCmp;
 use crate::Sort;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::HashMap;
@@ -76,6 +77,11 @@ id_type!(
     OptId,
     'o'
 );
+id_type!(
+    /// A real closed field number (`Z3_rcf_num`), `r1`.
+    RcfId,
+    'r'
+);
 
 /// Any object id, for calls that take objects of every kind (`release`). Variants are
 /// appended only (the binary format numbers them).
@@ -89,11 +95,12 @@ pub enum AnyId {
     Tactic(TacticId),
     Goal(GoalId),
     Opt(OptId),
+    Rcf(RcfId),
 }
 
 impl AnyId {
     /// How many kinds of ids there are.
-    pub const KINDS: usize = 8;
+    pub const KINDS: usize = 9;
 
     /// The id's kind (an index below [`AnyId::KINDS`]) and number: what recorders count
     /// per kind and minimizers renumber.
@@ -107,6 +114,7 @@ impl AnyId {
             AnyId::Tactic(TacticId(n)) => (5, n),
             AnyId::Goal(GoalId(n)) => (6, n),
             AnyId::Opt(OptId(n)) => (7, n),
+            AnyId::Rcf(RcfId(n)) => (8, n),
         }
     }
 
@@ -121,6 +129,7 @@ impl AnyId {
             5 => AnyId::Tactic(TacticId(n)),
             6 => AnyId::Goal(GoalId(n)),
             7 => AnyId::Opt(OptId(n)),
+            8 => AnyId::Rcf(RcfId(n)),
             _ => return None,
         })
     }
@@ -132,7 +141,7 @@ impl AnyId {
 
     /// The letter of the id's kind in a text trace.
     pub fn prefix(self) -> char {
-        ['s', 't', 'f', 'z', 'm', 'k', 'g', 'o'][self.slot().0]
+        ['s', 't', 'f', 'z', 'm', 'k', 'g', 'o', 'r'][self.slot().0]
     }
 }
 
@@ -147,6 +156,7 @@ impl fmt::Display for AnyId {
             AnyId::Tactic(id) => id.fmt(f),
             AnyId::Goal(id) => id.fmt(f),
             AnyId::Opt(id) => id.fmt(f),
+            AnyId::Rcf(id) => id.fmt(f),
         }
     }
 }
@@ -412,6 +422,20 @@ macro_rules! walk_check {
                 $v.model(model);
                 $v.func(func);
                 $v.terms(terms, List::Shrink { min: 1 });
+            }
+            Check::Rcf(a, b) => {
+                $v.head(spec!("check_rcf", None, Rcf, ["Z3_rcf_lt", "Z3_rcf_gt", "Z3_rcf_le", "Z3_rcf_ge", "Z3_rcf_eq", "Z3_rcf_neq", "Z3_rcf_num_to_string", "Z3_rcf_num_to_decimal_string"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Check::Algebraic(a, b) => {
+                $v.head(spec!("check_algebraic", None, Algebraic, ["Z3_algebraic_lt", "Z3_algebraic_gt", "Z3_algebraic_le", "Z3_algebraic_ge", "Z3_algebraic_eq", "Z3_algebraic_neq", "Z3_algebraic_sign", "Z3_algebraic_is_pos", "Z3_algebraic_is_neg", "Z3_algebraic_is_zero", "Z3_algebraic_is_value"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Check::RcfRoots(coeffs) => {
+                $v.head(spec!("check_rcf_roots", None, Rcf, ["Z3_rcf_mk_roots", "Z3_rcf_mul", "Z3_rcf_add", "Z3_rcf_eq", "Z3_rcf_lt"], ApiOnly));
+                $v.rcfs(coeffs);
             }
         }
     }};
@@ -857,6 +881,188 @@ macro_rules! walk_call {
                 $v.head(spec!("read_stats", None, Reads, ["Z3_solver_get_statistics", "Z3_stats_size", "Z3_stats_get_key", "Z3_stats_is_uint", "Z3_stats_is_double", "Z3_stats_get_uint_value", "Z3_stats_get_double_value", "Z3_stats_to_string", "Z3_stats_inc_ref", "Z3_stats_dec_ref"], ApiOnly));
                 $v.solver(z);
             }
+            Call::RcfMk(RcfMk::Rational(text)) => {
+                $v.head(spec!("rcf_rational", Rcf, Rcf, ["Z3_rcf_mk_rational"], ApiOnly));
+                $v.string(text, "a rational");
+            }
+            Call::RcfMk(RcfMk::SmallInt(n)) => {
+                $v.head(spec!("rcf_small_int", Rcf, Rcf, ["Z3_rcf_mk_small_int"], ApiOnly));
+                $v.int(n, "an integer");
+            }
+            Call::RcfMk(RcfMk::Pi) => $v.head(spec!("rcf_pi", Rcf, Rcf, ["Z3_rcf_mk_pi"], ApiOnly)),
+            Call::RcfMk(RcfMk::E) => $v.head(spec!("rcf_e", Rcf, Rcf, ["Z3_rcf_mk_e"], ApiOnly)),
+            Call::RcfMk(RcfMk::Infinitesimal) => $v.head(spec!("rcf_infinitesimal", Rcf, Rcf, ["Z3_rcf_mk_infinitesimal"], ApiOnly)),
+            Call::RcfArith { op: RcfOp::Add, a, b } => {
+                $v.head(spec!("rcf_add", Rcf, Rcf, ["Z3_rcf_add"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfArith { op: RcfOp::Sub, a, b } => {
+                $v.head(spec!("rcf_sub", Rcf, Rcf, ["Z3_rcf_sub"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfArith { op: RcfOp::Mul, a, b } => {
+                $v.head(spec!("rcf_mul", Rcf, Rcf, ["Z3_rcf_mul"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfArith { op: RcfOp::Div, a, b } => {
+                $v.head(spec!("rcf_div", Rcf, Rcf, ["Z3_rcf_div"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfNeg(a) => {
+                $v.head(spec!("rcf_neg", Rcf, Rcf, ["Z3_rcf_neg"], ApiOnly));
+                $v.rcf(a);
+            }
+            Call::RcfInv(a) => {
+                $v.head(spec!("rcf_inv", Rcf, Rcf, ["Z3_rcf_inv"], ApiOnly));
+                $v.rcf(a);
+            }
+            Call::RcfPower(a, k) => {
+                $v.head(spec!("rcf_power", Rcf, Rcf, ["Z3_rcf_power"], ApiOnly));
+                $v.rcf(a);
+                $v.number(k, "an exponent");
+            }
+            Call::RcfCompare { cmp: RcfCmp::Lt, a, b } => {
+                $v.head(spec!("rcf_lt", Value, Rcf, ["Z3_rcf_lt"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfCompare { cmp: RcfCmp::Gt, a, b } => {
+                $v.head(spec!("rcf_gt", Value, Rcf, ["Z3_rcf_gt"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfCompare { cmp: RcfCmp::Le, a, b } => {
+                $v.head(spec!("rcf_le", Value, Rcf, ["Z3_rcf_le"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfCompare { cmp: RcfCmp::Ge, a, b } => {
+                $v.head(spec!("rcf_ge", Value, Rcf, ["Z3_rcf_ge"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfCompare { cmp: RcfCmp::Eq, a, b } => {
+                $v.head(spec!("rcf_eq", Value, Rcf, ["Z3_rcf_eq"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfCompare { cmp: RcfCmp::Neq, a, b } => {
+                $v.head(spec!("rcf_neq", Value, Rcf, ["Z3_rcf_neq"], ApiOnly));
+                $v.rcf(a);
+                $v.rcf(b);
+            }
+            Call::RcfToString { num, compact, html } => {
+                $v.head(spec!("rcf_to_string", Value, Rcf, ["Z3_rcf_num_to_string"], ApiOnly));
+                $v.rcf(num);
+                $v.flag(compact, "the compact flag");
+                $v.flag(html, "the html flag");
+            }
+            Call::RcfToDecimal(num, precision) => {
+                $v.head(spec!("rcf_to_decimal", Value, Rcf, ["Z3_rcf_num_to_decimal_string"], ApiOnly));
+                $v.rcf(num);
+                $v.number(precision, "a precision");
+            }
+            Call::RcfRoots(coeffs) => {
+                $v.head(spec!("rcf_roots", Value, Rcf, ["Z3_rcf_mk_roots", "Z3_rcf_del"], ApiOnly));
+                $v.rcfs(coeffs);
+            }
+            Call::RcfRoot { index, coeffs } => {
+                $v.head(spec!("rcf_root", Rcf, Rcf, ["Z3_rcf_mk_roots", "Z3_rcf_del"], ApiOnly));
+                $v.number(index, "a root index");
+                $v.rcfs(coeffs);
+            }
+            Call::RcfNumDen { num, denominator: false } => {
+                $v.head(spec!("rcf_numerator", Rcf, Rcf, ["Z3_rcf_get_numerator_denominator", "Z3_rcf_del"], ApiOnly));
+                $v.rcf(num);
+            }
+            Call::RcfNumDen { num, denominator: true } => {
+                $v.head(spec!("rcf_denominator", Rcf, Rcf, ["Z3_rcf_get_numerator_denominator", "Z3_rcf_del"], ApiOnly));
+                $v.rcf(num);
+            }
+            Call::AlgebraicArith { op: RcfOp::Add, a, b } => {
+                $v.head(spec!("algebraic_add", Term, Algebraic, ["Z3_algebraic_add"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Sub, a, b } => {
+                $v.head(spec!("algebraic_sub", Term, Algebraic, ["Z3_algebraic_sub"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Mul, a, b } => {
+                $v.head(spec!("algebraic_mul", Term, Algebraic, ["Z3_algebraic_mul"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicArith { op: RcfOp::Div, a, b } => {
+                $v.head(spec!("algebraic_div", Term, Algebraic, ["Z3_algebraic_div"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Lt, a, b } => {
+                $v.head(spec!("algebraic_lt", Value, Algebraic, ["Z3_algebraic_lt"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Gt, a, b } => {
+                $v.head(spec!("algebraic_gt", Value, Algebraic, ["Z3_algebraic_gt"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Le, a, b } => {
+                $v.head(spec!("algebraic_le", Value, Algebraic, ["Z3_algebraic_le"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Ge, a, b } => {
+                $v.head(spec!("algebraic_ge", Value, Algebraic, ["Z3_algebraic_ge"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Eq, a, b } => {
+                $v.head(spec!("algebraic_eq", Value, Algebraic, ["Z3_algebraic_eq"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicCompare { cmp: RcfCmp::Neq, a, b } => {
+                $v.head(spec!("algebraic_neq", Value, Algebraic, ["Z3_algebraic_neq"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Value, term } => {
+                $v.head(spec!("algebraic_is_value", Value, Algebraic, ["Z3_algebraic_is_value"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Pos, term } => {
+                $v.head(spec!("algebraic_is_pos", Value, Algebraic, ["Z3_algebraic_is_pos"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Neg, term } => {
+                $v.head(spec!("algebraic_is_neg", Value, Algebraic, ["Z3_algebraic_is_neg"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicIs { test: AlgebraicTest::Zero, term } => {
+                $v.head(spec!("algebraic_is_zero", Value, Algebraic, ["Z3_algebraic_is_zero"], ApiOnly));
+                $v.term(term);
+            }
+            Call::AlgebraicPower(t, k) => {
+                $v.head(spec!("algebraic_power", Term, Algebraic, ["Z3_algebraic_power"], ApiOnly));
+                $v.term(t);
+                $v.number(k, "an exponent");
+            }
+            Call::AlgebraicRoot(t, k) => {
+                $v.head(spec!("algebraic_root", Term, Algebraic, ["Z3_algebraic_root"], ApiOnly));
+                $v.term(t);
+                $v.number(k, "a root degree");
+            }
+            Call::AlgebraicSign(t) => {
+                $v.head(spec!("algebraic_sign", Value, Algebraic, ["Z3_algebraic_sign"], ApiOnly));
+                $v.term(t);
+            }
         }
     }};
 }
@@ -1185,6 +1391,78 @@ pub enum Call {
         constant: TermId,
         value: TermId,
     },
+    // Real closed fields (`Z3_rcf_*`), numbers of their own (`r` ids), released by
+    // `release rR` (`Z3_rcf_del`). Appended last: binary traces keep their variant numbers.
+    /// `rcf_rational "Q"`, `rcf_small_int N`, `rcf_pi`, `rcf_e`, `rcf_infinitesimal`.
+    RcfMk(RcfMk),
+    /// `rcf_add rA rB` (`rcf_sub`, `rcf_mul`, `rcf_div`).
+    RcfArith {
+        op: RcfOp,
+        a: RcfId,
+        b: RcfId,
+    },
+    /// `rcf_neg rA`.
+    RcfNeg(RcfId),
+    /// `rcf_inv rA`: 1/A.
+    RcfInv(RcfId),
+    /// `rcf_power rA K`: A to the K-th.
+    RcfPower(RcfId, u32),
+    /// `rcf_lt rA rB` (`rcf_gt`, `rcf_le`, `rcf_ge`, `rcf_eq`, `rcf_neq`): `true` or `false`.
+    RcfCompare {
+        cmp: RcfCmp,
+        a: RcfId,
+        b: RcfId,
+    },
+    /// `rcf_to_string rA COMPACT HTML`: A as Z3 prints it (`3/4`, `eps!1 + pi`,
+    /// `root(x^2 + -2, (0, +oo), {})`).
+    RcfToString {
+        num: RcfId,
+        compact: bool,
+        html: bool,
+    },
+    /// `rcf_to_decimal rA P`: A to P digits after the point (`0.75`, `3.1415926535?`).
+    RcfToDecimal(RcfId, u32),
+    /// `rcf_roots rC0 rC1 ...`: how many real roots the polynomial C0 + C1·x + ... has
+    /// (`Z3_rcf_mk_roots`; the roots are deleted).
+    RcfRoots(Vec<RcfId>),
+    /// `rcf_root I rC0 rC1 ...`: root I (from 0, in increasing order by `Z3_rcf_lt`; Z3
+    /// returns them in no promised order) of that polynomial, whose coefficients are
+    /// rational (so that the reference state knows its roots).
+    RcfRoot {
+        index: u32,
+        coeffs: Vec<RcfId>,
+    },
+    /// `rcf_numerator rA` / `rcf_denominator rA` (`Z3_rcf_get_numerator_denominator`).
+    RcfNumDen {
+        num: RcfId,
+        denominator: bool,
+    },
+    // Algebraic numbers (`Z3_algebraic_*`): Real terms that are numerals, made by `lit` of
+    // Real or Int sort or by these calls. No SMT-LIB form (`root-obj` is Z3's own).
+    /// `algebraic_add tA tB` (`algebraic_sub`, `algebraic_mul`, `algebraic_div`): a term.
+    AlgebraicArith {
+        op: RcfOp,
+        a: TermId,
+        b: TermId,
+    },
+    /// `algebraic_power tA K`: A to the K-th.
+    AlgebraicPower(TermId, u32),
+    /// `algebraic_root tA K`: the K-th root of A (A not negative for an even K).
+    AlgebraicRoot(TermId, u32),
+    /// `algebraic_lt tA tB` (`algebraic_gt`, `_le`, `_ge`, `_eq`, `_neq`): `true` / `false`.
+    AlgebraicCompare {
+        cmp: RcfCmp,
+        a: TermId,
+        b: TermId,
+    },
+    /// `algebraic_sign tA`: `-1`, `0` or `1`.
+    AlgebraicSign(TermId),
+    /// `algebraic_is_value tT` (`algebraic_is_pos`, `_is_neg`, `_is_zero` of a number):
+    /// `true` / `false`.
+    AlgebraicIs {
+        test: AlgebraicTest,
+        term: TermId,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1218,6 +1496,37 @@ impl RelationKind {
             RelationKind::Tree => "tree-order",
         }
     }
+}
+
+/// A test of an algebraic number ([`Call::AlgebraicIs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AlgebraicTest {
+    /// Whether the term is a value of the algebraic number package (any term).
+    Value,
+    Pos,
+    Neg,
+    Zero,
+}
+
+/// How an RCF number is made ([`Call::RcfMk`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RcfMk {
+    /// From its text (`Z3_rcf_mk_rational`): `-3/4`, `12`, `0.5`.
+    Rational(String),
+    SmallInt(i32),
+    Pi,
+    E,
+    /// A positive number below every positive rational.
+    Infinitesimal,
+}
+
+/// An arithmetic operation on two RCF numbers ([`Call::RcfArith`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RcfOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
 }
 
 /// The comparison of a pseudo-Boolean constraint ([`Call::Pb`]).
@@ -1313,6 +1622,19 @@ pub enum Check {
         func: FuncId,
         terms: Vec<TermId>,
     },
+    /// `check_rcf rA rB`: Z3's six comparisons of A and B agree with each other and with
+    /// what the reference state's intervals decide ([`crate::rcf`]); a rational A or B
+    /// prints as its fraction; their decimal approximations are near their intervals.
+    /// Appended last: binary traces keep their variant numbers.
+    Rcf(RcfId, RcfId),
+    /// `check_rcf_roots rC0 rC1 ...`: the roots `Z3_rcf_mk_roots` gives of C0 + C1·x + ...
+    /// are at most its degree, distinct, and zeros of it (by Z3's own arithmetic); with
+    /// rational coefficients, as many as Sturm's theorem counts. (Z3 promises no order.)
+    RcfRoots(Vec<RcfId>),
+    /// `check_algebraic tA tB`: Z3's comparisons of the algebraic numbers A and B, their
+    /// signs and `is_pos`/`is_neg`/`is_zero`/`is_value`, agree with each other and with what
+    /// the reference state's intervals decide.
+    Algebraic(TermId, TermId),
 }
 
 impl Check {
@@ -1362,6 +1684,9 @@ impl Check {
                     func: FuncId(0),
                     terms: vec![],
                 },
+                Check::Rcf(RcfId(0), RcfId(0)),
+                Check::RcfRoots(vec![]),
+                Check::Algebraic(t, t),
             ]
         })
     }
@@ -1480,6 +1805,7 @@ pub enum RetKind {
     Tactic,
     Goal,
     Opt,
+    Rcf,
 }
 
 impl RetKind {
@@ -1495,6 +1821,7 @@ impl RetKind {
                 | (RetKind::Tactic, Ret::Id(AnyId::Tactic(_)))
                 | (RetKind::Goal, Ret::Id(AnyId::Goal(_)))
                 | (RetKind::Opt, Ret::Id(AnyId::Opt(_)))
+                | (RetKind::Rcf, Ret::Id(AnyId::Rcf(_)))
                 | (RetKind::Sat, Ret::Sat(_))
                 | (RetKind::Core, Ret::Core(_))
                 | (RetKind::Value, Ret::Value(_))
@@ -1513,6 +1840,7 @@ impl RetKind {
                 | RetKind::Tactic
                 | RetKind::Goal
                 | RetKind::Opt
+                | RetKind::Rcf
         )
     }
 }
@@ -1851,6 +2179,61 @@ impl Call {
                 constant: t,
                 value: t,
             });
+            let r = RcfId(0);
+            all.extend([
+                Call::RcfMk(RcfMk::Rational(text())),
+                Call::RcfMk(RcfMk::SmallInt(0)),
+                Call::RcfMk(RcfMk::Pi),
+                Call::RcfMk(RcfMk::E),
+                Call::RcfMk(RcfMk::Infinitesimal),
+            ]);
+            for op in [RcfOp::Add, RcfOp::Sub, RcfOp::Mul, RcfOp::Div] {
+                all.push(Call::RcfArith { op, a: r, b: r });
+            }
+            all.extend([Call::RcfNeg(r), Call::RcfInv(r), Call::RcfPower(r, 0)]);
+            for cmp in RcfCmp::ALL {
+                all.push(Call::RcfCompare { cmp, a: r, b: r });
+            }
+            all.extend([
+                Call::RcfToString {
+                    num: r,
+                    compact: false,
+                    html: false,
+                },
+                Call::RcfToDecimal(r, 0),
+                Call::RcfRoots(vec![]),
+                Call::RcfRoot {
+                    index: 0,
+                    coeffs: vec![],
+                },
+                Call::RcfNumDen {
+                    num: r,
+                    denominator: false,
+                },
+                Call::RcfNumDen {
+                    num: r,
+                    denominator: true,
+                },
+            ]);
+            for op in [RcfOp::Add, RcfOp::Sub, RcfOp::Mul, RcfOp::Div] {
+                all.push(Call::AlgebraicArith { op, a: t, b: t });
+            }
+            for cmp in RcfCmp::ALL {
+                all.push(Call::AlgebraicCompare { cmp, a: t, b: t });
+            }
+            for test in [
+                AlgebraicTest::Value,
+                AlgebraicTest::Pos,
+                AlgebraicTest::Neg,
+                AlgebraicTest::Zero,
+            ] {
+                all.push(Call::AlgebraicIs { test, term: t });
+            }
+            all.extend([
+                Call::AlgebraicPower(t, 0),
+                Call::AlgebraicRoot(t, 0),
+                Call::AlgebraicSign(t),
+            ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all
         })

@@ -11,8 +11,8 @@
 //! variant, one arm and one template, and the compiler finds a forgotten arm.
 
 use crate::call::{
-    AnyId, Call, FuncId, GoalId, ModelId, Op, OptId, ProbeTest, RetKind, SolverId, SolverKind,
-    SortId, TacticId, TermId,
+    AnyId, Call, FuncId, GoalId, ModelId, Op, OptId, ProbeTest, RcfId, RetKind, SolverId,
+    SolverKind, SortId, TacticId, TermId,
 };
 use crate::datatype::{DatatypeDecl, DeclPath, FieldSort};
 use std::collections::HashMap;
@@ -59,6 +59,10 @@ pub enum Family {
     Cubes,
     Tactics,
     Optimize,
+    /// Real closed field numbers (`Z3_rcf_*`).
+    Rcf,
+    /// Algebraic numbers (`Z3_algebraic_*`).
+    Algebraic,
     /// Releasing handles.
     Handles,
     /// Reading objects back (`read`, `read_sort`, `read_eq`, `read_stats`).
@@ -82,6 +86,8 @@ impl Family {
             Family::Tactics => Some("tactics"),
             Family::Optimize => Some("optimize"),
             Family::Reads => Some("reads"),
+            Family::Rcf => Some("rcf"),
+            Family::Algebraic => Some("algebraic"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers
@@ -125,6 +131,9 @@ pub enum ArgKind {
     Tactic,
     Goal,
     Opt,
+    Rcf,
+    /// RCF numbers to the end of the line.
+    Rcfs,
     /// An object of any kind (`release`).
     Any,
     /// An unsigned 32-bit number.
@@ -174,6 +183,9 @@ macro_rules! visitor {
             fn tactic(&mut self, id: $($r)+ TacticId);
             fn goal(&mut self, id: $($r)+ GoalId);
             fn opt(&mut self, id: $($r)+ OptId);
+            fn rcf(&mut self, id: $($r)+ RcfId);
+            /// RCF numbers to the end of the line.
+            fn rcfs(&mut self, ids: $($r)+ Vec<RcfId>);
             /// An id of any kind that the call names without computing with it (`release`).
             fn any(&mut self, id: $($r)+ AnyId);
             fn number(&mut self, n: $($r)+ u32, what: &'static str);
@@ -250,6 +262,12 @@ macro_rules! noop {
     (opt) => {
         fn opt(&mut self, _id: &OptId) {}
     };
+    (rcf) => {
+        fn rcf(&mut self, _id: &RcfId) {}
+    };
+    (rcfs) => {
+        fn rcfs(&mut self, _ids: &Vec<RcfId>) {}
+    };
     (any) => {
         fn any(&mut self, _id: &AnyId) {}
     };
@@ -316,8 +334,9 @@ impl Visit for HeadOf {
     fn head(&mut self, spec: &'static CallSpec) {
         self.0 = Some(spec);
     }
-    noop!(sort term func solver model tactic goal opt any number int flag string indices sorts
-        terms terms_until term_pairs string_pairs weighted patterns solver_kind probe datatypes);
+    noop!(sort term func solver model tactic goal opt rcf rcfs any number int flag string indices
+        sorts terms terms_until term_pairs string_pairs weighted patterns solver_kind probe
+        datatypes);
 }
 
 /// Collects every id a call reads, in argument order: [`Call::uses`].
@@ -348,6 +367,12 @@ impl Visit for Ids {
     }
     fn opt(&mut self, id: &OptId) {
         self.0.push(AnyId::Opt(*id));
+    }
+    fn rcf(&mut self, id: &RcfId) {
+        self.0.push(AnyId::Rcf(*id));
+    }
+    fn rcfs(&mut self, ids: &Vec<RcfId>) {
+        self.0.extend(ids.iter().map(|r| AnyId::Rcf(*r)));
     }
     fn any(&mut self, id: &AnyId) {
         self.0.push(*id);
@@ -473,6 +498,14 @@ impl VisitMut for MapIds<'_> {
     fn opt(&mut self, id: &mut OptId) {
         self.other(id, AnyId::Opt, unwrap_id!(Opt));
     }
+    fn rcf(&mut self, id: &mut RcfId) {
+        self.other(id, AnyId::Rcf, unwrap_id!(Rcf));
+    }
+    fn rcfs(&mut self, ids: &mut Vec<RcfId>) {
+        for id in ids {
+            self.other(id, AnyId::Rcf, unwrap_id!(Rcf));
+        }
+    }
     /// `release` names an object, it does not compute with it: no term slot.
     fn any(&mut self, id: &mut AnyId) {
         if !self.terms_only {
@@ -569,7 +602,7 @@ impl Visit for Lists {
             self.add(len, List::Shrink { min: 0 });
         }
     }
-    noop!(head sort term func solver model tactic goal opt any number int flag string indices
+    noop!(head sort term func solver model tactic goal opt rcf rcfs any number int flag string indices
         sorts terms_until string_pairs solver_kind probe datatypes);
 }
 
@@ -598,6 +631,8 @@ impl VisitMut for KeepItems<'_> {
     fn tactic(&mut self, _id: &mut TacticId) {}
     fn goal(&mut self, _id: &mut GoalId) {}
     fn opt(&mut self, _id: &mut OptId) {}
+    fn rcf(&mut self, _id: &mut RcfId) {}
+    fn rcfs(&mut self, _ids: &mut Vec<RcfId>) {}
     fn any(&mut self, _id: &mut AnyId) {}
     fn number(&mut self, _n: &mut u32, _what: &'static str) {}
     fn int(&mut self, _n: &mut i32, _what: &'static str) {}
@@ -664,6 +699,12 @@ impl Visit for Kinds {
     }
     fn opt(&mut self, _id: &OptId) {
         self.0.push(ArgKind::Opt);
+    }
+    fn rcf(&mut self, _id: &RcfId) {
+        self.0.push(ArgKind::Rcf);
+    }
+    fn rcfs(&mut self, _ids: &Vec<RcfId>) {
+        self.0.push(ArgKind::Rcfs);
     }
     fn any(&mut self, _id: &AnyId) {
         self.0.push(ArgKind::Any);
@@ -734,7 +775,7 @@ impl Visit for Integers {
     fn weighted(&mut self, pairs: &Vec<(i32, TermId)>, _list: List) {
         self.0.extend(pairs.iter().map(|(c, _)| i64::from(*c)));
     }
-    noop!(head sort term func solver model tactic goal opt any flag string indices sorts terms
+    noop!(head sort term func solver model tactic goal opt rcf rcfs any flag string indices sorts terms
         terms_until term_pairs string_pairs patterns solver_kind probe datatypes);
 }
 
@@ -959,6 +1000,7 @@ mod tests {
             RetKind::Tactic => "k1",
             RetKind::Goal => "g1",
             RetKind::Opt => "o1",
+            RetKind::Rcf => "r1",
             RetKind::None | RetKind::Sat | RetKind::Core | RetKind::Value => "",
         }
     }

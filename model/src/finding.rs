@@ -75,10 +75,13 @@ pub enum FailureKind {
     /// A read-back function (`read`, `read_sort`, `read_eq`, `read_stats`) answered what the
     /// trace did not build: a numeral's value, a term's structure, a sort's parameters.
     ReadBack,
+    /// A real closed field number that Z3 compares, prints or finds as a root against what
+    /// exact rational arithmetic or an identity says (`model::rcf`).
+    Rcf,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 22] = [
+    pub const ALL: [FailureKind; 23] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -101,6 +104,7 @@ impl FailureKind {
         FailureKind::Tactic,
         FailureKind::Optimize,
         FailureKind::ReadBack,
+        FailureKind::Rcf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -127,6 +131,7 @@ impl FailureKind {
             FailureKind::Tactic => "tactic",
             FailureKind::Optimize => "optimize",
             FailureKind::ReadBack => "read-back",
+            FailureKind::Rcf => "rcf",
         }
     }
 
@@ -156,6 +161,7 @@ impl FailureKind {
                 | FailureKind::Tactic
                 | FailureKind::Optimize
                 | FailureKind::ReadBack
+                | FailureKind::Rcf
         )
     }
 }
@@ -183,6 +189,7 @@ impl Check {
             Check::Cubes(_) => K::Cube,
             Check::Goal(_) => K::Tactic,
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
+            Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => K::Rcf,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod datatype;
 pub mod finding;
 pub mod fuzz;
 pub mod options;
+pub mod rcf;
 pub mod read;
 pub mod state;
 pub mod trace;

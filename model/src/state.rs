@@ -5,14 +5,62 @@
 //! with it, mbt generates only calls it accepts, ddtrace drops candidates it rejects.
 
 use crate::call::{
-    AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RelationKind, Ret, RetKind, SatResult,
-    SolverId, SolverKind, SortId, TacticExpr, TacticId, TermId,
+    AlgebraicTest, AnyId, Call, Check, FuncId, GoalId, ModelId, OptId, RcfId, RcfMk, RcfOp,
+    RelationKind, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticExpr, TacticId,
+    TermId,
 };
 use crate::datatype::{self, Datatypes};
 use crate::ops::{fp_format, MAX_BV_WIDTH};
+use crate::rcf::{self, Interval};
 use crate::sort::Sort;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
+
+/// The largest exponent of `rcf_power` (an RCF number's size grows with it).
+pub const MAX_RCF_POWER: u32 = 16;
+/// The largest precision of `rcf_to_decimal`.
+pub const MAX_RCF_PRECISION: u32 = 100;
+/// The most coefficients of an RCF polynomial (`rcf_roots`, `rcf_root`).
+pub const MAX_RCF_COEFFICIENTS: usize = 9;
+/// How finely the reference state isolates the roots of `rcf_root` (bits below the Cauchy
+/// bound).
+pub const RCF_ROOT_BITS: u32 = 48;
+
+/// The largest degree of `algebraic_root`.
+pub const MAX_ALGEBRAIC_ROOT: u32 = 8;
+
+/// An algebraic divisor must be known not to be zero (Z3 refuses a division by zero).
+fn nonzero_term(id: TermId, value: Option<&Interval>) -> Result<(), Violation> {
+    if value.is_some_and(Interval::excludes_zero) {
+        Ok(())
+    } else {
+        violation(format!(
+            "division by {id}, which is not known to be nonzero"
+        ))
+    }
+}
+
+/// An RCF divisor must be known not to be zero (Z3 refuses a division by zero).
+fn nonzero(id: RcfId, value: Option<&Interval>) -> Result<(), Violation> {
+    if value.is_some_and(Interval::excludes_zero) {
+        Ok(())
+    } else {
+        violation(format!(
+            "division by {id}, which is not known to be nonzero"
+        ))
+    }
+}
+
+/// What the reference state knows of an RCF number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RcfInfo {
+    /// An interval that holds it, where one is known.
+    pub value: Option<Interval>,
+    /// Made from rationals by field operations alone (no root, π, e or ε on the way): Z3
+    /// represents it as a rational and prints it as its fraction. (A root that happens to be
+    /// rational prints as a root.)
+    pub rational: bool,
+}
 
 /// What the reference state knows of a term.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,6 +265,11 @@ pub struct State {
     pub opts: HashMap<OptId, OptInfo>,
     /// Models of Optimize contexts, by the context they came from.
     pub opt_models: HashMap<ModelId, OptId>,
+    /// The live RCF numbers.
+    pub rcfs: HashMap<RcfId, RcfInfo>,
+    /// The terms that are algebraic numbers (Real or Int `lit`s, results of the algebraic
+    /// calls), each with an interval that holds it where one is known.
+    pub algebraic: HashMap<TermId, Option<Interval>>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -241,6 +294,7 @@ impl State {
             RetKind::Tactic => 5,
             RetKind::Goal => 6,
             RetKind::Opt => 7,
+            RetKind::Rcf => 8,
             _ => return None,
         };
         let n = self.next[slot].max(1);
@@ -420,6 +474,9 @@ impl State {
                     }
                 }
                 range.clone()
+            }
+            Call::AlgebraicArith { .. } | Call::AlgebraicPower(..) | Call::AlgebraicRoot(..) => {
+                Sort::Real
             }
             Call::Op { op, indices, args } => {
                 let sorts = args
@@ -878,6 +935,99 @@ impl State {
                     violation(format!("release of {id}, which is not defined"))
                 }
             }
+            Call::RcfMk(RcfMk::Rational(text)) => match rcf::parse_rational(text) {
+                Some(_) => Ok(()),
+                None => violation(format!(
+                    "`{text}` is no rational (digits with an optional minus and `/D` or `.D`, at most 100 characters)"
+                )),
+            },
+            Call::RcfMk(RcfMk::SmallInt(_) | RcfMk::Pi | RcfMk::E | RcfMk::Infinitesimal) => Ok(()),
+            Call::RcfArith { op, a, b } => {
+                self.rcf(*a)?;
+                let divisor = self.rcf(*b)?;
+                if *op == RcfOp::Div {
+                    nonzero(*b, divisor)?;
+                }
+                Ok(())
+            }
+            Call::RcfInv(a) => nonzero(*a, self.rcf(*a)?),
+            Call::RcfNeg(a)
+            | Call::RcfCompare { a, .. }
+            | Call::RcfToString { num: a, .. }
+            | Call::RcfNumDen { num: a, .. } => self.rcf(*a).map(drop),
+            Call::RcfPower(a, k) => {
+                self.rcf(*a)?;
+                if *k > MAX_RCF_POWER {
+                    return violation(format!("exponent {k} is above {MAX_RCF_POWER}"));
+                }
+                Ok(())
+            }
+            Call::RcfToDecimal(a, precision) => {
+                self.rcf(*a)?;
+                if *precision > MAX_RCF_PRECISION {
+                    return violation(format!(
+                        "precision {precision} is above {MAX_RCF_PRECISION}"
+                    ));
+                }
+                Ok(())
+            }
+            Call::RcfRoots(coeffs) => self.polynomial(coeffs).map(drop),
+            Call::AlgebraicArith { op, a, b } => {
+                self.algebraic_number(*a)?;
+                let divisor = self.algebraic_number(*b)?;
+                if *op == RcfOp::Div {
+                    nonzero_term(*b, divisor)?;
+                }
+                Ok(())
+            }
+            Call::AlgebraicPower(a, k) => {
+                self.algebraic_number(*a)?;
+                if *k > MAX_RCF_POWER {
+                    return violation(format!("exponent {k} is above {MAX_RCF_POWER}"));
+                }
+                Ok(())
+            }
+            Call::AlgebraicRoot(a, k) => {
+                let value = self.algebraic_number(*a)?;
+                if !(1..=MAX_ALGEBRAIC_ROOT).contains(k) {
+                    return violation(format!(
+                        "root degree {k} is outside 1..={MAX_ALGEBRAIC_ROOT}"
+                    ));
+                }
+                let nonnegative = value.is_some_and(Interval::nonnegative);
+                if k.is_multiple_of(2) && !nonnegative {
+                    return violation(format!(
+                        "root of even degree {k} of {a}, which is not known to be nonnegative"
+                    ));
+                }
+                Ok(())
+            }
+            Call::AlgebraicCompare { a, b, .. } => {
+                self.algebraic_number(*a)?;
+                self.algebraic_number(*b).map(drop)
+            }
+            Call::AlgebraicSign(a)
+            | Call::AlgebraicIs {
+                test: AlgebraicTest::Pos | AlgebraicTest::Neg | AlgebraicTest::Zero,
+                term: a,
+            } => self.algebraic_number(*a).map(drop),
+            Call::AlgebraicIs {
+                test: AlgebraicTest::Value,
+                term,
+            } => self.closed_term(*term, "tested term"),
+            Call::RcfRoot { index, coeffs } => {
+                let Some(points) = self.polynomial(coeffs)? else {
+                    return violation(
+                        "rcf_root of a polynomial whose coefficients are not all rational",
+                    );
+                };
+                let n = rcf::real_roots(&points, 0).len();
+                if (*index as usize) < n {
+                    Ok(())
+                } else {
+                    violation(format!("root {index} of a polynomial with {n} real roots"))
+                }
+            }
             Call::Check(check) => {
                 for id in check.uses() {
                     if !self.is_alive(id) {
@@ -923,6 +1073,11 @@ impl State {
                             }
                         }
                         Ok(())
+                    }
+                    Check::RcfRoots(coeffs) => self.polynomial(coeffs).map(drop),
+                    Check::Algebraic(a, b) => {
+                        self.algebraic_number(*a)?;
+                        self.algebraic_number(*b).map(drop)
                     }
                     _ => Ok(()),
                 }
@@ -1033,9 +1188,16 @@ impl State {
                     self.relations.insert(f, SpecialRelation::Closure(*of));
                 }
             }
+            Call::Lit { sort, value } => {
+                // A Real or Int numeral is an algebraic number, exactly its value.
+                let numeric = matches!(self.sorts.get(sort), Some(Sort::Real | Sort::Int));
+                if let (Some(AnyId::Term(t)), true) = (new_id, numeric) {
+                    let value = rcf::parse_rational(value).map(Interval::point);
+                    self.algebraic.insert(t, value);
+                }
+            }
             // Bound above, by their result kind.
             Call::Const { .. }
-            | Call::Lit { .. }
             | Call::Apply { .. }
             | Call::Op { .. }
             | Call::ConstArray { .. }
@@ -1167,9 +1329,36 @@ impl State {
                 }
             }
             Call::OptBound { .. } => {}
+            Call::RcfMk(_)
+            | Call::RcfArith { .. }
+            | Call::RcfNeg(_)
+            | Call::RcfInv(_)
+            | Call::RcfPower(..)
+            | Call::RcfRoot { .. }
+            | Call::RcfNumDen { .. } => {
+                if let Some(AnyId::Rcf(r)) = new_id {
+                    let value = self.rcf_value(call);
+                    let rational = self.rcf_rational_form(call);
+                    self.rcfs.insert(r, RcfInfo { value, rational });
+                }
+            }
+            Call::RcfCompare { .. }
+            | Call::RcfToString { .. }
+            | Call::RcfToDecimal(..)
+            | Call::RcfRoots(_) => {}
+            Call::AlgebraicArith { .. } | Call::AlgebraicPower(..) | Call::AlgebraicRoot(..) => {
+                if let Some(AnyId::Term(t)) = new_id {
+                    let value = self.algebraic_value(call);
+                    self.algebraic.insert(t, value);
+                }
+            }
+            Call::AlgebraicCompare { .. } | Call::AlgebraicSign(_) | Call::AlgebraicIs { .. } => {}
             Call::Release(id) => match id {
                 AnyId::Sort(s) => drop(self.sorts.remove(s)),
-                AnyId::Term(t) => drop(self.terms.remove(t)),
+                AnyId::Term(t) => {
+                    self.terms.remove(t);
+                    self.algebraic.remove(t);
+                }
                 AnyId::Func(f) => {
                     self.funcs.remove(f);
                     self.rec_funcs.remove(f);
@@ -1184,6 +1373,7 @@ impl State {
                 AnyId::Tactic(k) => drop(self.tactics.remove(k)),
                 AnyId::Goal(g) => drop(self.goals.remove(g)),
                 AnyId::Opt(o) => drop(self.opts.remove(o)),
+                AnyId::Rcf(r) => drop(self.rcfs.remove(r)),
             },
             Call::Delete(solver) => drop(self.solvers.remove(solver)),
             Call::Check(_) => {}
@@ -1205,6 +1395,125 @@ impl State {
             AnyId::Tactic(k) => self.tactics.contains(&k),
             AnyId::Goal(g) => self.goals.contains_key(&g),
             AnyId::Opt(o) => self.opts.contains_key(&o),
+            AnyId::Rcf(r) => self.rcfs.contains_key(&r),
+        }
+    }
+
+    /// What is known of RCF number `id`: an interval that holds it, if any.
+    pub fn rcf(&self, id: RcfId) -> Result<Option<&Interval>, Violation> {
+        defined(&self.rcfs, id, "RCF number").map(|info| info.value.as_ref())
+    }
+
+    /// What is known of the algebraic number `id`: an interval that holds it, if any. A term
+    /// that is no algebraic number (made otherwise) is a violation.
+    pub fn algebraic_number(&self, id: TermId) -> Result<Option<&Interval>, Violation> {
+        self.term(id)?;
+        match self.algebraic.get(&id) {
+            Some(value) => Ok(value.as_ref()),
+            None => violation(format!(
+                "{id} is no algebraic number (a Real or Int `lit`, or made by an algebraic call)"
+            )),
+        }
+    }
+
+    /// The interval of the algebraic number `call` makes (checked valid), where one is known.
+    fn algebraic_value(&self, call: &Call) -> Option<Interval> {
+        let known = |t: &TermId| self.algebraic.get(t).cloned().flatten();
+        match call {
+            Call::AlgebraicArith { op, a, b } => {
+                let (a, b) = (known(a)?, known(b)?);
+                match op {
+                    RcfOp::Add => Some(a.add(&b)),
+                    RcfOp::Sub => Some(a.sub(&b)),
+                    RcfOp::Mul => Some(a.mul(&b)),
+                    RcfOp::Div => a.div(&b),
+                }
+            }
+            Call::AlgebraicPower(a, k) => known(a).map(|a| a.pow(*k)),
+            Call::AlgebraicRoot(a, k) => known(a)?.root(*k),
+            _ => None,
+        }
+    }
+
+    /// Whether `call` makes an RCF number from rationals by field operations alone.
+    fn rcf_rational_form(&self, call: &Call) -> bool {
+        let rational = |r: &RcfId| self.rcfs.get(r).is_some_and(|info| info.rational);
+        match call {
+            Call::RcfMk(RcfMk::Rational(_) | RcfMk::SmallInt(_)) => true,
+            Call::RcfArith { a, b, .. } => rational(a) && rational(b),
+            Call::RcfNeg(a) | Call::RcfInv(a) | Call::RcfPower(a, _) => rational(a),
+            Call::RcfNumDen { num, .. } => rational(num),
+            _ => false,
+        }
+    }
+
+    /// The coefficients of a polynomial for `rcf_roots`/`rcf_root` (lowest degree first):
+    /// alive, one to [`MAX_RCF_COEFFICIENTS`] of them, one of them certainly not zero (Z3
+    /// refuses the zero polynomial). Their rational values, if all are rational.
+    pub fn polynomial(
+        &self,
+        coeffs: &[RcfId],
+    ) -> Result<Option<Vec<num_rational::BigRational>>, Violation> {
+        if coeffs.is_empty() || coeffs.len() > MAX_RCF_COEFFICIENTS {
+            return violation(format!(
+                "a polynomial of {} coefficients, expected 1 to {MAX_RCF_COEFFICIENTS}",
+                coeffs.len()
+            ));
+        }
+        let mut values = Vec::new();
+        for c in coeffs {
+            values.push(self.rcf(*c)?);
+        }
+        if !values
+            .iter()
+            .any(|v| v.is_some_and(Interval::excludes_zero))
+        {
+            return violation("a polynomial none of whose coefficients is known not to be zero");
+        }
+        Ok(values
+            .iter()
+            .map(|v| v.and_then(Interval::as_point).cloned())
+            .collect())
+    }
+
+    /// The interval of the RCF number `call` makes (checked valid), where one is known.
+    fn rcf_value(&self, call: &Call) -> Option<Interval> {
+        let known = |r: &RcfId| self.rcfs.get(r).and_then(|info| info.value.clone());
+        match call {
+            Call::RcfMk(RcfMk::Rational(text)) => rcf::parse_rational(text).map(Interval::point),
+            Call::RcfMk(RcfMk::SmallInt(n)) => Some(Interval::point(
+                num_rational::BigRational::from_integer((*n).into()),
+            )),
+            Call::RcfMk(RcfMk::Pi) => Some(Interval::pi()),
+            Call::RcfMk(RcfMk::E) => Some(Interval::e()),
+            Call::RcfMk(RcfMk::Infinitesimal) => Some(Interval::infinitesimal()),
+            Call::RcfArith { op, a, b } => {
+                let (a, b) = (known(a)?, known(b)?);
+                match op {
+                    RcfOp::Add => Some(a.add(&b)),
+                    RcfOp::Sub => Some(a.sub(&b)),
+                    RcfOp::Mul => Some(a.mul(&b)),
+                    RcfOp::Div => a.div(&b),
+                }
+            }
+            Call::RcfNeg(a) => known(a).map(|a| a.neg()),
+            Call::RcfInv(a) => known(a)?.inv(),
+            Call::RcfPower(a, k) => known(a).map(|a| a.pow(*k)),
+            Call::RcfRoot { index, coeffs } => {
+                let points = self.polynomial(coeffs).ok()??;
+                rcf::real_roots(&points, RCF_ROOT_BITS)
+                    .into_iter()
+                    .nth(*index as usize)
+            }
+            Call::RcfNumDen { num, denominator } => {
+                // A rational's numerator and denominator are its reduced fraction's.
+                let q = known(num)?.as_point()?.clone();
+                let part = if *denominator { q.denom() } else { q.numer() };
+                Some(Interval::point(num_rational::BigRational::from_integer(
+                    part.clone(),
+                )))
+            }
+            _ => None,
         }
     }
 

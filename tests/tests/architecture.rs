@@ -339,6 +339,12 @@ const CALL_CATCH_ALLS: &[(&str, &str)] = &[
     // How a term was made: the read-backs judge literals, constants, applications and
     // quantifiers; every other term-building call is `Origin::Other`.
     ("model/src/state.rs", "_ => Origin::Other,"),
+    // The interval of an RCF number, whether it is made of rationals: only the calls that
+    // make one have them.
+    ("model/src/state.rs", "_ => None,"),
+    ("model/src/state.rs", "_ => false,"),
+    // The interval of an algebraic number: only the algebraic calls that make one have it.
+    ("model/src/state.rs", "_ => None,"),
     // The SMT-LIB text of what a call builds: only term- and sort-building calls have one.
     ("model/src/call_text.rs", "_ => return None,"),
     ("model/src/call_args.rs", "_ => None,"),

@@ -365,3 +365,11 @@ fn beaten_optima_are_bug_reports() {
     let args = ["--theories", "core,arith"];
     finding_is_a_bug_report("worse-optimum", "optimize", 5, 30, &args, &[]);
 }
+
+#[test]
+fn wrong_rcf_numbers_are_bug_reports() {
+    // `rcf_add` and `algebraic_add` one too large: `check_rcf` / `check_algebraic` find a
+    // sum printed or compared against exact rational arithmetic.
+    let args = ["--theories", "arith"];
+    finding_is_a_bug_report("wrong-rcf", "rcf", 5, 30, &args, &[]);
+}

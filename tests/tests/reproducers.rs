@@ -226,6 +226,16 @@ fn check_corpus(z3: &Z3, traces: &[PathBuf], expected: impl Fn(&str) -> Outcome)
             eprintln!("{name}: not run: its reproducer judges objectives the suite skips");
             continue;
         }
+        // The RCF and algebraic checks judge by the reference state's exact intervals, which
+        // no reproducer states: such a finding's reproducer cannot fail. Listed, not run.
+        if want != Outcome::Pass
+            && unexpressed
+                .iter()
+                .any(|u| u.contains("the RCF and algebraic checks are not expressed"))
+        {
+            eprintln!("{name}: not run: its failing check is not expressed in reproducers");
+            continue;
+        }
         emit(z3, "python", &py, trace);
         c_lengths.push(std::fs::read_to_string(&c).unwrap().lines().count());
         compile(z3, &c, &binary);

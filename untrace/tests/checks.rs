@@ -333,3 +333,89 @@ fn recursive_definitions_reach_the_independent_evaluator() {
         "check_indep: the independent evaluator falsifies an assertion",
     );
 }
+
+/// RCF numbers: r1 = 3/4, r2 = -2, r3 = r1 + r2 (-5/4), r4 = π, r5 = 3, r6 = ε, r7 = 0,
+/// r8 = 1.
+const RCF: &str = "rcf_rational \"3/4\"\nreturn r1\nrcf_small_int -2\nreturn r2\n\
+rcf_add r1 r2\nreturn r3\nrcf_pi\nreturn r4\nrcf_small_int 3\nreturn r5\n\
+rcf_infinitesimal\nreturn r6\nrcf_small_int 0\nreturn r7\nrcf_small_int 1\nreturn r8\n";
+
+#[test]
+fn the_rcf_check_holds_for_rationals_transcendentals_and_infinitesimals() {
+    let text = format!(
+        "{RCF}check_rcf r3 r2\ncheck_rcf r3 r1\ncheck_rcf r5 r4\ncheck_rcf r7 r6\n\
+         check_rcf r6 r1\ncheck_rcf r4 r4\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+}
+
+#[test]
+fn a_sum_off_by_one_fails_the_rcf_check() {
+    // -5/4 printed as -1/4: the fraction departs from exact arithmetic.
+    let wrong = replay(&format!("{RCF}check_rcf r3 r1\n"), Some(Fault::WrongRcf));
+    assert_finding(
+        &wrong,
+        FailureKind::Rcf,
+        "check_rcf: rcf_num_to_string of a rational departs from exact arithmetic",
+    );
+    // π + 1 compared with 4: π + 1 > 4, exactly π < 4 - ... the comparison departs.
+    let text =
+        format!("{RCF}rcf_add r4 r7\nreturn r9\nrcf_small_int 4\nreturn r10\ncheck_rcf r9 r10\n");
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongRcf)),
+        FailureKind::Rcf,
+        "check_rcf: rcf < departs from exact arithmetic",
+    );
+}
+
+#[test]
+fn the_rcf_roots_check_counts_roots_by_sturm_sequences() {
+    // x^2 - 2 (two roots), x^2 + 1 (none), x^2 + ε x - π (two, coefficients not rational).
+    let text = format!(
+        "{RCF}check_rcf_roots r2 r7 r8\ncheck_rcf_roots r8 r7 r8\nrcf_root 1 r2 r7 r8\nreturn r9\n\
+         rcf_mul r9 r9\nreturn r10\nrcf_small_int 2\nreturn r11\ncheck_rcf r10 r11\n\
+         rcf_neg r4\nreturn r12\ncheck_rcf_roots r12 r6 r8\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    // A root index beyond Sturm's count, or a polynomial not known to be nonzero, is no trace.
+    let malformed = |body: &str| {
+        model::trace::text::parse(&format!("z3-trace 1\n{RCF}{body}"))
+            .ok()
+            .map(|t| replay_trace("t.trace", &t, &ReplayOptions::default()).exit)
+    };
+    assert_eq!(
+        malformed("rcf_root 0 r8 r7 r8\nreturn r9\n"),
+        Some(Exit::Malformed)
+    );
+    assert_eq!(
+        malformed("rcf_roots r7 r7\nreturn \"0\"\n"),
+        Some(Exit::Malformed)
+    );
+    assert_eq!(
+        malformed("rcf_div r1 r7\nreturn r9\n"),
+        Some(Exit::Malformed)
+    );
+}
+
+#[test]
+fn the_algebraic_check_judges_signs_and_comparisons_by_exact_arithmetic() {
+    // t1 = 2, t2 = sqrt 2, t3 = -3/4, t4 = 2 + -3/4 = 5/4.
+    let text = "sort_real\nreturn s1\nlit s1 \"2\"\nreturn t1\nalgebraic_root t1 2\nreturn t2\n\
+                lit s1 \"-3/4\"\nreturn t3\nalgebraic_add t1 t3\nreturn t4\n\
+                check_algebraic t2 t1\ncheck_algebraic t4 t2\ncheck_algebraic t3 t4\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    // 9/4 > sqrt 2 where exactly 5/4 < sqrt 2.
+    assert_finding(
+        &replay(text, Some(Fault::WrongRcf)),
+        FailureKind::Rcf,
+        "check_algebraic: algebraic < departs from exact arithmetic",
+    );
+    // A term that is no numeral is no algebraic number.
+    let trace = model::trace::text::parse(
+        "z3-trace 1\nsort_real\nreturn s1\nconst s1 \"x\"\nreturn t1\nalgebraic_sign t1\nreturn \"0\"\n",
+    )
+    .unwrap();
+    let exit = replay_trace("t.trace", &trace, &ReplayOptions::default()).exit;
+    assert_eq!(exit, Exit::Malformed);
+}

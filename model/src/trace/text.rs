@@ -3,8 +3,8 @@
 
 use super::{ErrorKind, ReadError, Trace, VERSION};
 use crate::call::{
-    AnyId, Call, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest, Ret, RetKind,
-    SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
+    AnyId, Call, Entry, FuncId, GoalId, ModelId, Op, OptId, ProbeCmp, ProbeTest, RcfId, Ret,
+    RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use crate::call_args::{CallSpec, List, Visit, VisitMut};
 use crate::datatype::{ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort};
@@ -121,6 +121,12 @@ impl Visit for Printer {
     }
     fn opt(&mut self, id: &OptId) {
         self.word(id)
+    }
+    fn rcf(&mut self, id: &RcfId) {
+        self.word(id)
+    }
+    fn rcfs(&mut self, ids: &Vec<RcfId>) {
+        ids.iter().for_each(|r| self.word(r));
     }
     fn any(&mut self, id: &AnyId) {
         self.word(id)
@@ -547,6 +553,10 @@ impl<'a> Args<'_, 'a> {
         self.id(OptId::PREFIX, "an optimize id").map(OptId)
     }
 
+    fn rcf(&mut self) -> Result<RcfId, ReadError> {
+        self.id(RcfId::PREFIX, "an RCF number id").map(RcfId)
+    }
+
     fn model(&mut self) -> Result<ModelId, ReadError> {
         self.id(ModelId::PREFIX, "a model id").map(ModelId)
     }
@@ -642,6 +652,7 @@ fn parse_any_id(text: &str) -> Option<AnyId> {
         TacticId::PREFIX => AnyId::Tactic(TacticId(n)),
         GoalId::PREFIX => AnyId::Goal(GoalId(n)),
         OptId::PREFIX => AnyId::Opt(OptId(n)),
+        RcfId::PREFIX => AnyId::Rcf(RcfId(n)),
         _ => return None,
     })
 }
@@ -805,6 +816,12 @@ impl VisitMut for Reader<'_, '_> {
     }
     fn opt(&mut self, id: &mut OptId) {
         self.set(id, |a| a.opt())
+    }
+    fn rcf(&mut self, id: &mut RcfId) {
+        self.set(id, |a| a.rcf())
+    }
+    fn rcfs(&mut self, ids: &mut Vec<RcfId>) {
+        self.set(ids, |a| (0..a.remaining()).map(|_| a.rcf()).collect());
     }
     fn any(&mut self, id: &mut AnyId) {
         self.set(id, |a| a.any_id())
@@ -1055,6 +1072,7 @@ fn parse_ret(line: &Line, kind: RetKind, call: &Call) -> Result<Ret, ReadError> 
         RetKind::Tactic => Ret::Id(AnyId::Tactic(a.tactic()?)),
         RetKind::Goal => Ret::Id(AnyId::Goal(a.goal()?)),
         RetKind::Opt => Ret::Id(AnyId::Opt(a.opt()?)),
+        RetKind::Rcf => Ret::Id(AnyId::Rcf(a.rcf()?)),
         RetKind::Sat => {
             let t = a.token("`sat`, `unsat` or `unknown`")?;
             Ret::Sat(match t.text {

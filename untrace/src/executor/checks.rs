@@ -280,6 +280,9 @@ impl Executor {
             Check::Relation { model, func, terms } => {
                 self.check_relation(check, *model, *func, terms)
             }
+            Check::Rcf(a, b) => self.check_rcf(check, *a, *b),
+            Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
+            Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
         }
     }
 

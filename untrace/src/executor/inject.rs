@@ -27,6 +27,7 @@
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
 //! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
+//! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -60,6 +61,7 @@ pub enum Fault {
     WorseOptimum,
     WrongRead,
     WrongRelation,
+    WrongRcf,
 }
 
 impl Fault {
@@ -70,7 +72,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read or wrong-relation, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation or wrong-rcf, got \
                  `{text}`"
             )
         };
@@ -100,6 +102,7 @@ impl Fault {
             ("worse-optimum", None) => Fault::WorseOptimum,
             ("wrong-read", None) => Fault::WrongRead,
             ("wrong-relation", None) => Fault::WrongRelation,
+            ("wrong-rcf", None) => Fault::WrongRcf,
             _ => return Err(bad()),
         })
     }

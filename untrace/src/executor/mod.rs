@@ -23,6 +23,7 @@ pub mod ops;
 mod optimize;
 pub mod plain;
 mod raw_solver;
+mod rcf;
 pub mod read;
 pub mod tactics;
 pub mod term_text;
@@ -42,8 +43,8 @@ pub use guard::{fresh_context, one_line};
 pub use terms::z3_sort;
 
 use model::call::{
-    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, RelationKind, Ret,
-    RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
+    normalize_error, AnyId, Call, Entry, FuncId, GoalId, ModelId, OptId, PbCmp, RcfId,
+    RelationKind, Ret, RetKind, SatResult, SolverId, SolverKind, SortId, TacticId, TermId,
 };
 use model::finding::Failure;
 use model::options::{ParamDescr, ParamKind};
@@ -195,6 +196,7 @@ enum Outcome {
     Tactic(tactics::TacticSlot),
     Goal(tactics::GoalSlot),
     Opt(optimize::OptSlot),
+    Rcf(rcf::RcfNum),
     Sat(SatResult),
     Core(Vec<TermId>),
     Value(String),
@@ -218,6 +220,7 @@ pub struct Executor {
     tactics: HashMap<TacticId, tactics::TacticSlot>,
     goals: HashMap<GoalId, tactics::GoalSlot>,
     opts: HashMap<OptId, optimize::OptSlot>,
+    rcfs: HashMap<RcfId, rcf::RcfNum>,
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
     param_kinds: Rc<HashMap<String, ParamKind>>,
@@ -284,6 +287,7 @@ impl Executor {
             tactics: HashMap::new(),
             goals: HashMap::new(),
             opts: HashMap::new(),
+            rcfs: HashMap::new(),
             recorder: None,
             param_kinds,
         }
@@ -572,6 +576,7 @@ impl Executor {
             (AnyId::Tactic(k), Outcome::Tactic(v)) => drop(self.tactics.insert(k, v)),
             (AnyId::Goal(g), Outcome::Goal(v)) => drop(self.goals.insert(g, v)),
             (AnyId::Opt(o), Outcome::Opt(v)) => drop(self.opts.insert(o, v)),
+            (AnyId::Rcf(r), Outcome::Rcf(v)) => drop(self.rcfs.insert(r, v)),
             // State::apply has checked that the id kind fits the call.
             _ => {}
         }
@@ -595,6 +600,7 @@ impl Executor {
             Call::Release(AnyId::Tactic(k)) => drop(self.tactics.remove(k)),
             Call::Release(AnyId::Goal(g)) => drop(self.goals.remove(g)),
             Call::Release(AnyId::Opt(o)) => drop(self.opts.remove(o)),
+            Call::Release(AnyId::Rcf(r)) => drop(self.rcfs.remove(r)),
             _ => {}
         }
     }
@@ -1136,6 +1142,23 @@ impl Executor {
             | Call::OptCheck(_)
             | Call::OptGetModel(_)
             | Call::OptBound { .. } => self.opt_call(call)?,
+            Call::RcfMk(_)
+            | Call::RcfArith { .. }
+            | Call::RcfNeg(_)
+            | Call::RcfInv(_)
+            | Call::RcfPower(..)
+            | Call::RcfCompare { .. }
+            | Call::RcfToString { .. }
+            | Call::RcfToDecimal(..)
+            | Call::RcfRoots(_)
+            | Call::RcfRoot { .. }
+            | Call::RcfNumDen { .. } => self.rcf_call(call)?,
+            Call::AlgebraicArith { .. }
+            | Call::AlgebraicPower(..)
+            | Call::AlgebraicRoot(..)
+            | Call::AlgebraicCompare { .. }
+            | Call::AlgebraicSign(_)
+            | Call::AlgebraicIs { .. } => self.algebraic_call(call)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;

@@ -78,6 +78,7 @@ pub fn id_ty(id: &AnyId) -> Ty {
         AnyId::Func(_) => Ty::FuncDecl,
         AnyId::Solver(_) => Ty::Solver,
         AnyId::Model(_) => Ty::Model,
+        AnyId::Rcf(_) => Ty::RcfNum,
         AnyId::Tactic(_) => Ty::Tactic,
         AnyId::Goal(_) => Ty::Goal,
         AnyId::Opt(_) => Ty::Optimize,
@@ -109,6 +110,13 @@ impl Visit for Queue {
     }
     fn opt(&mut self, id: &OptId) {
         self.0.push(Item::Obj(AnyId::Opt(*id)));
+    }
+    fn rcf(&mut self, id: &model::call::RcfId) {
+        self.0.push(Item::Obj(AnyId::Rcf(*id)));
+    }
+    fn rcfs(&mut self, ids: &Vec<model::call::RcfId>) {
+        let ids = ids.iter().map(|r| AnyId::Rcf(*r)).collect();
+        self.0.push(Item::Objs(ids, Ty::RcfNum));
     }
     fn any(&mut self, _id: &AnyId) {}
     fn number(&mut self, n: &u32, _what: &'static str) {

@@ -46,6 +46,8 @@ pub enum Ty {
     Optimize,
     Params,
     AstVector,
+    /// A real closed field number, deleted by `Z3_rcf_del` (no reference count).
+    RcfNum,
     /// `Z3_lbool`: a check's answer.
     Lbool,
     /// `Z3_string`: text Z3 owns until its next call.
@@ -80,6 +82,7 @@ impl Ty {
             Ty::Optimize => "Z3_optimize",
             Ty::Params => "Z3_params",
             Ty::AstVector => "Z3_ast_vector",
+            Ty::RcfNum => "Z3_rcf_num",
             Ty::Lbool => "Z3_lbool",
             Ty::Str => "Z3_string",
             Ty::Bool => "bool",
@@ -110,6 +113,7 @@ impl Ty {
             Ty::Optimize => "OptimizeObj",
             Ty::Params => "Params",
             Ty::AstVector => "AstVectorObj",
+            Ty::RcfNum => "RCFNumObj",
             Ty::Lbool | Ty::Int => "ctypes.c_int",
             Ty::Str => "ctypes.c_char_p",
             Ty::Bool => "ctypes.c_bool",
@@ -139,6 +143,7 @@ impl Ty {
             "OPTIMIZE" => Ty::Optimize,
             "PARAMS" => Ty::Params,
             "AST_VECTOR" => Ty::AstVector,
+            "RCF_NUM" => Ty::RcfNum,
             _ => return None,
         })
     }
@@ -162,6 +167,7 @@ impl Ty {
             Ty::AstVector => ("Z3_ast_vector_inc_ref", None),
             Ty::Context
             | Ty::Config
+            | Ty::RcfNum
             | Ty::Symbol
             | Ty::Lbool
             | Ty::Str
