@@ -611,6 +611,19 @@ impl Executor {
             .ok_or_else(|| ExecError::Malformed(format!("sort {id} is not defined")))
     }
 
+    /// The Z3 sorts of a function's domain and range (`fun`, `rec_fun`).
+    fn z3_signature(
+        &self,
+        domain: &[SortId],
+        range: SortId,
+    ) -> Result<(Vec<&z3::Sort>, &z3::Sort), ExecError> {
+        let domain = domain
+            .iter()
+            .map(|s| self.z3_sort(*s))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((domain, self.z3_sort(range)?))
+    }
+
     fn z3_term(&self, id: TermId) -> Result<&Dynamic, ExecError> {
         self.terms
             .get(&id)
@@ -716,11 +729,7 @@ impl Executor {
                 domain,
                 range,
             } => {
-                let domain = domain
-                    .iter()
-                    .map(|s| self.z3_sort(*s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let range = self.z3_sort(*range)?;
+                let (domain, range) = self.z3_signature(domain, *range)?;
                 Outcome::Func(self.main(|| FuncDecl::new(name.as_str(), &domain, range))?)
             }
             Call::RecFun {
@@ -728,11 +737,7 @@ impl Executor {
                 domain,
                 range,
             } => {
-                let domain = domain
-                    .iter()
-                    .map(|s| self.z3_sort(*s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let range = self.z3_sort(*range)?;
+                let (domain, range) = self.z3_signature(domain, *range)?;
                 Outcome::RecFunc(self.main(|| z3::RecFuncDecl::new(name.as_str(), &domain, range))?)
             }
             Call::RecDef { func, vars, body } => {

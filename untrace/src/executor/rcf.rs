@@ -131,6 +131,28 @@ fn roots(ctx: &Context, coeffs: &[RcfPtr]) -> Result<Vec<RcfNum>, String> {
         .collect())
 }
 
+/// Whether Z3's six answers comparing A and B agree with each other (exactly one of <, =, >
+/// holds, and <=, >=, != follow from them), with the answers as text for a message: the one
+/// consistency rule of `check_rcf` and `check_algebraic`.
+fn six_comparisons_agree(
+    a: &impl std::fmt::Display,
+    b: &impl std::fmt::Display,
+    answers: &[(RcfCmp, bool)],
+) -> (bool, String) {
+    let answer = |cmp: RcfCmp| answers.iter().find(|(c, _)| *c == cmp).expect("all six").1;
+    let (lt, gt, eq) = (answer(RcfCmp::Lt), answer(RcfCmp::Gt), answer(RcfCmp::Eq));
+    let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
+        && answer(RcfCmp::Le) == (lt || eq)
+        && answer(RcfCmp::Ge) == (gt || eq)
+        && answer(RcfCmp::Neq) != eq;
+    let said = answers
+        .iter()
+        .map(|(cmp, x)| format!("{a} {} {b}: {x}", cmp_name(*cmp)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (consistent, said)
+}
+
 fn compare(c: Z3_context, cmp: RcfCmp, a: RcfPtr, b: RcfPtr) -> bool {
     // SAFETY: two live numbers of context `c`.
     unsafe {
@@ -338,17 +360,7 @@ impl Executor {
                 .map(|cmp| (*cmp, compare(c, *cmp, ra, rb)))
                 .collect()
         })?;
-        let answer = |cmp: RcfCmp| answers.iter().find(|(c, _)| *c == cmp).expect("all six").1;
-        let (lt, gt, eq) = (answer(RcfCmp::Lt), answer(RcfCmp::Gt), answer(RcfCmp::Eq));
-        let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
-            && answer(RcfCmp::Le) == (lt || eq)
-            && answer(RcfCmp::Ge) == (gt || eq)
-            && answer(RcfCmp::Neq) != eq;
-        let said = answers
-            .iter()
-            .map(|(cmp, x)| format!("{a} {} {b}: {x}", cmp_name(*cmp)))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let (consistent, said) = six_comparisons_agree(&a, &b, &answers);
         if !consistent {
             return Err(Self::rcf_finding(
                 check,
@@ -650,18 +662,8 @@ mod algebraic {
                     .map(|cmp| (*cmp, compare(c, *cmp, ra, rb)))
                     .collect()
             })?;
-            let answer = |cmp: RcfCmp| answers.iter().find(|(x, _)| *x == cmp).expect("six").1;
-            let (lt, gt, eq) = (answer(RcfCmp::Lt), answer(RcfCmp::Gt), answer(RcfCmp::Eq));
-            let consistent = [lt, gt, eq].iter().filter(|x| **x).count() == 1
-                && answer(RcfCmp::Le) == (lt || eq)
-                && answer(RcfCmp::Ge) == (gt || eq)
-                && answer(RcfCmp::Neq) != eq;
+            let (consistent, said) = super::six_comparisons_agree(&a, &b, &answers);
             if !consistent {
-                let said = answers
-                    .iter()
-                    .map(|(cmp, x)| format!("{a} {} {b}: {x}", cmp_name(*cmp)))
-                    .collect::<Vec<_>>()
-                    .join(", ");
                 return Err(Self::rcf_finding(
                     check,
                     format!(
