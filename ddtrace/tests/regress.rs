@@ -16,7 +16,7 @@ fn every_regression_case_still_behaves_as_recorded() {
     }
     let failures: Vec<String> = all
         .iter()
-        .filter_map(|case| check_case(&untrace_bin(), case).err())
+        .filter_map(|case| check_case(&untrace_bin(), case, None).err())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -33,7 +33,7 @@ fn the_checker_tells_kept_changed_and_vanished_failures_apart() {
         ..Expectation::default()
     };
     let case = write_case(dir.path(), "pop-without-push", bad, &kept).unwrap();
-    assert_eq!(check_case(&untrace_bin(), &case), Ok(()));
+    assert_eq!(check_case(&untrace_bin(), &case, None), Ok(()));
     // The same trace recorded as a crash: it "no longer fails".
     let crash = Expectation {
         signal: Some(11),
@@ -46,7 +46,7 @@ fn the_checker_tells_kept_changed_and_vanished_failures_apart() {
         &crash,
     )
     .unwrap();
-    let err = check_case(&untrace_bin(), &case).unwrap_err();
+    let err = check_case(&untrace_bin(), &case, None).unwrap_err();
     assert!(err.contains("may be fixed"), "{err}");
     // A different failure than recorded.
     let other = Expectation {
@@ -54,7 +54,7 @@ fn the_checker_tells_kept_changed_and_vanished_failures_apart() {
         ..Expectation::default()
     };
     let case = write_case(dir.path(), "other", bad, &other).unwrap();
-    let err = check_case(&untrace_bin(), &case).unwrap_err();
+    let err = check_case(&untrace_bin(), &case, None).unwrap_err();
     assert!(
         err.contains("recorded exit 4") && err.contains("now exit 3"),
         "{err}"
@@ -66,6 +66,6 @@ fn the_checker_tells_kept_changed_and_vanished_failures_apart() {
         b"; exit: 3\n; stderr: pop\nz3-trace 1\nnew_solver\nreturn z1\npop z1 1\n",
     )
     .unwrap();
-    assert_eq!(check_case(&untrace_bin(), &path), Ok(()));
+    assert_eq!(check_case(&untrace_bin(), &path, None), Ok(()));
     assert_eq!(cases(dir.path()).unwrap().len(), 4);
 }

@@ -53,7 +53,7 @@ fn minimize(case: &Path, out_dir: &Path) -> Result<usize, String> {
     let after = calls(&String::from_utf8_lossy(&text));
     // The minimized trace is a case of its own: it must still fail as recorded.
     let again = write_case(out_dir, &name, &text, &want)?;
-    check_case(&untrace_bin(), &again).map_err(|e| format!("{name}: minimized: {e}"))?;
+    check_case(&untrace_bin(), &again, None).map_err(|e| format!("{name}: minimized: {e}"))?;
     if after > MAX_CALLS || after > before {
         return Err(format!(
             "{name}: minimized to {after} calls (from {before}; at most {MAX_CALLS} and never more)"
