@@ -667,6 +667,7 @@ impl Action for Algebraic {
             let (a, b) = (pick_term(cx, &ids), pick_term(cx, &ids));
             let divisor_ok = known(cx, b).is_some_and(|i| i.excludes_zero());
             let nonnegative = known(cx, a).is_some_and(|i| i.nonnegative());
+            let base_nonzero = known(cx, a).is_some_and(|i| i.excludes_zero());
             let call = match cx.rng.random_range(0..10) {
                 0 => Call::AlgebraicArith {
                     op: RcfOp::Add,
@@ -688,7 +689,7 @@ impl Action for Algebraic {
                     a,
                     b,
                 },
-                4 => Call::AlgebraicPower(a, cx.rng.random_range(0..=3)),
+                4 => Call::AlgebraicPower(a, cx.rng.random_range(u32::from(!base_nonzero)..=3)),
                 5..=6 => {
                     let k = if nonnegative {
                         cx.rng.random_range(1..=4)

@@ -981,9 +981,15 @@ impl State {
                 Ok(())
             }
             Call::AlgebraicPower(a, k) => {
-                self.algebraic_number(*a)?;
+                let base = self.algebraic_number(*a)?;
                 if *k > MAX_RCF_POWER {
                     return violation(format!("exponent {k} is above {MAX_RCF_POWER}"));
+                }
+                // Z3 refuses 0^0 ("indeterminate"), as it refuses a division by zero.
+                if *k == 0 && !base.is_some_and(Interval::excludes_zero) {
+                    return violation(format!(
+                        "exponent 0 of {a}, which is not known to be nonzero"
+                    ));
                 }
                 Ok(())
             }
@@ -1725,6 +1731,17 @@ mod tests {
     const DECLS: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nnew_solver\nreturn z1\n\
                          var s1 \"x\"\nreturn t1\nvar s1 \"y\"\nreturn t2\nconst s1 \"c\"\nreturn t3\n\
                          < t1 t2\nreturn t4\n";
+
+    #[test]
+    fn zero_to_the_zeroth_power_is_no_valid_algebraic_call() {
+        // Z3 refuses 0^0 as indeterminate: a precondition, as for a division by zero.
+        let lits = "sort_real\nreturn s1\nlit s1 \"0\"\nreturn t1\nlit s1 \"-2/3\"\nreturn t2\n";
+        let (_, v) = run(&format!("{lits}algebraic_power t1 0\nreturn t3\n")).unwrap_err();
+        assert!(v.0.contains("not known to be nonzero"), "{v}");
+        for fine in ["algebraic_power t1 2", "algebraic_power t2 0"] {
+            run(&format!("{lits}{fine}\nreturn t3\n")).unwrap();
+        }
+    }
 
     #[test]
     fn a_bound_variable_is_in_scope_only_below_its_quantifier() {
