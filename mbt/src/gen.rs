@@ -483,6 +483,15 @@ pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Ve
                 pick(cx, &Sort::Int)?,
             ],
         )),
+        S::StrIndexOf => Some((
+            Vec::new(),
+            vec![
+                pick(cx, &Sort::String)?,
+                pick(cx, &Sort::String)?,
+                pick(cx, &Sort::Int)?,
+            ],
+        )),
+        S::IntToStr => no_indices(picks(cx, &Sort::Int, 1)),
         S::SeqUnit => no_indices(same(
             cx,
             &|s| matches!(s, Sort::Int | Sort::Bool | Sort::BitVec(_)),
