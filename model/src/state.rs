@@ -82,6 +82,16 @@ pub struct TermInfo {
     pub origin: Origin,
 }
 
+/// What a quantifier was made of (`Call::Quantifier`), for the quantifier readers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantifierShape {
+    pub forall: bool,
+    pub weight: u32,
+    pub vars: Vec<TermId>,
+    pub patterns: Vec<Vec<TermId>>,
+    pub no_patterns: Vec<TermId>,
+}
+
 /// How a term was made: what the read-backs (`crate::read`) judge Z3's answers by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -92,9 +102,9 @@ pub enum Origin {
     /// `var` (a fresh constant: Z3 adds to its name).
     Var,
     /// `apply` of an uninterpreted function to this many arguments.
-    Apply { n_args: usize },
-    /// `forall` or `exists`.
-    Quantifier,
+    Apply { n_args: usize, func: FuncId },
+    /// `forall` or `exists`, with what the quantifier readers judge.
+    Quantifier(QuantifierShape),
     /// Any other call (an operation, a simplification, ...): Z3 may rewrite what it builds.
     Other,
 }
@@ -105,8 +115,24 @@ impl Origin {
             Call::Lit { value, .. } => Origin::Lit(value.clone()),
             Call::Const { name, .. } => Origin::Const(name.clone()),
             Call::Var { .. } => Origin::Var,
-            Call::Apply { args, .. } => Origin::Apply { n_args: args.len() },
-            Call::Quantifier { .. } => Origin::Quantifier,
+            Call::Apply { args, func } => Origin::Apply {
+                n_args: args.len(),
+                func: *func,
+            },
+            Call::Quantifier {
+                forall,
+                weight,
+                vars,
+                patterns,
+                no_patterns,
+                ..
+            } => Origin::Quantifier(QuantifierShape {
+                forall: *forall,
+                weight: *weight,
+                vars: vars.clone(),
+                patterns: patterns.clone(),
+                no_patterns: no_patterns.clone(),
+            }),
             _ => Origin::Other,
         }
     }
@@ -118,7 +144,7 @@ impl Origin {
             Origin::Const(_) => "a constant",
             Origin::Var => "a bound variable",
             Origin::Apply { .. } => "a function application",
-            Origin::Quantifier => "a quantifier",
+            Origin::Quantifier(_) => "a quantifier",
             Origin::Other => "a term built by an operation",
         }
     }
