@@ -705,9 +705,15 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             Origin::Quantifier(q) => expected_quantifier(reader, state, q),
             _ => Expect::Unjudged,
         },
-        // Uninterpreted constants and functions have no parameters.
+        // Uninterpreted constants and functions have no parameters (recursive functions
+        // and special relations do).
         R::DeclNumParameters => match &info.origin {
-            Origin::Const(_) | Origin::Apply { .. } => Expect::Text("0".into()),
+            Origin::Const(_) => Expect::Text("0".into()),
+            Origin::Apply { func, .. }
+                if !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func) =>
+            {
+                Expect::Text("0".into())
+            }
             _ => Expect::Unjudged,
         },
         // `Z3_PARAMETER_RATIONAL`, numbered alike by every release.
