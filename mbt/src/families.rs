@@ -423,11 +423,13 @@ impl Action for ReadBack {
                 if readers.is_empty() {
                     return Ok(false);
                 }
-                let reader = readers[cx.rng.random_range(0..readers.len())];
-                cx.run(Call::Read {
-                    function: reader.name().into(),
-                    term: q,
-                })?;
+                // Reads are cheap beside a round's checks: three of the quantifier.
+                for reader in pick_readers(cx, readers, 3) {
+                    cx.run(Call::Read {
+                        function: reader.name().into(),
+                        term: q,
+                    })?;
+                }
             }
             _ => {
                 // Half the time a fresh literal (numerals at the edges of machine integers,
@@ -444,15 +446,29 @@ impl Action for ReadBack {
                 if readers.is_empty() {
                     return Ok(false);
                 }
-                let reader = readers[cx.rng.random_range(0..readers.len())];
-                cx.run(Call::Read {
-                    function: reader.name().into(),
-                    term: t,
-                })?;
+                for reader in pick_readers(cx, readers, 2) {
+                    cx.run(Call::Read {
+                        function: reader.name().into(),
+                        term: t,
+                    })?;
+                }
             }
         }
         Ok(true)
     }
+}
+
+/// Up to `n` distinct readers of `readers`, in a random order.
+fn pick_readers(
+    cx: &mut RoundState<'_>,
+    mut readers: Vec<model::read::Reader>,
+    n: usize,
+) -> Vec<model::read::Reader> {
+    let mut picked = Vec::new();
+    while picked.len() < n && !readers.is_empty() {
+        picked.push(readers.swap_remove(cx.rng.random_range(0..readers.len())));
+    }
+    picked
 }
 
 /// Most RCF numbers alive in a round: older ones are released first.
