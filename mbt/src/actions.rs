@@ -413,6 +413,36 @@ impl Action for MkSetUnion {
     }
 }
 
+/// A set operation other than the union (`set_intersect`, `set_difference`,
+/// `set_complement`, `set_subset`, `empty_set`, `full_set`).
+pub struct MkSetOp;
+impl Action for MkSetOp {
+    fn name(&self) -> &'static str {
+        "mk_set_op"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_set_op(cx)?.is_some())
+    }
+}
+
+/// An array read or write by the n-ary functions, or an array's default (`select_n`,
+/// `store_n`, `array_default`).
+pub struct MkArrayOp;
+impl Action for MkArrayOp {
+    fn name(&self) -> &'static str {
+        "mk_array_op"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        Ok(gen::mk_array_op(cx)?.is_some())
+    }
+}
+
 /// A recursive function, defined and applied (`rec_fun`, `rec_def`, `apply`).
 pub struct MkRecFun;
 impl Action for MkRecFun {

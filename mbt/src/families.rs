@@ -396,6 +396,41 @@ impl Action for ReadBack {
             2 if cx.solver.is_some() => {
                 cx.solver_call(Call::ReadStats)?;
             }
+            3 => {
+                // A quantifier of the pool, whose shape the quantifier read-backs judge (a
+                // pool's few quantifiers are seldom the uniform pick).
+                let quantifiers: Vec<TermId> = {
+                    let state = cx.sut.state();
+                    cx.pool
+                        .all()
+                        .into_iter()
+                        .filter(|q| {
+                            state.term(*q).is_ok_and(|i| {
+                                matches!(i.origin, model::state::Origin::Quantifier(_))
+                            })
+                        })
+                        .collect()
+                };
+                if quantifiers.is_empty() {
+                    return Ok(false);
+                }
+                let q = quantifiers[cx.rng.random_range(0..quantifiers.len())];
+                let state = cx.sut.state();
+                let readers: Vec<Reader> = Reader::of(Subject::Term)
+                    .filter(|r| untrace::executor::read::available(*r))
+                    .filter(|r| r.applies_to_term(state, q).is_ok())
+                    .collect();
+                if readers.is_empty() {
+                    return Ok(false);
+                }
+                // Reads are cheap beside a round's checks: three of the quantifier.
+                for reader in pick_readers(cx, readers, 3) {
+                    cx.run(Call::Read {
+                        function: reader.name().into(),
+                        term: q,
+                    })?;
+                }
+            }
             _ => {
                 // Half the time a fresh literal (numerals at the edges of machine integers,
                 // FP specials, strings), which the numeral and FP read-backs judge exactly.
@@ -411,15 +446,29 @@ impl Action for ReadBack {
                 if readers.is_empty() {
                     return Ok(false);
                 }
-                let reader = readers[cx.rng.random_range(0..readers.len())];
-                cx.run(Call::Read {
-                    function: reader.name().into(),
-                    term: t,
-                })?;
+                for reader in pick_readers(cx, readers, 2) {
+                    cx.run(Call::Read {
+                        function: reader.name().into(),
+                        term: t,
+                    })?;
+                }
             }
         }
         Ok(true)
     }
+}
+
+/// Up to `n` distinct readers of `readers`, in a random order.
+fn pick_readers(
+    cx: &mut RoundState<'_>,
+    mut readers: Vec<model::read::Reader>,
+    n: usize,
+) -> Vec<model::read::Reader> {
+    let mut picked = Vec::new();
+    while picked.len() < n && !readers.is_empty() {
+        picked.push(readers.swap_remove(cx.rng.random_range(0..readers.len())));
+    }
+    picked
 }
 
 /// Most RCF numbers alive in a round: older ones are released first.

@@ -483,6 +483,15 @@ pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Ve
                 pick(cx, &Sort::Int)?,
             ],
         )),
+        S::StrIndexOf => Some((
+            Vec::new(),
+            vec![
+                pick(cx, &Sort::String)?,
+                pick(cx, &Sort::String)?,
+                pick(cx, &Sort::Int)?,
+            ],
+        )),
+        S::IntToStr => no_indices(picks(cx, &Sort::Int, 1)),
         S::SeqUnit => no_indices(same(
             cx,
             &|s| matches!(s, Sort::Int | Sort::Bool | Sort::BitVec(_)),
@@ -773,6 +782,72 @@ pub fn mk_set_union(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> 
         return Ok(None);
     };
     cx.new_term(Call::SetUnion(sets), false)
+}
+
+/// A set operation other than the union on sets of the pool: an intersection of one to
+/// three sets, a difference, a complement, a subset test, or the empty or full set of an
+/// element sort of the pool's sets.
+pub fn mk_set_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(set) = sort_where(cx, |s| matches!(s, Sort::Array(_, e) if **e == Sort::Bool)) else {
+        return Ok(None);
+    };
+    let call = match cx.rng.random_range(0..6) {
+        0 => {
+            let n = cx.rng.random_range(1..=3);
+            picks(cx, &set, n).map(Call::SetIntersect)
+        }
+        1 => picks(cx, &set, 2).map(|p| Call::SetDifference(p[0], p[1])),
+        2 => pick(cx, &set).map(Call::SetComplement),
+        3 => picks(cx, &set, 2).map(|p| Call::SetSubset(p[0], p[1])),
+        k => {
+            let Sort::Array(element, _) = &set else {
+                return Ok(None);
+            };
+            let element = (**element).clone();
+            cx.sort_id(&element)?.map(|sid| match k {
+                4 => Call::EmptySet(sid),
+                _ => Call::FullSet(sid),
+            })
+        }
+    };
+    match call {
+        Some(call) => cx.new_term(call, false),
+        None => Ok(None),
+    }
+}
+
+/// An array read or write through the n-ary functions (`select_n`, `store_n`, one index),
+/// or an array's default value (`array_default`), on an array of the pool.
+pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
+    let Some(array) = sort_where(cx, |s| matches!(s, Sort::Array(..))) else {
+        return Ok(None);
+    };
+    let Sort::Array(index, element) = &array else {
+        return Ok(None);
+    };
+    let (index, element) = ((**index).clone(), (**element).clone());
+    let Some(a) = pick(cx, &array) else {
+        return Ok(None);
+    };
+    let call = match cx.rng.random_range(0..3) {
+        0 => pick(cx, &index).map(|i| Call::SelectN {
+            array: a,
+            indices: vec![i],
+        }),
+        1 => match (pick(cx, &index), pick(cx, &element)) {
+            (Some(i), Some(value)) => Some(Call::StoreN {
+                array: a,
+                indices: vec![i],
+                value,
+            }),
+            _ => None,
+        },
+        _ => Some(Call::ArrayDefault(a)),
+    };
+    match call {
+        Some(call) => cx.new_term(call, false),
+        None => Ok(None),
+    }
 }
 
 /// A recursive function over Int (and, half the time, a second parameter of a sort of the

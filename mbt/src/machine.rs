@@ -92,6 +92,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &MkConstArray, 2, Main),
     t(Main, &MkPb, 2, Main),
     t(Main, &MkSetUnion, 2, Main),
+    t(Main, &MkSetOp, 1, Main),
+    t(Main, &MkArrayOp, 1, Main),
     t(Main, &MkRecFun, 1, Main),
     t(Main, &MkRelation, 1, Main),
     t(Main, &HandModel, 1, Main),

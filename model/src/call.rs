@@ -1063,6 +1063,47 @@ macro_rules! walk_call {
                 $v.head(spec!("algebraic_sign", Value, Algebraic, ["Z3_algebraic_sign"], ApiOnly));
                 $v.term(t);
             }
+            Call::SetIntersect(terms) => {
+                $v.head(spec!("set_intersect", Term, Terms, ["Z3_mk_set_intersect"], Smt2::Indexed { head: "intersection", standard: false }));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
+            Call::SetDifference(a, b) => {
+                $v.head(spec!("set_difference", Term, Terms, ["Z3_mk_set_difference"], Smt2::Indexed { head: "setminus", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::SetComplement(a) => {
+                $v.head(spec!("set_complement", Term, Terms, ["Z3_mk_set_complement"], Smt2::Indexed { head: "complement", standard: false }));
+                $v.term(a);
+            }
+            Call::SetSubset(a, b) => {
+                $v.head(spec!("set_subset", Term, Terms, ["Z3_mk_set_subset"], Smt2::Indexed { head: "subset", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::EmptySet(s) => {
+                $v.head(spec!("empty_set", Term, Terms, ["Z3_mk_empty_set"], Written));
+                $v.sort(s);
+            }
+            Call::FullSet(s) => {
+                $v.head(spec!("full_set", Term, Terms, ["Z3_mk_full_set"], Written));
+                $v.sort(s);
+            }
+            Call::SelectN { array, indices } => {
+                $v.head(spec!("select_n", Term, Terms, ["Z3_mk_select_n"], Smt2::Indexed { head: "select", standard: true }));
+                $v.term(array);
+                $v.terms(indices, List::Fixed);
+            }
+            Call::StoreN { array, indices, value } => {
+                $v.head(spec!("store_n", Term, Terms, ["Z3_mk_store_n"], Smt2::Indexed { head: "store", standard: true }));
+                $v.term(array);
+                $v.terms_until(indices, "value");
+                $v.term(value);
+            }
+            Call::ArrayDefault(a) => {
+                $v.head(spec!("array_default", Term, Terms, ["Z3_mk_array_default"], Smt2::Indexed { head: "default", standard: false }));
+                $v.term(a);
+            }
         }
     }};
 }
@@ -1077,7 +1118,17 @@ macro_rules! walk_call {
 #[macro_export]
 macro_rules! plain_call {
     () => {
-        $crate::call::Call::ConstArray { .. } | $crate::call::Call::SetUnion(..)
+        $crate::call::Call::ConstArray { .. }
+            | $crate::call::Call::SetUnion(..)
+            | $crate::call::Call::SetIntersect(..)
+            | $crate::call::Call::SetDifference(..)
+            | $crate::call::Call::SetComplement(..)
+            | $crate::call::Call::SetSubset(..)
+            | $crate::call::Call::EmptySet(..)
+            | $crate::call::Call::FullSet(..)
+            | $crate::call::Call::SelectN { .. }
+            | $crate::call::Call::StoreN { .. }
+            | $crate::call::Call::ArrayDefault(..)
     };
 }
 
@@ -1463,6 +1514,34 @@ pub enum Call {
         test: AlgebraicTest,
         term: TermId,
     },
+    /// `set_intersect tA tB ...`: the intersection of sets (`Z3_mk_set_intersect`), arrays
+    /// to Bool of one sort, at least one. Appended last: binary traces keep their variant
+    /// numbers (so are the calls below).
+    SetIntersect(Vec<TermId>),
+    /// `set_difference tA tB`: A without B (`Z3_mk_set_difference`).
+    SetDifference(TermId, TermId),
+    /// `set_complement tA` (`Z3_mk_set_complement`).
+    SetComplement(TermId),
+    /// `set_subset tA tB`: whether A is a subset of B (`Z3_mk_set_subset`).
+    SetSubset(TermId, TermId),
+    /// `empty_set sS`: the empty set of elements of sort S (`Z3_mk_empty_set`).
+    EmptySet(SortId),
+    /// `full_set sS`: the set of every element of sort S (`Z3_mk_full_set`).
+    FullSet(SortId),
+    /// `select_n tA tI... `: A at the indices I... (`Z3_mk_select_n`), one per dimension.
+    SelectN {
+        array: TermId,
+        indices: Vec<TermId>,
+    },
+    /// `store_n tA tI... value tV`: A with V at the indices I... (`Z3_mk_store_n`).
+    StoreN {
+        array: TermId,
+        indices: Vec<TermId>,
+        value: TermId,
+    },
+    /// `array_default tA`: the default value of A (`Z3_mk_array_default`), for the arrays
+    /// that have one (a constant array's value; Z3 leaves it open otherwise).
+    ArrayDefault(TermId),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2141,6 +2220,24 @@ impl Call {
             }
             all.push(Call::Cube(z));
             all.push(Call::SetUnion(vec![]));
+            all.extend([
+                Call::SetIntersect(vec![t]),
+                Call::SetDifference(t, t),
+                Call::SetComplement(t),
+                Call::SetSubset(t, t),
+                Call::EmptySet(s),
+                Call::FullSet(s),
+                Call::SelectN {
+                    array: t,
+                    indices: vec![t],
+                },
+                Call::StoreN {
+                    array: t,
+                    indices: vec![t],
+                    value: t,
+                },
+                Call::ArrayDefault(t),
+            ]);
             all.extend([
                 Call::Read {
                     function: text(),

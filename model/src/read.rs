@@ -105,6 +105,40 @@ readers! {
     SeqSortBasis = "Z3_get_seq_sort_basis", Sort, false;
     // `(simplify T)` in Z3's own command interpreter, T as `Z3_ast_to_string` prints it.
     EvalSimplify = "Z3_eval_smtlib2_string", Term, false;
+    // Quantifiers (what `forall`/`exists` made; the bound variable, pattern and no-pattern
+    // read are the first).
+    IsQuantifierForall = "Z3_is_quantifier_forall", Term, false;
+    IsQuantifierExists = "Z3_is_quantifier_exists", Term, false;
+    IsLambda = "Z3_is_lambda", Term, false;
+    QuantifierWeight = "Z3_get_quantifier_weight", Term, false;
+    QuantifierNumBound = "Z3_get_quantifier_num_bound", Term, false;
+    QuantifierBoundName = "Z3_get_quantifier_bound_name", Term, false;
+    QuantifierBoundSort = "Z3_get_quantifier_bound_sort", Term, false;
+    QuantifierBody = "Z3_get_quantifier_body", Term, false;
+    QuantifierNumPatterns = "Z3_get_quantifier_num_patterns", Term, false;
+    // The first pattern (`Z3_get_quantifier_pattern_ast`), its number of terms.
+    PatternNumTerms = "Z3_get_pattern_num_terms", Term, false;
+    // The first term of the first pattern.
+    PatternTerm = "Z3_get_pattern", Term, false;
+    QuantifierNumNoPatterns = "Z3_get_quantifier_num_no_patterns", Term, false;
+    QuantifierNoPattern = "Z3_get_quantifier_no_pattern_ast", Term, false;
+    // Declarations of applications (the first parameter, domain sort).
+    DeclNumParameters = "Z3_get_decl_num_parameters", Term, false;
+    DeclParameterKind = "Z3_get_decl_parameter_kind", Term, false;
+    // A bit-vector numeral's declaration: its value (parameter 0) and width (parameter 1).
+    DeclRationalParameter = "Z3_get_decl_rational_parameter", Term, false;
+    DeclIntParameter = "Z3_get_decl_int_parameter", Term, false;
+    Domain = "Z3_get_domain", Term, false;
+    // Whether it is the declaration's AST id (`true`; ids differ between releases).
+    FuncDeclId = "Z3_get_func_decl_id", Term, false;
+    // The declaration as an AST and back (`Z3_func_decl_to_ast`), the same declaration.
+    ToFuncDecl = "Z3_to_func_decl", Term, false;
+    IsAlgebraicNumber = "Z3_is_algebraic_number", Term, false;
+    // Whether it is the sort's AST id (`true`).
+    SortId = "Z3_get_sort_id", Sort, false;
+    IsSeqSort = "Z3_is_seq_sort", Sort, false;
+    IsReSort = "Z3_is_re_sort", Sort, false;
+    ReSortBasis = "Z3_get_re_sort_basis", Sort, false;
     // Only in releases after 4.8.12.
     StringLength = "Z3_get_string_length", Term, true;
     StringContents = "Z3_get_string_contents", Term, true;
@@ -161,8 +195,38 @@ impl Reader {
             (Sort::FloatingPoint(e, s), Some(v)) => fp_value(*e, *s, v),
             _ => None,
         };
+        let quantifier = match &info.origin {
+            Origin::Quantifier(q) => Some(q),
+            _ => None,
+        };
+        let app = matches!(
+            info.origin,
+            Origin::Const(_) | Origin::Lit(_) | Origin::Apply { .. }
+        );
         use Reader as R;
         let ok = match self {
+            R::IsQuantifierForall
+            | R::IsQuantifierExists
+            | R::IsLambda
+            | R::QuantifierWeight
+            | R::QuantifierNumBound
+            | R::QuantifierBody
+            | R::QuantifierNumPatterns
+            | R::QuantifierNumNoPatterns => quantifier.is_some(),
+            R::QuantifierBoundName | R::QuantifierBoundSort => {
+                quantifier.is_some_and(|q| !q.vars.is_empty())
+            }
+            R::PatternNumTerms | R::PatternTerm => {
+                quantifier.is_some_and(|q| q.patterns.first().is_some_and(|p| !p.is_empty()))
+            }
+            R::QuantifierNoPattern => quantifier.is_some_and(|q| !q.no_patterns.is_empty()),
+            R::DeclNumParameters | R::FuncDeclId | R::ToFuncDecl => app,
+            // A bit-vector numeral's declaration has parameters (its value and width).
+            R::DeclParameterKind | R::DeclRationalParameter | R::DeclIntParameter => {
+                numeral && matches!(info.sort, Sort::BitVec(_))
+            }
+            R::Domain => matches!(info.origin, Origin::Apply { n_args, .. } if n_args > 0),
+            R::IsAlgebraicNumber => true,
             R::NumeralString
             | R::NumeralDecimalString
             | R::NumeralInt
@@ -191,12 +255,7 @@ impl Reader {
             | R::BoolValue => true,
             // Of applications: what `var` and `const` make, literals and applications of
             // functions (a quantifier is none).
-            R::AppNumArgs | R::AppDeclName | R::AppDeclKind | R::AppDomainSize | R::AppRange => {
-                matches!(
-                    info.origin,
-                    Origin::Const(_) | Origin::Lit(_) | Origin::Apply { .. }
-                )
-            }
+            R::AppNumArgs | R::AppDeclName | R::AppDeclKind | R::AppDomainSize | R::AppRange => app,
             R::GetString | R::GetLstring | R::StringLength | R::StringContents => {
                 lit.is_some() && info.sort == Sort::String
             }
@@ -231,7 +290,11 @@ impl Reader {
             | R::ArrayRange
             | R::SeqSortBasis
             | R::ArrayArity
-            | R::ArrayDomainN => false,
+            | R::ArrayDomainN
+            | R::SortId
+            | R::IsSeqSort
+            | R::IsReSort
+            | R::ReSortBasis => false,
         };
         if ok {
             Ok(())
@@ -250,7 +313,13 @@ impl Reader {
         let s = state.sort(sort)?;
         use Reader as R;
         let ok = match self {
-            R::SortKind | R::SortName | R::SortToString => true,
+            R::SortKind
+            | R::SortName
+            | R::SortToString
+            | R::SortId
+            | R::IsSeqSort
+            | R::IsReSort => true,
+            R::ReSortBasis => matches!(s, Sort::RegLan),
             R::BvSortSize => matches!(s, Sort::BitVec(_)),
             R::FpEbits | R::FpSbits => matches!(s, Sort::FloatingPoint(..)),
             R::ArrayDomain | R::ArrayRange | R::ArrayArity | R::ArrayDomainN => {
@@ -534,7 +603,7 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
                 bool_text(true)
             }
             Origin::Lit(_) => Expect::Unjudged,
-            Origin::Const(_) | Origin::Var | Origin::Quantifier | Origin::Apply { .. } => {
+            Origin::Const(_) | Origin::Var | Origin::Quantifier(_) | Origin::Apply { .. } => {
                 bool_text(false)
             }
             Origin::Other => Expect::Unjudged,
@@ -547,25 +616,25 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             Origin::Lit(_) | Origin::Const(_) | Origin::Var | Origin::Apply { .. } => {
                 Expect::Text("app".into())
             }
-            Origin::Quantifier => Expect::Text("quantifier".into()),
+            Origin::Quantifier(_) => Expect::Text("quantifier".into()),
             Origin::Other => Expect::Unjudged,
         },
         R::IsApp => match &info.origin {
             Origin::Lit(_) | Origin::Const(_) | Origin::Var | Origin::Apply { .. } => {
                 bool_text(true)
             }
-            Origin::Quantifier => bool_text(false),
+            Origin::Quantifier(_) => bool_text(false),
             Origin::Other => Expect::Unjudged,
         },
         R::AppNumArgs => match &info.origin {
             Origin::Lit(_) | Origin::Const(_) => Expect::Text("0".into()),
-            Origin::Apply { n_args } => Expect::Text(n_args.to_string()),
-            Origin::Var | Origin::Quantifier | Origin::Other => Expect::Unjudged,
+            Origin::Apply { n_args, .. } => Expect::Text(n_args.to_string()),
+            Origin::Var | Origin::Quantifier(_) | Origin::Other => Expect::Unjudged,
         },
         R::AppDomainSize => match &info.origin {
             Origin::Lit(_) | Origin::Const(_) => Expect::Text("0".into()),
-            Origin::Apply { n_args } => Expect::Text(n_args.to_string()),
-            Origin::Var | Origin::Quantifier | Origin::Other => Expect::Unjudged,
+            Origin::Apply { n_args, .. } => Expect::Text(n_args.to_string()),
+            Origin::Var | Origin::Quantifier(_) | Origin::Other => Expect::Unjudged,
         },
         R::AppDeclName => match &info.origin {
             Origin::Const(name) => Expect::Text(name.clone()),
@@ -620,6 +689,56 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             true => Expect::Unjudged,
         },
         R::FpIsNumeral => bool_text(fp.is_some()),
+        R::IsQuantifierForall
+        | R::IsQuantifierExists
+        | R::IsLambda
+        | R::QuantifierWeight
+        | R::QuantifierNumBound
+        | R::QuantifierBoundName
+        | R::QuantifierBoundSort
+        | R::QuantifierBody
+        | R::QuantifierNumPatterns
+        | R::PatternNumTerms
+        | R::PatternTerm
+        | R::QuantifierNumNoPatterns
+        | R::QuantifierNoPattern => match &info.origin {
+            Origin::Quantifier(q) => expected_quantifier(reader, state, q),
+            _ => Expect::Unjudged,
+        },
+        // Uninterpreted constants and functions have no parameters (recursive functions
+        // and special relations do).
+        R::DeclNumParameters => match &info.origin {
+            Origin::Const(_) => Expect::Text("0".into()),
+            Origin::Apply { func, .. }
+                if !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func) =>
+            {
+                Expect::Text("0".into())
+            }
+            _ => Expect::Unjudged,
+        },
+        // `Z3_PARAMETER_RATIONAL`, numbered alike by every release.
+        R::DeclParameterKind => Expect::Text("2".into()),
+        R::DeclRationalParameter => {
+            number.map_or(Expect::Unjudged, |v| Expect::Text(rational_text(&v)))
+        }
+        R::DeclIntParameter => match info.sort {
+            Sort::BitVec(w) => Expect::Text(w.to_string()),
+            _ => Expect::Unjudged,
+        },
+        R::Domain => match &info.origin {
+            Origin::Apply { func, .. } => match state.funcs.get(func) {
+                Some((domain, _)) if !domain.is_empty() => sort_expect(state, &domain[0]),
+                _ => Expect::Unjudged,
+            },
+            _ => Expect::Unjudged,
+        },
+        R::FuncDeclId => bool_text(true),
+        R::ToFuncDecl => bool_text(true),
+        // Literals, constants, applications and quantifiers are no algebraic numbers.
+        R::IsAlgebraicNumber => match &info.origin {
+            Origin::Other => Expect::Unjudged,
+            _ => bool_text(false),
+        },
         R::FpIsNan
         | R::FpIsInf
         | R::FpIsZero
@@ -645,7 +764,45 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         | R::ArrayRange
         | R::SeqSortBasis
         | R::ArrayArity
-        | R::ArrayDomainN => Expect::Unjudged,
+        | R::ArrayDomainN
+        | R::SortId
+        | R::IsSeqSort
+        | R::IsReSort
+        | R::ReSortBasis => Expect::Unjudged,
+    }
+}
+
+/// What a quantifier reader must answer for the quantifier made of `q` (Z3 keeps the
+/// variables, patterns and no-patterns in the order given; the bound variables' names are
+/// Z3's, `var` makes fresh constants).
+fn expected_quantifier(reader: Reader, state: &State, q: &crate::state::QuantifierShape) -> Expect {
+    let sort_of = |t: &TermId| match state.term(*t) {
+        Ok(info) => sort_expect(state, &info.sort),
+        Err(_) => Expect::Unjudged,
+    };
+    let count = |n: usize| Expect::Text(n.to_string());
+    use Reader as R;
+    match reader {
+        R::IsQuantifierForall => bool_text(q.forall),
+        R::IsQuantifierExists => bool_text(!q.forall),
+        R::IsLambda => bool_text(false),
+        R::QuantifierWeight => Expect::Text(q.weight.to_string()),
+        R::QuantifierNumBound => count(q.vars.len()),
+        R::QuantifierBoundSort => q.vars.first().map_or(Expect::Unjudged, sort_of),
+        R::QuantifierBody => Expect::Sort(Sort::Bool),
+        R::QuantifierNumPatterns => count(q.patterns.len()),
+        R::PatternNumTerms => q
+            .patterns
+            .first()
+            .map_or(Expect::Unjudged, |p| count(p.len())),
+        R::PatternTerm => q
+            .patterns
+            .first()
+            .and_then(|p| p.first())
+            .map_or(Expect::Unjudged, sort_of),
+        R::QuantifierNumNoPatterns => count(q.no_patterns.len()),
+        R::QuantifierNoPattern => q.no_patterns.first().map_or(Expect::Unjudged, sort_of),
+        _ => Expect::Unjudged,
     }
 }
 
@@ -711,6 +868,10 @@ pub fn expected_for_sort(reader: Reader, state: &State, sort: SortId) -> Expect 
         (R::ArrayRange, Sort::Array(_, e)) => sort_expect(state, e),
         (R::ArrayArity, Sort::Array(..)) => Expect::Text("1".into()),
         (R::SeqSortBasis, Sort::Seq(e)) => sort_expect(state, e),
+        (R::SortId, _) => bool_text(true),
+        (R::IsSeqSort, s) => bool_text(matches!(s, Sort::Seq(_) | Sort::String)),
+        (R::IsReSort, s) => bool_text(*s == Sort::RegLan),
+        (R::ReSortBasis, Sort::RegLan) => Expect::Sort(Sort::String),
         _ => Expect::Unjudged,
     }
 }
@@ -814,6 +975,38 @@ mod tests {
             expected_for_term(Reader::AppDeclName, &state, TermId(2)),
             Expect::Text("x".into())
         );
+    }
+
+    #[test]
+    fn quantifier_reads_are_judged_by_what_made_the_quantifier() {
+        let state = state_of(
+            "sort_int\nreturn s1\nfun \"f\" s1 s1\nreturn f1\nvar s1 \"i\"\nreturn t1\n\
+             apply f1 t1\nreturn t2\n= t2 t1\nreturn t3\n\
+             exists 3 t1 body t3 pattern t2\nreturn t4\n",
+        );
+        let expect = |reader, term| expected_for_term(reader, &state, TermId(term));
+        let text = |t: &str| Expect::Text(t.into());
+        assert_eq!(expect(Reader::IsQuantifierForall, 4), text("false"));
+        assert_eq!(expect(Reader::IsQuantifierExists, 4), text("true"));
+        assert_eq!(expect(Reader::QuantifierWeight, 4), text("3"));
+        assert_eq!(expect(Reader::QuantifierNumBound, 4), text("1"));
+        assert_eq!(expect(Reader::PatternNumTerms, 4), text("1"));
+        assert_eq!(expect(Reader::QuantifierNumNoPatterns, 4), text("0"));
+        assert_eq!(
+            expect(Reader::QuantifierBoundSort, 4),
+            Expect::Sort(Sort::Int)
+        );
+        assert_eq!(expect(Reader::Domain, 2), Expect::Sort(Sort::Int));
+        let read = |function: &str, term: u32| Call::Read {
+            function: function.into(),
+            term: TermId(term),
+        };
+        assert!(state.check(&read("Z3_get_pattern", 4)).is_ok());
+        assert!(state
+            .check(&read("Z3_get_quantifier_no_pattern_ast", 4))
+            .is_err());
+        assert!(state.check(&read("Z3_get_quantifier_weight", 2)).is_err());
+        assert!(state.check(&read("Z3_get_decl_int_parameter", 2)).is_err());
     }
 
     #[test]

@@ -82,6 +82,16 @@ pub struct TermInfo {
     pub origin: Origin,
 }
 
+/// What a quantifier was made of (`Call::Quantifier`), for the quantifier readers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantifierShape {
+    pub forall: bool,
+    pub weight: u32,
+    pub vars: Vec<TermId>,
+    pub patterns: Vec<Vec<TermId>>,
+    pub no_patterns: Vec<TermId>,
+}
+
 /// How a term was made: what the read-backs (`crate::read`) judge Z3's answers by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -92,9 +102,9 @@ pub enum Origin {
     /// `var` (a fresh constant: Z3 adds to its name).
     Var,
     /// `apply` of an uninterpreted function to this many arguments.
-    Apply { n_args: usize },
-    /// `forall` or `exists`.
-    Quantifier,
+    Apply { n_args: usize, func: FuncId },
+    /// `forall` or `exists`, with what the quantifier readers judge.
+    Quantifier(QuantifierShape),
     /// Any other call (an operation, a simplification, ...): Z3 may rewrite what it builds.
     Other,
 }
@@ -105,8 +115,24 @@ impl Origin {
             Call::Lit { value, .. } => Origin::Lit(value.clone()),
             Call::Const { name, .. } => Origin::Const(name.clone()),
             Call::Var { .. } => Origin::Var,
-            Call::Apply { args, .. } => Origin::Apply { n_args: args.len() },
-            Call::Quantifier { .. } => Origin::Quantifier,
+            Call::Apply { args, func } => Origin::Apply {
+                n_args: args.len(),
+                func: *func,
+            },
+            Call::Quantifier {
+                forall,
+                weight,
+                vars,
+                patterns,
+                no_patterns,
+                ..
+            } => Origin::Quantifier(QuantifierShape {
+                forall: *forall,
+                weight: *weight,
+                vars: vars.clone(),
+                patterns: patterns.clone(),
+                no_patterns: no_patterns.clone(),
+            }),
             _ => Origin::Other,
         }
     }
@@ -118,7 +144,7 @@ impl Origin {
             Origin::Const(_) => "a constant",
             Origin::Var => "a bound variable",
             Origin::Apply { .. } => "a function application",
-            Origin::Quantifier => "a quantifier",
+            Origin::Quantifier(_) => "a quantifier",
             Origin::Other => "a term built by an operation",
         }
     }
@@ -334,6 +360,42 @@ impl State {
         self.term(id).map(|t| &t.sort)
     }
 
+    /// The sort of `id`, which must be a set (an array to Bool), an argument of `what`.
+    fn set_sort(&self, id: TermId, what: &str) -> Result<Sort, Violation> {
+        let sort = self.term_sort(id)?;
+        if matches!(sort, Sort::Array(_, e) if **e == Sort::Bool) {
+            Ok(sort.clone())
+        } else {
+            violation(format!(
+                "{what} argument {id} has sort {sort}, expected a set (an array to Bool)"
+            ))
+        }
+    }
+
+    /// `id` has sort `sort`, as an argument of `what`.
+    fn same_sort(&self, id: TermId, sort: &Sort, what: &str) -> Result<(), Violation> {
+        let other = self.term_sort(id)?;
+        if other == sort {
+            Ok(())
+        } else {
+            violation(format!(
+                "{what} argument {id} has sort {other}, expected {sort}"
+            ))
+        }
+    }
+
+    /// The index and element sorts of `array` read at `indices`: one index, as the
+    /// arrays of [`Sort`] have one dimension.
+    fn one_index(&self, array: TermId, indices: &[TermId]) -> Result<(Sort, Sort), Violation> {
+        match (self.term_sort(array)?, indices.len()) {
+            (Sort::Array(index, element), 1) => Ok(((**index).clone(), (**element).clone())),
+            (Sort::Array(..), n) => {
+                violation(format!("{array} has one dimension, got {n} indices"))
+            }
+            (other, _) => violation(format!("{array} has sort {other}, expected an array")),
+        }
+    }
+
     /// `id` is a term without free variables: one that a solver, a model or a check may take.
     fn closed_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
         match self.term(id)?.free_vars.first() {
@@ -362,9 +424,24 @@ impl State {
         };
         match call {
             Call::Var { .. } => BTreeSet::from([new]),
-            Call::Apply { args, .. } | Call::Op { args, .. } | Call::SetUnion(args) => {
-                union(&mut args.iter())
+            Call::Apply { args, .. }
+            | Call::Op { args, .. }
+            | Call::SetUnion(args)
+            | Call::SetIntersect(args) => union(&mut args.iter()),
+            Call::SetDifference(a, b) | Call::SetSubset(a, b) => union(&mut [a, b].into_iter()),
+            Call::SetComplement(t) | Call::ArrayDefault(t) => of(t),
+            Call::SelectN { array, indices } => {
+                union(&mut std::iter::once(array).chain(indices.iter()))
             }
+            Call::StoreN {
+                array,
+                indices,
+                value,
+            } => union(
+                &mut std::iter::once(array)
+                    .chain(indices.iter())
+                    .chain(std::iter::once(value)),
+            ),
             Call::Pb { terms, .. } => union(&mut terms.iter().map(|(_, t)| t)),
             Call::ConstArray { value: t, .. }
             | Call::Simplify(t)
@@ -597,6 +674,51 @@ impl State {
                 }
                 Sort::Bool
             }
+            Call::SetIntersect(terms) => {
+                let Some(first) = terms.first() else {
+                    return violation("an intersection needs at least one set");
+                };
+                let sort = self.set_sort(*first, "intersection")?;
+                for t in &terms[1..] {
+                    self.same_sort(*t, &sort, "intersection")?;
+                }
+                sort
+            }
+            Call::SetDifference(a, b) => {
+                let sort = self.set_sort(*a, "set difference")?;
+                self.same_sort(*b, &sort, "set difference")?;
+                sort
+            }
+            Call::SetComplement(a) => self.set_sort(*a, "set complement")?,
+            Call::SetSubset(a, b) => {
+                let sort = self.set_sort(*a, "subset")?;
+                self.same_sort(*b, &sort, "subset")?;
+                Sort::Bool
+            }
+            Call::EmptySet(s) | Call::FullSet(s) => Sort::array(self.sort(*s)?.clone(), Sort::Bool),
+            Call::SelectN { array, indices } => {
+                let (index, element) = self.one_index(*array, indices)?;
+                self.same_sort(indices[0], &index, "select_n index")?;
+                element
+            }
+            Call::StoreN {
+                array,
+                indices,
+                value,
+            } => {
+                let (index, element) = self.one_index(*array, indices)?;
+                self.same_sort(indices[0], &index, "store_n index")?;
+                self.same_sort(*value, &element, "store_n value")?;
+                self.term_sort(*array)?.clone()
+            }
+            Call::ArrayDefault(a) => match self.term_sort(*a)? {
+                Sort::Array(_, element) => (**element).clone(),
+                other => {
+                    return violation(format!(
+                        "array_default of {a}, of sort {other}, expected an array"
+                    ))
+                }
+            },
             Call::SetUnion(terms) => {
                 let Some(first) = terms.first() else {
                     return violation("a union needs at least one set");
@@ -764,7 +886,16 @@ impl State {
             | Call::Var { .. }
             | Call::Quantifier { .. }
             | Call::Pb { .. }
-            | Call::SetUnion(_) => self.result_sort(call).map(drop),
+            | Call::SetUnion(_)
+            | Call::SetIntersect(_)
+            | Call::SetDifference(..)
+            | Call::SetComplement(_)
+            | Call::SetSubset(..)
+            | Call::EmptySet(_)
+            | Call::FullSet(_)
+            | Call::SelectN { .. }
+            | Call::StoreN { .. }
+            | Call::ArrayDefault(_) => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -1218,7 +1349,16 @@ impl State {
             | Call::DtUpdate { .. }
             | Call::GoalFormula(_)
             | Call::Pb { .. }
-            | Call::SetUnion(_) => {}
+            | Call::SetUnion(_)
+            | Call::SetIntersect(_)
+            | Call::SetDifference(..)
+            | Call::SetComplement(_)
+            | Call::SetSubset(..)
+            | Call::EmptySet(_)
+            | Call::FullSet(_)
+            | Call::SelectN { .. }
+            | Call::StoreN { .. }
+            | Call::ArrayDefault(_) => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));

@@ -108,6 +108,10 @@ pub enum Signature {
     StrSubstr,
     /// Strings to Bool.
     StrCmp,
+    /// `str.indexof s t i`: two Strings and an Int to an Int.
+    StrIndexOf,
+    /// An Int to a String (`str.from_int`).
+    IntToStr,
     /// An element to the sequence of it.
     SeqUnit,
     /// Sequences of one sort, same result.
@@ -264,6 +268,43 @@ pub static OPS: &[OpSpec] = &[
     op("RTP", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
     op("RTN", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
     op("RTZ", F, 0, Fixed(0), S::Nullary(NullarySort::RoundingMode)),
+    // The same rounding modes by their long SMT-LIB names, which Z3's API makes with other
+    // functions (`Z3_mk_fpa_round_nearest_ties_to_even` where `RNE` is `Z3_mk_fpa_rne`).
+    op(
+        "roundNearestTiesToEven",
+        F,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RoundingMode),
+    ),
+    op(
+        "roundNearestTiesToAway",
+        F,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RoundingMode),
+    ),
+    op(
+        "roundTowardPositive",
+        F,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RoundingMode),
+    ),
+    op(
+        "roundTowardNegative",
+        F,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RoundingMode),
+    ),
+    op(
+        "roundTowardZero",
+        F,
+        0,
+        Fixed(0),
+        S::Nullary(NullarySort::RoundingMode),
+    ),
     op("fp.abs", F, 0, Fixed(1), S::FpUnary),
     op("fp.neg", F, 0, Fixed(1), S::FpUnary),
     op("fp.add", F, 0, Fixed(3), S::FpRounded),
@@ -304,6 +345,10 @@ pub static OPS: &[OpSpec] = &[
     op("str.contains", St, 0, Fixed(2), S::StrCmp),
     op("str.<", St, 0, Fixed(2), S::StrCmp),
     op("str.<=", St, 0, Fixed(2), S::StrCmp),
+    op("str.indexof", St, 0, Fixed(3), S::StrIndexOf),
+    op("str.replace", St, 0, Fixed(3), S::Str),
+    op("str.to_int", St, 0, Fixed(1), S::StrLen),
+    op("str.from_int", St, 0, Fixed(1), S::IntToStr),
     op("seq.unit", St, 0, Fixed(1), S::SeqUnit),
     op("seq.++", St, 0, AtLeast(2), S::SeqConcat),
     op("seq.len", St, 0, Fixed(1), S::SeqLen),
@@ -527,6 +572,16 @@ impl OpSpec {
             S::StrSubstr => ill("a String and two Ints"),
             S::StrCmp if all(&|s| *s == Sort::String) => Ok(Sort::Bool),
             S::StrCmp => ill("Strings"),
+            S::StrIndexOf
+                if *args[0] == Sort::String
+                    && *args[1] == Sort::String
+                    && *args[2] == Sort::Int =>
+            {
+                Ok(Sort::Int)
+            }
+            S::StrIndexOf => ill("two Strings and an Int"),
+            S::IntToStr if *args[0] == Sort::Int => Ok(Sort::String),
+            S::IntToStr => ill("an Int"),
             S::SeqUnit => Ok(Sort::seq(args[0].clone())),
             S::SeqConcat if matches!(args[0], Sort::Seq(_)) && all_same(args) => {
                 Ok(args[0].clone())

@@ -324,6 +324,12 @@ impl Writer {
                 let index = self.state.sorts[index].clone();
                 format!("((as const (Array {index} {element})) {v})")
             }
+            // The empty and full sets are constant arrays to Bool (Z3's own form of them).
+            Call::EmptySet(s) | Call::FullSet(s) => {
+                let element = self.state.sorts.get(s).ok_or(MISSING)?;
+                let full = matches!(call, Call::FullSet(_));
+                format!("((as const (Array {element} Bool)) {full})")
+            }
             // simplify returns an equivalent term.
             Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => {
                 self.name(*t).ok_or(MISSING)?

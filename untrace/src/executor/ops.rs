@@ -240,11 +240,18 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         "select" => arr(a[0]).select(a[1]),
         "store" => arr(a[0]).store(a[1], a[2]).into(),
         // Floating point.
-        "RNE" => d(&RoundingMode::round_nearest_ties_to_even()),
-        "RNA" => d(&RoundingMode::round_nearest_ties_to_away()),
-        "RTP" => d(&RoundingMode::round_towards_positive()),
-        "RTN" => d(&RoundingMode::round_towards_negative()),
-        "RTZ" => d(&RoundingMode::round_towards_zero()),
+        // The short names by Z3's short functions, the long SMT-LIB names by the long ones
+        // (the crate's); SAFETY for the z3-sys calls: the live thread-local context.
+        "RNE" => sys("Z3_mk_fpa_rne", |c| unsafe { z3_sys::Z3_mk_fpa_rne(c) }),
+        "RNA" => sys("Z3_mk_fpa_rna", |c| unsafe { z3_sys::Z3_mk_fpa_rna(c) }),
+        "RTP" => sys("Z3_mk_fpa_rtp", |c| unsafe { z3_sys::Z3_mk_fpa_rtp(c) }),
+        "RTN" => sys("Z3_mk_fpa_rtn", |c| unsafe { z3_sys::Z3_mk_fpa_rtn(c) }),
+        "RTZ" => sys("Z3_mk_fpa_rtz", |c| unsafe { z3_sys::Z3_mk_fpa_rtz(c) }),
+        "roundNearestTiesToEven" => d(&RoundingMode::round_nearest_ties_to_even()),
+        "roundNearestTiesToAway" => d(&RoundingMode::round_nearest_ties_to_away()),
+        "roundTowardPositive" => d(&RoundingMode::round_towards_positive()),
+        "roundTowardNegative" => d(&RoundingMode::round_towards_negative()),
+        "roundTowardZero" => d(&RoundingMode::round_towards_zero()),
         "fp.abs" => fp(a[0]).unary_abs().into(),
         "fp.neg" => fp(a[0]).unary_neg().into(),
         "fp.add" => fp(a[1]).add_with_rounding_mode(fp(a[2]), &rm(a[0])).into(),
@@ -311,6 +318,19 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
         "str.contains" => st(a[0]).contains(st(a[1])).into(),
         "str.<" => st(a[0]).str_lt(st(a[1])).into(),
         "str.<=" => st(a[0]).str_le(st(a[1])).into(),
+        // SAFETY (z3-sys calls): live ASTs of the thread-local context.
+        "str.indexof" => sys_args("Z3_mk_seq_index", a, |c, x| unsafe {
+            z3_sys::Z3_mk_seq_index(c, x[0], x[1], x[2])
+        }),
+        "str.replace" => sys_args("Z3_mk_seq_replace", a, |c, x| unsafe {
+            z3_sys::Z3_mk_seq_replace(c, x[0], x[1], x[2])
+        }),
+        "str.to_int" => sys_args("Z3_mk_str_to_int", a, |c, x| unsafe {
+            z3_sys::Z3_mk_str_to_int(c, x[0])
+        }),
+        "str.from_int" => sys_args("Z3_mk_int_to_str", a, |c, x| unsafe {
+            z3_sys::Z3_mk_int_to_str(c, x[0])
+        }),
         "seq.unit" => Seq::unit(a[0]).into(),
         "seq.++" => Seq::concat(&a.iter().map(|x| sq(x)).collect::<Vec<_>>()).into(),
         "seq.len" => sq(a[0]).length().into(),
@@ -486,11 +506,16 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "int2bv" => return Call("Z3_mk_int2bv", IndicesFirst),
         "select" => "Z3_mk_select",
         "store" => "Z3_mk_store",
-        "RNE" => "Z3_mk_fpa_round_nearest_ties_to_even",
-        "RNA" => "Z3_mk_fpa_round_nearest_ties_to_away",
-        "RTP" => "Z3_mk_fpa_round_toward_positive",
-        "RTN" => "Z3_mk_fpa_round_toward_negative",
-        "RTZ" => "Z3_mk_fpa_round_toward_zero",
+        "RNE" => "Z3_mk_fpa_rne",
+        "RNA" => "Z3_mk_fpa_rna",
+        "RTP" => "Z3_mk_fpa_rtp",
+        "RTN" => "Z3_mk_fpa_rtn",
+        "RTZ" => "Z3_mk_fpa_rtz",
+        "roundNearestTiesToEven" => "Z3_mk_fpa_round_nearest_ties_to_even",
+        "roundNearestTiesToAway" => "Z3_mk_fpa_round_nearest_ties_to_away",
+        "roundTowardPositive" => "Z3_mk_fpa_round_toward_positive",
+        "roundTowardNegative" => "Z3_mk_fpa_round_toward_negative",
+        "roundTowardZero" => "Z3_mk_fpa_round_toward_zero",
         "fp.abs" => "Z3_mk_fpa_abs",
         "fp.neg" => "Z3_mk_fpa_neg",
         "fp.add" => "Z3_mk_fpa_add",
@@ -537,6 +562,10 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "str.contains" | "seq.contains" => "Z3_mk_seq_contains",
         "str.<" => "Z3_mk_str_lt",
         "str.<=" => "Z3_mk_str_le",
+        "str.indexof" => "Z3_mk_seq_index",
+        "str.replace" => "Z3_mk_seq_replace",
+        "str.to_int" => "Z3_mk_str_to_int",
+        "str.from_int" => "Z3_mk_int_to_str",
         "seq.unit" => "Z3_mk_seq_unit",
         "seq.nth" => "Z3_mk_seq_nth",
         "str.to_re" => "Z3_mk_seq_to_re",

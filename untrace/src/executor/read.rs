@@ -62,6 +62,7 @@ type SymbolToU32 = unsafe extern "C" fn(Z3_context, Z3_symbol) -> c_uint;
 type DeclToU32 = unsafe extern "C" fn(Z3_context, z3_sys::Z3_func_decl) -> c_uint;
 type StringContents = unsafe extern "C" fn(Z3_context, Z3_ast, c_uint, *mut c_uint);
 type SortDomainN = unsafe extern "C" fn(Z3_context, Z3_sort, c_uint) -> Option<Z3_sort>;
+type DeclParamKind = unsafe extern "C" fn(Z3_context, z3_sys::Z3_func_decl, c_uint) -> c_uint;
 
 /// The function `name` as a pointer of type `F` (the caller names the C signature).
 ///
@@ -252,6 +253,62 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
                     .collect::<Vec<_>>()
                     .join(" ")
             }
+            R::IsQuantifierForall => flag(Z3_is_quantifier_forall(ctx, a)),
+            R::IsQuantifierExists => flag(Z3_is_quantifier_exists(ctx, a)),
+            R::IsLambda => flag(Z3_is_lambda(ctx, a)),
+            R::QuantifierWeight => Z3_get_quantifier_weight(ctx, a).to_string(),
+            R::QuantifierNumBound => Z3_get_quantifier_num_bound(ctx, a).to_string(),
+            R::QuantifierBoundName => symbol_text(ctx, Z3_get_quantifier_bound_name(ctx, a, 0))?,
+            R::QuantifierBoundSort => {
+                let s = Z3_get_quantifier_bound_sort(ctx, a, 0);
+                return Ok((sort_text(ctx, s)?, s));
+            }
+            R::QuantifierNumPatterns => Z3_get_quantifier_num_patterns(ctx, a).to_string(),
+            R::PatternNumTerms => {
+                let p = Z3_get_quantifier_pattern_ast(ctx, a, 0).ok_or("no pattern 0")?;
+                Z3_get_pattern_num_terms(ctx, p).to_string()
+            }
+            R::QuantifierNumNoPatterns => Z3_get_quantifier_num_no_patterns(ctx, a).to_string(),
+            R::QuantifierBody | R::PatternTerm | R::QuantifierNoPattern => {
+                // A term Z3 returns: its sort is judged, its text recorded (referenced
+                // while it is read).
+                let t = match reader {
+                    R::QuantifierBody => Z3_get_quantifier_body(ctx, a),
+                    R::PatternTerm => Z3_get_quantifier_pattern_ast(ctx, a, 0)
+                        .and_then(|p| Z3_get_pattern(ctx, p, 0)),
+                    _ => Z3_get_quantifier_no_pattern_ast(ctx, a, 0),
+                }
+                .ok_or("Z3 returned no term")?;
+                Z3_inc_ref(ctx, t);
+                let read = text(Z3_ast_to_string(ctx, t));
+                let s = Z3_get_sort(ctx, t);
+                Z3_dec_ref(ctx, t);
+                return Ok((read?, s));
+            }
+            R::DeclNumParameters => Z3_get_decl_num_parameters(ctx, decl()?).to_string(),
+            R::DeclParameterKind => {
+                typed::<DeclParamKind>("Z3_get_decl_parameter_kind")?(ctx, decl()?, 0).to_string()
+            }
+            R::DeclRationalParameter => text(Z3_get_decl_rational_parameter(ctx, decl()?, 0))?,
+            R::DeclIntParameter => Z3_get_decl_int_parameter(ctx, decl()?, 1).to_string(),
+            R::Domain => {
+                let s = Z3_get_domain(ctx, decl()?, 0);
+                return Ok((sort_text(ctx, s)?, s));
+            }
+            // Whether the id is the declaration's AST id (ids differ between releases).
+            R::FuncDeclId => {
+                let d = decl()?;
+                let ast = Z3_func_decl_to_ast(ctx, d).ok_or("Z3_func_decl_to_ast gave nothing")?;
+                flag(Z3_get_func_decl_id(ctx, d) == Z3_get_ast_id(ctx, ast))
+            }
+            R::ToFuncDecl => {
+                let d = decl()?;
+                let back = Z3_func_decl_to_ast(ctx, d)
+                    .and_then(|ast| Z3_to_func_decl(ctx, ast))
+                    .ok_or("Z3_to_func_decl gave nothing")?;
+                flag(Z3_is_eq_func_decl(ctx, d, back))
+            }
+            R::IsAlgebraicNumber => flag(Z3_is_algebraic_number(ctx, a)),
             R::FpIsNumeral => flag(typed::<AstToBool>("Z3_fpa_is_numeral")?(ctx, a)),
             R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
             R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),
@@ -296,7 +353,11 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             | R::ArrayRange
             | R::SeqSortBasis
             | R::ArrayArity
-            | R::ArrayDomainN => return Err(format!("{} reads a sort", reader.name())),
+            | R::ArrayDomainN
+            | R::SortId
+            | R::IsSeqSort
+            | R::IsReSort
+            | R::ReSortBasis => return Err(format!("{} reads a sort", reader.name())),
         }
     };
     Ok((value, None))
@@ -318,6 +379,17 @@ pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_s
             R::FpEbits => Z3_fpa_get_ebits(ctx, s).to_string(),
             R::FpSbits => Z3_fpa_get_sbits(ctx, s).to_string(),
             R::ArrayArity => typed::<SortToU32>("Z3_get_array_arity")?(ctx, s).to_string(),
+            // Whether the id is the sort's AST id (ids differ between releases).
+            R::SortId => {
+                let ast = Z3_sort_to_ast(ctx, s).ok_or("Z3_sort_to_ast gave nothing")?;
+                flag(Z3_get_sort_id(ctx, s) == Z3_get_ast_id(ctx, ast))
+            }
+            R::IsSeqSort => flag(Z3_is_seq_sort(ctx, s)),
+            R::IsReSort => flag(Z3_is_re_sort(ctx, s)),
+            R::ReSortBasis => {
+                let got = Z3_get_re_sort_basis(ctx, s);
+                return Ok((sort_text(ctx, got)?, got));
+            }
             R::ArrayDomain | R::ArrayRange | R::SeqSortBasis | R::ArrayDomainN => {
                 let got = match reader {
                     R::ArrayDomain => Z3_get_array_sort_domain(ctx, s),

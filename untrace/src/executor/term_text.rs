@@ -131,6 +131,21 @@ impl TermTexts {
                     },
                 }
             }
+            // The empty and full sets are constant arrays to Bool.
+            Call::EmptySet(s) | Call::FullSet(s) => match sort(s) {
+                Some(element) => Node::Expr {
+                    head,
+                    expr: format!(
+                        "((as const (Array {element} Bool)) {})",
+                        matches!(call, Call::FullSet(_))
+                    ),
+                    args: vec![],
+                },
+                None => Node::Inexpressible {
+                    head,
+                    why: "a set of an unknown sort",
+                },
+            },
             // A bound variable is named by its term id, so no constant of the round can
             // capture it.
             Call::Var { sort: s, .. } if sort(s).is_some() => Node::Expr {
