@@ -322,7 +322,7 @@ fn wrong_values_of_quantifiers_are_bug_reports() {
 
 #[test]
 fn wrong_simplifications_are_bug_reports() {
-    finding_is_a_bug_report("wrong-simplify", "simplify", 5, 10, &[], &[]);
+    finding_is_a_bug_report("wrong-simplify", "simplify", 5, 30, &[], &[]);
 }
 
 #[test]
