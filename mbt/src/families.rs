@@ -591,6 +591,43 @@ impl Action for Rcf {
     }
 }
 
+/// What an RCF number is made of (`read_rcf`, functions only releases after 4.8.12 have):
+/// one to three read-backs of a live number, preferably one just made, which the reference
+/// state judges by what made it. Applies only where the loaded libz3 has the functions, so
+/// rounds on 4.8.12 are what they were.
+pub struct RcfRead;
+
+fn rcf_readers() -> Vec<model::read::Reader> {
+    model::read::Reader::of(model::read::Subject::Rcf)
+        .filter(|r| untrace::executor::read::available(*r))
+        .collect()
+}
+
+impl Action for RcfRead {
+    fn name(&self) -> &'static str {
+        "rcf_read"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && !cx.sut.state().rcfs.is_empty() && !rcf_readers().is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let ids = live_rcfs(cx);
+        let readers = rcf_readers();
+        if ids.is_empty() || readers.is_empty() {
+            return Ok(false);
+        }
+        let r = pick_rcf(cx, &ids);
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let reader = readers[cx.rng.random_range(0..readers.len())];
+            cx.run(Call::ReadRcf {
+                function: reader.name().into(),
+                rcf: r,
+            })?;
+        }
+        Ok(true)
+    }
+}
+
 /// A new literal of one of the round's sorts that have literals the read-backs judge.
 fn fresh_literal(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let sorts: Vec<Sort> = crate::gen::input_sorts(cx)
