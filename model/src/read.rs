@@ -1043,6 +1043,43 @@ mod tests {
     }
 
     #[test]
+    fn rcf_reads_are_judged_by_what_made_the_number() {
+        let state = state_of(
+            "rcf_pi\nreturn r1\nrcf_small_int 2\nreturn r2\nrcf_infinitesimal\nreturn r3\n\
+             rcf_small_int -2\nreturn r4\nrcf_small_int 0\nreturn r5\nrcf_small_int 1\n\
+             return r6\nrcf_root 1 r4 r5 r6\nreturn r7\nrcf_add r1 r2\nreturn r8\n",
+        );
+        let expect = |reader, r| expected_for_rcf(reader, &state, crate::call::RcfId(r));
+        let text = |t: &str| Expect::Text(t.into());
+        assert_eq!(expect(Reader::RcfIsTranscendental, 1), text("true"));
+        assert_eq!(expect(Reader::RcfTranscendentalName, 1), text("pi"));
+        assert_eq!(expect(Reader::RcfIsRational, 1), text("false"));
+        assert_eq!(expect(Reader::RcfIsRational, 2), text("true"));
+        assert_eq!(expect(Reader::RcfIsAlgebraic, 2), text("false"));
+        assert_eq!(expect(Reader::RcfCoefficient, 2), text("false"));
+        assert_eq!(expect(Reader::RcfIsInfinitesimal, 3), text("true"));
+        assert_eq!(expect(Reader::RcfInfinitesimalName, 3), Expect::Unjudged);
+        // √2: its interval meets (0, +oo), its polynomial has a root near 1.414.
+        assert!(expect(Reader::RcfInterval, 7).judge("(0, +oo)").is_ok());
+        assert!(expect(Reader::RcfInterval, 7).judge("(-oo, 0)").is_err());
+        assert!(expect(Reader::RcfCoefficient, 7)
+            .judge("[-2; 0; 1]")
+            .is_ok());
+        assert!(expect(Reader::RcfCoefficient, 7)
+            .judge("[-5; 0; 1]")
+            .is_err());
+        // π + 2 is in no extension the oracle knows.
+        assert_eq!(expect(Reader::RcfIsTranscendental, 8), Expect::Unjudged);
+        let read = |function: &str| Call::ReadRcf {
+            function: function.into(),
+            rcf: crate::call::RcfId(1),
+        };
+        assert!(state.check(&read("Z3_rcf_interval")).is_ok());
+        let refused = state.check(&read("Z3_get_depth")).unwrap_err();
+        assert!(refused.0.contains("reads no Rcf"), "{refused}");
+    }
+
+    #[test]
     fn judged_texts() {
         let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
         assert!(Expect::Decimal(q(3, 4), 12).judge("0.75").is_ok());
