@@ -640,6 +640,86 @@ impl Action for Rcf {
     }
 }
 
+/// What an RCF number is made of (`read_rcf`, functions only releases after 4.8.12 have):
+/// two to five read-backs of a live number (a root of x² - c made first where the round has
+/// none), which the reference state judges by what made it. Applies only where the loaded libz3 has the functions, so
+/// rounds on 4.8.12 are what they were.
+pub struct RcfRead;
+
+fn rcf_readers() -> Vec<model::read::Reader> {
+    model::read::Reader::of(model::read::Subject::Rcf)
+        .filter(|r| untrace::executor::read::available(*r))
+        .collect()
+}
+
+impl Action for RcfRead {
+    fn name(&self) -> &'static str {
+        "rcf_read"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && !rcf_readers().is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let readers = rcf_readers();
+        if live_rcfs(cx).is_empty() {
+            square_root(cx)?;
+        }
+        let ids = live_rcfs(cx);
+        if ids.is_empty() || readers.is_empty() {
+            return Ok(false);
+        }
+        // Half the time a number whose extension the oracle knows (π, e, ε or a root), and
+        // an algebraic one (a root of x² - c) where the round has none: most of the reads
+        // are of an algebraic number's representation.
+        let known: Vec<RcfId> = ids
+            .iter()
+            .copied()
+            .filter(|r| {
+                cx.sut
+                    .state()
+                    .rcfs
+                    .get(r)
+                    .is_some_and(|i| i.made != model::state::RcfMade::Other)
+            })
+            .collect();
+        let has_root = known.iter().any(|r| {
+            cx.sut.state().rcfs.get(r).map(|i| i.made) == Some(model::state::RcfMade::Root)
+        });
+        let r = if !cx.rng.random_bool(0.5) {
+            pick_rcf(cx, &ids)
+        } else if has_root || (!known.is_empty() && cx.rng.random_bool(0.5)) {
+            pick_rcf(cx, &known)
+        } else {
+            match square_root(cx)? {
+                Some(r) => r,
+                None => pick_rcf(cx, &ids),
+            }
+        };
+        for _ in 0..cx.rng.random_range(2..=5) {
+            let reader = readers[cx.rng.random_range(0..readers.len())];
+            cx.run(Call::ReadRcf {
+                function: reader.name().into(),
+                rcf: r,
+            })?;
+        }
+        Ok(true)
+    }
+}
+
+/// A root of x² - c for a small c (`rcf_root`): an algebraic number of its own extension.
+fn square_root(cx: &mut RoundState<'_>) -> Result<Option<RcfId>, Failure> {
+    let c = cx.rng.random_range(2..=7);
+    let mut coeffs = Vec::new();
+    for k in [-c, 0, 1] {
+        match cx.run(Call::RcfMk(RcfMk::SmallInt(k)))?.rcf() {
+            Some(r) => coeffs.push(r),
+            None => return Ok(None),
+        }
+    }
+    let index = cx.rng.random_range(0..2);
+    Ok(cx.run(Call::RcfRoot { index, coeffs })?.rcf())
+}
+
 /// A new literal of one of the round's sorts that have literals the read-backs judge.
 fn fresh_literal(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let sorts: Vec<Sort> = crate::gen::input_sorts(cx)

@@ -105,6 +105,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &crate::families::Optimize, 1, Main),
     t(Main, &crate::families::ReadBack, 3, Main),
     t(Main, &crate::families::Rcf, 1, Main),
+    t(Main, &crate::families::RcfRead, 2, Main),
     t(Main, &crate::families::Algebraic, 1, Main),
     t(Main, &Release, 4, Main),
     t(Main, &Assert, 10, Main),
@@ -130,6 +131,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &OtherContext, 3, ResetIncremental),
     t(QueryModel, &Consequences, 2, ResetIncremental),
     t(QueryModel, &Cubes, 2, ResetIncremental),
+    t(QueryModel, &Congruence, 2, ResetIncremental),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

@@ -128,7 +128,7 @@ pub(crate) mod tests {
     #[test]
     fn many_dry_rounds_use_every_operation() {
         let mut stats = Stats::default();
-        for seed in 0..400 {
+        for seed in 0..800 {
             let answer = if seed % 2 == 0 {
                 SatResult::Sat
             } else {
@@ -150,7 +150,15 @@ pub(crate) mod tests {
         let names = model::Call::action_names()
             .iter()
             .chain(model::Check::names());
-        for name in names.filter(|n| !matches!(**n, "from_string" | "cube")) {
+        // `read_rcf` and `check_congruence` need functions only releases after 4.8.12 have:
+        // their actions apply only where the loaded libz3 has them.
+        let newer_missing = |name: &str| match name {
+            "read_rcf" => model::read::Reader::of(model::read::Subject::Rcf)
+                .all(|r| !untrace::executor::read::available(r)),
+            "check_congruence" => !untrace::executor::read::congruence_available(),
+            _ => false,
+        };
+        for name in names.filter(|n| !matches!(**n, "from_string" | "cube") && !newer_missing(n)) {
             assert!(
                 stats.calls.get(*name).is_some_and(|c| c.ok > 0),
                 "never called {name}"

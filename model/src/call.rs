@@ -437,6 +437,11 @@ macro_rules! walk_check {
                 $v.head(spec!("check_rcf_roots", None, Rcf, ["Z3_rcf_mk_roots", "Z3_rcf_mul", "Z3_rcf_add", "Z3_rcf_eq", "Z3_rcf_lt"], ApiOnly));
                 $v.rcfs(coeffs);
             }
+            Check::Congruence { solver, terms } => {
+                $v.head(spec!("check_congruence", None, Checks, ["Z3_mk_simple_solver", "Z3_solver_check", "Z3_solver_get_model", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
         }
     }};
 }
@@ -1104,6 +1109,13 @@ macro_rules! walk_call {
                 $v.head(spec!("array_default", Term, Terms, ["Z3_mk_array_default"], Smt2::Indexed { head: "default", standard: false }));
                 $v.term(a);
             }
+            // The function is an argument (`crate::read::READERS`, subject `Rcf`); the spec
+            // names the functions every read makes around it.
+            Call::ReadRcf { function, rcf } => {
+                $v.head(spec!("read_rcf", Value, Rcf, ["Z3_rcf_num_to_string", "Z3_get_symbol_string"], ApiOnly));
+                $v.string(function, "a Z3 read-back function of an RCF number");
+                $v.rcf(rcf);
+            }
         }
     }};
 }
@@ -1542,6 +1554,16 @@ pub enum Call {
     /// `array_default tA`: the default value of A (`Z3_mk_array_default`), for the arrays
     /// that have one (a constant array's value; Z3 leaves it open otherwise).
     ArrayDefault(TermId),
+    /// `read_rcf "Z3_FUNCTION" rR`: a read-back of the RCF number R's representation
+    /// (`crate::read::READERS` of subject `Rcf`, functions only releases after 4.8.12 have):
+    /// which kind of field extension it is in, its defining polynomial, isolating interval
+    /// and sign conditions (a function with an index read at every index); judged where the
+    /// reference state knows what made R. Appended last: binary traces keep their variant
+    /// numbers.
+    ReadRcf {
+        function: String,
+        rcf: RcfId,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1714,6 +1736,17 @@ pub enum Check {
     /// signs and `is_pos`/`is_neg`/`is_zero`/`is_value`, agree with each other and with what
     /// the reference state's intervals decide.
     Algebraic(TermId, TermId),
+    /// `check_congruence zZ tT...`: a fresh simple solver (the SMT core) in Z's context,
+    /// given Z's assertions, answers sat; then for each T its congruence class
+    /// (`Z3_solver_congruence_root`, `_next` around the cycle) holds terms that the solver's
+    /// model gives T's value (where both are numerals, Booleans or strings), and the
+    /// explanation of T = root (`Z3_solver_congruence_explain`) is not false in it. Functions
+    /// only releases after 4.8.12 have. Appended last: binary traces keep their variant
+    /// numbers.
+    Congruence {
+        solver: SolverId,
+        terms: Vec<TermId>,
+    },
 }
 
 impl Check {
@@ -1766,6 +1799,10 @@ impl Check {
                 Check::Rcf(RcfId(0), RcfId(0)),
                 Check::RcfRoots(vec![]),
                 Check::Algebraic(t, t),
+                Check::Congruence {
+                    solver: z,
+                    terms: vec![],
+                },
             ]
         })
     }
@@ -2330,6 +2367,10 @@ impl Call {
                 Call::AlgebraicPower(t, 0),
                 Call::AlgebraicRoot(t, 0),
                 Call::AlgebraicSign(t),
+                Call::ReadRcf {
+                    function: "Z3_rcf_is_rational".into(),
+                    rcf: r,
+                },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

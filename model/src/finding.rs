@@ -177,7 +177,8 @@ impl Check {
             Check::Model { .. }
             | Check::Independent { .. }
             | Check::Quant { .. }
-            | Check::Relation { .. } => K::Model,
+            | Check::Relation { .. }
+            | Check::Congruence { .. } => K::Model,
             Check::Eval { .. } => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } => K::Config,

@@ -30,6 +30,8 @@ use std::fmt;
 pub enum Subject {
     Term,
     Sort,
+    /// A real closed field number (`read_rcf`).
+    Rcf,
 }
 
 /// The digits `Z3_get_numeral_decimal_string` is asked for.
@@ -146,6 +148,29 @@ readers! {
     IsGround = "Z3_is_ground", Term, true;
     ArrayArity = "Z3_get_array_arity", Sort, true;
     ArrayDomainN = "Z3_get_array_sort_domain_n", Sort, true;
+    Depth = "Z3_get_depth", Term, true;
+    QuantifierId = "Z3_get_quantifier_id", Term, true;
+    QuantifierSkolemId = "Z3_get_quantifier_skolem_id", Term, true;
+    IsCharSort = "Z3_is_char_sort", Sort, true;
+    IsFiniteSetSort = "Z3_is_finite_set_sort", Sort, true;
+    IsRecursiveDatatype = "Z3_is_recursive_datatype_sort", Sort, true;
+    // What an RCF number is made of: its top field extension (rational numbers have none),
+    // and for an algebraic one its defining polynomial, isolating interval and sign
+    // conditions. A function with an index reads every index (see `read_rcf`).
+    RcfIsRational = "Z3_rcf_is_rational", Rcf, true;
+    RcfIsAlgebraic = "Z3_rcf_is_algebraic", Rcf, true;
+    RcfIsInfinitesimal = "Z3_rcf_is_infinitesimal", Rcf, true;
+    RcfIsTranscendental = "Z3_rcf_is_transcendental", Rcf, true;
+    RcfExtensionIndex = "Z3_rcf_extension_index", Rcf, true;
+    RcfTranscendentalName = "Z3_rcf_transcendental_name", Rcf, true;
+    RcfInfinitesimalName = "Z3_rcf_infinitesimal_name", Rcf, true;
+    RcfNumCoefficients = "Z3_rcf_num_coefficients", Rcf, true;
+    RcfCoefficient = "Z3_rcf_coefficient", Rcf, true;
+    RcfInterval = "Z3_rcf_interval", Rcf, true;
+    RcfNumSignConditions = "Z3_rcf_num_sign_conditions", Rcf, true;
+    RcfSignConditionSign = "Z3_rcf_sign_condition_sign", Rcf, true;
+    RcfNumSignConditionCoefficients = "Z3_rcf_num_sign_condition_coefficients", Rcf, true;
+    RcfSignConditionCoefficient = "Z3_rcf_sign_condition_coefficient", Rcf, true;
 }
 
 impl Reader {
@@ -280,6 +305,23 @@ impl Reader {
                     && matches!(info.sort, Sort::FloatingPoint(_, s) if s <= 65)
             }
             R::IsGround => info.is_closed(),
+            R::Depth => true,
+            R::QuantifierId | R::QuantifierSkolemId => matches!(info.origin, Origin::Quantifier(_)),
+            R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => false,
+            R::RcfIsRational
+            | R::RcfIsAlgebraic
+            | R::RcfIsInfinitesimal
+            | R::RcfIsTranscendental
+            | R::RcfExtensionIndex
+            | R::RcfTranscendentalName
+            | R::RcfInfinitesimalName
+            | R::RcfNumCoefficients
+            | R::RcfCoefficient
+            | R::RcfInterval
+            | R::RcfNumSignConditions
+            | R::RcfSignConditionSign
+            | R::RcfNumSignConditionCoefficients
+            | R::RcfSignConditionCoefficient => false,
             R::SortKind
             | R::SortName
             | R::SortToString
@@ -326,6 +368,7 @@ impl Reader {
                 matches!(s, Sort::Array(..))
             }
             R::SeqSortBasis => matches!(s, Sort::Seq(_) | Sort::String),
+            R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => true,
             _ => false,
         };
         if ok {
@@ -355,6 +398,12 @@ pub enum Expect {
     Sort(Sort),
     /// The text `Z3_ast_to_string` prints of the term read (the executor asks Z3 for it).
     Printed,
+    /// An isolating interval `[lo, hi)` (`(`/`[` open/closed, an end `-oo`/`+oo` or a
+    /// rational) that holds the number this interval holds: the two intersect.
+    RcfInterval(crate::rcf::Interval),
+    /// Coefficients `[c0; c1; ...]` (lowest degree first) of a polynomial that has a root
+    /// in this interval (judged where they are all rationals).
+    RcfRootIn(crate::rcf::Interval),
     /// The reference state does not know the answer.
     Unjudged,
 }
@@ -402,6 +451,31 @@ impl Expect {
                     _ => false,
                 }
             }
+            // A root Z3 found rational is no algebraic extension: nothing to read.
+            Expect::RcfInterval(_) | Expect::RcfRootIn(_) if actual == "false" => true,
+            Expect::RcfInterval(ours) => match parse_rcf_interval(actual) {
+                Some((lo, hi)) => intersects(lo.as_ref(), hi.as_ref(), ours),
+                None => false,
+            },
+            Expect::RcfRootIn(ours) => match rcf_list(actual) {
+                Some(texts) => {
+                    let coeffs: Option<Vec<BigRational>> = texts
+                        .iter()
+                        .map(|t| crate::rcf::parse_rational(t))
+                        .collect();
+                    match coeffs {
+                        Some(c) if c.iter().any(|x| *x != BigRational::from_integer(0.into())) => {
+                            crate::rcf::real_roots(&c, 40)
+                                .iter()
+                                .any(|root| intersects(Some(&root.lo), Some(&root.hi), ours))
+                        }
+                        // The zero polynomial is no algebraic number's.
+                        Some(_) => false,
+                        None => true,
+                    }
+                }
+                None => false,
+            },
             Expect::Sort(_) | Expect::Printed | Expect::Unjudged => true,
         };
         if ok {
@@ -421,9 +495,57 @@ impl fmt::Display for Expect {
             Expect::Binary(v) => write!(f, "{v} in binary"),
             Expect::Sort(s) => write!(f, "sort {s}"),
             Expect::Printed => f.write_str("the term as Z3 prints it"),
+            Expect::RcfInterval(i) => write!(f, "an interval that meets {i}"),
+            Expect::RcfRootIn(i) => write!(f, "a polynomial with a root in {i}"),
             Expect::Unjudged => f.write_str("anything"),
         }
     }
+}
+
+/// The items of a list `[a; b; ...]` as the executor writes the RCF reads' answers.
+pub fn rcf_list(text: &str) -> Option<Vec<&str>> {
+    let body = text.strip_prefix('[')?.strip_suffix(']')?;
+    Some(match body.is_empty() {
+        true => vec![],
+        false => body.split("; ").collect(),
+    })
+}
+
+/// The ends of an interval `(lo, hi]` as the executor writes `Z3_rcf_interval`'s answer: an
+/// infinite end is `None`; an end that is not a rational is read as infinite (weaker,
+/// never wrong).
+fn parse_rcf_interval(
+    text: &str,
+) -> Option<(Option<crate::rcf::Bound>, Option<crate::rcf::Bound>)> {
+    let lo_open = match text.chars().next()? {
+        '(' => true,
+        '[' => false,
+        _ => return None,
+    };
+    let hi_open = match text.chars().last()? {
+        ')' => true,
+        ']' => false,
+        _ => return None,
+    };
+    let (lo, hi) = text.get(1..text.len() - 1)?.split_once(", ")?;
+    let bound = |t: &str, open: bool| {
+        crate::rcf::parse_rational(t).map(|value| crate::rcf::Bound { value, open })
+    };
+    Some((bound(lo, lo_open), bound(hi, hi_open)))
+}
+
+/// Whether an interval with ends `lo`, `hi` (`None`: infinite) and `ours` can hold the same
+/// number.
+fn intersects(
+    lo: Option<&crate::rcf::Bound>,
+    hi: Option<&crate::rcf::Bound>,
+    ours: &crate::rcf::Interval,
+) -> bool {
+    let below = |a: &crate::rcf::Bound, b: &crate::rcf::Bound| {
+        // Every number of the first end's side lies below the second end.
+        a.value < b.value || (a.value == b.value && (a.open || b.open))
+    };
+    !hi.is_some_and(|hi| below(hi, &ours.lo)) && !lo.is_some_and(|lo| below(&ours.hi, lo))
 }
 
 fn abs(v: &BigRational) -> BigRational {
@@ -739,6 +861,13 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             Origin::Other => Expect::Unjudged,
             _ => bool_text(false),
         },
+        // A leaf is one deep (an application one more than its deepest argument, unless Z3
+        // rewrote it while building it).
+        R::Depth => match &info.origin {
+            Origin::Lit(_) | Origin::Const(_) | Origin::Var => Expect::Text("1".into()),
+            _ => Expect::Unjudged,
+        },
+        R::QuantifierId | R::QuantifierSkolemId => Expect::Unjudged,
         R::FpIsNan
         | R::FpIsInf
         | R::FpIsZero
@@ -768,7 +897,24 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         | R::SortId
         | R::IsSeqSort
         | R::IsReSort
-        | R::ReSortBasis => Expect::Unjudged,
+        | R::ReSortBasis
+        | R::IsCharSort
+        | R::IsFiniteSetSort
+        | R::IsRecursiveDatatype
+        | R::RcfIsRational
+        | R::RcfIsAlgebraic
+        | R::RcfIsInfinitesimal
+        | R::RcfIsTranscendental
+        | R::RcfExtensionIndex
+        | R::RcfTranscendentalName
+        | R::RcfInfinitesimalName
+        | R::RcfNumCoefficients
+        | R::RcfCoefficient
+        | R::RcfInterval
+        | R::RcfNumSignConditions
+        | R::RcfSignConditionSign
+        | R::RcfNumSignConditionCoefficients
+        | R::RcfSignConditionCoefficient => Expect::Unjudged,
     }
 }
 
@@ -872,6 +1018,60 @@ pub fn expected_for_sort(reader: Reader, state: &State, sort: SortId) -> Expect 
         (R::IsSeqSort, s) => bool_text(matches!(s, Sort::Seq(_) | Sort::String)),
         (R::IsReSort, s) => bool_text(*s == Sort::RegLan),
         (R::ReSortBasis, Sort::RegLan) => Expect::Sort(Sort::String),
+        // The model has no character or finite set sorts.
+        (R::IsCharSort | R::IsFiniteSetSort, _) => bool_text(false),
+        (R::IsRecursiveDatatype, Sort::Named(name, _)) if state.uninterpreted.contains(name) => {
+            bool_text(false)
+        }
+        (R::IsRecursiveDatatype, Sort::Named(..)) => Expect::Unjudged,
+        (R::IsRecursiveDatatype, _) => bool_text(false),
+        _ => Expect::Unjudged,
+    }
+}
+
+/// What `reader` must answer for the RCF number `rcf`: the kind of extension of a number
+/// made by `rcf_pi`, `rcf_e`, `rcf_infinitesimal` or from rationals by field operations, and
+/// for a root of a polynomial with rational coefficients its interval and polynomial.
+pub fn expected_for_rcf(reader: Reader, state: &State, rcf: crate::call::RcfId) -> Expect {
+    use crate::state::RcfMade as M;
+    let Some(info) = state.rcfs.get(&rcf) else {
+        return Expect::Unjudged;
+    };
+    let made = match (info.rational, info.made) {
+        (true, _) => None,
+        (false, made) => Some(made),
+    };
+    use Reader as R;
+    match (reader, made) {
+        (R::RcfIsRational, None) => bool_text(true),
+        (R::RcfIsRational, Some(M::Pi | M::E | M::Infinitesimal)) => bool_text(false),
+        (R::RcfIsAlgebraic, None | Some(M::Pi | M::E | M::Infinitesimal)) => bool_text(false),
+        (R::RcfIsInfinitesimal, Some(M::Infinitesimal)) => bool_text(true),
+        (R::RcfIsInfinitesimal, None | Some(M::Pi | M::E)) => bool_text(false),
+        (R::RcfIsTranscendental, Some(M::Pi | M::E)) => bool_text(true),
+        (R::RcfIsTranscendental, None | Some(M::Infinitesimal)) => bool_text(false),
+        (R::RcfTranscendentalName, Some(M::Pi)) => Expect::Text("pi".into()),
+        (R::RcfTranscendentalName, Some(M::E)) => Expect::Text("e".into()),
+        (R::RcfTranscendentalName, None | Some(M::Infinitesimal)) => bool_text(false),
+        (R::RcfInfinitesimalName, None | Some(M::Pi | M::E)) => bool_text(false),
+        (
+            R::RcfNumCoefficients
+            | R::RcfCoefficient
+            | R::RcfInterval
+            | R::RcfNumSignConditions
+            | R::RcfSignConditionSign
+            | R::RcfNumSignConditionCoefficients
+            | R::RcfSignConditionCoefficient,
+            None | Some(M::Pi | M::E | M::Infinitesimal),
+        ) => bool_text(false),
+        (R::RcfInterval, Some(M::Root)) => info
+            .value
+            .clone()
+            .map_or(Expect::Unjudged, Expect::RcfInterval),
+        (R::RcfCoefficient, Some(M::Root)) => info
+            .value
+            .clone()
+            .map_or(Expect::Unjudged, Expect::RcfRootIn),
         _ => Expect::Unjudged,
     }
 }
@@ -1007,6 +1207,69 @@ mod tests {
             .is_err());
         assert!(state.check(&read("Z3_get_quantifier_weight", 2)).is_err());
         assert!(state.check(&read("Z3_get_decl_int_parameter", 2)).is_err());
+    }
+
+    #[test]
+    fn rcf_answers_are_judged_by_intervals() {
+        use crate::rcf::Interval;
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        // √2 lies in (1.4, 1.5).
+        let sqrt2 = Interval::open(q(14, 10), q(15, 10));
+        assert!(Expect::RcfInterval(sqrt2.clone()).judge("(0, +oo)").is_ok());
+        assert!(Expect::RcfInterval(sqrt2.clone()).judge("[1, 3/2)").is_ok());
+        assert!(Expect::RcfInterval(sqrt2.clone())
+            .judge("(-oo, 0)")
+            .is_err());
+        assert!(Expect::RcfInterval(sqrt2.clone())
+            .judge("(3/2, 2)")
+            .is_err());
+        assert!(Expect::RcfInterval(sqrt2.clone()).judge("false").is_ok());
+        assert!(Expect::RcfInterval(sqrt2.clone()).judge("0, 1").is_err());
+        assert!(Expect::RcfRootIn(sqrt2.clone()).judge("[-2; 0; 1]").is_ok());
+        assert!(Expect::RcfRootIn(sqrt2.clone())
+            .judge("[-3; 0; 1]")
+            .is_err());
+        assert!(Expect::RcfRootIn(sqrt2.clone()).judge("[0; 0]").is_err());
+        // Coefficients that are not all rational are not judged.
+        assert!(Expect::RcfRootIn(sqrt2).judge("[pi; 1]").is_ok());
+        assert_eq!(rcf_list("[]"), Some(vec![]));
+    }
+
+    #[test]
+    fn rcf_reads_are_judged_by_what_made_the_number() {
+        let state = state_of(
+            "rcf_pi\nreturn r1\nrcf_small_int 2\nreturn r2\nrcf_infinitesimal\nreturn r3\n\
+             rcf_small_int -2\nreturn r4\nrcf_small_int 0\nreturn r5\nrcf_small_int 1\n\
+             return r6\nrcf_root 1 r4 r5 r6\nreturn r7\nrcf_add r1 r2\nreturn r8\n",
+        );
+        let expect = |reader, r| expected_for_rcf(reader, &state, crate::call::RcfId(r));
+        let text = |t: &str| Expect::Text(t.into());
+        assert_eq!(expect(Reader::RcfIsTranscendental, 1), text("true"));
+        assert_eq!(expect(Reader::RcfTranscendentalName, 1), text("pi"));
+        assert_eq!(expect(Reader::RcfIsRational, 1), text("false"));
+        assert_eq!(expect(Reader::RcfIsRational, 2), text("true"));
+        assert_eq!(expect(Reader::RcfIsAlgebraic, 2), text("false"));
+        assert_eq!(expect(Reader::RcfCoefficient, 2), text("false"));
+        assert_eq!(expect(Reader::RcfIsInfinitesimal, 3), text("true"));
+        assert_eq!(expect(Reader::RcfInfinitesimalName, 3), Expect::Unjudged);
+        // √2: its interval meets (0, +oo), its polynomial has a root near 1.414.
+        assert!(expect(Reader::RcfInterval, 7).judge("(0, +oo)").is_ok());
+        assert!(expect(Reader::RcfInterval, 7).judge("(-oo, 0)").is_err());
+        assert!(expect(Reader::RcfCoefficient, 7)
+            .judge("[-2; 0; 1]")
+            .is_ok());
+        assert!(expect(Reader::RcfCoefficient, 7)
+            .judge("[-5; 0; 1]")
+            .is_err());
+        // π + 2 is in no extension the oracle knows.
+        assert_eq!(expect(Reader::RcfIsTranscendental, 8), Expect::Unjudged);
+        let read = |function: &str| Call::ReadRcf {
+            function: function.into(),
+            rcf: crate::call::RcfId(1),
+        };
+        assert!(state.check(&read("Z3_rcf_interval")).is_ok());
+        let refused = state.check(&read("Z3_get_depth")).unwrap_err();
+        assert!(refused.0.contains("reads no Rcf"), "{refused}");
     }
 
     #[test]

@@ -60,6 +60,20 @@ pub struct RcfInfo {
     /// represents it as a rational and prints it as its fraction. (A root that happens to be
     /// rational prints as a root.)
     pub rational: bool,
+    /// What made it, where the read-backs of its field extension know the answer.
+    pub made: RcfMade,
+}
+
+/// What made an RCF number, as far as `read_rcf`'s oracle needs it ([`RcfInfo::made`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RcfMade {
+    Pi,
+    E,
+    Infinitesimal,
+    /// A root of a polynomial (`rcf_root`, `rcf_roots`): its own algebraic extension.
+    Root,
+    /// Anything else (a rational, arithmetic on numbers).
+    Other,
 }
 
 /// What the reference state knows of a term.
@@ -787,6 +801,10 @@ impl State {
                 let reader = read_function(function, crate::read::Subject::Sort)?;
                 reader.applies_to_sort(self, *sort)
             }
+            Call::ReadRcf { function, rcf } => {
+                read_function(function, crate::read::Subject::Rcf)?;
+                self.rcf(*rcf).map(drop)
+            }
             Call::ReadEq(a, b) => self.term(*a).and(self.term(*b)).map(drop),
             Call::ReadStats(solver) => self.solver(*solver).map(drop),
             Call::DeclareDatatypes { .. } => self.resolve_datatypes(call).map(drop),
@@ -1212,6 +1230,9 @@ impl State {
                         Ok(())
                     }
                     Check::RcfRoots(coeffs) => self.polynomial(coeffs).map(drop),
+                    Check::Congruence { terms, .. } if terms.is_empty() => {
+                        violation("check_congruence needs at least one term")
+                    }
                     Check::Algebraic(a, b) => {
                         self.algebraic_number(*a)?;
                         self.algebraic_number(*b).map(drop)
@@ -1378,7 +1399,11 @@ impl State {
             }
             Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } | Call::Cube(_) => {}
             // Reading changes nothing.
-            Call::Read { .. } | Call::ReadSort { .. } | Call::ReadEq(..) | Call::ReadStats(_) => {}
+            Call::Read { .. }
+            | Call::ReadSort { .. }
+            | Call::ReadRcf { .. }
+            | Call::ReadEq(..)
+            | Call::ReadStats(_) => {}
             Call::SetParam { solver, .. }
             | Call::Assert(solver, _)
             | Call::AssertAndTrack { solver, .. }
@@ -1485,7 +1510,21 @@ impl State {
                 if let Some(AnyId::Rcf(r)) = new_id {
                     let value = self.rcf_value(call);
                     let rational = self.rcf_rational_form(call);
-                    self.rcfs.insert(r, RcfInfo { value, rational });
+                    let made = match call {
+                        Call::RcfMk(RcfMk::Pi) => RcfMade::Pi,
+                        Call::RcfMk(RcfMk::E) => RcfMade::E,
+                        Call::RcfMk(RcfMk::Infinitesimal) => RcfMade::Infinitesimal,
+                        Call::RcfRoot { .. } => RcfMade::Root,
+                        _ => RcfMade::Other,
+                    };
+                    self.rcfs.insert(
+                        r,
+                        RcfInfo {
+                            value,
+                            rational,
+                            made,
+                        },
+                    );
                 }
             }
             Call::RcfCompare { .. }

@@ -380,6 +380,12 @@ pub static OPS: &[OpSpec] = &[
     op("re.diff", Re, 0, Fixed(2), S::Re),
     op("re.loop", Re, 2, Fixed(1), S::Re),
     op("re.^", Re, 1, Fixed(1), S::Re),
+    // Operations whose C constructor only Z3 releases after 4.8.12 have (`Z3_mk_abs`,
+    // `Z3_mk_seq_replace_all`, `Z3_mk_string_to_code`): the executor calls it where the
+    // loaded libz3 has it, else builds the operation through Z3's parser.
+    op("abs", A, 0, Fixed(1), S::Arith),
+    op("str.replace_all", St, 0, Fixed(3), S::Str),
+    op("str.to_code", St, 0, Fixed(1), S::StrLen),
 ];
 
 /// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x

@@ -343,6 +343,8 @@ const CALL_CATCH_ALLS: &[(&str, &str)] = &[
     // make one have them.
     ("model/src/state.rs", "_ => None,"),
     ("model/src/state.rs", "_ => false,"),
+    // What made an RCF number, for `read_rcf`'s oracle: only π, e, ε and roots are told apart.
+    ("model/src/state.rs", "_ => RcfMade::Other,"),
     // The interval of an algebraic number: only the algebraic calls that make one have it.
     ("model/src/state.rs", "_ => None,"),
     // The SMT-LIB text of what a call builds: only term- and sort-building calls have one.

@@ -1,4 +1,4 @@
-//! The read-backs (`read`, `read_sort`, `read_eq`, `read_stats`) end to end: the example
+//! The read-backs (`read`, `read_sort`, `read_rcf`, `read_eq`, `read_stats`) end to end: the example
 //! traces replay on both Z3s, a trace of functions only newer Z3s have is refused by 4.8.12
 //! before any call runs, and a wrong read-back (injected) is a finding that replays, that
 //! ddtrace minimizes and that a campaign meets.
@@ -34,6 +34,22 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         ),
         "{err}"
     );
+    let trace = e2e::repo_root().join("traces/newer/rcf-reads.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("rcf-reads.trace:8: the trace calls Z3_rcf_is_rational, which the loaded"),
+        "{err}"
+    );
+    let trace = e2e::repo_root().join("traces/newer/congruence.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("congruence.trace:30: the trace calls Z3_solver_congruence_root, which"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -45,6 +61,8 @@ fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
     for trace in [
         example("reads.trace"),
         e2e::repo_root().join("traces/newer/reads.trace"),
+        e2e::repo_root().join("traces/newer/rcf-reads.trace"),
+        e2e::repo_root().join("traces/newer/congruence.trace"),
     ] {
         let out = replay(&trace, Some(&lib), &[]);
         assert_eq!(

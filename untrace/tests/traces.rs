@@ -66,7 +66,13 @@ fn sort_kind(sort: &Sort) -> &'static str {
 fn traces_cover_every_call_sort_and_operation() {
     let mut calls = BTreeSet::new();
     let mut sorts = BTreeSet::new();
-    for file in trace_files() {
+    // The calls of functions only newer Z3s have are covered by `traces/newer/`, which
+    // 4.8.12 refuses to replay (`tests/tests/reads.rs` replays them on the newer Z3).
+    let newer = std::fs::read_dir(traces_dir().join("newer"))
+        .expect("traces/newer/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trace"));
+    for file in trace_files().into_iter().chain(newer) {
         let trace = parse(&file);
         let mut state = model::State::new();
         for entry in &trace.entries {

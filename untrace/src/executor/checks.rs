@@ -283,6 +283,7 @@ impl Executor {
             Check::Rcf(a, b) => self.check_rcf(check, *a, *b),
             Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
             Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
+            Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
         }
     }
 
@@ -726,6 +727,54 @@ impl Executor {
         }
         let terms = self.terms_of(slot.formula.assertions())?;
         Some((terms, slot.ctx.clone(), slot.foreign))
+    }
+
+    /// `check_congruence`: a fresh simple solver in Z's context, given Z's assertions; after
+    /// sat, each term's congruence class (root, and the cycle of `congruence_next` up to
+    /// [`MAX_CONGRUENCE_CLASS`] members) must be one value in the solver's model where the
+    /// values are numerals, Booleans or strings, and the explanation of the term's equality
+    /// with its root must not be false there. Unknown or unsat is no verdict.
+    fn check_congruence(
+        &mut self,
+        check: &Check,
+        z: SolverId,
+        terms: &[TermId],
+    ) -> Result<(), ExecError> {
+        let Some((assertions, ctx, foreign)) = self.assertions_of(z) else {
+            return Ok(());
+        };
+        let subjects = terms
+            .iter()
+            .map(|t| self.z3_term(*t).cloned())
+            .collect::<Result<Vec<Dynamic>, ExecError>>()?;
+        let judged = guard::in_context(&ctx, || -> Option<Option<String>> {
+            let local = |t: &Dynamic| super::into_context(t, &ctx, foreign);
+            let asserted: Vec<Bool> = assertions
+                .iter()
+                .filter_map(|t| local(t).as_bool())
+                .collect();
+            let solver = RawSolver::simple(SOLVER_CHECK_RLIMIT, &asserted)?;
+            if solver.check_assumptions(&[]) != z3::SatResult::Sat {
+                return Some(None);
+            }
+            let subjects: Vec<Dynamic> = subjects.iter().map(local).collect();
+            // SAFETY: the solver is live for the whole block; the functions are looked up
+            // with their z3_api.h signatures.
+            Some(unsafe { congruence_violation(&ctx, &solver, &subjects) })
+        });
+        match judged {
+            Err(message) => self.check_error(check, message),
+            Ok(None) => Err(ExecError::Z3(format!(
+                "{}: Z3 returned no object",
+                check.name()
+            ))),
+            Ok(Some(None)) => Ok(()),
+            Ok(Some(Some(problem))) => Err(Self::finding(
+                check,
+                format!("{z}'s assertions in a simple solver: {problem}"),
+                "congruence class not one value in the model".into(),
+            )),
+        }
     }
 
     /// A Z3 error inside a check's own solvers: a resource limit or another expected refusal is
@@ -1504,4 +1553,99 @@ mod relation_tests {
             None
         );
     }
+}
+
+/// The most members of a congruence class `check_congruence` walks.
+const MAX_CONGRUENCE_CLASS: usize = 64;
+
+type SolverAstToAst = unsafe extern "C" fn(
+    z3_sys::Z3_context,
+    z3_sys::Z3_solver,
+    z3_sys::Z3_ast,
+) -> Option<z3_sys::Z3_ast>;
+type SolverAst2ToAst = unsafe extern "C" fn(
+    z3_sys::Z3_context,
+    z3_sys::Z3_solver,
+    z3_sys::Z3_ast,
+    z3_sys::Z3_ast,
+) -> Option<z3_sys::Z3_ast>;
+
+/// What breaks `check_congruence` for the subjects, after the solver answered sat: a class
+/// member whose model value differs from its term's, or an explanation the model makes false.
+///
+/// # Safety
+/// `solver` answered sat in `ctx` (the thread-local context of the guard); the subjects are
+/// terms of `ctx`.
+unsafe fn congruence_violation(
+    ctx: &z3::Context,
+    solver: &RawSolver,
+    subjects: &[Dynamic],
+) -> Option<String> {
+    use z3_sys::*;
+    let (c, s) = solver.raw();
+    let root_of: SolverAstToAst = super::read::typed("Z3_solver_congruence_root").ok()?;
+    let next_of: SolverAstToAst = super::read::typed("Z3_solver_congruence_next").ok()?;
+    let explain: SolverAst2ToAst = super::read::typed("Z3_solver_congruence_explain").ok()?;
+    let model = Z3_solver_get_model(c, s)?;
+    Z3_model_inc_ref(c, model);
+    // Terms Z3 hands out are wrapped at once, so that each holds a reference.
+    let wrap = |a: Option<Z3_ast>| a.map(|a| Dynamic::wrap(ctx, a));
+    let value = |t: &Dynamic| -> Option<Dynamic> {
+        let mut out = None;
+        let ok = Z3_model_eval(c, model, t.get_z3_ast(), true, &mut out as *mut _ as *mut _);
+        if !ok {
+            return None;
+        }
+        let v = wrap(out)?;
+        let a = v.get_z3_ast();
+        let plain =
+            Z3_is_numeral_ast(c, a) || Z3_get_bool_value(c, a) != Z3_L_UNDEF || Z3_is_string(c, a);
+        plain.then_some(v)
+    };
+    let mut problem = None;
+    'subjects: for t in subjects {
+        let Some(root) = wrap(root_of(c, s, t.get_z3_ast())) else {
+            continue;
+        };
+        let mut members = vec![root.clone()];
+        let mut member = t.clone();
+        for _ in 0..MAX_CONGRUENCE_CLASS {
+            let Some(next) = wrap(next_of(c, s, member.get_z3_ast())) else {
+                break;
+            };
+            if Z3_is_eq_ast(c, next.get_z3_ast(), t.get_z3_ast()) {
+                break;
+            }
+            members.push(next.clone());
+            member = next;
+        }
+        let Some(expected) = value(t) else {
+            continue;
+        };
+        for m in &members {
+            if let Some(got) = value(m) {
+                if !Z3_is_eq_ast(c, got.get_z3_ast(), expected.get_z3_ast()) {
+                    problem = Some(format!(
+                        "{m} is congruent to {t} (root {root}) but the model gives {got}, not {expected}"
+                    ));
+                    break 'subjects;
+                }
+            }
+        }
+        if let Some(why) = wrap(explain(c, s, t.get_z3_ast(), root.get_z3_ast())) {
+            if let Some(b) = value(&why)
+                .and_then(|v| v.as_bool())
+                .and_then(|b| b.as_bool())
+            {
+                if !b {
+                    problem = Some(format!(
+                        "the explanation {why} of {t} = {root} is false in the model"
+                    ));
+                    break 'subjects;
+                }
+            }
+        }
+    }
+    Z3_model_dec_ref(c, model);
+    problem
 }

@@ -1176,6 +1176,7 @@ impl Executor {
             }
             Call::Read { function, term } => Outcome::Value(self.read_term(function, *term)?),
             Call::ReadSort { function, sort } => Outcome::Value(self.read_sort(function, *sort)?),
+            Call::ReadRcf { function, rcf } => Outcome::Value(self.read_rcf(function, *rcf)?),
             Call::ReadEq(a, b) => Outcome::Value(self.read_eq(*a, *b)?),
             Call::ReadStats(z) => {
                 let slot = self.slot(*z)?;
@@ -1428,7 +1429,7 @@ fn sort_class(sort: &Sort) -> String {
 }
 
 impl Executor {
-    fn reader(&self, function: &str) -> Result<model::read::Reader, ExecError> {
+    pub(super) fn reader(&self, function: &str) -> Result<model::read::Reader, ExecError> {
         let reader = model::read::Reader::from_name(function).ok_or_else(|| {
             ExecError::Malformed(format!("`{function}` is no read-back function"))
         })?;

@@ -3,7 +3,8 @@
 //! and bit-vectors, and the regular expressions, whose crate wrappers take Rust strings).
 //!
 //! Four regular-expression operations have no C API function in Z3 4.8.12 (`re.diff`,
-//! `re.allchar`, `re.^`, `str.replace_re[_all]`; 5.x added `Z3_mk_re_diff` and friends), and
+//! `re.allchar`, `re.^`, `str.replace_re[_all]`; 5.x added `Z3_mk_re_diff` and friends,
+//! called instead where the loaded libz3 has them, [`newer`]), and
 //! `Z3_mk_re_loop` reads an upper bound 0 as "unbounded" where SMT-LIB's `(_ re.loop i 0)` is
 //! empty for `i > 0`, and Z3 5.4.1 refuses a lower bound above the upper one ("loop lower
 //! bound must not exceed upper bound"), which SMT-LIB reads as the empty language. Those are built by [`parsed_app`]: Z3's own SMT-LIB parser makes the
@@ -122,6 +123,31 @@ fn parsed_app(sample: &str, args: &[&Dynamic]) -> Dynamic {
         z3_sys::Z3_dec_ref(c, app);
         wrapped
     }
+}
+
+type AstToAst = unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast) -> Option<z3_sys::Z3_ast>;
+type AstUintToAst =
+    unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast, u32) -> Option<z3_sys::Z3_ast>;
+type Ast2ToAst = unsafe extern "C" fn(
+    z3_sys::Z3_context,
+    z3_sys::Z3_ast,
+    z3_sys::Z3_ast,
+) -> Option<z3_sys::Z3_ast>;
+type Ast3ToAst = unsafe extern "C" fn(
+    z3_sys::Z3_context,
+    z3_sys::Z3_ast,
+    z3_sys::Z3_ast,
+    z3_sys::Z3_ast,
+) -> Option<z3_sys::Z3_ast>;
+type SortToAst =
+    unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_sort) -> Option<z3_sys::Z3_ast>;
+
+/// The constructor `name` that only releases after 4.8.12 have, where the loaded libz3 has
+/// it (looked up by name, never linked): the operations Z3 4.8.12 builds through its parser
+/// are built by their own C function on a newer Z3, the same term either way.
+fn newer<F: Copy>(name: &'static str) -> Option<F> {
+    // SAFETY: each caller names the function's C signature.
+    unsafe { super::read::typed::<F>(name) }.ok()
 }
 
 /// Arithmetic on Int or Real arguments, chosen by the first argument's sort.
@@ -384,11 +410,58 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
             &format!("((_ re.loop {} {}) re.all)", indices[0], indices[1]),
             a,
         ),
-        "re.^" => parsed_app(&format!("((_ re.^ {}) re.all)", indices[0]), a),
-        "re.diff" => parsed_app("(re.diff re.all re.all)", a),
-        "re.allchar" => parsed_app("re.allchar", a),
-        "str.replace_re" => parsed_app(r#"(str.replace_re "" re.all "")"#, a),
-        "str.replace_re_all" => parsed_app(r#"(str.replace_re_all "" re.all "")"#, a),
+        "re.^" => match newer::<AstUintToAst>("Z3_mk_re_power") {
+            // SAFETY: the function's z3_api.h signature, on a live regular expression.
+            Some(power) => sys_args("Z3_mk_re_power", a, |c, x| unsafe {
+                power(c, x[0], indices[0])
+            }),
+            None => parsed_app(&format!("((_ re.^ {}) re.all)", indices[0]), a),
+        },
+        "re.diff" => match newer::<Ast2ToAst>("Z3_mk_re_diff") {
+            // SAFETY: the function's z3_api.h signature, on live arguments.
+            Some(diff) => sys_args("Z3_mk_re_diff", a, |c, x| unsafe { diff(c, x[0], x[1]) }),
+            None => parsed_app("(re.diff re.all re.all)", a),
+        },
+        "re.allchar" => match newer::<SortToAst>("Z3_mk_re_allchar") {
+            // SAFETY: the function's z3_api.h signature, on the live sort of regular
+            // expressions over Strings.
+            Some(allchar) => sys("Z3_mk_re_allchar", |c| unsafe { allchar(c, re_sort(c)) }),
+            None => parsed_app("re.allchar", a),
+        },
+        "abs" => match newer::<AstToAst>("Z3_mk_abs") {
+            // SAFETY: the function's z3_api.h signature, on a live argument.
+            Some(abs) => sys_args("Z3_mk_abs", a, |c, x| unsafe { abs(c, x[0]) }),
+            None if sorts[0] == &Sort::Int => parsed_app("(abs 0)", a),
+            None => parsed_app("(abs 0.0)", a),
+        },
+        "str.to_code" => match newer::<AstToAst>("Z3_mk_string_to_code") {
+            // SAFETY: the function's z3_api.h signature, on a live argument.
+            Some(code) => sys_args("Z3_mk_string_to_code", a, |c, x| unsafe { code(c, x[0]) }),
+            None => parsed_app(r#"(str.to_code "")"#, a),
+        },
+        "str.replace_all" => match newer::<Ast3ToAst>("Z3_mk_seq_replace_all") {
+            // SAFETY: the function's z3_api.h signature, on live arguments.
+            Some(replace) => sys_args("Z3_mk_seq_replace_all", a, |c, x| unsafe {
+                replace(c, x[0], x[1], x[2])
+            }),
+            None => parsed_app(r#"(str.replace_all "" "" "")"#, a),
+        },
+        "str.replace_re" | "str.replace_re_all" => {
+            let (function, sample) = match op.name {
+                "str.replace_re" => ("Z3_mk_seq_replace_re", r#"(str.replace_re "" re.all "")"#),
+                _ => (
+                    "Z3_mk_seq_replace_re_all",
+                    r#"(str.replace_re_all "" re.all "")"#,
+                ),
+            };
+            match newer::<Ast3ToAst>(function) {
+                // SAFETY: the function's z3_api.h signature, on live arguments.
+                Some(replace) => {
+                    sys_args(function, a, |c, x| unsafe { replace(c, x[0], x[1], x[2]) })
+                }
+                None => parsed_app(sample, a),
+            }
+        }
         other => panic!("operation `{other}` has no executor mapping"),
     }
 }
@@ -592,6 +665,10 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "re.^" => return Parsed(format!("((_ re.^ {}) re.all)", indices[0])),
         "re.diff" => return Parsed("(re.diff re.all re.all)".into()),
         "re.allchar" => return Parsed("re.allchar".into()),
+        "abs" if *sorts[0] == Sort::Int => return Parsed("(abs 0)".into()),
+        "abs" => return Parsed("(abs 0.0)".into()),
+        "str.to_code" => return Parsed(r#"(str.to_code "")"#.into()),
+        "str.replace_all" => return Parsed(r#"(str.replace_all "" "" "")"#.into()),
         "str.replace_re" => return Parsed(r#"(str.replace_re "" re.all "")"#.into()),
         "str.replace_re_all" => return Parsed(r#"(str.replace_re_all "" re.all "")"#.into()),
         other => return Parsed(other.to_string()),

@@ -116,6 +116,21 @@ impl RawSolver {
         })
     }
 
+    /// A simple solver (`Z3_mk_simple_solver`: the SMT core, without preprocessing
+    /// tactics) with `rlimit`, given `assertions`.
+    pub fn simple(rlimit: u32, assertions: &[Bool]) -> Option<RawSolver> {
+        // SAFETY: a plain constructor call on a live context.
+        Self::new(rlimit, assertions, |raw| unsafe {
+            z3_sys::Z3_mk_simple_solver(raw)
+        })
+    }
+
+    /// The context and the solver, for the functions only newer releases have (the caller
+    /// looks them up by name and keeps to the solver's lifetime).
+    pub fn raw(&self) -> (Z3_context, Z3_solver) {
+        (self.raw, self.solver)
+    }
+
     fn new(
         rlimit: u32,
         assertions: &[Bool],

@@ -178,7 +178,175 @@ fn cmp_name(cmp: RcfCmp) -> &'static str {
     }
 }
 
+/// The most indices a `read_rcf` reads of one function (coefficients, sign conditions):
+/// far above what the polynomials the reference state admits give.
+const MAX_RCF_READ_INDICES: u32 = 64;
+
+type RcfToBool = unsafe extern "C" fn(Z3_context, RcfPtr) -> bool;
+type RcfToUint = unsafe extern "C" fn(Z3_context, RcfPtr) -> c_uint;
+type RcfToSymbol = unsafe extern "C" fn(Z3_context, RcfPtr) -> Option<z3_sys::Z3_symbol>;
+type RcfIndexToRcf = unsafe extern "C" fn(Z3_context, RcfPtr, c_uint) -> RcfPtr;
+type RcfIndexToInt = unsafe extern "C" fn(Z3_context, RcfPtr, c_uint) -> c_int;
+type RcfIndexToUint = unsafe extern "C" fn(Z3_context, RcfPtr, c_uint) -> c_uint;
+type RcfIndex2ToRcf = unsafe extern "C" fn(Z3_context, RcfPtr, c_uint, c_uint) -> RcfPtr;
+type RcfInterval = unsafe extern "C" fn(
+    Z3_context,
+    RcfPtr,
+    *mut bool,
+    *mut bool,
+    *mut RcfPtr,
+    *mut bool,
+    *mut bool,
+    *mut RcfPtr,
+) -> c_int;
+
+/// The text of a number Z3 just made for the caller, which is deleted after.
+///
+/// # Safety
+/// `raw` is a number of `ctx` that nothing else owns.
+unsafe fn text_of_made(ctx: &Context, raw: RcfPtr) -> String {
+    let number = made(ctx, raw);
+    owned(ffi::Z3_rcf_num_to_string(
+        ctx.get_z3_context(),
+        number.raw,
+        false,
+        false,
+    ))
+}
+
+/// `[a; b; ...]`, the list texts of `model::read::rcf_list`.
+fn list(items: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", items.into_iter().collect::<Vec<_>>().join("; "))
+}
+
+/// The answer of the RCF read-back `reader` for `a` as `model::read` describes it: the reads
+/// an algebraic number's representation answer `false` for a number that is not one (Z3's
+/// precondition, asked first), and a function with an index is read at every index.
+///
+/// # Safety
+/// `a` is a live number of `ctx`; the functions are those only newer releases have, looked
+/// up by name with their z3_rcf.h signatures.
+unsafe fn read_rcf(
+    ctx: &Context,
+    reader: model::read::Reader,
+    a: RcfPtr,
+) -> Result<String, String> {
+    use super::read::{symbol_text, typed};
+    use model::read::Reader as R;
+    let c = ctx.get_z3_context();
+    let is = |name: &'static str| -> Result<bool, String> { Ok(typed::<RcfToBool>(name)?(c, a)) };
+    let count = |name: &'static str| -> Result<u32, String> {
+        Ok(typed::<RcfToUint>(name)?(c, a).min(MAX_RCF_READ_INDICES))
+    };
+    let algebraic = || is("Z3_rcf_is_algebraic");
+    Ok(match reader {
+        R::RcfIsRational | R::RcfIsAlgebraic | R::RcfIsInfinitesimal | R::RcfIsTranscendental => {
+            is(reader.name())?.to_string()
+        }
+        R::RcfExtensionIndex => typed::<RcfToUint>(reader.name())?(c, a).to_string(),
+        R::RcfTranscendentalName | R::RcfInfinitesimalName => {
+            let kind = match reader {
+                R::RcfTranscendentalName => "Z3_rcf_is_transcendental",
+                _ => "Z3_rcf_is_infinitesimal",
+            };
+            match is(kind)? {
+                false => "false".into(),
+                true => symbol_text(c, typed::<RcfToSymbol>(reader.name())?(c, a))?,
+            }
+        }
+        _ if !algebraic()? => "false".into(),
+        R::RcfNumCoefficients | R::RcfNumSignConditions => {
+            typed::<RcfToUint>(reader.name())?(c, a).to_string()
+        }
+        R::RcfCoefficient => {
+            let coefficient = typed::<RcfIndexToRcf>(reader.name())?;
+            let n = count("Z3_rcf_num_coefficients")?;
+            list((0..n).map(|i| text_of_made(ctx, coefficient(c, a, i))))
+        }
+        R::RcfInterval => {
+            let interval = typed::<RcfInterval>(reader.name())?;
+            let (mut lo_inf, mut lo_open, mut lo) = (false, false, std::ptr::null_mut());
+            let (mut hi_inf, mut hi_open, mut hi) = (false, false, std::ptr::null_mut());
+            interval(
+                c,
+                a,
+                &mut lo_inf,
+                &mut lo_open,
+                &mut lo,
+                &mut hi_inf,
+                &mut hi_open,
+                &mut hi,
+            );
+            // An infinite end's number is not set (NULL, Z3's zero, when it is).
+            let end = |inf: bool, raw: RcfPtr, infinity: &str| match inf {
+                true => {
+                    drop(made(ctx, raw));
+                    infinity.to_string()
+                }
+                false => text_of_made(ctx, raw),
+            };
+            format!(
+                "{}{}, {}{}",
+                if lo_open { '(' } else { '[' },
+                end(lo_inf, lo, "-oo"),
+                end(hi_inf, hi, "+oo"),
+                if hi_open { ')' } else { ']' },
+            )
+        }
+        R::RcfSignConditionSign | R::RcfNumSignConditionCoefficients => {
+            let n = count("Z3_rcf_num_sign_conditions")?;
+            match reader {
+                R::RcfSignConditionSign => {
+                    let sign = typed::<RcfIndexToInt>(reader.name())?;
+                    list((0..n).map(|i| sign(c, a, i).to_string()))
+                }
+                _ => {
+                    let size = typed::<RcfIndexToUint>(reader.name())?;
+                    list((0..n).map(|i| size(c, a, i).to_string()))
+                }
+            }
+        }
+        R::RcfSignConditionCoefficient => {
+            let n = count("Z3_rcf_num_sign_conditions")?;
+            let size = typed::<RcfIndexToUint>("Z3_rcf_num_sign_condition_coefficients")?;
+            let coefficient = typed::<RcfIndex2ToRcf>(reader.name())?;
+            list((0..n).map(|i| {
+                let m = size(c, a, i).min(MAX_RCF_READ_INDICES);
+                list((0..m).map(|j| text_of_made(ctx, coefficient(c, a, i, j))))
+            }))
+        }
+        _ => return Err(format!("{} reads no RCF number", reader.name())),
+    })
+}
+
 impl Executor {
+    /// `read_rcf`: the read-back of an RCF number, judged by what made it
+    /// (`model::read::expected_for_rcf`).
+    pub(super) fn read_rcf(&mut self, function: &str, id: RcfId) -> Result<String, ExecError> {
+        let reader = self.reader(function)?;
+        let a = self.rcf_raw(id)?;
+        let ctx = self.main.clone();
+        // SAFETY: a live number of the thread-local context; `read_rcf` asks Z3's
+        // precondition of every read first.
+        let value = guard::guarded(&ctx, || unsafe { read_rcf(&ctx, reader, a) })
+            .map_err(ExecError::Z3)?
+            .map_err(ExecError::Z3)?;
+        let expect = model::read::expected_for_rcf(reader, &self.state, id);
+        if self.config.run_checks {
+            expect.judge(&value).map_err(|m| {
+                ExecError::Oracle(
+                    Failure::new(
+                        FailureKind::ReadBack,
+                        format!("`{}` of {id}: {m}", reader.name()),
+                    )
+                    .with_cause(format!("{} of an RCF number", reader.name()))
+                    .at_call("read_rcf"),
+                )
+            })?;
+        }
+        Ok(value)
+    }
+
     fn rcf_raw(&self, id: RcfId) -> Result<RcfPtr, ExecError> {
         self.rcfs
             .get(&id)

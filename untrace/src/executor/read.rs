@@ -18,7 +18,7 @@ use z3::Context;
 use z3_sys::{Z3_ast, Z3_context, Z3_sort, Z3_symbol};
 
 /// The address of a Z3 function in the loaded libz3, looked up once.
-fn function(name: &'static str) -> Option<*mut c_void> {
+pub(super) fn function(name: &'static str) -> Option<*mut c_void> {
     static FOUND: OnceLock<std::sync::Mutex<HashMap<&'static str, usize>>> = OnceLock::new();
     let found = FOUND.get_or_init(Default::default);
     let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
@@ -33,31 +33,58 @@ pub fn available(reader: Reader) -> bool {
     !reader.newer_only() || function(reader.name()).is_some()
 }
 
-/// The newer-only read-back functions the loaded libz3 has, for the trace header.
+/// The functions of `check_congruence`, which only releases after 4.8.12 have.
+pub const CONGRUENCE_FUNCTIONS: &[&str] = &[
+    "Z3_solver_congruence_root",
+    "Z3_solver_congruence_next",
+    "Z3_solver_congruence_explain",
+];
+
+/// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
+/// header.
 pub fn newer_functions_present() -> Vec<&'static str> {
     model::read::READERS
         .iter()
-        .filter(|r| r.3 && function(r.1).is_some())
+        .filter(|r| r.3)
         .map(|r| r.1)
+        .chain(CONGRUENCE_FUNCTIONS.iter().copied())
+        .filter(|name| function(name).is_some())
         .collect()
 }
 
-/// The first entry (its index and function) that reads with a function the loaded libz3
-/// lacks.
+/// Whether the loaded libz3 has every function of `check_congruence`.
+pub fn congruence_available() -> bool {
+    CONGRUENCE_FUNCTIONS.iter().all(|f| function(f).is_some())
+}
+
+/// The first entry (its index and function) that needs a function the loaded libz3 lacks.
 pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str)> {
     entries.iter().enumerate().find_map(|(i, e)| {
-        let name = match &e.call {
-            model::Call::Read { function, .. } | model::Call::ReadSort { function, .. } => function,
+        let needed: Vec<&'static str> = match &e.call {
+            model::Call::Read { function, .. }
+            | model::Call::ReadSort { function, .. }
+            | model::Call::ReadRcf { function, .. } => {
+                let reader = Reader::from_name(function)?;
+                vec![reader.name()]
+                    .into_iter()
+                    .filter(|_| reader.newer_only())
+                    .collect()
+            }
+            model::Call::Check(model::Check::Congruence { .. }) => CONGRUENCE_FUNCTIONS.to_vec(),
             _ => return None,
         };
-        let reader = Reader::from_name(name)?;
-        (!available(reader)).then_some((i, reader.name()))
+        needed
+            .into_iter()
+            .find(|name| function(name).is_none())
+            .map(|name| (i, name))
     })
 }
 
 type AstToU32 = unsafe extern "C" fn(Z3_context, Z3_ast) -> c_uint;
 type AstToBool = unsafe extern "C" fn(Z3_context, Z3_ast) -> bool;
 type SortToU32 = unsafe extern "C" fn(Z3_context, Z3_sort) -> c_uint;
+type SortToBool = unsafe extern "C" fn(Z3_context, Z3_sort) -> bool;
+type AstToSymbol = unsafe extern "C" fn(Z3_context, Z3_ast) -> Option<Z3_symbol>;
 type SymbolToU32 = unsafe extern "C" fn(Z3_context, Z3_symbol) -> c_uint;
 type DeclToU32 = unsafe extern "C" fn(Z3_context, z3_sys::Z3_func_decl) -> c_uint;
 type StringContents = unsafe extern "C" fn(Z3_context, Z3_ast, c_uint, *mut c_uint);
@@ -68,14 +95,14 @@ type DeclParamKind = unsafe extern "C" fn(Z3_context, z3_sys::Z3_func_decl, c_ui
 ///
 /// # Safety
 /// `F` must be the function's C signature.
-unsafe fn typed<F: Copy>(name: &'static str) -> Result<F, String> {
+pub(super) unsafe fn typed<F: Copy>(name: &'static str) -> Result<F, String> {
     let address = function(name).ok_or_else(|| format!("{name} is not in the loaded libz3"))?;
     debug_assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
     // SAFETY: the caller names the signature; a function pointer is pointer-sized.
     Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) })
 }
 
-fn text(p: *const c_char) -> Result<String, String> {
+pub(super) fn text(p: *const c_char) -> Result<String, String> {
     if p.is_null() {
         return Err("Z3 returned no string".into());
     }
@@ -108,7 +135,7 @@ fn numeral_of(ctx: Z3_context, ast: Option<Z3_ast>) -> Result<String, String> {
     }
 }
 
-fn symbol_text(ctx: Z3_context, symbol: Option<Z3_symbol>) -> Result<String, String> {
+pub(super) fn symbol_text(ctx: Z3_context, symbol: Option<Z3_symbol>) -> Result<String, String> {
     let symbol = symbol.ok_or("Z3 returned no symbol")?;
     // SAFETY: a live context and symbol; the kind is read as a plain number.
     unsafe {
@@ -311,6 +338,11 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             R::IsAlgebraicNumber => flag(Z3_is_algebraic_number(ctx, a)),
             R::FpIsNumeral => flag(typed::<AstToBool>("Z3_fpa_is_numeral")?(ctx, a)),
             R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
+            R::Depth => typed::<AstToU32>("Z3_get_depth")?(ctx, a).to_string(),
+            R::QuantifierId | R::QuantifierSkolemId => {
+                let id: AstToSymbol = typed(reader.name())?;
+                symbol_text(ctx, id(ctx, a))?
+            }
             R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),
             R::FpIsInf => flag(Z3_fpa_is_numeral_inf(ctx, a)),
             R::FpIsZero => flag(Z3_fpa_is_numeral_zero(ctx, a)),
@@ -358,6 +390,25 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             | R::IsSeqSort
             | R::IsReSort
             | R::ReSortBasis => return Err(format!("{} reads a sort", reader.name())),
+            R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => {
+                return Err(format!("{} reads a sort", reader.name()))
+            }
+            R::RcfIsRational
+            | R::RcfIsAlgebraic
+            | R::RcfIsInfinitesimal
+            | R::RcfIsTranscendental
+            | R::RcfExtensionIndex
+            | R::RcfTranscendentalName
+            | R::RcfInfinitesimalName
+            | R::RcfNumCoefficients
+            | R::RcfCoefficient
+            | R::RcfInterval
+            | R::RcfNumSignConditions
+            | R::RcfSignConditionSign
+            | R::RcfNumSignConditionCoefficients
+            | R::RcfSignConditionCoefficient => {
+                return Err(format!("{} reads an RCF number", reader.name()))
+            }
         }
     };
     Ok((value, None))
@@ -389,6 +440,9 @@ pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_s
             R::ReSortBasis => {
                 let got = Z3_get_re_sort_basis(ctx, s);
                 return Ok((sort_text(ctx, got)?, got));
+            }
+            R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => {
+                flag(typed::<SortToBool>(reader.name())?(ctx, s))
             }
             R::ArrayDomain | R::ArrayRange | R::SeqSortBasis | R::ArrayDomainN => {
                 let got = match reader {

@@ -1393,7 +1393,11 @@ impl Lower {
             Call::Check(check) => self.check(check),
             // The read-backs' oracle is the reference state's knowledge of what the trace
             // built, which a program does not carry: the reproducer says so instead.
-            Call::Read { .. } | Call::ReadSort { .. } | Call::ReadEq(..) | Call::ReadStats(_) => {
+            Call::Read { .. }
+            | Call::ReadSort { .. }
+            | Call::ReadRcf { .. }
+            | Call::ReadEq(..)
+            | Call::ReadStats(_) => {
                 self.step(Step::Note(format!(
                     "`{}`: read-backs are not lowered (replay the trace: untrace judges them)",
                     model::trace::text::format_call(call)
@@ -1896,6 +1900,12 @@ impl Lower {
                     exit: 5,
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
+            }
+            Check::Congruence { .. } => {
+                self.note(format!(
+                    "`{}`: the congruence check (a newer Z3's functions) is not expressed",
+                    check.name()
+                ));
             }
             Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => {
                 // The intervals of exact arithmetic behind these checks are the reference
