@@ -283,6 +283,7 @@ impl Executor {
             Check::Rcf(a, b) => self.check_rcf(check, *a, *b),
             Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
             Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
+            Check::Fixedpoint => self.check_fp(check),
         }
     }
 

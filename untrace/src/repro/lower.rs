@@ -1399,6 +1399,23 @@ impl Lower {
                     model::trace::text::format_call(call)
                 )));
             }
+            // Fixedpoint contexts are not lowered yet: a reproducer says so (replay the trace).
+            Call::FpNew { .. }
+            | Call::FpRegister(_)
+            | Call::FpRule { .. }
+            | Call::FpUpdateRule { .. }
+            | Call::FpAssert(_)
+            | Call::FpQuery { .. }
+            | Call::FpQueryRelation { .. }
+            | Call::FpRead(_)
+            | Call::FpReadRel { .. }
+            | Call::FpFromString(_)
+            | Call::FpSetParam { .. } => {
+                self.step(Step::Note(format!(
+                    "`{}`: fixedpoint calls are not lowered (replay the trace)",
+                    model::trace::text::format_call(call)
+                )));
+            }
         }
     }
 
@@ -1896,6 +1913,9 @@ impl Lower {
                     exit: 5,
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
+            }
+            Check::Fixedpoint => {
+                self.note("`check_fp`: the fixedpoint check is not expressed".into());
             }
             Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => {
                 // The intervals of exact arithmetic behind these checks are the reference
