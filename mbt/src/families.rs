@@ -735,10 +735,15 @@ pub const FP_RLIMIT: u32 = 500_000;
 
 /// The argument sorts of the relations the fixedpoint action makes: small, so that queries
 /// end under the resource limit.
+/// Each of the enabled theories' sorts (Bool always).
 fn horn_sort(cx: &mut RoundState<'_>) -> Sort {
+    let (arith, bv) = (
+        cx.config.has(model::Theory::Arith),
+        cx.config.has(model::Theory::Bv),
+    );
     match cx.rng.random_range(0..10) {
-        0..=5 => Sort::Int,
-        6..=8 => Sort::BitVec([4, 8][cx.rng.random_range(0..2)]),
+        0..=5 if arith => Sort::Int,
+        6..=8 if bv => Sort::BitVec([4, 8][cx.rng.random_range(0..2)]),
         _ => Sort::Bool,
     }
 }
