@@ -704,9 +704,10 @@ impl State {
                 Ok(())
             }
             Call::FpRead(function) | Call::FpReadRel { function, .. } => {
-                let relation = match call {
-                    Call::FpReadRel { relation, .. } => Some(*relation),
-                    _ => None,
+                let relation = if let Call::FpReadRel { relation, .. } = call {
+                    Some(*relation)
+                } else {
+                    None
                 };
                 let info = self.fp()?;
                 let Some(when) = crate::fixedpoint::reader(function, relation.is_some()) else {
@@ -1455,15 +1456,16 @@ impl State {
                 }
             }
             Call::FpQuery { .. } | Call::FpQueryRelation { .. } => {
-                let query = match call {
-                    Call::FpQuery { query, .. } => Some(*query),
-                    _ => None,
+                let query = if let Call::FpQuery { query, .. } = call {
+                    Some(*query)
+                } else {
+                    None
                 };
                 if let Some(info) = self.fixedpoint.as_mut() {
-                    info.answer = match ret {
-                        Some(Ret::Sat(r)) => Some((*r, query)),
-                        _ => None,
-                    };
+                    info.answer = ret.and_then(|r| match r {
+                        Ret::Sat(r) => Some((*r, query)),
+                        Ret::Id(_) | Ret::Core(_) | Ret::Value(_) | Ret::Error(_) => None,
+                    });
                 }
             }
             Call::FpSetParam { key, value } => {

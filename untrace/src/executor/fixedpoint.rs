@@ -127,118 +127,126 @@ impl Executor {
             .ok_or_else(|| z3err("Z3_mk_string_symbol failed".into()))
     }
 
-    /// Runs a fixedpoint call (the reference state has checked it).
-    pub(super) fn fp_call(&mut self, call: &model::Call) -> Result<Outcome, ExecError> {
-        use model::Call as C;
-        let ctx = self.main.clone();
-        let c = ctx.get_z3_context();
-        if let C::FpNew { engine } = call {
-            let key = self.symbol("engine")?;
-            let value = self.symbol(engine)?;
-            // SAFETY: plain z3-sys calls on the live context; the new fixedpoint is referenced
-            // by its slot, the parameters released after use.
-            let raw = self.main(|| unsafe {
-                let fp = z3_sys::Z3_mk_fixedpoint(c)?;
-                z3_sys::Z3_fixedpoint_inc_ref(c, fp);
-                let params = z3_sys::Z3_mk_params(c)?;
-                z3_sys::Z3_params_inc_ref(c, params);
-                z3_sys::Z3_params_set_symbol(c, params, key, value);
-                z3_sys::Z3_fixedpoint_set_params(c, fp, params);
-                z3_sys::Z3_params_dec_ref(c, params);
-                Some(fp)
-            })?;
-            let raw = raw.ok_or_else(|| z3err("Z3_mk_fixedpoint failed".into()))?;
-            self.fixedpoint = Some(FpSlot {
-                ctx: ctx.clone(),
-                raw,
-            });
-            return Ok(Outcome::Nothing);
-        }
-        let d = self.fp_slot()?.raw;
-        // SAFETY (every block below): plain z3-sys calls on the live fixedpoint and objects of
+    /// `fp_new "ENGINE"`.
+    pub(super) fn fp_new(&mut self, engine: &str) -> Result<Outcome, ExecError> {
+        let c = self.main.get_z3_context();
+        let key = self.symbol("engine")?;
+        let value = self.symbol(engine)?;
+        // SAFETY: plain z3-sys calls on the live context; the new fixedpoint is referenced
+        // by its slot, the parameters released after use.
+        let raw = self.main(|| unsafe {
+            let fp = z3_sys::Z3_mk_fixedpoint(c)?;
+            z3_sys::Z3_fixedpoint_inc_ref(c, fp);
+            let params = z3_sys::Z3_mk_params(c)?;
+            z3_sys::Z3_params_inc_ref(c, params);
+            z3_sys::Z3_params_set_symbol(c, params, key, value);
+            z3_sys::Z3_fixedpoint_set_params(c, fp, params);
+            z3_sys::Z3_params_dec_ref(c, params);
+            Some(fp)
+        })?;
+        let raw = raw.ok_or_else(|| z3err("Z3_mk_fixedpoint failed".into()))?;
+        self.fixedpoint = Some(FpSlot {
+            ctx: self.main.clone(),
+            raw,
+        });
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_register fR`.
+    pub(super) fn fp_register(&self, f: FuncId) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let decl = self.raw_decl(f)?;
+        // SAFETY (here and below): plain z3-sys calls on the live fixedpoint and objects of
         // the thread-local context, guarded so that an error code becomes an error.
-        Ok(match call {
-            C::FpRegister(f) => {
-                let decl = self.raw_decl(*f)?;
-                self.main(|| unsafe { z3_sys::Z3_fixedpoint_register_relation(c, d, decl) })?;
-                Outcome::Nothing
+        self.main(|| unsafe { z3_sys::Z3_fixedpoint_register_relation(c, d, decl) })?;
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_rule tR "NAME"` (`update`: `fp_update_rule`).
+    pub(super) fn fp_rule(
+        &self,
+        rule: TermId,
+        name: &str,
+        update: bool,
+    ) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let a = self.z3_term(rule)?.get_z3_ast();
+        let name = self.symbol(name)?;
+        self.main(|| unsafe {
+            if update {
+                z3_sys::Z3_fixedpoint_update_rule(c, d, a, name)
+            } else {
+                z3_sys::Z3_fixedpoint_add_rule(c, d, a, Some(name))
             }
-            C::FpRule { rule, name } | C::FpUpdateRule { rule, name } => {
-                let a = self.z3_term(*rule)?.get_z3_ast();
-                let name = self.symbol(name)?;
-                let update = matches!(call, C::FpUpdateRule { .. });
-                self.main(|| unsafe {
-                    if update {
-                        z3_sys::Z3_fixedpoint_update_rule(c, d, a, name)
-                    } else {
-                        z3_sys::Z3_fixedpoint_add_rule(c, d, a, Some(name))
-                    }
-                })?;
-                Outcome::Nothing
+        })?;
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_assert tA`.
+    pub(super) fn fp_assert(&self, t: TermId) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let a = self.z3_term(t)?.get_z3_ast();
+        self.main(|| unsafe { z3_sys::Z3_fixedpoint_assert(c, d, a) })?;
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_query tQ RLIMIT`.
+    pub(super) fn fp_query(&self, query: TermId, rlimit: u32) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let a = self.z3_term(query)?.get_z3_ast();
+        let r = self.under_rlimit(rlimit, || unsafe { z3_sys::Z3_fixedpoint_query(c, d, a) })?;
+        Ok(Outcome::Sat(lbool(r)))
+    }
+
+    /// `fp_query_relation fR RLIMIT`.
+    pub(super) fn fp_query_relation(&self, f: FuncId, rlimit: u32) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let decl = self.raw_decl(f)?;
+        let r = self.under_rlimit(rlimit, || unsafe {
+            z3_sys::Z3_fixedpoint_query_relations(c, d, 1, &decl)
+        })?;
+        Ok(Outcome::Sat(lbool(r)))
+    }
+
+    /// `fp_from_string "TEXT"`.
+    pub(super) fn fp_from_string(&self, text: &str) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let text = cstring(text, "a fixedpoint script")?;
+        let v = self.main(|| unsafe { z3_sys::Z3_fixedpoint_from_string(c, d, text.as_ptr()) })?;
+        vector_items(&self.main, v).ok_or_else(|| z3err("fp_from_string: no queries".into()))?;
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_set_param "KEY" "VALUE"`.
+    pub(super) fn fp_set_param(&self, key: &str, value: &str) -> Result<Outcome, ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let key = self.symbol(key)?;
+        let symbol = self.symbol(value)?;
+        let params = self.main(|| unsafe {
+            let params = z3_sys::Z3_mk_params(c)?;
+            z3_sys::Z3_params_inc_ref(c, params);
+            match (value, value.parse::<u32>()) {
+                ("true" | "false", _) => {
+                    z3_sys::Z3_params_set_bool(c, params, key, value == "true")
+                }
+                (_, Ok(n)) => z3_sys::Z3_params_set_uint(c, params, key, n),
+                _ => z3_sys::Z3_params_set_symbol(c, params, key, symbol),
             }
-            C::FpAssert(t) => {
-                let a = self.z3_term(*t)?.get_z3_ast();
-                self.main(|| unsafe { z3_sys::Z3_fixedpoint_assert(c, d, a) })?;
-                Outcome::Nothing
-            }
-            C::FpQuery { query, rlimit } => {
-                let a = self.z3_term(*query)?.get_z3_ast();
-                let r =
-                    self.under_rlimit(*rlimit, || unsafe { z3_sys::Z3_fixedpoint_query(c, d, a) })?;
-                Outcome::Sat(lbool(r))
-            }
-            C::FpQueryRelation { relation, rlimit } => {
-                let decl = self.raw_decl(*relation)?;
-                let r = self.under_rlimit(*rlimit, || unsafe {
-                    z3_sys::Z3_fixedpoint_query_relations(c, d, 1, &decl)
-                })?;
-                Outcome::Sat(lbool(r))
-            }
-            C::FpFromString(text) => {
-                let text = cstring(text, "a fixedpoint script")?;
-                let v = self
-                    .main(|| unsafe { z3_sys::Z3_fixedpoint_from_string(c, d, text.as_ptr()) })?;
-                vector_items(&ctx, v).ok_or_else(|| z3err("fp_from_string: no queries".into()))?;
-                Outcome::Nothing
-            }
-            C::FpSetParam { key, value } => {
-                let key = self.symbol(key)?;
-                let symbol = self.symbol(value)?;
-                let params = self.main(|| unsafe {
-                    let params = z3_sys::Z3_mk_params(c)?;
-                    z3_sys::Z3_params_inc_ref(c, params);
-                    match (value.as_str(), value.parse::<u32>()) {
-                        ("true" | "false", _) => {
-                            z3_sys::Z3_params_set_bool(c, params, key, value == "true")
-                        }
-                        (_, Ok(n)) => z3_sys::Z3_params_set_uint(c, params, key, n),
-                        _ => z3_sys::Z3_params_set_symbol(c, params, key, symbol),
-                    }
-                    Some(params)
-                })?;
-                let params = params.ok_or_else(|| z3err("Z3_mk_params failed".into()))?;
-                let set = self.main(|| unsafe { z3_sys::Z3_fixedpoint_set_params(c, d, params) });
-                // SAFETY: referenced above.
-                unsafe { z3_sys::Z3_params_dec_ref(c, params) };
-                set?;
-                Outcome::Nothing
-            }
-            C::FpRead(function) => {
-                self.fp_read(function)?;
-                Outcome::Nothing
-            }
-            C::FpReadRel { function, relation } => {
-                let decl = self.raw_decl(*relation)?;
-                self.fp_read_rel(function, decl)?;
-                Outcome::Nothing
-            }
-            other => {
-                return Err(ExecError::Malformed(format!(
-                    "`{}` is no fixedpoint call",
-                    other.name()
-                )))
-            }
-        })
+            Some(params)
+        })?;
+        let params = params.ok_or_else(|| z3err("Z3_mk_params failed".into()))?;
+        let set = self.main(|| unsafe { z3_sys::Z3_fixedpoint_set_params(c, d, params) });
+        // SAFETY: referenced above.
+        unsafe { z3_sys::Z3_params_dec_ref(c, params) };
+        set?;
+        Ok(Outcome::Nothing)
+    }
+
+    /// `fp_read_rel "FUNCTION" fR`.
+    pub(super) fn fp_read_relation(&self, function: &str, f: FuncId) -> Result<Outcome, ExecError> {
+        let decl = self.raw_decl(f)?;
+        self.fp_read_rel(function, decl)?;
+        Ok(Outcome::Nothing)
     }
 
     /// Runs `f` with the context's resource limit at `rlimit`, then without one.
@@ -259,7 +267,7 @@ impl Executor {
 
     /// `fp_read "FUNCTION"`: the reader called; what it answers must be there (a string, a
     /// vector, statistics with entries that read back).
-    fn fp_read(&self, function: &str) -> Result<(), ExecError> {
+    pub(super) fn fp_read(&self, function: &str) -> Result<(), ExecError> {
         let slot = self.fp_slot()?;
         let (ctx, c, d) = (&slot.ctx, slot.c(), slot.raw);
         let missing = || z3err(format!("{function} answered nothing"));

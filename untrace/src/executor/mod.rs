@@ -1168,17 +1168,22 @@ impl Executor {
             | Call::AlgebraicCompare { .. }
             | Call::AlgebraicSign(_)
             | Call::AlgebraicIs { .. } => self.algebraic_call(call)?,
-            Call::FpNew { .. }
-            | Call::FpRegister(_)
-            | Call::FpRule { .. }
-            | Call::FpUpdateRule { .. }
-            | Call::FpAssert(_)
-            | Call::FpQuery { .. }
-            | Call::FpQueryRelation { .. }
-            | Call::FpRead(_)
-            | Call::FpReadRel { .. }
-            | Call::FpFromString(_)
-            | Call::FpSetParam { .. } => self.fp_call(call)?,
+            Call::FpNew { engine } => self.fp_new(engine)?,
+            Call::FpSetParam { key, value } => self.fp_set_param(key, value)?,
+            Call::FpRegister(f) => self.fp_register(*f)?,
+            Call::FpRule { rule, name } => self.fp_rule(*rule, name, false)?,
+            Call::FpUpdateRule { rule, name } => self.fp_rule(*rule, name, true)?,
+            Call::FpAssert(t) => self.fp_assert(*t)?,
+            Call::FpQuery { query, rlimit } => self.fp_query(*query, *rlimit)?,
+            Call::FpQueryRelation { relation, rlimit } => {
+                self.fp_query_relation(*relation, *rlimit)?
+            }
+            Call::FpRead(function) => {
+                self.fp_read(function)?;
+                Outcome::Nothing
+            }
+            Call::FpReadRel { function, relation } => self.fp_read_relation(function, *relation)?,
+            Call::FpFromString(text) => self.fp_from_string(text)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;
