@@ -61,6 +61,10 @@ pub enum When {
     Covers,
     /// On Spacer with `xform.slice` off, after `unsat`.
     CoversUnsat,
+    /// On Spacer, after `fp_query` answered (its query is asked again).
+    SpacerQuery,
+    /// On Datalog.
+    Datalog,
 }
 
 /// Every reader: its C function, whether it takes a relation, when it applies.
@@ -95,6 +99,16 @@ pub const READERS: &[(&str, bool, When)] = &[
     ("Z3_fixedpoint_add_cover", true, When::Covers),
     // The same cover as an invariant, after `unsat` (when it is inductive).
     ("Z3_fixedpoint_add_invariant", true, When::CoversUnsat),
+    // The reachable states Spacer found (it needs slicing off, as covers do).
+    ("Z3_fixedpoint_get_reachable", true, When::Covers),
+    // The last query asked again from level 0: a definite answer must be the query's.
+    ("Z3_fixedpoint_query_from_lvl", false, When::SpacerQuery),
+    // The relation represented as intervals (`interval_relation`).
+    (
+        "Z3_fixedpoint_set_predicate_representation",
+        true,
+        When::Datalog,
+    ),
 ];
 
 /// The row of `function`, if it is a reader; `with_relation` says which call names it.
@@ -118,6 +132,8 @@ impl FpInfo {
             When::SpacerQueried => spacer && answer.is_some(),
             When::Covers => spacer && self.slice_off && answer.is_some(),
             When::CoversUnsat => spacer && self.slice_off && answer == Some(SatResult::Unsat),
+            When::SpacerQuery => spacer && matches!(self.answer, Some((_, Some(_)))),
+            When::Datalog => self.engine == "datalog",
         };
         if ok {
             Ok(())

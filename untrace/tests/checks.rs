@@ -456,6 +456,19 @@ fn a_negated_answer_fails_the_fixedpoint_check() {
 }
 
 #[test]
+fn a_query_asked_again_must_answer_as_before() {
+    let text = format!(
+        "{HORN}fp_query t10 1000000\nreturn unsat\nfp_read \"Z3_fixedpoint_query_from_lvl\"\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongFixedpoint)),
+        FailureKind::Fixedpoint,
+        "fp_read: Z3_fixedpoint_query_from_lvl answers otherwise",
+    );
+}
+
+#[test]
 fn the_fixedpoint_check_needs_an_answered_query() {
     // Without a query (or after a refused one) the check is malformed, never a pass.
     let text = format!("{HORN}check_fp\n");

@@ -16,6 +16,8 @@ use z3_sys::{Z3_ast_vector, Z3_context, Z3_fixedpoint, Z3_func_decl};
 
 /// The resource limit of each solver check of `check_fp`.
 pub const FP_CHECK_RLIMIT: u32 = 50_000;
+/// The resource limit of a query asked again (`Z3_fixedpoint_query_from_lvl`).
+const QUERY_AGAIN_RLIMIT: u32 = 500_000;
 /// The most derivation steps `check_fp` judges after a `sat`.
 const MAX_STEPS: usize = 24;
 
@@ -267,7 +269,10 @@ impl Executor {
 
     /// `fp_read "FUNCTION"`: the reader called; what it answers must be there (a string, a
     /// vector, statistics with entries that read back).
-    pub(super) fn fp_read(&self, function: &str) -> Result<(), ExecError> {
+    pub(super) fn fp_read(&mut self, function: &str) -> Result<(), ExecError> {
+        if function == "Z3_fixedpoint_query_from_lvl" {
+            return self.query_again();
+        }
         let slot = self.fp_slot()?;
         let (ctx, c, d) = (&slot.ctx, slot.c(), slot.raw);
         let missing = || z3err(format!("{function} answered nothing"));
@@ -345,6 +350,47 @@ impl Executor {
         }
     }
 
+    /// `fp_read "Z3_fixedpoint_query_from_lvl"`: the last query asked again from level 0;
+    /// a definite answer that is not the query's is a finding.
+    fn query_again(&mut self) -> Result<(), ExecError> {
+        let info = self.state.fp().map_err(|v| ExecError::Malformed(v.0))?;
+        let Some((before, Some(query))) = info.answer else {
+            return Err(ExecError::Malformed(
+                "query_from_lvl needs a query (fp_query) answered".into(),
+            ));
+        };
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        let a = self.z3_term(query)?.get_z3_ast();
+        // SAFETY: a plain z3-sys call on the live fixedpoint and query.
+        let again = lbool(self.under_rlimit(QUERY_AGAIN_RLIMIT, || unsafe {
+            z3_sys::Z3_fixedpoint_query_from_lvl(c, d, a, 0)
+        })?);
+        let wrong = matches!(self.config.inject, Some(inject::Fault::WrongFixedpoint));
+        let again = match again {
+            SatResult::Sat if wrong => SatResult::Unsat,
+            SatResult::Unsat if wrong => SatResult::Sat,
+            other => other,
+        };
+        if self.config.run_checks
+            && before != SatResult::Unknown
+            && again != SatResult::Unknown
+            && before != again
+        {
+            return Err(ExecError::Oracle(
+                Failure::new(
+                    FailureKind::Fixedpoint,
+                    format!(
+                        "the query {query} answered {before:?}, asked again from level 0 {again:?}"
+                    ),
+                )
+                .with_cause("fp_read: Z3_fixedpoint_query_from_lvl answers otherwise")
+                .at_call("fp_read"),
+            ));
+        }
+        self.count("fixedpoint: queries asked again");
+        Ok(())
+    }
+
     /// `fp_read_rel "FUNCTION" fR`.
     fn fp_read_rel(&self, function: &str, decl: Z3_func_decl) -> Result<(), ExecError> {
         let slot = self.fp_slot()?;
@@ -352,6 +398,20 @@ impl Executor {
         // SAFETY: plain z3-sys calls on the live fixedpoint and declaration.
         let present = self.main(|| unsafe {
             match function {
+                "Z3_fixedpoint_get_reachable" => z3_sys::Z3_fixedpoint_get_reachable(c, d, decl)
+                    .map(|a| Dynamic::wrap(ctx, a).to_string())
+                    .is_some(),
+                "Z3_fixedpoint_set_predicate_representation" => {
+                    match z3_sys::Z3_mk_string_symbol(c, c"interval_relation".as_ptr()) {
+                        Some(kind) => {
+                            z3_sys::Z3_fixedpoint_set_predicate_representation(
+                                c, d, decl, 1, &kind,
+                            );
+                            true
+                        }
+                        None => false,
+                    }
+                }
                 "Z3_fixedpoint_get_num_levels" => {
                     z3_sys::Z3_fixedpoint_get_num_levels(c, d, decl);
                     true
