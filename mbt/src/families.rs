@@ -772,7 +772,14 @@ impl Action for Fixedpoint {
         let (Some(sid), Some(bool_id)) = (cx.sort_id(&sort)?, cx.sort_id(&Sort::Bool)?) else {
             return Ok(false);
         };
-        if cx.rng.random_bool(0.4) {
+        if !datalog && cx.rng.random_bool(0.3) {
+            // Covers and reachable states need slicing off.
+            cx.run(Call::FpSetParam {
+                key: "xform.slice".into(),
+                value: "false".into(),
+            })?;
+        }
+        if cx.rng.random_bool(0.3) {
             let (key, values) = PARAMS[cx.rng.random_range(0..PARAMS.len())];
             let value = values[cx.rng.random_range(0..values.len())];
             cx.run(Call::FpSetParam {
@@ -857,17 +864,25 @@ impl Action for Fixedpoint {
             reply
         };
         let _ = reply;
-        for _ in 0..cx.rng.random_range(1..=3) {
-            let (function, with_relation, _) = READERS[cx.rng.random_range(0..READERS.len())];
+        for _ in 0..cx.rng.random_range(1..=4) {
             let Ok(info) = cx.sut.state().fp() else {
                 break;
             };
-            let when = reader(function, with_relation).unwrap_or(When::Always);
             let relation = relations[cx.rng.random_range(0..relations.len())];
-            if info.admits(when).is_err() || (with_relation && !info.relations.contains(&relation))
-            {
-                continue;
+            // The readers that apply now, one of them.
+            let admitted: Vec<(&str, bool)> = READERS
+                .iter()
+                .filter(|(function, with_relation, _)| {
+                    let when = reader(function, *with_relation).unwrap_or(When::Always);
+                    info.admits(when).is_ok()
+                        && (!with_relation || info.relations.contains(&relation))
+                })
+                .map(|(function, with_relation, _)| (*function, *with_relation))
+                .collect();
+            if admitted.is_empty() {
+                break;
             }
+            let (function, with_relation) = admitted[cx.rng.random_range(0..admitted.len())];
             cx.run(if with_relation {
                 Call::FpReadRel {
                     function: function.into(),
@@ -880,7 +895,7 @@ impl Action for Fixedpoint {
         if cx.rng.random_bool(0.05) {
             cx.run(Call::FpAssert(horn.background))?;
         }
-        if cx.rng.random_bool(0.05) {
+        if cx.rng.random_bool(0.1) {
             let name = cx.fresh_name("S");
             let bound = cx.rng.random_range(1..20);
             cx.run(Call::FpFromString(format!(
