@@ -14,7 +14,7 @@ use crate::round_state::RoundState;
 use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
-    AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, SatResult, Sort, TacticExpr, TacticId,
+    AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, Ret, SatResult, Sort, TacticExpr, TacticId,
     TermId,
 };
 use rand::Rng;
@@ -857,4 +857,393 @@ impl Action for Algebraic {
 
 fn pick_term(cx: &mut RoundState<'_>, ids: &[TermId]) -> TermId {
     ids[cx.rng.random_range(0..ids.len())]
+}
+
+/// The resource limit of `fp_query` and `fp_query_relation` (the context's, see
+/// `untrace::executor::fixedpoint`).
+pub const FP_RLIMIT: u32 = 500_000;
+
+/// The argument sorts of the relations the fixedpoint action makes: small, so that queries
+/// end under the resource limit.
+/// Each of the enabled theories' sorts (Bool always).
+fn horn_sort(cx: &mut RoundState<'_>) -> Sort {
+    let (arith, bv) = (
+        cx.config.has(model::Theory::Arith),
+        cx.config.has(model::Theory::Bv),
+    );
+    match cx.rng.random_range(0..10) {
+        0..=5 if arith => Sort::Int,
+        6..=8 if bv => Sort::BitVec([4, 8][cx.rng.random_range(0..2)]),
+        _ => Sort::Bool,
+    }
+}
+
+/// Fixedpoint contexts (Spacer, sometimes Datalog on bit-vectors and Booleans): one or two
+/// relations over one small sort, an initial rule, a step rule guarded by a bound, sometimes
+/// a rule from one relation to the other; a query whether a value beyond a random target is
+/// reachable, judged by `check_fp` (Spacer), then a few readers. Terms stay out of the pool:
+/// they hold bound variables and relations no solver asserts.
+pub struct Fixedpoint;
+impl Action for Fixedpoint {
+    fn name(&self) -> &'static str {
+        "fixedpoint"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        use model::fixedpoint::{reader, When, PARAMS, READERS};
+        let sort = horn_sort(cx);
+        let datalog = !matches!(sort, Sort::Int) && cx.rng.random_bool(0.3);
+        let engine = if datalog { "datalog" } else { "spacer" };
+        cx.run(Call::FpNew {
+            engine: engine.into(),
+        })?;
+        let (Some(sid), Some(bool_id)) = (cx.sort_id(&sort)?, cx.sort_id(&Sort::Bool)?) else {
+            return Ok(false);
+        };
+        if !datalog && cx.rng.random_bool(0.3) {
+            // Covers and reachable states need slicing off.
+            cx.run(Call::FpSetParam {
+                key: "xform.slice".into(),
+                value: "false".into(),
+            })?;
+        }
+        if cx.rng.random_bool(0.3) {
+            let (key, values) = PARAMS[cx.rng.random_range(0..PARAMS.len())];
+            let value = values[cx.rng.random_range(0..values.len())];
+            cx.run(Call::FpSetParam {
+                key: key.into(),
+                value: value.into(),
+            })?;
+        }
+        let n_relations = cx.rng.random_range(1..=2);
+        let mut relations = Vec::new();
+        for _ in 0..n_relations {
+            let name = cx.fresh_name("R");
+            let reply = cx.run(Call::Fun {
+                name,
+                domain: vec![sid],
+                range: bool_id,
+            })?;
+            let Some(Ret::Id(AnyId::Func(f))) = reply.ret().cloned() else {
+                return Ok(false);
+            };
+            // Mostly registered: Z3 refuses a rule whose head is not.
+            if cx.rng.random_bool(0.9) {
+                cx.run(Call::FpRegister(f))?;
+            }
+            relations.push(f);
+        }
+        let horn = HornTerms::new(cx, &sort, sid)?;
+        let Some(horn) = horn else {
+            return Ok(false);
+        };
+        let first = relations[0];
+        // P(start).
+        let Some(fact) = horn.apply(cx, first, horn.start)? else {
+            return Ok(false);
+        };
+        cx.run(Call::FpRule {
+            rule: fact,
+            name: "init".into(),
+        })?;
+        // forall v. P(v) and guard(v) => P(next(v)).
+        let step = horn.step(cx, first, first)?;
+        let mut rules = vec![];
+        if let Some(step) = step {
+            cx.run(Call::FpRule {
+                rule: step,
+                name: "step".into(),
+            })?;
+            rules.push(("step", step));
+        }
+        if let [p, q] = relations[..] {
+            if let Some(link) = horn.step(cx, p, q)? {
+                cx.run(Call::FpRule {
+                    rule: link,
+                    name: "link".into(),
+                })?;
+                rules.push(("link", link));
+            }
+        }
+        if let Some((name, rule)) = rules.first().copied().filter(|_| cx.rng.random_bool(0.1)) {
+            // The same rule again: the old one subsumes it, so Z3 takes it.
+            cx.run(Call::FpUpdateRule {
+                rule,
+                name: name.into(),
+            })?;
+        }
+        let target = relations[cx.rng.random_range(0..relations.len())];
+        let reply = if cx.rng.random_bool(0.15) {
+            cx.run(Call::FpQueryRelation {
+                relation: target,
+                rlimit: FP_RLIMIT,
+            })?
+        } else {
+            let Some(query) = horn.query(cx, target)? else {
+                return Ok(false);
+            };
+            let reply = cx.run(Call::FpQuery {
+                query,
+                rlimit: FP_RLIMIT,
+            })?;
+            if !datalog && matches!(reply.sat(), Some(SatResult::Sat | SatResult::Unsat)) {
+                cx.run(Call::Check(Check::Fixedpoint))?;
+            }
+            reply
+        };
+        let _ = reply;
+        for _ in 0..cx.rng.random_range(1..=4) {
+            let Ok(info) = cx.sut.state().fp() else {
+                break;
+            };
+            let relation = relations[cx.rng.random_range(0..relations.len())];
+            // The readers that apply now, one of them.
+            let admitted: Vec<(&str, bool)> = READERS
+                .iter()
+                .filter(|(function, with_relation, _)| {
+                    let when = reader(function, *with_relation).unwrap_or(When::Always);
+                    info.admits(when).is_ok()
+                        && (!with_relation || info.relations.contains(&relation))
+                })
+                .map(|(function, with_relation, _)| (*function, *with_relation))
+                .collect();
+            if admitted.is_empty() {
+                break;
+            }
+            let (function, with_relation) = admitted[cx.rng.random_range(0..admitted.len())];
+            cx.run(if with_relation {
+                Call::FpReadRel {
+                    function: function.into(),
+                    relation,
+                }
+            } else {
+                Call::FpRead(function.into())
+            })?;
+        }
+        if cx.rng.random_bool(0.05) {
+            cx.run(Call::FpAssert(horn.background))?;
+        }
+        if cx.rng.random_bool(0.1) {
+            let name = cx.fresh_name("S");
+            let bound = cx.rng.random_range(1..20);
+            cx.run(Call::FpFromString(format!(
+                "(declare-rel {name} (Int)) (declare-var n Int) (rule ({name} 0)) \
+                 (rule (=> (and ({name} n) (< n {bound})) ({name} (+ n 1))))"
+            )))?;
+        }
+        Ok(true)
+    }
+}
+
+/// The terms a fixedpoint round's rules are made of, over one sort: a bound variable `v`,
+/// a start value, the step `next(v)`, a guard on `v`, and a closed background formula.
+struct HornTerms {
+    var: TermId,
+    start: TermId,
+    next: TermId,
+    guard: TermId,
+    sort: Sort,
+    sid: model::SortId,
+    background: TermId,
+}
+
+impl HornTerms {
+    fn new(
+        cx: &mut RoundState<'_>,
+        sort: &Sort,
+        sid: model::SortId,
+    ) -> Result<Option<HornTerms>, Failure> {
+        let lit = |cx: &mut RoundState<'_>, value: String| {
+            cx.run(Call::Lit { sort: sid, value }).map(|r| r.term())
+        };
+        let op = |cx: &mut RoundState<'_>, name: &str, args: Vec<TermId>| {
+            cx.run(Call::Op {
+                op: model::Op::lookup(name).expect("the operation is in the table"),
+                indices: vec![],
+                args,
+            })
+            .map(|r| r.term())
+        };
+        let name = cx.fresh_name("v");
+        let Some(var) = cx.run(Call::Var { sort: sid, name })?.term() else {
+            return Ok(None);
+        };
+        let (start, step, bound) = match sort {
+            Sort::Bool => (
+                (if cx.rng.random_bool(0.5) {
+                    "true"
+                } else {
+                    "false"
+                })
+                .to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Sort::BitVec(w) => {
+                let top = (1u32 << w) - 1;
+                (
+                    cx.rng.random_range(0..=3u32).to_string(),
+                    cx.rng.random_range(1..=3u32).to_string(),
+                    cx.rng.random_range(4..=top).to_string(),
+                )
+            }
+            _ => (
+                cx.rng.random_range(-3..=3i32).to_string(),
+                cx.rng.random_range(1..=3i32).to_string(),
+                cx.rng.random_range(0..=15i32).to_string(),
+            ),
+        };
+        let Some(start) = lit(cx, start)? else {
+            return Ok(None);
+        };
+        let (next, guard) = match sort {
+            Sort::Bool => (op(cx, "not", vec![var])?, Some(var)),
+            Sort::BitVec(_) => {
+                let (Some(k), Some(b)) = (lit(cx, step)?, lit(cx, bound)?) else {
+                    return Ok(None);
+                };
+                (
+                    op(cx, "bvadd", vec![var, k])?,
+                    op(cx, "bvult", vec![var, b])?,
+                )
+            }
+            _ => {
+                let (Some(k), Some(b)) = (lit(cx, step)?, lit(cx, bound)?) else {
+                    return Ok(None);
+                };
+                (op(cx, "+", vec![var, k])?, op(cx, "<", vec![var, b])?)
+            }
+        };
+        let (Some(next), Some(guard)) = (next, guard) else {
+            return Ok(None);
+        };
+        let name = cx.fresh_name("c");
+        let Some(c) = cx.run(Call::Const { sort: sid, name })?.term() else {
+            return Ok(None);
+        };
+        let Some(background) = op(cx, "=", vec![c, start])? else {
+            return Ok(None);
+        };
+        Ok(Some(HornTerms {
+            var,
+            start,
+            next,
+            guard,
+            sort: sort.clone(),
+            sid,
+            background,
+        }))
+    }
+
+    fn apply(
+        &self,
+        cx: &mut RoundState<'_>,
+        relation: model::FuncId,
+        arg: TermId,
+    ) -> Result<Option<TermId>, Failure> {
+        Ok(cx
+            .run(Call::Apply {
+                func: relation,
+                args: vec![arg],
+            })?
+            .term())
+    }
+
+    fn op(
+        cx: &mut RoundState<'_>,
+        name: &str,
+        args: Vec<TermId>,
+    ) -> Result<Option<TermId>, Failure> {
+        Ok(cx
+            .run(Call::Op {
+                op: model::Op::lookup(name).expect("the operation is in the table"),
+                indices: vec![],
+                args,
+            })?
+            .term())
+    }
+
+    /// `forall v. from(v) and guard(v) => to(next(v))`.
+    fn step(
+        &self,
+        cx: &mut RoundState<'_>,
+        from: model::FuncId,
+        to: model::FuncId,
+    ) -> Result<Option<TermId>, Failure> {
+        let (Some(body), Some(head)) = (
+            self.apply(cx, from, self.var)?,
+            self.apply(cx, to, self.next)?,
+        ) else {
+            return Ok(None);
+        };
+        let Some(premise) = Self::op(cx, "and", vec![body, self.guard])? else {
+            return Ok(None);
+        };
+        let Some(clause) = Self::op(cx, "=>", vec![premise, head])? else {
+            return Ok(None);
+        };
+        self.forall(cx, clause, true)
+    }
+
+    fn forall(
+        &self,
+        cx: &mut RoundState<'_>,
+        body: TermId,
+        forall: bool,
+    ) -> Result<Option<TermId>, Failure> {
+        Ok(cx
+            .run(Call::Quantifier {
+                forall,
+                weight: 0,
+                vars: vec![self.var],
+                body,
+                patterns: vec![],
+                no_patterns: vec![],
+            })?
+            .term())
+    }
+
+    /// `exists v. R(v) and v beyond a random target` (`R(v) and v = b` over Bool).
+    fn query(
+        &self,
+        cx: &mut RoundState<'_>,
+        relation: model::FuncId,
+    ) -> Result<Option<TermId>, Failure> {
+        let target = match &self.sort {
+            Sort::Bool => (if cx.rng.random_bool(0.5) {
+                "true"
+            } else {
+                "false"
+            })
+            .to_string(),
+            Sort::BitVec(w) => cx.rng.random_range(0..(1u32 << w)).to_string(),
+            _ => cx.rng.random_range(-2..=20i32).to_string(),
+        };
+        let Some(target) = cx
+            .run(Call::Lit {
+                sort: self.sid,
+                value: target,
+            })?
+            .term()
+        else {
+            return Ok(None);
+        };
+        let cmp = match &self.sort {
+            Sort::Bool => "=",
+            Sort::BitVec(_) => "bvugt",
+            _ => ">",
+        };
+        let (Some(atom), Some(beyond)) = (
+            self.apply(cx, relation, self.var)?,
+            Self::op(cx, cmp, vec![self.var, target])?,
+        ) else {
+            return Ok(None);
+        };
+        let Some(body) = Self::op(cx, "and", vec![atom, beyond])? else {
+            return Ok(None);
+        };
+        self.forall(cx, body, false)
+    }
 }

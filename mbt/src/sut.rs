@@ -88,7 +88,9 @@ impl Sut for DrySut {
             Call::ModelEval { .. } => Some(Ret::Value(self.eval_answer.clone())),
             // Two subgoals; Optimize answers like a solver, with objective bounds of 0.
             Call::ApplyTactic { .. } => Some(Ret::Value("2".into())),
-            Call::OptCheck(_) => Some(Ret::Sat(self.answer)),
+            Call::OptCheck(_) | Call::FpQuery { .. } | Call::FpQueryRelation { .. } => {
+                Some(Ret::Sat(self.answer))
+            }
             Call::OptBound { .. } => Some(Ret::Value("0".into())),
             Call::Check(check @ Check::Model { .. }) if self.eval_answer != "true" => {
                 return Err(SutError::Oracle(

@@ -442,6 +442,9 @@ macro_rules! walk_check {
                 $v.solver(solver);
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            Check::Fixedpoint => {
+                $v.head(spec!("check_fp", None, Fixedpoint, ["Z3_fixedpoint_get_answer", "Z3_solver_check"], ApiOnly));
+            }
         }
     }};
 }
@@ -1116,6 +1119,57 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 read-back function of an RCF number");
                 $v.rcf(rcf);
             }
+            Call::FpNew { engine } => {
+                $v.head(spec!("fp_new", None, Fixedpoint, ["Z3_mk_fixedpoint", "Z3_fixedpoint_inc_ref", "Z3_fixedpoint_set_params", "Z3_params_set_symbol"], ApiOnly));
+                $v.string(engine, "a fixedpoint engine");
+            }
+            Call::FpRegister(f) => {
+                $v.head(spec!("fp_register", None, Fixedpoint, ["Z3_fixedpoint_register_relation"], ApiOnly));
+                $v.func(f);
+            }
+            Call::FpRule { rule, name } => {
+                $v.head(spec!("fp_rule", None, Fixedpoint, ["Z3_fixedpoint_add_rule"], ApiOnly));
+                $v.term(rule);
+                $v.string(name, "a rule name");
+            }
+            Call::FpUpdateRule { rule, name } => {
+                $v.head(spec!("fp_update_rule", None, Fixedpoint, ["Z3_fixedpoint_update_rule"], ApiOnly));
+                $v.term(rule);
+                $v.string(name, "a rule name");
+            }
+            Call::FpAssert(t) => {
+                $v.head(spec!("fp_assert", None, Fixedpoint, ["Z3_fixedpoint_assert"], ApiOnly));
+                $v.term(t);
+            }
+            Call::FpQuery { query, rlimit } => {
+                $v.head(spec!("fp_query", Sat, Fixedpoint, ["Z3_fixedpoint_query", "Z3_update_param_value"], ApiOnly));
+                $v.term(query);
+                $v.number(rlimit, "a resource limit");
+            }
+            Call::FpQueryRelation { relation, rlimit } => {
+                $v.head(spec!("fp_query_relation", Sat, Fixedpoint, ["Z3_fixedpoint_query_relations", "Z3_update_param_value"], ApiOnly));
+                $v.func(relation);
+                $v.number(rlimit, "a resource limit");
+            }
+            // The function is an argument (`crate::fixedpoint::READERS`).
+            Call::FpRead(function) => {
+                $v.head(spec!("fp_read", None, Fixedpoint, ["Z3_fixedpoint_get_help"], ApiOnly));
+                $v.string(function, "a Z3 fixedpoint function");
+            }
+            Call::FpReadRel { function, relation } => {
+                $v.head(spec!("fp_read_rel", None, Fixedpoint, ["Z3_fixedpoint_get_num_levels"], ApiOnly));
+                $v.string(function, "a Z3 fixedpoint function of a relation");
+                $v.func(relation);
+            }
+            Call::FpFromString(text) => {
+                $v.head(spec!("fp_from_string", None, Fixedpoint, ["Z3_fixedpoint_from_string"], ApiOnly));
+                $v.string(text, "SMT-LIB text");
+            }
+            Call::FpSetParam { key, value } => {
+                $v.head(spec!("fp_set_param", None, Fixedpoint, ["Z3_fixedpoint_set_params", "Z3_params_set_bool", "Z3_params_set_uint", "Z3_params_set_symbol"], ApiOnly));
+                $v.string(key, "a fixedpoint parameter");
+                $v.string(value, "its value");
+            }
         }
     }};
 }
@@ -1564,6 +1618,64 @@ pub enum Call {
         function: String,
         rcf: RcfId,
     },
+    // Fixedpoint contexts (`Z3_fixedpoint_*`: Spacer and Datalog). A trace has one
+    // fixedpoint context at a time, the last `fp_new`'s, which the other `fp_` calls use (it
+    // has no id: nothing else refers to it). Appended last: binary traces keep their variant
+    // numbers.
+    /// `fp_new "ENGINE"`: a fresh fixedpoint context (`Z3_mk_fixedpoint`) with engine
+    /// ENGINE (`spacer`, `datalog`), replacing the one before (released).
+    FpNew {
+        engine: String,
+    },
+    /// `fp_register fR`: R, a function to Bool, is a relation of the fixedpoint
+    /// (`Z3_fixedpoint_register_relation`).
+    FpRegister(FuncId),
+    /// `fp_rule tR "NAME"`: the Horn clause R (a closed Bool term: an application of a
+    /// registered relation, or `forall` vars of `(=> body head)`), named NAME
+    /// (`Z3_fixedpoint_add_rule`).
+    FpRule {
+        rule: TermId,
+        name: String,
+    },
+    /// `fp_update_rule tR "NAME"`: the rule named NAME replaced by R
+    /// (`Z3_fixedpoint_update_rule`).
+    FpUpdateRule {
+        rule: TermId,
+        name: String,
+    },
+    /// `fp_assert tA`: a background formula (`Z3_fixedpoint_assert`).
+    FpAssert(TermId),
+    /// `fp_query tQ RLIMIT`: is the closed Bool query Q derivable (`sat`) or not (`unsat`),
+    /// under the context's resource limit RLIMIT (`Z3_fixedpoint_query`; Z3 4.8.12's
+    /// fixedpoint has no `rlimit` parameter, so the context's is set around the query).
+    FpQuery {
+        query: TermId,
+        rlimit: u32,
+    },
+    /// `fp_query_relation fR RLIMIT`: is any fact of R derivable
+    /// (`Z3_fixedpoint_query_relations` of R alone).
+    FpQueryRelation {
+        relation: FuncId,
+        rlimit: u32,
+    },
+    /// `fp_read "Z3_FUNCTION"`: a reader of the fixedpoint (`crate::fixedpoint::READERS`);
+    /// nothing recorded (texts and statistics), the call's success is the check.
+    FpRead(String),
+    /// `fp_read_rel "Z3_FUNCTION" fR`: a reader of the fixedpoint's relation R.
+    FpReadRel {
+        function: String,
+        relation: FuncId,
+    },
+    /// `fp_from_string "TEXT"`: rules and queries of an SMT-LIB fixedpoint script
+    /// (`Z3_fixedpoint_from_string`); the queries it returns are not asked.
+    FpFromString(String),
+    /// `fp_set_param "KEY" "VALUE"`: a parameter of the fixedpoint
+    /// (`Z3_fixedpoint_set_params`; `true`/`false` a Boolean, digits a number, else a symbol),
+    /// one of [`crate::fixedpoint::PARAMS`].
+    FpSetParam {
+        key: String,
+        value: String,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1747,6 +1859,15 @@ pub enum Check {
         solver: SolverId,
         terms: Vec<TermId>,
     },
+    /// `check_fp`: the fixedpoint's last query's answer holds up. `unsat`: the answer
+    /// (`Z3_fixedpoint_get_answer`, definitions of the relations) is an inductive invariant
+    /// that refutes the query: with it, a fresh solver finds no rule of the trace violated and
+    /// the query false (rules over relations the answer does not define are not judged: Z3
+    /// inlines and slices them away). `sat`: the answer is a derivation (a proof of `false`
+    /// by hyper-resolution), and a fresh solver confirms each of its steps (the rule with the
+    /// premises' facts implies the step's fact). Unknown is no verdict. Appended last:
+    /// binary traces keep their variant numbers.
+    Fixedpoint,
 }
 
 impl Check {
@@ -1803,6 +1924,7 @@ impl Check {
                     solver: z,
                     terms: vec![],
                 },
+                Check::Fixedpoint,
             ]
         })
     }
@@ -2370,6 +2492,37 @@ impl Call {
                 Call::ReadRcf {
                     function: "Z3_rcf_is_rational".into(),
                     rcf: r,
+                },
+            ]);
+            all.extend([
+                Call::FpNew { engine: text() },
+                Call::FpRegister(FuncId(0)),
+                Call::FpRule {
+                    rule: t,
+                    name: text(),
+                },
+                Call::FpUpdateRule {
+                    rule: t,
+                    name: text(),
+                },
+                Call::FpAssert(t),
+                Call::FpQuery {
+                    query: t,
+                    rlimit: 0,
+                },
+                Call::FpQueryRelation {
+                    relation: FuncId(0),
+                    rlimit: 0,
+                },
+                Call::FpRead(text()),
+                Call::FpReadRel {
+                    function: text(),
+                    relation: FuncId(0),
+                },
+                Call::FpFromString(text()),
+                Call::FpSetParam {
+                    key: text(),
+                    value: text(),
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

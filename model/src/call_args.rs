@@ -67,6 +67,8 @@ pub enum Family {
     Handles,
     /// Reading objects back (`read`, `read_sort`, `read_eq`, `read_stats`).
     Reads,
+    /// Fixedpoint contexts (`fp_*`: Spacer, Datalog) and their check.
+    Fixedpoint,
 }
 
 impl Family {
@@ -88,6 +90,7 @@ impl Family {
             Family::Reads => Some("reads"),
             Family::Rcf => Some("rcf"),
             Family::Algebraic => Some("algebraic"),
+            Family::Fixedpoint => Some("fixedpoint"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -78,10 +78,13 @@ pub enum FailureKind {
     /// A real closed field number that Z3 compares, prints or finds as a root against what
     /// exact rational arithmetic or an identity says (`model::rcf`).
     Rcf,
+    /// A fixedpoint answer that does not hold up: an `unsat` whose invariant a rule or the
+    /// query violates, a `sat` whose derivation has a step its rule does not give.
+    Fixedpoint,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 23] = [
+    pub const ALL: [FailureKind; 24] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -105,6 +108,7 @@ impl FailureKind {
         FailureKind::Optimize,
         FailureKind::ReadBack,
         FailureKind::Rcf,
+        FailureKind::Fixedpoint,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +136,7 @@ impl FailureKind {
             FailureKind::Optimize => "optimize",
             FailureKind::ReadBack => "read-back",
             FailureKind::Rcf => "rcf",
+            FailureKind::Fixedpoint => "fixedpoint",
         }
     }
 
@@ -162,6 +167,7 @@ impl FailureKind {
                 | FailureKind::Optimize
                 | FailureKind::ReadBack
                 | FailureKind::Rcf
+                | FailureKind::Fixedpoint
         )
     }
 }
@@ -191,6 +197,7 @@ impl Check {
             Check::Goal(_) => K::Tactic,
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
             Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => K::Rcf,
+            Check::Fixedpoint => K::Fixedpoint,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! - [`state`]: the reference state with preconditions, so any tool can validate a call
 //!   sequence without Z3.
 //! - [`trace`]: the text and binary trace formats.
+//! - [`fixedpoint`]: the trace's fixedpoint context and its readers.
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
 //! - [`read`]: the read-back functions and what the reference state expects them to answer.
@@ -22,6 +23,7 @@ pub mod call_args;
 pub mod call_text;
 pub mod datatype;
 pub mod finding;
+pub mod fixedpoint;
 pub mod fuzz;
 pub mod options;
 pub mod rcf;

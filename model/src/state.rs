@@ -310,6 +310,8 @@ pub struct State {
     /// The terms that are algebraic numbers (Real or Int `lit`s, results of the algebraic
     /// calls), each with an interval that holds it where one is known.
     pub algebraic: HashMap<TermId, Option<Interval>>,
+    /// The trace's fixedpoint context (the last `fp_new`'s).
+    pub fixedpoint: Option<crate::fixedpoint::FpInfo>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -488,6 +490,22 @@ impl State {
                 free
             }
             _ => BTreeSet::new(),
+        }
+    }
+
+    /// The trace's fixedpoint context.
+    pub fn fp(&self) -> Result<&crate::fixedpoint::FpInfo, Violation> {
+        self.fixedpoint
+            .as_ref()
+            .ok_or_else(|| Violation("no fixedpoint context (fp_new)".into()))
+    }
+
+    /// `f` can be a relation of a fixedpoint: a function to Bool.
+    fn fp_relation(&self, f: FuncId) -> Result<(), Violation> {
+        match self.funcs.get(&f) {
+            Some((_, Sort::Bool)) => Ok(()),
+            Some((_, range)) => violation(format!("relation {f} has range {range}, not Bool")),
+            None => violation(format!("function {f} is not defined")),
         }
     }
 
@@ -793,6 +811,64 @@ impl State {
     /// The preconditions of `call` in this state.
     pub fn check(&self, call: &Call) -> Result<(), Violation> {
         match call {
+            Call::FpNew { engine } => {
+                if crate::fixedpoint::ENGINES.contains(&engine.as_str()) {
+                    Ok(())
+                } else {
+                    violation(format!(
+                        "unknown fixedpoint engine `{engine}` (one of {:?})",
+                        crate::fixedpoint::ENGINES
+                    ))
+                }
+            }
+            Call::FpRegister(f) | Call::FpQueryRelation { relation: f, .. } => {
+                self.fp()?;
+                self.fp_relation(*f)
+            }
+            Call::FpRule { rule: t, .. }
+            | Call::FpUpdateRule { rule: t, .. }
+            | Call::FpAssert(t)
+            | Call::FpQuery { query: t, .. } => {
+                let info = self.fp()?;
+                self.bool_term(*t, "fixedpoint formula")?;
+                self.closed_term(*t, "fixedpoint formula")?;
+                if let Call::FpUpdateRule { name, .. } = call {
+                    if !info.rules.iter().any(|(n, _)| n == name) {
+                        return violation(format!("fp_update_rule of `{name}`, which no rule is"));
+                    }
+                }
+                Ok(())
+            }
+            Call::FpRead(function) | Call::FpReadRel { function, .. } => {
+                let relation = if let Call::FpReadRel { relation, .. } = call {
+                    Some(*relation)
+                } else {
+                    None
+                };
+                let info = self.fp()?;
+                let Some(when) = crate::fixedpoint::reader(function, relation.is_some()) else {
+                    return violation(format!(
+                        "`{function}` is no fixedpoint reader of {}",
+                        if relation.is_some() { "a relation" } else { "the context" }
+                    ));
+                };
+                if let Some(f) = relation {
+                    self.fp_relation(f)?;
+                    if !info.relations.contains(&f) {
+                        return violation(format!("relation {f} is not registered"));
+                    }
+                }
+                info.admits(when).map_err(|why| Violation(format!("`{function}` {why}")))
+            }
+            Call::FpFromString(_) => self.fp().map(drop),
+            Call::FpSetParam { key, value } => {
+                self.fp()?;
+                match crate::fixedpoint::PARAMS.iter().find(|(k, _)| k == key) {
+                    Some((_, values)) if values.contains(&value.as_str()) => Ok(()),
+                    Some(_) => violation(format!("fixedpoint parameter {key} cannot be `{value}`")),
+                    None => violation(format!("`{key}` is no fixedpoint parameter of the model")),
+                }
+            }
             Call::Read { function, term } => {
                 let reader = read_function(function, crate::read::Subject::Term)?;
                 reader.applies_to_term(self, *term)
@@ -1237,6 +1313,21 @@ impl State {
                         self.algebraic_number(*a)?;
                         self.algebraic_number(*b).map(drop)
                     }
+                    Check::Fixedpoint => {
+                        let info = self.fp()?;
+                        if info.engine != "spacer" {
+                            return violation("check_fp judges Spacer's answers only");
+                        }
+                        if info.parsed {
+                            return violation(
+                                "check_fp after fp_from_string: the trace does not know every rule",
+                            );
+                        }
+                        match info.answer {
+                            Some((SatResult::Sat | SatResult::Unsat, Some(_))) => Ok(()),
+                            _ => violation("check_fp needs a query (fp_query) answered sat or unsat"),
+                        }
+                    }
                     _ => Ok(()),
                 }
             }
@@ -1500,6 +1591,64 @@ impl State {
                 }
             }
             Call::OptBound { .. } => {}
+            Call::FpNew { engine } => {
+                self.fixedpoint = Some(crate::fixedpoint::FpInfo {
+                    engine: engine.clone(),
+                    ..Default::default()
+                })
+            }
+            Call::FpRegister(f) => {
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    if !info.relations.contains(f) {
+                        info.relations.push(*f);
+                    }
+                    info.answer = None;
+                }
+            }
+            Call::FpRule { rule, name } | Call::FpUpdateRule { rule, name } => {
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    match info.rules.iter_mut().find(|(n, _)| n == name) {
+                        Some(slot) if matches!(call, Call::FpUpdateRule { .. }) => slot.1 = *rule,
+                        _ => info.rules.push((name.clone(), *rule)),
+                    }
+                    info.answer = None;
+                }
+            }
+            Call::FpAssert(t) => {
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    info.assertions.push(*t);
+                    info.answer = None;
+                }
+            }
+            Call::FpFromString(_) => {
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    info.parsed = true;
+                    info.answer = None;
+                }
+            }
+            Call::FpQuery { .. } | Call::FpQueryRelation { .. } => {
+                let query = if let Call::FpQuery { query, .. } = call {
+                    Some(*query)
+                } else {
+                    None
+                };
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    info.answer = ret.and_then(|r| match r {
+                        Ret::Sat(r) => Some((*r, query)),
+                        Ret::Id(_) | Ret::Core(_) | Ret::Value(_) | Ret::Error(_) => None,
+                    });
+                }
+            }
+            Call::FpSetParam { key, value } => {
+                if let Some(info) = self.fixedpoint.as_mut() {
+                    if key == "xform.slice" {
+                        info.slice_off = value == "false";
+                    }
+                    info.answer = None;
+                }
+            }
+            // Adding a cover or an invariant Spacer proved changes no answer.
+            Call::FpRead(_) | Call::FpReadRel { .. } => {}
             Call::RcfMk(_)
             | Call::RcfArith { .. }
             | Call::RcfNeg(_)

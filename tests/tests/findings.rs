@@ -367,6 +367,14 @@ fn beaten_optima_are_bug_reports() {
 }
 
 #[test]
+fn wrong_fixedpoint_answers_are_bug_reports() {
+    // `check_fp` reads Z3's answer negated: the invariant of an unsat answer, or each fact a
+    // sat answer's derivation derives.
+    let args = ["--theories", "core,arith"];
+    finding_is_a_bug_report("wrong-fixedpoint", "fixedpoint", 5, 30, &args, &[]);
+}
+
+#[test]
 fn wrong_rcf_numbers_are_bug_reports() {
     // `rcf_add` and `algebraic_add` one too large: `check_rcf` / `check_algebraic` find a
     // sum printed or compared against exact rational arithmetic.

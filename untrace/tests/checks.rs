@@ -419,3 +419,58 @@ fn the_algebraic_check_judges_signs_and_comparisons_by_exact_arithmetic() {
     let exit = replay_trace("t.trace", &trace, &ReplayOptions::default()).exit;
     assert_eq!(exit, Exit::Malformed);
 }
+
+/// A counter R over Int: R(0), R(x) and x < 3 give R(x + 1); t10 asks for an x > 5 in R
+/// (unreachable), t11 for an x > 1 (reachable).
+const HORN: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nfun \"R\" s2 s1\nreturn f1\n\
+fp_new \"spacer\"\nfp_register f1\nlit s1 \"0\"\nreturn t1\napply f1 t1\nreturn t2\n\
+fp_rule t2 \"init\"\nvar s1 \"x\"\nreturn t3\napply f1 t3\nreturn t4\nlit s1 \"3\"\nreturn t5\n\
+< t3 t5\nreturn t6\nand t4 t6\nreturn t7\nlit s1 \"1\"\nreturn t8\n+ t3 t8\nreturn t9\n\
+apply f1 t9\nreturn t12\n=> t7 t12\nreturn t13\nforall 0 t3 body t13\nreturn t14\n\
+fp_rule t14 \"step\"\nlit s1 \"5\"\nreturn t15\n> t3 t15\nreturn t16\nand t4 t16\nreturn t17\n\
+exists 0 t3 body t17\nreturn t10\n> t3 t8\nreturn t18\nand t4 t18\nreturn t19\n\
+exists 0 t3 body t19\nreturn t11\n";
+
+#[test]
+fn the_fixedpoint_check_holds_for_invariants_and_derivations() {
+    let unsat = format!("{HORN}fp_query t10 1000000\nreturn unsat\ncheck_fp\n");
+    assert_eq!(replay(&unsat, None).exit, Exit::Ok);
+    let sat = format!("{HORN}fp_query t11 1000000\nreturn sat\ncheck_fp\n");
+    assert_eq!(replay(&sat, None).exit, Exit::Ok);
+}
+
+#[test]
+fn a_negated_answer_fails_the_fixedpoint_check() {
+    let unsat = format!("{HORN}fp_query t10 1000000\nreturn unsat\ncheck_fp\n");
+    assert_finding(
+        &replay(&unsat, Some(Fault::WrongFixedpoint)),
+        FailureKind::Fixedpoint,
+        "check_fp: the invariant of an unsat answer is violated",
+    );
+    let sat = format!("{HORN}fp_query t11 1000000\nreturn sat\ncheck_fp\n");
+    assert_finding(
+        &replay(&sat, Some(Fault::WrongFixedpoint)),
+        FailureKind::Fixedpoint,
+        "check_fp: a step of the derivation of a sat answer does not follow",
+    );
+}
+
+#[test]
+fn a_query_asked_again_must_answer_as_before() {
+    let text = format!(
+        "{HORN}fp_query t10 1000000\nreturn unsat\nfp_read \"Z3_fixedpoint_query_from_lvl\"\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongFixedpoint)),
+        FailureKind::Fixedpoint,
+        "fp_read: Z3_fixedpoint_query_from_lvl answers otherwise",
+    );
+}
+
+#[test]
+fn the_fixedpoint_check_needs_an_answered_query() {
+    // Without a query (or after a refused one) the check is malformed, never a pass.
+    let text = format!("{HORN}check_fp\n");
+    assert_eq!(replay(&text, None).exit, Exit::Malformed);
+}

@@ -284,6 +284,7 @@ impl Executor {
             Check::RcfRoots(coeffs) => self.check_rcf_roots(check, coeffs),
             Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
+            Check::Fixedpoint => self.check_fp(check),
         }
     }
 

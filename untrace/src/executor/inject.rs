@@ -28,6 +28,7 @@
 //! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
+//! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -62,6 +63,7 @@ pub enum Fault {
     WrongRead,
     WrongRelation,
     WrongRcf,
+    WrongFixedpoint,
 }
 
 impl Fault {
@@ -72,7 +74,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation or wrong-rcf, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf or wrong-fixedpoint, got \
                  `{text}`"
             )
         };
@@ -103,6 +105,7 @@ impl Fault {
             ("wrong-read", None) => Fault::WrongRead,
             ("wrong-relation", None) => Fault::WrongRelation,
             ("wrong-rcf", None) => Fault::WrongRcf,
+            ("wrong-fixedpoint", None) => Fault::WrongFixedpoint,
             _ => return Err(bad()),
         })
     }

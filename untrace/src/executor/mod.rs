@@ -16,6 +16,7 @@
 
 mod checks;
 mod datatypes;
+mod fixedpoint;
 mod guard;
 pub mod inject;
 mod numerals;
@@ -221,6 +222,8 @@ pub struct Executor {
     goals: HashMap<GoalId, tactics::GoalSlot>,
     opts: HashMap<OptId, optimize::OptSlot>,
     rcfs: HashMap<RcfId, rcf::RcfNum>,
+    /// The trace's fixedpoint context (the last `fp_new`'s).
+    fixedpoint: Option<fixedpoint::FpSlot>,
     recorder: Option<Box<dyn Write>>,
     /// Solver parameter kinds read from Z3's parameter descriptions, by name.
     param_kinds: Rc<HashMap<String, ParamKind>>,
@@ -288,6 +291,7 @@ impl Executor {
             goals: HashMap::new(),
             opts: HashMap::new(),
             rcfs: HashMap::new(),
+            fixedpoint: None,
             recorder: None,
             param_kinds,
         }
@@ -1164,6 +1168,22 @@ impl Executor {
             | Call::AlgebraicCompare { .. }
             | Call::AlgebraicSign(_)
             | Call::AlgebraicIs { .. } => self.algebraic_call(call)?,
+            Call::FpNew { engine } => self.fp_new(engine)?,
+            Call::FpSetParam { key, value } => self.fp_set_param(key, value)?,
+            Call::FpRegister(f) => self.fp_register(*f)?,
+            Call::FpRule { rule, name } => self.fp_rule(*rule, name, false)?,
+            Call::FpUpdateRule { rule, name } => self.fp_rule(*rule, name, true)?,
+            Call::FpAssert(t) => self.fp_assert(*t)?,
+            Call::FpQuery { query, rlimit } => self.fp_query(*query, *rlimit)?,
+            Call::FpQueryRelation { relation, rlimit } => {
+                self.fp_query_relation(*relation, *rlimit)?
+            }
+            Call::FpRead(function) => {
+                self.fp_read(function)?;
+                Outcome::Nothing
+            }
+            Call::FpReadRel { function, relation } => self.fp_read_relation(function, *relation)?,
+            Call::FpFromString(text) => self.fp_from_string(text)?,
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;
@@ -1386,7 +1406,18 @@ const EXPECTED_REFUSAL: &str = "(expected refusal: the solver is not bound to gi
 pub fn may_refuse(call: &Call) -> bool {
     matches!(
         call,
-        Call::ApplyTactic { .. } | Call::MkTactic(model::TacticExpr::UsingParams(..))
+        Call::ApplyTactic { .. }
+            | Call::MkTactic(model::TacticExpr::UsingParams(..))
+            // The engines refuse what they do not handle (a rule that is no Horn clause,
+            // a theory Spacer or Datalog does not support) with an exception.
+            | Call::FpRule { .. }
+            | Call::FpUpdateRule { .. }
+            | Call::FpAssert(_)
+            | Call::FpQuery { .. }
+            | Call::FpQueryRelation { .. }
+            | Call::FpFromString(_)
+            | Call::FpRead(_)
+            | Call::FpReadRel { .. }
     )
 }
 

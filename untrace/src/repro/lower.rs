@@ -1403,6 +1403,23 @@ impl Lower {
                     model::trace::text::format_call(call)
                 )));
             }
+            // Fixedpoint contexts are not lowered yet: a reproducer says so (replay the trace).
+            Call::FpNew { .. }
+            | Call::FpRegister(_)
+            | Call::FpRule { .. }
+            | Call::FpUpdateRule { .. }
+            | Call::FpAssert(_)
+            | Call::FpQuery { .. }
+            | Call::FpQueryRelation { .. }
+            | Call::FpRead(_)
+            | Call::FpReadRel { .. }
+            | Call::FpFromString(_)
+            | Call::FpSetParam { .. } => {
+                self.step(Step::Note(format!(
+                    "`{}`: fixedpoint calls are not lowered (replay the trace)",
+                    model::trace::text::format_call(call)
+                )));
+            }
         }
     }
 
@@ -1906,6 +1923,9 @@ impl Lower {
                     "`{}`: the congruence check (a newer Z3's functions) is not expressed",
                     check.name()
                 ));
+            }
+            Check::Fixedpoint => {
+                self.note("`check_fp`: the fixedpoint check is not expressed".into());
             }
             Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => {
                 // The intervals of exact arithmetic behind these checks are the reference
