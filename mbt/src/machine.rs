@@ -176,7 +176,8 @@ pub fn drive(cx: &mut RoundState<'_>) -> Result<(), Failure> {
             .unwrap_or(candidates[0]);
         let name = chosen.action.name();
         cx.stats.actions.entry(name.into()).or_default().tried += 1;
-        let started = std::time::Instant::now();
+        untrace::profile::begin(cx.seed, name);
+        let started = untrace::profile::start();
         let ran = chosen.action.run(cx);
         untrace::profile::record("action", name, started);
         if ran? {
