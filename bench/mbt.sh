@@ -40,6 +40,11 @@ print(f"CPU-bound rate    {n / cpu:.1f} rounds/s per core")
 print(f"calls/round       {s['calls_per_round']:.1f}")
 print(f"check-sat/round   {s['checks_per_round']:.2f}")
 print(f"unique failures   {s['failures']} ({s['failed_rounds']} failed rounds)")
+families = s.get("rounds_per_theory", {})
+if families:
+    rarest = min(families, key=families.get)
+    print(f"rarest family     {rarest} in {100 * families[rarest] / n:.1f}% of rounds "
+          f"({len(families)} theories and API families)")
 differential = s.get("stats", {}).get("differential")
 if differential:
     print(f"differential      {differential}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mbt against Murxla, side by side in the same minutes, one core each, on the same Z3: Murxla
 # in SMT2 mode drives Z3's binary, mbt --jobs 1 drives its libz3 (Debian's z3 and libz3 4.8.12
-# by default, or a build's or the wheel's: Z3_BINARY and Z3_LIB). Prints runs/s, CPU per run,
+# by default, or a build's or the wheel's: Z3_BINARY and Z3_LIB, e.g. 5.4.1 from the wheel:
+# `Z3_BINARY=.ci/venv/bin/z3 Z3_LIB="$(.ci/z3-other-lib)" bench/murxla.sh 10`). Prints runs/s, CPU per run,
 # check-sats/s and unique findings, split into crashes of the solver and the rest.
 #
 # Usage: bench/murxla.sh [MINUTES]   (default 10)
@@ -34,6 +35,9 @@ commit=${MURXLA_COMMIT:-4027d7c}
 
 z3_binary=${Z3_BINARY:-$(command -v z3 || true)}
 [ -x "$z3_binary" ] || { echo "bench/murxla.sh: no Z3 binary (install z3 or set Z3_BINARY)" >&2; exit 2; }
+# Absolute paths: Murxla starts the solver from folders of its own.
+z3_binary=$(realpath "$z3_binary")
+z3_lib=${Z3_LIB:+$(realpath "$Z3_LIB")}
 
 if [ -z "${MURXLA:-}" ]; then
     cache=${XDG_CACHE_HOME:-$HOME/.cache}/z3-api-testing/murxla-$commit
@@ -67,7 +71,7 @@ fi
 
 cc -O2 -o "$out/solver_meter" "$root/bench/solver_meter.c"
 
-python3 - "$MBT" "$MURXLA" "$z3_binary" "${Z3_LIB:-}" "$minutes" "$out" "${MBT_ARGS:-}" <<'PY'
+python3 - "$MBT" "$MURXLA" "$z3_binary" "$z3_lib" "$minutes" "$out" "${MBT_ARGS:-}" <<'PY'
 import json, os, re, shlex, signal, subprocess, sys, time
 mbt, murxla, z3_binary, z3_lib, minutes, out, extra = sys.argv[1:]
 seconds = float(minutes) * 60

@@ -257,7 +257,7 @@ fn child_round(
     fresh: bool,
 ) -> io::Result<RoundReport> {
     use std::io::Write;
-    let started = std::time::Instant::now();
+    let started = untrace::profile::start();
     let _ = io::stdout().flush();
     let trace = fs::File::create(dir.join(TRACE))?;
     let output = fs::File::create(dir.join(OUTPUT))?;

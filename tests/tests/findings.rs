@@ -283,7 +283,8 @@ fn shadow_and_config_disagreements_are_bug_reports() {
 fn satisfiable_cores_are_bug_reports() {
     // Theories without Z3 4.8.12's own FP, bit-vector and array bugs, which end rounds early.
     let args = ["--theories", "core,uf"];
-    finding_is_a_bug_report("empty-core", "core", 5, 80, &args, &[]);
+    // Seed 34 before check_sat_assuming outweighed check_sat (issue 29), seed 103 since.
+    finding_is_a_bug_report("empty-core", "core", 5, 150, &args, &[]);
 }
 
 #[test]

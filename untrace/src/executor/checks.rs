@@ -870,7 +870,8 @@ impl Executor {
 
     /// `check_cubes`: a fresh solver in Z's context, given Z's assertions, enumerates cubes
     /// (`Z3_solver_cube`) up to the `false` cube or a last `true` (empty) cube, at most
-    /// [`MAX_CUBES`]; each cube is checked with the assertions by a fresh solver. The cubes
+    /// [`MAX_CUBES`]; each cube that can still make a finding is checked with the assertions by a
+    /// fresh solver. The cubes
     /// cover the assertions' models: if the assertions are sat (Z's last check, or a fresh
     /// solver) and the enumeration completed, some cube is not unsat; if they are unsat, no
     /// cube is sat. A cube over variables Z3 made internally leaves those free in the fresh
@@ -916,8 +917,20 @@ impl Executor {
                     break;
                 }
             }
+            // Only a check that can still end in a finding runs: after unsat every cube (a
+            // sat one is the finding), after sat with a complete enumeration the cubes until
+            // one is not unsat, else none (an unknown answer or an incomplete enumeration
+            // proves nothing about the cubes).
+            let may_find = |answers: &[SatResult]| match known {
+                SatResult::Unsat => true,
+                SatResult::Sat => complete && answers.iter().all(|a| *a == SatResult::Unsat),
+                SatResult::Unknown => false,
+            };
             let mut answers = Vec::new();
             for cube in &cubes {
+                if !may_find(&answers) {
+                    break;
+                }
                 let solver = RawSolver::reference(SOLVER_CHECK_RLIMIT, &asserted)?;
                 let lits: Vec<Bool> = if all_false {
                     vec![Bool::from_bool(false)]
@@ -930,13 +943,13 @@ impl Executor {
                 // print as megabytes (a DAG written as a tree).
                 if answer == SatResult::Sat && known == SatResult::Unsat {
                     let text = lits.iter().map(|l| l.to_string()).collect::<Vec<_>>();
-                    return Some((known, complete, answers, Some(text.join(" "))));
+                    return Some((known, complete, cubes.len(), answers, Some(text.join(" "))));
                 }
                 answers.push(answer);
             }
-            Some((known, complete, answers, None))
+            Some((known, complete, cubes.len(), answers, None))
         });
-        let (known, complete, answers, sat_cube) = match judged {
+        let (known, complete, n_cubes, answers, sat_cube) = match judged {
             Err(message) => return self.check_error(check, message),
             Ok(None) => {
                 return Err(ExecError::Z3(format!(
@@ -956,7 +969,7 @@ impl Executor {
                 "a cube is sat where the assertions are unsat".into(),
             ));
         }
-        self.count(&format!("cubes: {} cubes", answers.len().min(MAX_CUBES)));
+        self.count(&format!("cubes: {n_cubes} cubes"));
         let all_unsat = answers.iter().all(|a| *a == SatResult::Unsat);
         if known == SatResult::Sat && complete && all_unsat {
             return Err(Self::finding(

@@ -318,7 +318,7 @@ impl Executor {
 
     /// mbt: runs a call; fresh ids are assigned by the executor; returns the result.
     pub fn run(&mut self, call: Call) -> Result<Option<Ret>, ExecError> {
-        let started = std::time::Instant::now();
+        let started = crate::profile::start();
         let result = self.step(&call, None, false);
         crate::profile::record("call", call.name(), started);
         result

@@ -153,19 +153,23 @@ impl Executor {
             return Ok(());
         }
         let inject_drop = matches!(self.config.inject, Some(super::inject::Fault::DropSubgoal));
+        let n = applied.subgoals.len();
         let (original, parts) = self.main(|| {
             let original = check_bounded(&applied.formulas);
-            let parts: Vec<SatResult> = applied
-                .subgoals
-                .iter()
-                .map(|s| {
-                    let mut formulas = s.get_formulas();
-                    if inject_drop {
-                        formulas.push(Bool::from_bool(false));
-                    }
-                    check_bounded(&formulas)
-                })
-                .collect();
+            // Subgoals are checked only while they can change the verdict below: none when
+            // the goal is unknown (skipped whatever they answer), and none after the first
+            // sat subgoal (a finding under unsat, equisatisfiable under sat).
+            let mut parts: Vec<SatResult> = Vec::new();
+            for subgoal in &applied.subgoals {
+                if original == SatResult::Unknown || parts.contains(&SatResult::Sat) {
+                    break;
+                }
+                let mut formulas = subgoal.get_formulas();
+                if inject_drop {
+                    formulas.push(Bool::from_bool(false));
+                }
+                parts.push(check_bounded(&formulas));
+            }
             (original, parts)
         })?;
         let some_sat = parts.contains(&SatResult::Sat);
@@ -186,7 +190,6 @@ impl Executor {
                 return Ok(());
             }
         };
-        let n = parts.len();
         Err(ExecError::Oracle(
             Failure::new(
                 FailureKind::Tactic,
