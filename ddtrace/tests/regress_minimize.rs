@@ -1,6 +1,7 @@
 //! ddtrace on the regression corpus (issue 24): minimizing each case of `traces/regress/`
 //! again, with the `ddtrace` binary and `untrace` on the linked Z3, gives a trace of at most
-//! 15 calls, never more calls than the case had, that still behaves as the case records.
+//! 15 calls (a few cases need more: [`LARGER`]), never more calls than the case had, that
+//! still behaves as the case records.
 //! The cases run two at a time (the suite's machine has two cores), each ddtrace with one job.
 //!
 //! Minimizing all of them takes minutes, so `cargo test` runs the quick cases and the one
@@ -17,6 +18,11 @@ use std::sync::Mutex;
 
 /// The most calls a minimized regression case may keep.
 const MAX_CALLS: usize = 15;
+
+/// Cases whose failure needs more calls than [`MAX_CALLS`], with the most they may keep: a
+/// Horn system is at least two relations declared and registered, a fact, a rule that links
+/// them with its quantifier, and a query with its own.
+const LARGER: &[(&str, usize)] = &[("fixedpoint-inline-eager-off-answer-not-invariant", 24)];
 
 /// The number of calls of a text trace (its `return` lines, comments and header not counted).
 fn calls(text: &str) -> usize {
@@ -54,9 +60,13 @@ fn minimize(case: &Path, out_dir: &Path) -> Result<usize, String> {
     // The minimized trace is a case of its own: it must still fail as recorded.
     let again = write_case(out_dir, &name, &text, &want)?;
     check_case(&untrace_bin(), &again, None).map_err(|e| format!("{name}: minimized: {e}"))?;
-    if after > MAX_CALLS || after > before {
+    let most = LARGER
+        .iter()
+        .find(|(case, _)| *case == name)
+        .map_or(MAX_CALLS, |(_, most)| *most);
+    if after > most || after > before {
         return Err(format!(
-            "{name}: minimized to {after} calls (from {before}; at most {MAX_CALLS} and never more)"
+            "{name}: minimized to {after} calls (from {before}; at most {most} and never more)"
         ));
     }
     Ok(after)
