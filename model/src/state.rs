@@ -973,23 +973,13 @@ impl State {
             | Call::Lit { .. }
             | Call::Apply { .. }
             | Call::Op { .. }
-            | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
             | Call::Var { .. }
             | Call::Quantifier { .. }
             | Call::Pb { .. }
-            | Call::SetUnion(_)
-            | Call::SetIntersect(_)
-            | Call::SetDifference(..)
-            | Call::SetComplement(_)
-            | Call::SetSubset(..)
-            | Call::EmptySet(_)
-            | Call::FullSet(_)
-            | Call::SelectN { .. }
-            | Call::StoreN { .. }
-            | Call::ArrayDefault(_) => self.result_sort(call).map(drop),
+            | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -1449,7 +1439,6 @@ impl State {
             Call::Const { .. }
             | Call::Apply { .. }
             | Call::Op { .. }
-            | Call::ConstArray { .. }
             | Call::Simplify(_)
             | Call::SimplifyWith { .. }
             | Call::Substitute { .. }
@@ -1461,16 +1450,7 @@ impl State {
             | Call::DtUpdate { .. }
             | Call::GoalFormula(_)
             | Call::Pb { .. }
-            | Call::SetUnion(_)
-            | Call::SetIntersect(_)
-            | Call::SetDifference(..)
-            | Call::SetComplement(_)
-            | Call::SetSubset(..)
-            | Call::EmptySet(_)
-            | Call::FullSet(_)
-            | Call::SelectN { .. }
-            | Call::StoreN { .. }
-            | Call::ArrayDefault(_) => {}
+            | crate::plain_call!() => {}
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
