@@ -7,6 +7,8 @@
 //! well as the calls of the trace, which a list kept beside the calls could not. The
 //! campaign measures the counts against the functions the libz3 file exports
 //! ([`ApiCoverage`]), less the deliberate exclusions of [`EXCLUDED`] (`docs/api-coverage.md`).
+//! The functions no log shows (`z3log::table::NOT_LOGGED`) are counted by the executor where
+//! it calls them (`untrace::executor::unlogged`) and added to the log's counts.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -73,6 +75,8 @@ pub struct RoundLog {
 
 impl RoundLog {
     pub fn open(dir: &Path) -> RoundLog {
+        // The executor's own count of what the log cannot show starts with the log.
+        untrace::executor::unlogged::take();
         let path = dir.join(ROUND_LOG);
         let open = CString::new(path.as_os_str().as_encoded_bytes())
             // SAFETY: a NUL-terminated file name; Z3 copies it.
@@ -82,8 +86,11 @@ impl RoundLog {
     }
 
     /// Closes the log and counts the calls of each Z3 function in it (nothing when the log
-    /// could not be opened, or the release has no call table); the file is removed.
+    /// could not be opened, or the release has no call table), with the executor's own
+    /// calls of the functions no log shows (`z3log::table::NOT_LOGGED`); the file is
+    /// removed.
     pub fn finish(self) -> BTreeMap<String, u64> {
+        let unlogged = untrace::executor::unlogged::take();
         if !self.open {
             return BTreeMap::new();
         }
@@ -91,7 +98,13 @@ impl RoundLog {
         unsafe { z3_sys::Z3_close_log() };
         let bytes = std::fs::read(&self.path).unwrap_or_default();
         let _ = std::fs::remove_file(&self.path);
-        count_functions(&bytes)
+        let mut counts = count_functions(&bytes);
+        if !counts.is_empty() {
+            for (function, n) in unlogged {
+                *counts.entry(function).or_default() += n;
+            }
+        }
+        counts
     }
 }
 

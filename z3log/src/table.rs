@@ -255,6 +255,50 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// Functions a release's log never shows under their own number, however often a program
+/// calls them (checked on 4.8.12 and 5.4.1 by calling each with the log open between
+/// `Z3_append_log` markers; `docs/api-coverage.md`). Most are implemented without Z3's log
+/// macro, many by calling other API functions that log in their place; the last four are
+/// logged under another function's number (`Z3_mk_fpa_sub`, `_mul` and `_div` as
+/// `Z3_mk_fpa_add`, `Z3_mk_atleast` as `Z3_mk_atmost`), a bug of Z3's logging. A count of
+/// calls read from a log cannot see them: the executor counts its own calls of them.
+pub const NOT_LOGGED: &[&str] = &[
+    "Z3_is_eq_ast",
+    "Z3_is_eq_sort",
+    "Z3_is_eq_func_decl",
+    "Z3_app_to_ast",
+    "Z3_sort_to_ast",
+    "Z3_func_decl_to_ast",
+    "Z3_sort_to_string",
+    "Z3_func_decl_to_string",
+    "Z3_pattern_to_string",
+    "Z3_get_numeral_int",
+    "Z3_mk_fpa_sort_16",
+    "Z3_mk_fpa_sort_32",
+    "Z3_mk_fpa_sort_64",
+    "Z3_mk_fpa_sort_128",
+    "Z3_mk_fpa_sort_half",
+    "Z3_mk_fpa_sort_single",
+    "Z3_mk_fpa_sort_double",
+    "Z3_mk_fpa_sort_quadruple",
+    "Z3_mk_fpa_zero",
+    "Z3_mk_fpa_numeral_int_uint",
+    "Z3_mk_set_add",
+    "Z3_mk_set_del",
+    "Z3_mk_set_member",
+    "Z3_mk_set_sort",
+    "Z3_mk_bvadd_no_overflow",
+    "Z3_mk_bvadd_no_underflow",
+    "Z3_mk_bvsub_no_overflow",
+    "Z3_mk_bvsub_no_underflow",
+    "Z3_mk_bvsdiv_no_overflow",
+    "Z3_mk_bvneg_no_overflow",
+    "Z3_mk_fpa_sub",
+    "Z3_mk_fpa_mul",
+    "Z3_mk_fpa_div",
+    "Z3_mk_atleast",
+];
+
 /// The releases that have a table, oldest first.
 pub fn known_versions() -> Vec<&'static str> {
     let mut versions: Vec<&str> = TABLES.iter().map(|(v, _)| *v).collect();

@@ -132,6 +132,17 @@ fn every_table_reads_and_numbers_from_zero() {
 }
 
 #[test]
+fn the_functions_no_log_shows_are_functions_of_every_table() {
+    // A misspelt name in the list would count nothing and hide the function it meant.
+    for v in known_versions() {
+        let table = Table::for_version(v).unwrap();
+        for name in z3log::table::NOT_LOGGED {
+            assert!(table.by_name(name).is_some(), "{v}: {name}");
+        }
+    }
+}
+
+#[test]
 fn a_log_from_a_release_without_a_table_names_it_and_the_known_ones() {
     let err = Table::for_version("4.8.5.0").unwrap_err();
     assert!(matches!(err, TableError::Unknown { .. }));

@@ -1627,6 +1627,7 @@ unsafe fn congruence_violation(
             let Some(next) = wrap(next_of(c, s, member.get_z3_ast())) else {
                 break;
             };
+            super::unlogged::note("Z3_is_eq_ast");
             if Z3_is_eq_ast(c, next.get_z3_ast(), t.get_z3_ast()) {
                 break;
             }
@@ -1638,6 +1639,7 @@ unsafe fn congruence_violation(
         };
         for m in &members {
             if let Some(got) = value(m) {
+                super::unlogged::note("Z3_is_eq_ast");
                 if !Z3_is_eq_ast(c, got.get_z3_ast(), expected.get_z3_ast()) {
                     problem = Some(format!(
                         "{m} is congruent to {t} (root {root}) but the model gives {got}, not {expected}"

@@ -363,6 +363,7 @@ fn apply(sort: &z3::Sort, what: Find, args: &[&Dynamic], update: bool) -> Dynami
             }
         }
         let decl = found.unwrap_or_else(|| panic!("the datatype has no such declaration"));
+        super::unlogged::note("Z3_func_decl_to_ast");
         z3_sys::Z3_inc_ref(c, z3_sys::Z3_func_decl_to_ast(c, decl).expect("an ast"));
         let app = if update {
             z3_sys::Z3_datatype_update_field(c, decl, asts[0], asts[1])

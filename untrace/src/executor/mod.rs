@@ -31,6 +31,7 @@ pub mod term_text;
 mod terms;
 pub use terms::z3_string_text;
 pub mod typing;
+pub mod unlogged;
 pub mod z3_model;
 
 pub use checks::counters;
@@ -815,7 +816,14 @@ impl Executor {
                     .map(|a| self.state.term(*a).map(|t| &t.sort))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(malformed)?;
-                Outcome::Term(self.main(|| ops::apply_op(op.spec(), indices, &terms, &sorts))?)
+                let term = self.main(|| ops::apply_op(op.spec(), indices, &terms, &sorts))?;
+                // Some of the functions operations end in never show in Z3's log.
+                if let ops::OpLowering::Call(function, _) =
+                    ops::op_lowering(op.spec(), indices, &sorts)
+                {
+                    unlogged::note(function);
+                }
+                Outcome::Term(term)
             }
             // Its description's one Z3 function, called by name (`plain.rs`).
             model::plain_call!() => self.run_plain(call)?,

@@ -91,6 +91,7 @@ fn push(
 ) {
     let ctx = Context::thread_local();
     let raw = ctx.get_z3_context();
+    super::unlogged::note(via);
     let Ok(Some(ast)) = guard::in_context(&ctx, || build(raw)) else {
         return;
     };

@@ -150,6 +150,7 @@ pub(super) fn symbol_text(ctx: Z3_context, symbol: Option<Z3_symbol>) -> Result<
 
 fn sort_text(ctx: Z3_context, sort: Option<Z3_sort>) -> Result<String, String> {
     let sort = sort.ok_or("Z3 returned no sort")?;
+    super::unlogged::note("Z3_sort_to_string");
     // SAFETY: a live context and sort.
     text(unsafe { z3_sys::Z3_sort_to_string(ctx, sort) })
 }
@@ -158,6 +159,7 @@ fn sort_text(ctx: Z3_context, sort: Option<Z3_sort>) -> Result<String, String> {
 /// one (which the oracle compares with Z3's sort of the expected one).
 pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_sort>), String> {
     let ctx = Context::thread_local().get_z3_context();
+    super::unlogged::note(reader.name());
     let a = term.get_z3_ast();
     use z3_sys::*;
     use Reader as R;
@@ -325,11 +327,14 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             // Whether the id is the declaration's AST id (ids differ between releases).
             R::FuncDeclId => {
                 let d = decl()?;
+                super::unlogged::note("Z3_func_decl_to_ast");
                 let ast = Z3_func_decl_to_ast(ctx, d).ok_or("Z3_func_decl_to_ast gave nothing")?;
                 flag(Z3_get_func_decl_id(ctx, d) == Z3_get_ast_id(ctx, ast))
             }
             R::ToFuncDecl => {
                 let d = decl()?;
+                super::unlogged::note("Z3_func_decl_to_ast");
+                super::unlogged::note("Z3_is_eq_func_decl");
                 let back = Z3_func_decl_to_ast(ctx, d)
                     .and_then(|ast| Z3_to_func_decl(ctx, ast))
                     .ok_or("Z3_to_func_decl gave nothing")?;
@@ -417,6 +422,7 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
 /// The answer of `reader` for `sort`, and the sort it returned where it returns one.
 pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_sort>), String> {
     let ctx = Context::thread_local().get_z3_context();
+    super::unlogged::note(reader.name());
     let s = sort.get_z3_sort();
     use z3_sys::*;
     use Reader as R;
@@ -432,6 +438,7 @@ pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_s
             R::ArrayArity => typed::<SortToU32>("Z3_get_array_arity")?(ctx, s).to_string(),
             // Whether the id is the sort's AST id (ids differ between releases).
             R::SortId => {
+                super::unlogged::note("Z3_sort_to_ast");
                 let ast = Z3_sort_to_ast(ctx, s).ok_or("Z3_sort_to_ast gave nothing")?;
                 flag(Z3_get_sort_id(ctx, s) == Z3_get_ast_id(ctx, ast))
             }
@@ -464,6 +471,7 @@ pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_s
 pub fn same_sort(got: Z3_sort, expected: &model::Sort) -> Option<bool> {
     let expected = super::terms::z3_sort(expected).ok()?;
     let ctx = Context::thread_local().get_z3_context();
+    super::unlogged::note("Z3_is_eq_sort");
     // SAFETY: two live sorts of the thread-local context.
     Some(unsafe { z3_sys::Z3_is_eq_sort(ctx, got, expected.get_z3_sort()) })
 }
@@ -473,6 +481,8 @@ pub fn same_sort(got: Z3_sort, expected: &model::Sort) -> Option<bool> {
 pub fn read_eq(a: &Dynamic, b: &Dynamic) -> (bool, Option<String>) {
     let ctx = Context::thread_local().get_z3_context();
     let (x, y) = (a.get_z3_ast(), b.get_z3_ast());
+    super::unlogged::note("Z3_is_eq_ast");
+    super::unlogged::note("Z3_is_eq_sort");
     // SAFETY: reads of two live terms of the thread-local context.
     unsafe {
         use z3_sys::*;

@@ -60,8 +60,10 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
                     "nan" => z3_sys::Z3_mk_fpa_nan(raw, s),
                     "+inf" => z3_sys::Z3_mk_fpa_inf(raw, s, false),
                     "-inf" => z3_sys::Z3_mk_fpa_inf(raw, s, true),
-                    "+zero" => z3_sys::Z3_mk_fpa_zero(raw, s, false),
-                    "-zero" => z3_sys::Z3_mk_fpa_zero(raw, s, true),
+                    "+zero" | "-zero" => {
+                        super::unlogged::note("Z3_mk_fpa_zero");
+                        z3_sys::Z3_mk_fpa_zero(raw, s, value == "-zero")
+                    }
                     text => {
                         let v: f64 = text.parse().map_err(|_| bad())?;
                         z3_sys::Z3_mk_fpa_numeral_double(raw, v, s)
