@@ -785,13 +785,17 @@ pub fn mk_set_union(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> 
 }
 
 /// A set operation other than the union on sets of the pool: an intersection of one to
-/// three sets, a difference, a complement, a subset test, or the empty or full set of an
-/// element sort of the pool's sets.
+/// three sets, a difference, a complement, a subset test, an element added, removed or
+/// tested, or the empty or full set of an element sort of the pool's sets.
 pub fn mk_set_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(set) = sort_where(cx, |s| matches!(s, Sort::Array(_, e) if **e == Sort::Bool)) else {
         return Ok(None);
     };
-    let call = match cx.rng.random_range(0..6) {
+    let Sort::Array(element_sort, _) = &set else {
+        return Ok(None);
+    };
+    let element_sort = (**element_sort).clone();
+    let call = match cx.rng.random_range(0..9) {
         0 => {
             let n = cx.rng.random_range(1..=3);
             picks(cx, &set, n).map(Call::SetIntersect)
@@ -799,16 +803,18 @@ pub fn mk_set_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
         1 => picks(cx, &set, 2).map(|p| Call::SetDifference(p[0], p[1])),
         2 => pick(cx, &set).map(Call::SetComplement),
         3 => picks(cx, &set, 2).map(|p| Call::SetSubset(p[0], p[1])),
-        k => {
-            let Sort::Array(element, _) = &set else {
-                return Ok(None);
-            };
-            let element = (**element).clone();
-            cx.sort_id(&element)?.map(|sid| match k {
-                4 => Call::EmptySet(sid),
-                _ => Call::FullSet(sid),
-            })
-        }
+        k @ 4..=6 => match (pick(cx, &set), pick(cx, &element_sort)) {
+            (Some(s), Some(e)) => Some(match k {
+                4 => Call::SetAdd(s, e),
+                5 => Call::SetDel(s, e),
+                _ => Call::SetMember(e, s),
+            }),
+            _ => None,
+        },
+        k => cx.sort_id(&element_sort)?.map(|sid| match k {
+            7 => Call::EmptySet(sid),
+            _ => Call::FullSet(sid),
+        }),
     };
     match call {
         Some(call) => cx.new_term(call, false),

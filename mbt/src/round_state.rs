@@ -427,7 +427,7 @@ impl<'s> RoundState<'s> {
                 }
             }
             _ => match Call::make_sort(sort, |component| self.sort_id(component))? {
-                Some(call) => call,
+                Some(call) => self.other_maker(call),
                 None => return Ok(None),
             },
         };
@@ -436,6 +436,32 @@ impl<'s> RoundState<'s> {
             self.sorts.insert(sort.clone(), id);
         }
         Ok(id)
+    }
+
+    /// Half the time, Z3's other maker of the sort `call` makes where it has one: a fixed
+    /// floating-point format's own maker (`sort_fp_fixed`), the set sort's for arrays to
+    /// Bool (`sort_set`).
+    fn other_maker(&mut self, call: Call) -> Call {
+        match call {
+            Call::SortFp(e, s) => {
+                let makers: Vec<&str> = model::call::FIXED_FP_FORMATS
+                    .iter()
+                    .filter(|(_, fe, fs)| (*fe, *fs) == (e, s))
+                    .map(|(name, ..)| *name)
+                    .collect();
+                if makers.is_empty() || self.rng.random_bool(0.5) {
+                    return call;
+                }
+                Call::SortFpFixed(makers[self.rng.random_range(0..makers.len())].to_string())
+            }
+            Call::SortArray(index, element)
+                if self.sut.state().sorts.get(&element) == Some(&Sort::Bool)
+                    && self.rng.random_bool(0.5) =>
+            {
+                Call::SortSet(index)
+            }
+            call => call,
+        }
     }
 
     /// Runs a term-building call and adds the new term to the pool.

@@ -1170,6 +1170,31 @@ macro_rules! walk_call {
                 $v.string(key, "a fixedpoint parameter");
                 $v.string(value, "its value");
             }
+            // The function is an argument (`crate::call::FIXED_FP_FORMATS`); the spec names
+            // the functions the executor judges its sort with.
+            Call::SortFpFixed(function) => {
+                $v.head(spec!("sort_fp_fixed", Sort, Sorts, ["Z3_mk_fpa_sort", "Z3_is_eq_sort"], Written));
+                $v.string(function, "a Z3 maker of a fixed floating-point format");
+            }
+            Call::SortSet(element) => {
+                $v.head(spec!("sort_set", Sort, Sorts, ["Z3_mk_set_sort"], Written));
+                $v.sort(element);
+            }
+            Call::SetAdd(set, element) => {
+                $v.head(spec!("set_add", Term, Terms, ["Z3_mk_set_add"], Written));
+                $v.term(set);
+                $v.term(element);
+            }
+            Call::SetDel(set, element) => {
+                $v.head(spec!("set_del", Term, Terms, ["Z3_mk_set_del"], Written));
+                $v.term(set);
+                $v.term(element);
+            }
+            Call::SetMember(element, set) => {
+                $v.head(spec!("set_member", Term, Terms, ["Z3_mk_set_member"], Written));
+                $v.term(element);
+                $v.term(set);
+            }
         }
     }};
 }
@@ -1195,6 +1220,9 @@ macro_rules! plain_call {
             | $crate::call::Call::SelectN { .. }
             | $crate::call::Call::StoreN { .. }
             | $crate::call::Call::ArrayDefault(..)
+            | $crate::call::Call::SetAdd(..)
+            | $crate::call::Call::SetDel(..)
+            | $crate::call::Call::SetMember(..)
     };
 }
 
@@ -1676,6 +1704,19 @@ pub enum Call {
         key: String,
         value: String,
     },
+    /// `sort_fp_fixed "Z3_FUNCTION"`: a floating-point sort from one of Z3's makers of a
+    /// fixed format (`Z3_mk_fpa_sort_half`, ...: [`crate::call::FIXED_FP_FORMATS`]), which
+    /// must be the sort `Z3_mk_fpa_sort` makes of that format.
+    SortFpFixed(String),
+    /// `sort_set sE`: the sort of sets of E (`Z3_mk_set_sort`), arrays from E to Bool.
+    SortSet(SortId),
+    /// `set_add tS tE`: S with E (`Z3_mk_set_add`).
+    SetAdd(TermId, TermId),
+    /// `set_del tS tE`: S without E (`Z3_mk_set_del`).
+    SetDel(TermId, TermId),
+    /// `set_member tE tS`: whether E is in S (`Z3_mk_set_member`; the element first, as Z3
+    /// takes them).
+    SetMember(TermId, TermId),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1709,6 +1750,27 @@ impl RelationKind {
             RelationKind::Tree => "tree-order",
         }
     }
+}
+
+/// Z3's makers of a fixed floating-point format ([`Call::SortFpFixed`]) and the exponent and
+/// significand widths of the format each makes.
+pub const FIXED_FP_FORMATS: &[(&str, u32, u32)] = &[
+    ("Z3_mk_fpa_sort_half", 5, 11),
+    ("Z3_mk_fpa_sort_16", 5, 11),
+    ("Z3_mk_fpa_sort_single", 8, 24),
+    ("Z3_mk_fpa_sort_32", 8, 24),
+    ("Z3_mk_fpa_sort_double", 11, 53),
+    ("Z3_mk_fpa_sort_64", 11, 53),
+    ("Z3_mk_fpa_sort_quadruple", 15, 113),
+    ("Z3_mk_fpa_sort_128", 15, 113),
+];
+
+/// The format of a fixed-format maker of [`FIXED_FP_FORMATS`].
+pub fn fixed_fp_format(function: &str) -> Option<(u32, u32)> {
+    FIXED_FP_FORMATS
+        .iter()
+        .find(|(name, ..)| *name == function)
+        .map(|(_, e, s)| (*e, *s))
 }
 
 /// A test of an algebraic number ([`Call::AlgebraicIs`]).
@@ -2524,6 +2586,11 @@ impl Call {
                     key: text(),
                     value: text(),
                 },
+                Call::SortFpFixed(text()),
+                Call::SortSet(s),
+                Call::SetAdd(t, t),
+                Call::SetDel(t, t),
+                Call::SetMember(t, t),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

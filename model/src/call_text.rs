@@ -261,6 +261,19 @@ pub fn operation(
     })
 }
 
+/// The SMT-LIB term of a set call that is an array operation underneath, as Z3 prints it:
+/// `set_add` and `set_del` store true and false at the element, `set_member` selects it
+/// (standard SMT-LIB arrays); `None` for other calls.
+pub fn set_element_term(call: &crate::Call, set: &str, element: &str) -> Option<String> {
+    use crate::Call;
+    Some(match call {
+        Call::SetAdd(..) => format!("(store {set} {element} true)"),
+        Call::SetDel(..) => format!("(store {set} {element} false)"),
+        Call::SetMember(..) => format!("(select {set} {element})"),
+        _ => return None,
+    })
+}
+
 /// The SMT-LIB term a call of the form [`crate::Smt2::Indexed`] builds, `((_ HEAD N...)
 /// ARGS...)` of its integer arguments and `args` (`(HEAD ARGS...)` without integer arguments), the texts of its term arguments in order;
 /// `None` for a call of another form, and outside Z3's dialect for a form only Z3 reads.

@@ -444,7 +444,11 @@ impl State {
             | Call::Op { args, .. }
             | Call::SetUnion(args)
             | Call::SetIntersect(args) => union(&mut args.iter()),
-            Call::SetDifference(a, b) | Call::SetSubset(a, b) => union(&mut [a, b].into_iter()),
+            Call::SetDifference(a, b)
+            | Call::SetSubset(a, b)
+            | Call::SetAdd(a, b)
+            | Call::SetDel(a, b)
+            | Call::SetMember(a, b) => union(&mut [a, b].into_iter()),
             Call::SetComplement(t) | Call::ArrayDefault(t) => of(t),
             Call::SelectN { array, indices } => {
                 union(&mut std::iter::once(array).chain(indices.iter()))
@@ -722,6 +726,22 @@ impl State {
                 sort
             }
             Call::SetComplement(a) => self.set_sort(*a, "set complement")?,
+            Call::SetAdd(set, element) | Call::SetDel(set, element) => {
+                let sort = self.set_sort(*set, call.name())?;
+                let Sort::Array(index, _) = &sort else {
+                    unreachable!("set_sort returns an array sort")
+                };
+                self.same_sort(*element, index, call.name())?;
+                sort
+            }
+            Call::SetMember(element, set) => {
+                let sort = self.set_sort(*set, "set_member")?;
+                let Sort::Array(index, _) = &sort else {
+                    unreachable!("set_sort returns an array sort")
+                };
+                self.same_sort(*element, index, "set_member")?;
+                Sort::Bool
+            }
             Call::SetSubset(a, b) => {
                 let sort = self.set_sort(*a, "subset")?;
                 self.same_sort(*b, &sort, "subset")?;
@@ -923,6 +943,13 @@ impl State {
                 }
             }
             Call::SortFp(e, s) => fp_format(*e, *s).map(drop).map_err(Violation),
+            Call::SortFpFixed(function) => match crate::call::fixed_fp_format(function) {
+                Some(_) => Ok(()),
+                None => violation(format!(
+                    "`{function}` is no maker of a fixed floating-point format"
+                )),
+            },
+            Call::SortSet(e) => within_sort_size(2 + self.sort(*e)?.size()),
             Call::SortArray(i, e) => {
                 let size = 1 + self.sort(*i)?.size() + self.sort(*e)?.size();
                 within_sort_size(size)
@@ -1373,6 +1400,15 @@ impl State {
             }
             Call::SortSeq(e) => {
                 let sort = Sort::seq(self.sorts[e].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortFpFixed(function) => {
+                let (e, s) = crate::call::fixed_fp_format(function)
+                    .ok_or_else(|| Violation(format!("`{function}` makes no sort")))?;
+                self.bind_sort(new_id, Sort::FloatingPoint(e, s))
+            }
+            Call::SortSet(e) => {
+                let sort = Sort::array(self.sorts[e].clone(), Sort::Bool);
                 self.bind_sort(new_id, sort)
             }
             Call::SortUninterpreted(name) => {

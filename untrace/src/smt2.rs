@@ -330,6 +330,15 @@ impl Writer {
                 let full = matches!(call, Call::FullSet(_));
                 format!("((as const (Array {element} Bool)) {full})")
             }
+            Call::SetAdd(set, element)
+            | Call::SetDel(set, element)
+            | Call::SetMember(element, set) => {
+                let (set, element) = (
+                    self.name(*set).ok_or(MISSING)?,
+                    self.name(*element).ok_or(MISSING)?,
+                );
+                model::call_text::set_element_term(call, &set, &element).ok_or(MISSING)?
+            }
             // simplify returns an equivalent term.
             Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => {
                 self.name(*t).ok_or(MISSING)?

@@ -474,3 +474,18 @@ fn the_fixedpoint_check_needs_an_answered_query() {
     let text = format!("{HORN}check_fp\n");
     assert_eq!(replay(&text, None).exit, Exit::Malformed);
 }
+
+#[test]
+fn a_fixed_floating_point_format_maker_must_make_the_sort_of_its_format() {
+    let text = "sort_fp_fixed \"Z3_mk_fpa_sort_double\"\nreturn s1\nsort_fp 11 53\nreturn s2\n\
+                const s1 \"x\"\nreturn t1\nconst s2 \"y\"\nreturn t2\n= t1 t2\nreturn t3\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(text, Some(Fault::WrongRead)),
+        FailureKind::ReadBack,
+        "Z3_mk_fpa_sort_double: another sort",
+    );
+    // A name that makes no floating-point sort is a malformed trace, not a finding.
+    let bogus = replay("sort_fp_fixed \"Z3_mk_bool_sort\"\nreturn s1\n", None);
+    assert_eq!(bogus.exit, Exit::Malformed, "{bogus:?}");
+}

@@ -707,6 +707,37 @@ impl Executor {
             Call::SortBv(w) => self.sort_outcome(Sort::BitVec(*w))?,
             Call::SortFp(e, s) => self.sort_outcome(Sort::FloatingPoint(*e, *s))?,
             Call::SortRm => self.sort_outcome(Sort::RoundingMode)?,
+            Call::SortFpFixed(function) => {
+                let (e, s) = model::call::fixed_fp_format(function).ok_or_else(|| {
+                    ExecError::Malformed(format!("`{function}` makes no floating-point sort"))
+                })?;
+                let Outcome::Sort(expected) = self.sort_outcome(Sort::FloatingPoint(e, s))? else {
+                    unreachable!("sort_outcome makes a sort")
+                };
+                // Sorts are hash-consed: the fixed format's maker must return the very sort
+                // `Z3_mk_fpa_sort` made, which is the result the trace keeps.
+                let same = self.main(|| terms::same_as_fixed_fp_sort(function, &expected))?;
+                let same = match self.config.inject {
+                    Some(inject::Fault::WrongRead) => same.map(|same| !same),
+                    _ => same,
+                };
+                match same {
+                    Some(true) => {}
+                    Some(false) if self.config.run_checks => {
+                        return Err(read_back_finding(
+                            format!("{function} does not make the sort (_ FloatingPoint {e} {s})"),
+                            format!("{function}: another sort"),
+                        ))
+                    }
+                    Some(false) => {}
+                    None => return Err(ExecError::Malformed(format!("`{function}` is unknown"))),
+                }
+                Outcome::Sort(expected)
+            }
+            Call::SortSet(e) => {
+                let e = self.z3_sort(*e)?;
+                Outcome::Sort(self.main(|| z3::Sort::set(e))?)
+            }
             Call::SortString => self.sort_outcome(Sort::String)?,
             Call::SortArray(i, e) => {
                 let (i, e) = (self.z3_sort(*i)?, self.z3_sort(*e)?);

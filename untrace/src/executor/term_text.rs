@@ -183,6 +183,14 @@ impl TermTexts {
                     },
                 }
             }
+            Call::SetAdd(set, element)
+            | Call::SetDel(set, element)
+            | Call::SetMember(element, set) => Node::Expr {
+                head,
+                expr: model::call_text::set_element_term(call, &var(*set), &var(*element))
+                    .expect("a set call"),
+                args: vec![*set, *element],
+            },
             // simplify returns an equivalent term: the check evaluates the original.
             Call::Simplify(s) | Call::SimplifyWith { term: s, .. } => Node::Expr {
                 head,

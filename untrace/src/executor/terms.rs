@@ -181,3 +181,27 @@ pub fn quantifier(
     );
     Ok(Dynamic::from_ast(&q))
 }
+
+/// Whether Z3's maker of a fixed floating-point format (`model::call::FIXED_FP_FORMATS`)
+/// returns `expected`, the sort `Z3_mk_fpa_sort` made of that format (`None`: no such
+/// maker). None of these makers shows in Z3's log: the executor counts them.
+pub fn same_as_fixed_fp_sort(function: &str, expected: &z3::Sort) -> Option<bool> {
+    use z3_sys::*;
+    let maker: unsafe extern "C" fn(Z3_context) -> Option<Z3_sort> = match function {
+        "Z3_mk_fpa_sort_half" => Z3_mk_fpa_sort_half,
+        "Z3_mk_fpa_sort_16" => Z3_mk_fpa_sort_16,
+        "Z3_mk_fpa_sort_single" => Z3_mk_fpa_sort_single,
+        "Z3_mk_fpa_sort_32" => Z3_mk_fpa_sort_32,
+        "Z3_mk_fpa_sort_double" => Z3_mk_fpa_sort_double,
+        "Z3_mk_fpa_sort_64" => Z3_mk_fpa_sort_64,
+        "Z3_mk_fpa_sort_quadruple" => Z3_mk_fpa_sort_quadruple,
+        "Z3_mk_fpa_sort_128" => Z3_mk_fpa_sort_128,
+        _ => return None,
+    };
+    super::unlogged::note(function);
+    super::unlogged::note("Z3_is_eq_sort");
+    let ctx = Context::thread_local().get_z3_context();
+    // SAFETY: a maker of the thread-local context; its sort is compared at once, while
+    // `expected` keeps the sort it should be alive.
+    Some(unsafe { maker(ctx).is_some_and(|made| Z3_is_eq_sort(ctx, made, expected.get_z3_sort())) })
+}

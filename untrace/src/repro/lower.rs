@@ -563,6 +563,7 @@ impl Lower {
             | Call::SortReal
             | Call::SortBv(_)
             | Call::SortFp(..)
+            | Call::SortSet(_)
             | Call::SortRm
             | Call::SortString
             | Call::SortArray(..)
@@ -1402,6 +1403,11 @@ impl Lower {
                     "`{}`: read-backs are not lowered (replay the trace: untrace judges them)",
                     model::trace::text::format_call(call)
                 )));
+            }
+            // The fixed format's maker (the function is the argument); the sort it must be
+            // is the trace's to judge.
+            Call::SortFpFixed(function) => {
+                self.emit(function, MAIN, vec![], Some((b, Ty::Sort)));
             }
             // Fixedpoint contexts are not lowered yet: a reproducer says so (replay the trace).
             Call::FpNew { .. }
