@@ -283,14 +283,39 @@ pub enum TacticExpr {
     /// `tactic_using_params kA "KEY" "VALUE" ...`: A with parameters (their kinds read
     /// from A's own parameter descriptions).
     UsingParams(TacticId, Vec<(String, String)>),
+    /// `tactic_skip`: the goal unchanged, one subgoal (`Z3_tactic_skip`). Appended last:
+    /// binary traces keep their variant numbers (so are the variants below).
+    Skip,
+    /// `tactic_fail`: fails on every goal (`Z3_tactic_fail`).
+    Fail,
+    /// `tactic_fail_if "PROBE" CMP N`: fails where the probe test holds, else the goal
+    /// unchanged (`Z3_tactic_fail_if`).
+    FailIf(ProbeTest),
+    /// `tactic_fail_if_not_decided`: fails unless the goal is decided (empty or containing
+    /// `false`; `Z3_tactic_fail_if_not_decided`).
+    FailIfNotDecided,
+    /// `tactic_par_or kA kB`: A and B in parallel, the first to succeed
+    /// (`Z3_tactic_par_or`).
+    ParOr(TacticId, TacticId),
+    /// `tactic_par_and_then kA kB`: A, then B on the subgoals in parallel
+    /// (`Z3_tactic_par_and_then`).
+    ParAndThen(TacticId, TacticId),
 }
 
 impl TacticExpr {
     /// The tactic objects it combines.
     pub fn operands(&self) -> Vec<TacticId> {
         match self {
-            TacticExpr::Named(_) => vec![],
-            TacticExpr::AndThen(a, b) | TacticExpr::OrElse(a, b) | TacticExpr::Cond(_, a, b) => {
+            TacticExpr::Named(_)
+            | TacticExpr::Skip
+            | TacticExpr::Fail
+            | TacticExpr::FailIf(_)
+            | TacticExpr::FailIfNotDecided => vec![],
+            TacticExpr::AndThen(a, b)
+            | TacticExpr::OrElse(a, b)
+            | TacticExpr::Cond(_, a, b)
+            | TacticExpr::ParOr(a, b)
+            | TacticExpr::ParAndThen(a, b) => {
                 vec![*a, *b]
             }
             TacticExpr::Repeat(a, _)
@@ -312,6 +337,12 @@ impl TacticExpr {
             TacticExpr::TryFor(_, n) => TacticExpr::TryFor(op(0), *n),
             TacticExpr::When(p, _) => TacticExpr::When(p.clone(), op(0)),
             TacticExpr::UsingParams(_, ps) => TacticExpr::UsingParams(op(0), ps.clone()),
+            TacticExpr::Skip => TacticExpr::Skip,
+            TacticExpr::Fail => TacticExpr::Fail,
+            TacticExpr::FailIf(p) => TacticExpr::FailIf(p.clone()),
+            TacticExpr::FailIfNotDecided => TacticExpr::FailIfNotDecided,
+            TacticExpr::ParOr(..) => TacticExpr::ParOr(op(0), op(1)),
+            TacticExpr::ParAndThen(..) => TacticExpr::ParAndThen(op(0), op(1)),
         }
     }
 }
@@ -444,6 +475,10 @@ macro_rules! walk_check {
             }
             Check::Fixedpoint => {
                 $v.head(spec!("check_fp", None, Fixedpoint, ["Z3_fixedpoint_get_answer", "Z3_solver_check"], ApiOnly));
+            }
+            Check::Interrupt(z) => {
+                $v.head(spec!("check_interrupt", None, Solvers, ["Z3_solver_check", "Z3_solver_get_reason_unknown"], ApiOnly));
+                $v.solver(z);
             }
         }
     }};
@@ -721,6 +756,23 @@ macro_rules! walk_call {
                     $v.head(spec!("tactic_using_params", Tactic, Tactics, ["Z3_tactic_using_params", "Z3_mk_params"], Written));
                     $v.tactic(a);
                     $v.string_pairs(params, "parameters in pairs of names and values");
+                }
+                TacticExpr::Skip => $v.head(spec!("tactic_skip", Tactic, Tactics, ["Z3_tactic_skip"], ApiOnly)),
+                TacticExpr::Fail => $v.head(spec!("tactic_fail", Tactic, Tactics, ["Z3_tactic_fail"], ApiOnly)),
+                TacticExpr::FailIf(probe) => {
+                    $v.head(spec!("tactic_fail_if", Tactic, Tactics, ["Z3_tactic_fail_if", "Z3_mk_probe", "Z3_probe_const"], ApiOnly));
+                    $v.probe(probe);
+                }
+                TacticExpr::FailIfNotDecided => $v.head(spec!("tactic_fail_if_not_decided", Tactic, Tactics, ["Z3_tactic_fail_if_not_decided"], ApiOnly)),
+                TacticExpr::ParOr(a, b) => {
+                    $v.head(spec!("tactic_par_or", Tactic, Tactics, ["Z3_tactic_par_or"], ApiOnly));
+                    $v.tactic(a);
+                    $v.tactic(b);
+                }
+                TacticExpr::ParAndThen(a, b) => {
+                    $v.head(spec!("tactic_par_and_then", Tactic, Tactics, ["Z3_tactic_par_and_then"], ApiOnly));
+                    $v.tactic(a);
+                    $v.tactic(b);
                 }
             },
             Call::NewGoal { models } => {
@@ -1194,6 +1246,30 @@ macro_rules! walk_call {
                 $v.head(spec!("set_member", Term, Terms, ["Z3_mk_set_member"], Written));
                 $v.term(element);
                 $v.term(set);
+            }
+            // The function is an argument (`crate::goals::GOAL_READERS`).
+            Call::GoalRead { function, goal } => {
+                $v.head(spec!("goal_read", Value, Tactics, ["Z3_goal_size"], ApiOnly));
+                $v.string(function, "a Z3 goal function");
+                $v.goal(goal);
+            }
+            Call::ProbeApply { goal, op, first, second } => {
+                $v.head(spec!("probe_apply", Value, Tactics, ["Z3_probe_apply", "Z3_mk_probe", "Z3_probe_and", "Z3_probe_or", "Z3_probe_not"], ApiOnly));
+                $v.goal(goal);
+                $v.string(op, "a probe combinator");
+                $v.string(first, "a probe name");
+                $v.string(second, "a probe name, or \"\" for a combinator of one");
+            }
+            Call::CheckSatInterrupted { solver, delay_us } => {
+                $v.head(spec!("check_sat_interrupted", Sat, Solvers, ["Z3_solver_check", "Z3_interrupt"], ApiOnly));
+                $v.solver(solver);
+                $v.number(delay_us, "microseconds");
+            }
+            // The function is an argument (`crate::goals::SOLVER_READERS`).
+            Call::SolverRead { function, solver } => {
+                $v.head(spec!("solver_read", Value, Solvers, ["Z3_solver_get_assertions"], ApiOnly));
+                $v.string(function, "a Z3 solver function");
+                $v.solver(solver);
             }
         }
     }};
@@ -1717,6 +1793,38 @@ pub enum Call {
     /// `set_member tE tS`: whether E is in S (`Z3_mk_set_member`; the element first, as Z3
     /// takes them).
     SetMember(TermId, TermId),
+    /// `goal_read "Z3_FUNCTION" gG`: a reader of goal G (`crate::goals::GOAL_READERS`),
+    /// judged by the executor; numbers and flags are recorded, texts as `ok`. Appended last:
+    /// binary traces keep their variant numbers (so are the calls below).
+    GoalRead {
+        function: String,
+        goal: GoalId,
+    },
+    /// `probe_apply gG "OP" "P1" "P2"`: the probe P1 (`value`), its negation (`not`), or
+    /// P1 and/or P2 (`and`, `or`; `crate::goals::PROBE_OPS`) applied to G
+    /// (`Z3_probe_apply`), recorded as Z3 prints the double; a combination must be what
+    /// its probes' own values on G make it (`crate::goals::probe_combined`).
+    ProbeApply {
+        goal: GoalId,
+        op: String,
+        first: String,
+        second: String,
+    },
+    /// `check_sat_interrupted zZ US`: Z's check, interrupted (`Z3_interrupt` of its
+    /// context) from a second thread after US microseconds. Its answer is `unknown` or Z's
+    /// answer, which one depending on the clock: a replay accepts `unknown` in place of
+    /// the recorded answer and anything in place of a recorded `unknown`; nothing later
+    /// relies on it (the reference state takes Z as unchecked).
+    CheckSatInterrupted {
+        solver: SolverId,
+        delay_us: u32,
+    },
+    /// `solver_read "Z3_FUNCTION" zZ`: a reader of solver Z (`crate::goals::SOLVER_READERS`),
+    /// judged by the executor; numbers recorded, texts as `ok`.
+    SolverRead {
+        function: String,
+        solver: SolverId,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -1930,6 +2038,12 @@ pub enum Check {
     /// premises' facts implies the step's fact). Unknown is no verdict. Appended last:
     /// binary traces keep their variant numbers.
     Fixedpoint,
+    /// `check_interrupt zZ`: after `check_sat_interrupted zZ`, the interrupted check
+    /// answered `unknown` with a reason or a definite answer, and Z's next check (with no
+    /// change to Z between them) answered no definite answer other than the interrupted
+    /// one's: the interrupt left Z usable. Appended last: binary traces keep their variant
+    /// numbers.
+    Interrupt(SolverId),
 }
 
 impl Check {
@@ -1987,6 +2101,7 @@ impl Check {
                     terms: vec![],
                 },
                 Check::Fixedpoint,
+                Check::Interrupt(z),
             ]
         })
     }
@@ -2591,6 +2706,32 @@ impl Call {
                 Call::SetAdd(t, t),
                 Call::SetDel(t, t),
                 Call::SetMember(t, t),
+            ]);
+            all.extend([
+                Call::MkTactic(T::Skip),
+                Call::MkTactic(T::Fail),
+                Call::MkTactic(T::FailIf(probe())),
+                Call::MkTactic(T::FailIfNotDecided),
+                Call::MkTactic(T::ParOr(k, k)),
+                Call::MkTactic(T::ParAndThen(k, k)),
+                Call::GoalRead {
+                    function: text(),
+                    goal: g,
+                },
+                Call::ProbeApply {
+                    goal: g,
+                    op: text(),
+                    first: text(),
+                    second: text(),
+                },
+                Call::CheckSatInterrupted {
+                    solver: z,
+                    delay_us: 0,
+                },
+                Call::SolverRead {
+                    function: text(),
+                    solver: z,
+                },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

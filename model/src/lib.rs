@@ -11,6 +11,7 @@
 //!   sequence without Z3.
 //! - [`trace`]: the text and binary trace formats.
 //! - [`fixedpoint`]: the trace's fixedpoint context and its readers.
+//! - [`goals`]: the readers of goals and solvers, and the probe combinators.
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
 //! - [`read`]: the read-back functions and what the reference state expects them to answer.
@@ -25,6 +26,7 @@ pub mod datatype;
 pub mod finding;
 pub mod fixedpoint;
 pub mod fuzz;
+pub mod goals;
 pub mod options;
 pub mod rcf;
 pub mod read;

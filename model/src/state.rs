@@ -220,6 +220,11 @@ fn context_config(config: &[(String, String)]) -> Result<(), Violation> {
 pub struct GoalInfo {
     /// The number of subgoals of the last `goal_apply` to it, if it recorded one.
     pub subgoals: Option<u32>,
+    /// It keeps models (`goal_new true`, or a subgoal of such a goal).
+    pub models: bool,
+    /// A subgoal (`goal_subgoal`) of a goal that keeps models: its model converter turns
+    /// its models into the parent's.
+    pub subgoal_with_models: bool,
 }
 
 /// What the reference state knows of an Optimize context.
@@ -301,6 +306,10 @@ pub struct State {
     /// The names of uninterpreted sorts made so far (a datatype may not take one).
     pub uninterpreted: HashSet<String>,
     pub tactics: std::collections::HashSet<TacticId>,
+    /// The tactics among `tactics` that no solver can be made from: combinators the `z3`
+    /// crate does not wrap (`tactic_par_or`, ...), which the executor holds through z3-sys
+    /// alone, and those built over them.
+    pub raw_only_tactics: std::collections::HashSet<TacticId>,
     pub goals: HashMap<GoalId, GoalInfo>,
     pub opts: HashMap<OptId, OptInfo>,
     /// Models of Optimize contexts, by the context they came from.
@@ -881,6 +890,59 @@ impl State {
                 info.admits(when).map_err(|why| Violation(format!("`{function}` {why}")))
             }
             Call::FpFromString(_) => self.fp().map(drop),
+            Call::GoalRead { function, goal } => {
+                let info = self.goal(*goal)?;
+                let Some((_, when)) = crate::goals::goal_reader(function) else {
+                    return violation(format!("`{function}` is no goal reader"));
+                };
+                match when {
+                    crate::goals::GoalWhen::Always => Ok(()),
+                    crate::goals::GoalWhen::Applied if info.subgoals.is_some() => Ok(()),
+                    crate::goals::GoalWhen::SubgoalWithModels if info.subgoal_with_models => Ok(()),
+                    other => violation(format!("`{function}` of goal {goal} needs {other:?}")),
+                }
+            }
+            Call::ProbeApply {
+                goal,
+                op,
+                first,
+                second,
+            } => {
+                self.goal(*goal)?;
+                let Some((_, arity)) = crate::goals::PROBE_OPS.iter().find(|(o, _)| o == op) else {
+                    return violation(format!("`{op}` is no probe combinator"));
+                };
+                let probes: Vec<&String> = [first, second]
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                if probes.len() != *arity || first.is_empty() {
+                    return violation(format!("probe combinator `{op}` takes {arity} probes"));
+                }
+                match probes
+                    .iter()
+                    .find(|p| !crate::options::PROBES.contains(&p.as_str()))
+                {
+                    Some(p) => violation(format!("unknown probe `{p}`")),
+                    None => Ok(()),
+                }
+            }
+            Call::CheckSatInterrupted { solver, .. } => self.solver(*solver).map(drop),
+            Call::SolverRead { function, solver } => {
+                let info = self.solver(*solver)?;
+                let Some((_, when)) = crate::goals::solver_reader(function) else {
+                    return violation(format!("`{function}` is no solver reader"));
+                };
+                match when {
+                    crate::goals::SolverWhen::Always => Ok(()),
+                    crate::goals::SolverWhen::Unknown
+                        if info.phase == Phase::Checked(SatResult::Unknown) =>
+                    {
+                        Ok(())
+                    }
+                    other => violation(format!("`{function}` of solver {solver} needs {other:?}")),
+                }
+            }
             Call::FpSetParam { key, value } => {
                 self.fp()?;
                 match crate::fixedpoint::PARAMS.iter().find(|(k, _)| k == key) {
@@ -1028,7 +1090,15 @@ impl State {
                 self.check(&Call::Translate(*solver))
             }
             Call::GetProof(solver) => self.solver(*solver).map(drop),
-            Call::NewSolver(SolverKind::FromTactic(k)) => self.tactic(*k),
+            Call::NewSolver(SolverKind::FromTactic(k)) => {
+                self.tactic(*k)?;
+                if self.raw_only_tactics.contains(k) {
+                    return violation(format!(
+                        "tactic {k} holds a combinator no solver can be made from"
+                    ));
+                }
+                Ok(())
+            }
             Call::MkTactic(expr) => self.check_tactic(expr),
             Call::NewGoal { .. } | Call::NewOptimize => Ok(()),
             Call::GoalAssert(g, t) => {
@@ -1543,15 +1613,49 @@ impl State {
                     self.models.insert(m, *solver);
                 }
             }
-            Call::MkTactic(_) => {
+            Call::MkTactic(expr) => {
                 if let Some(AnyId::Tactic(k)) = new_id {
                     self.tactics.insert(k);
+                    let raw_only = matches!(
+                        expr,
+                        TacticExpr::FailIfNotDecided
+                            | TacticExpr::ParOr(..)
+                            | TacticExpr::ParAndThen(..)
+                    ) || expr
+                        .operands()
+                        .iter()
+                        .any(|o| self.raw_only_tactics.contains(o));
+                    if raw_only {
+                        self.raw_only_tactics.insert(k);
+                    }
                 }
             }
-            Call::NewGoal { .. } | Call::Subgoal(..) => {
+            Call::NewGoal { models } => {
                 if let Some(AnyId::Goal(g)) = new_id {
-                    self.goals.insert(g, GoalInfo::default());
+                    let info = GoalInfo {
+                        models: *models,
+                        ..GoalInfo::default()
+                    };
+                    self.goals.insert(g, info);
                 }
+            }
+            Call::Subgoal(parent, _) => {
+                let models = self.goals.get(parent).is_some_and(|p| p.models);
+                if let Some(AnyId::Goal(g)) = new_id {
+                    let info = GoalInfo {
+                        models,
+                        subgoal_with_models: models,
+                        ..GoalInfo::default()
+                    };
+                    self.goals.insert(g, info);
+                }
+            }
+            Call::GoalRead { .. } | Call::ProbeApply { .. } | Call::SolverRead { .. } => {}
+            Call::CheckSatInterrupted { solver, .. } => {
+                // Its answer depends on the clock: nothing later may rely on it.
+                let info = self.solver_mut(*solver);
+                info.phase = Phase::Unchecked;
+                info.assumed = false;
             }
             Call::GoalAssert(..) => {}
             Call::ApplyTactic { goal, .. } => {
@@ -1720,7 +1824,10 @@ impl State {
                     self.opt_models.remove(m);
                     self.hand_models.remove(m);
                 }
-                AnyId::Tactic(k) => drop(self.tactics.remove(k)),
+                AnyId::Tactic(k) => {
+                    self.tactics.remove(k);
+                    self.raw_only_tactics.remove(k);
+                }
                 AnyId::Goal(g) => drop(self.goals.remove(g)),
                 AnyId::Opt(o) => drop(self.opts.remove(o)),
                 AnyId::Rcf(r) => drop(self.rcfs.remove(r)),
@@ -1941,7 +2048,7 @@ impl State {
             TacticExpr::Named(name) if !crate::options::GOAL_TACTICS.contains(&name.as_str()) => {
                 violation(format!("unknown tactic `{name}`"))
             }
-            TacticExpr::When(p, _) | TacticExpr::Cond(p, ..)
+            TacticExpr::When(p, _) | TacticExpr::Cond(p, ..) | TacticExpr::FailIf(p)
                 if !crate::options::PROBES.contains(&p.probe.as_str()) =>
             {
                 violation(format!("unknown probe `{}`", p.probe))

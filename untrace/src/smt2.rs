@@ -224,6 +224,12 @@ impl Writer {
                 text.push(')');
                 text
             }
+            TacticExpr::Skip => "skip".into(),
+            TacticExpr::Fail => "fail".into(),
+            TacticExpr::FailIf(p) => format!("(fail-if {})", probe(p)),
+            TacticExpr::FailIfNotDecided => return None,
+            TacticExpr::ParOr(..) => format!("(par-or {} {})", ops[0], ops[1]),
+            TacticExpr::ParAndThen(..) => format!("(par-then {} {})", ops[0], ops[1]),
         })
     }
 

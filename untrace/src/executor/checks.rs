@@ -112,6 +112,18 @@ pub struct Formula {
     opaque: bool,
     /// The formula changed after the last check.
     changed: bool,
+    /// The last `check_sat_interrupted` of this formula: the definite answer before it (if
+    /// any), its answer and reason, and the answer of the first check after it.
+    pub interrupted: Option<Interrupted>,
+}
+
+/// What `check_interrupt` judges.
+#[derive(Clone, Debug)]
+pub struct Interrupted {
+    pub before: Option<SatResult>,
+    pub answer: SatResult,
+    pub reason: String,
+    pub after: Option<SatResult>,
 }
 
 impl Default for Formula {
@@ -125,6 +137,7 @@ impl Default for Formula {
             params: Vec::new(),
             opaque: false,
             changed: false,
+            interrupted: None,
         }
     }
 }
@@ -137,6 +150,25 @@ impl Formula {
     fn change(&mut self) {
         self.changed = true;
         self.core = None;
+        self.interrupted = None;
+    }
+
+    /// The solver's assertions per scope (`[0]` the base level).
+    pub fn scopes(&self) -> &[Vec<TermId>] {
+        &self.scopes
+    }
+
+    /// Whether it holds assertions the checks cannot name (parsed by `from_string`).
+    pub fn opaque(&self) -> bool {
+        self.opaque
+    }
+
+    /// A check (without assumptions) answered `answer`: the first after an interrupted one
+    /// is what `check_interrupt` compares.
+    pub fn after_interrupted(&mut self, answer: SatResult) {
+        if let Some(i) = self.interrupted.as_mut() {
+            i.after.get_or_insert(answer);
+        }
     }
 
     pub fn assert(&mut self, t: TermId) {
@@ -285,6 +317,7 @@ impl Executor {
             Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
             Check::Fixedpoint => self.check_fp(check),
+            Check::Interrupt(z) => self.check_interrupt(check, *z),
         }
     }
 

@@ -28,6 +28,8 @@
 //! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more; `sort_fp_fixed` sees another sort | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
+//! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
+//! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
@@ -64,6 +66,8 @@ pub enum Fault {
     WrongRelation,
     WrongRcf,
     WrongFixedpoint,
+    WrongGoalRead,
+    WrongInterrupt,
 }
 
 impl Fault {
@@ -74,7 +78,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf or wrong-fixedpoint, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read or wrong-interrupt, got \
                  `{text}`"
             )
         };
@@ -106,6 +110,8 @@ impl Fault {
             ("wrong-relation", None) => Fault::WrongRelation,
             ("wrong-rcf", None) => Fault::WrongRcf,
             ("wrong-fixedpoint", None) => Fault::WrongFixedpoint,
+            ("wrong-goal-read", None) => Fault::WrongGoalRead,
+            ("wrong-interrupt", None) => Fault::WrongInterrupt,
             _ => return Err(bad()),
         })
     }

@@ -19,6 +19,7 @@ mod datatypes;
 mod fixedpoint;
 mod guard;
 pub mod inject;
+mod introspect;
 mod numerals;
 pub mod ops;
 mod optimize;
@@ -486,6 +487,13 @@ impl Executor {
             if let (Some(expected), Some(actual)) = (recorded.filter(compared), actual.as_ref()) {
                 let differs = match (expected, actual) {
                     (Ret::Core(a), Ret::Core(b)) => a.len() != b.len(),
+                    // An interrupted check answers `unknown` or its answer, as the clock
+                    // falls: either stands for the other.
+                    (Ret::Sat(a), Ret::Sat(b))
+                        if matches!(call, Call::CheckSatInterrupted { .. }) =>
+                    {
+                        a != b && *a != SatResult::Unknown && *b != SatResult::Unknown
+                    }
                     (a, b) => a != b,
                 };
                 if differs {
@@ -882,10 +890,13 @@ impl Executor {
                     SolverKind::Logic(logic) => Solver::new_for_logic(logic.as_str())
                         .ok_or_else(|| format!("Z3 has no solver for logic `{logic}`")),
                     SolverKind::Tactic(tactic) => Ok(Tactic::new(tactic).solver()),
-                    SolverKind::FromTactic(k) => match self.tactics.get(k) {
-                        Some(slot) => Ok(slot.tactic.solver()),
-                        None => Err(format!("tactic {k} is not defined")),
-                    },
+                    SolverKind::FromTactic(k) => {
+                        match self.tactics.get(k).map(|slot| slot.tactic.as_ref()) {
+                            Some(Some(tactic)) => Ok(tactic.solver()),
+                            Some(None) => Err(format!("no solver can be made from tactic {k}")),
+                            None => Err(format!("tactic {k} is not defined")),
+                        }
+                    }
                 })?;
                 Outcome::Solver(SolverSlot::new(
                     solver.map_err(z3err)?,
@@ -959,6 +970,7 @@ impl Executor {
                 let slot = self.slot_mut(*z)?;
                 slot.assumptions.clear();
                 slot.formula.checked(sat(answer), None);
+                slot.formula.after_interrupted(sat(answer));
                 Outcome::Sat(sat(answer))
             }
             Call::CheckSatAssuming(z, ts) => {
@@ -1159,20 +1171,23 @@ impl Executor {
             }
             Call::Release(_) | Call::Delete(_) => Outcome::Nothing,
             Call::MkTactic(expr) => self.mk_tactic(expr)?,
-            Call::NewGoal { models } => Outcome::Goal(tactics::GoalSlot {
-                goal: self.main(|| z3::Goal::new(*models, false, false))?,
-                last_apply: None,
-            }),
+            Call::NewGoal { models } => self.new_goal(*models)?,
             Call::GoalAssert(g, t) => {
                 let t = self.z3_term(*t)?;
-                let goal = &self
-                    .goals
-                    .get(g)
-                    .ok_or_else(|| ExecError::Malformed(format!("goal {g} is not defined")))?
-                    .goal;
-                self.main(|| goal.assert(t))?;
+                self.goal_assert(*g, t)?;
                 Outcome::Nothing
             }
+            Call::GoalRead { function, goal } => self.goal_read(function, *goal)?,
+            Call::ProbeApply {
+                goal,
+                op,
+                first,
+                second,
+            } => self.probe_apply(*goal, op, first, second)?,
+            Call::CheckSatInterrupted { solver, delay_us } => {
+                self.check_sat_interrupted(*solver, *delay_us)?
+            }
+            Call::SolverRead { function, solver } => self.solver_read(function, *solver)?,
             Call::ApplyTactic {
                 tactic,
                 goal,

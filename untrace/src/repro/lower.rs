@@ -1247,6 +1247,33 @@ impl Lower {
                     );
                     self.note("`tactic_using_params`: parameter kinds guessed from the values (the executor reads the tactic's own descriptions)".into());
                 }
+                TacticExpr::Skip
+                | TacticExpr::Fail
+                | TacticExpr::FailIfNotDecided
+                | TacticExpr::ParAndThen(..) => {
+                    self.expect_direct(call, bind);
+                }
+                TacticExpr::FailIf(probe) => {
+                    let p = self.probe(probe);
+                    self.emit(
+                        "Z3_tactic_fail_if",
+                        MAIN,
+                        vec![var(&p)],
+                        Some((b, Ty::Tactic)),
+                    );
+                }
+                TacticExpr::ParOr(a, c) => self.emit(
+                    "Z3_tactic_par_or",
+                    MAIN,
+                    vec![
+                        Arg::Uint(2),
+                        Arg::Array(
+                            Ty::Tactic,
+                            vec![Arg::Var(a.to_string()), Arg::Var(c.to_string())],
+                        ),
+                    ],
+                    Some((b, Ty::Tactic)),
+                ),
             },
             Call::NewGoal { models } => {
                 self.emit(
@@ -1408,6 +1435,17 @@ impl Lower {
             // is the trace's to judge.
             Call::SortFpFixed(function) => {
                 self.emit(function, MAIN, vec![], Some((b, Ty::Sort)));
+            }
+            // Goal and solver readers, probes and interrupts are judged by the executor: a
+            // reproducer says so (replay the trace).
+            Call::GoalRead { .. }
+            | Call::ProbeApply { .. }
+            | Call::CheckSatInterrupted { .. }
+            | Call::SolverRead { .. } => {
+                self.step(Step::Note(format!(
+                    "`{}`: goal and solver readers, probes and interrupts are not lowered (replay the trace)",
+                    model::trace::text::format_call(call)
+                )));
             }
             // Fixedpoint contexts are not lowered yet: a reproducer says so (replay the trace).
             Call::FpNew { .. }
@@ -2111,6 +2149,7 @@ impl Lower {
             Check::Core(_)
             | Check::Consequences { .. }
             | Check::Goal(_)
+            | Check::Interrupt(_)
             | Check::Relation { .. } => {
                 self.note(format!(
                     "`{}`: not expressed by the writers yet",
