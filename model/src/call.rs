@@ -638,7 +638,7 @@ macro_rules! walk_call {
                 $v.patterns(patterns, no_patterns);
             }
             Call::DeclareDatatypes { path, params, datatypes } => {
-                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string"], Written));
+                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string", "Z3_mk_enumeration_sort", "Z3_mk_tuple_sort", "Z3_mk_list_sort", "Z3_mk_datatype", "Z3_query_constructor", "Z3_del_constructor"], Written));
                 $v.datatypes(path, params, datatypes);
             }
             Call::SortDatatype { name, params } => {

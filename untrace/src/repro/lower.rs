@@ -1055,8 +1055,17 @@ impl Lower {
                         (params.clone(), datatypes.clone(), fields.clone()),
                     );
                 }
-                if *path == model::datatype::DeclPath::Api {
-                    self.note("`declare_datatypes api`: declared through Z3's SMT-LIB parser (Z3_parse_smtlib2_string), where the trace's replay uses Z3_mk_datatypes".into());
+                use model::datatype::DeclPath;
+                let maker = match path {
+                    DeclPath::Parser => None,
+                    DeclPath::Api => Some("Z3_mk_datatypes"),
+                    DeclPath::Enumeration => Some("Z3_mk_enumeration_sort"),
+                    DeclPath::Tuple => Some("Z3_mk_tuple_sort"),
+                    DeclPath::List => Some("Z3_mk_list_sort"),
+                    DeclPath::Single => Some("Z3_mk_datatype"),
+                };
+                if let Some(maker) = maker {
+                    self.note(format!("`declare_datatypes {}`: declared through Z3's SMT-LIB parser (Z3_parse_smtlib2_string), where the trace's replay uses {maker}", path.name()));
                 }
                 if params.is_empty() {
                     let instances: Vec<(String, String)> = datatypes
