@@ -628,10 +628,51 @@ pub fn mk_datatypes(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         };
         let sort = Sort::Named(name, args);
         if mk_const(cx, &sort, false)?.is_some() {
-            cx.datatype_sorts.push(sort);
+            cx.datatype_sorts.push(sort.clone());
+        }
+        // A tuple's reads, judged by its declaration (cheap, and the read-back action's
+        // uniform pick of a sort and a reader seldom meets a tuple).
+        if path == DeclPath::Tuple {
+            if let Some(id) = cx.sort_id(&sort)? {
+                for reader in [
+                    "Z3_get_tuple_sort_mk_decl",
+                    "Z3_get_tuple_sort_num_fields",
+                    "Z3_get_tuple_sort_field_decl",
+                    "Z3_get_sort_name",
+                ] {
+                    cx.run(Call::ReadSort {
+                        function: reader.into(),
+                        sort: id,
+                    })?;
+                }
+            }
         }
     }
     Ok(true)
+}
+
+/// Quantifier `q` made again through one of Z3's other makers that apply to it (or its
+/// lambda, `quant_rebuild`), which must be `q` itself; the term joins the pool.
+pub fn quant_rebuild(cx: &mut RoundState<'_>, q: TermId) -> Result<Option<TermId>, Failure> {
+    let makers: Vec<&str> = match &cx.sut.state().term(q).map(|i| &i.origin) {
+        Ok(model::state::Origin::Quantifier(shape)) => model::quant::MAKERS
+            .iter()
+            .filter(|m| m.applies(shape).is_ok())
+            .map(|m| m.name)
+            .collect(),
+        _ => Vec::new(),
+    };
+    if makers.is_empty() {
+        return Ok(None);
+    }
+    let maker = makers[cx.rng.random_range(0..makers.len())];
+    cx.new_term(
+        Call::QuantRebuild {
+            function: maker.into(),
+            term: q,
+        },
+        false,
+    )
 }
 
 /// A declaration of one datatype named `name` in the shape of one of Z3's special makers

@@ -26,6 +26,7 @@ pub mod finding;
 pub mod fixedpoint;
 pub mod fuzz;
 pub mod options;
+pub mod quant;
 pub mod rcf;
 pub mod read;
 pub mod state;
