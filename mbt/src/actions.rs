@@ -527,6 +527,10 @@ impl Action for MkQuantifier {
         let Some(q) = gen::mk_quantifier(cx, 0)? else {
             return Ok(false);
         };
+        // One in four made again through another of Z3's makers (no solver call: cheap).
+        if cx.rng.random_bool(0.25) {
+            gen::quant_rebuild(cx, q)?;
+        }
         if cx.solver.is_some() && cx.rng.random_bool(0.5) {
             let reply = cx.solver_call(|z| Call::Assert(z, q))?;
             if matches!(reply, crate::round_state::Reply::Done(_)) {

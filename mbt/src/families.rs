@@ -430,6 +430,8 @@ impl Action for ReadBack {
                         term: q,
                     })?;
                 }
+                // And the quantifier made again through another maker (or its lambda).
+                crate::gen::quant_rebuild(cx, q)?;
             }
             _ => {
                 // Half the time a fresh literal (numerals at the edges of machine integers,

@@ -549,7 +549,7 @@ pub fn mk_datatypes(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         .collect();
     let n = if cx.rng.random_bool(0.3) { 2 } else { 1 };
     let parametric = cx.rng.random_bool(0.35);
-    let path = if parametric || cx.rng.random_bool(0.3) {
+    let mut path = if parametric || cx.rng.random_bool(0.3) {
         DeclPath::Parser
     } else {
         DeclPath::Api
@@ -560,8 +560,19 @@ pub fn mk_datatypes(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Vec::new()
     };
     let names: Vec<String> = (0..n).map(|_| cx.fresh_name("D")).collect();
+    // One datatype in three without parameters is made by a maker of a special shape
+    // (enumeration, tuple, list, the singular `Z3_mk_datatype`).
+    let shape = match n == 1 && !parametric {
+        true => special_shape(cx, &names[0], &choices)?,
+        false => None,
+    };
     let mut datatypes = Vec::new();
-    for name in &names {
+    let shaped = shape.is_some();
+    if let Some((shape_path, decl)) = shape {
+        path = shape_path;
+        datatypes.push(decl);
+    }
+    for name in names.iter().filter(|_| !shaped) {
         let mut constructors = Vec::new();
         for c in 0..cx.rng.random_range(1..=3) {
             let mut fields = Vec::new();
@@ -617,10 +628,139 @@ pub fn mk_datatypes(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         };
         let sort = Sort::Named(name, args);
         if mk_const(cx, &sort, false)?.is_some() {
-            cx.datatype_sorts.push(sort);
+            cx.datatype_sorts.push(sort.clone());
+        }
+        // A tuple's reads, judged by its declaration (cheap, and the read-back action's
+        // uniform pick of a sort and a reader seldom meets a tuple).
+        if path == DeclPath::Tuple {
+            if let Some(id) = cx.sort_id(&sort)? {
+                for reader in [
+                    "Z3_get_tuple_sort_mk_decl",
+                    "Z3_get_tuple_sort_num_fields",
+                    "Z3_get_tuple_sort_field_decl",
+                    "Z3_get_sort_name",
+                ] {
+                    cx.run(Call::ReadSort {
+                        function: reader.into(),
+                        sort: id,
+                    })?;
+                }
+            }
         }
     }
     Ok(true)
+}
+
+/// Quantifier `q` made again through one of Z3's other makers that apply to it (or its
+/// lambda, `quant_rebuild`), which must be `q` itself; the term joins the pool.
+pub fn quant_rebuild(cx: &mut RoundState<'_>, q: TermId) -> Result<Option<TermId>, Failure> {
+    let makers: Vec<&str> = match &cx.sut.state().term(q).map(|i| &i.origin) {
+        Ok(model::state::Origin::Quantifier(shape)) => model::quant::MAKERS
+            .iter()
+            .filter(|m| m.applies(shape).is_ok())
+            .map(|m| m.name)
+            .collect(),
+        _ => Vec::new(),
+    };
+    if makers.is_empty() {
+        return Ok(None);
+    }
+    let maker = makers[cx.rng.random_range(0..makers.len())];
+    cx.new_term(
+        Call::QuantRebuild {
+            function: maker.into(),
+            term: q,
+        },
+        false,
+    )
+}
+
+/// A declaration of one datatype named `name` in the shape of one of Z3's special makers
+/// (`declare_datatypes enum|tuple|list|single`), in one draw of three; fields of the round's
+/// input sorts `choices`. A list takes the names Z3 gives (once a trace: names are unique).
+fn special_shape(
+    cx: &mut RoundState<'_>,
+    name: &str,
+    choices: &[Sort],
+) -> Result<Option<(model::datatype::DeclPath, model::datatype::DatatypeDecl)>, Failure> {
+    use model::datatype::{
+        ConstructorDecl, DatatypeDecl, DeclPath, FieldDecl, FieldSort, LIST_NAMES,
+    };
+    let roll = cx.rng.random_range(0..12);
+    if roll >= 4 {
+        return Ok(None);
+    }
+    let field_of = |cx: &mut RoundState<'_>, name: String| -> Result<Option<FieldDecl>, Failure> {
+        let s = choices[cx.rng.random_range(0..choices.len())].clone();
+        Ok(cx.sort_id(&s)?.map(|id| FieldDecl {
+            name,
+            sort: FieldSort::Sort(id),
+        }))
+    };
+    let ctor = |name: String, fields: Vec<FieldDecl>| ConstructorDecl { name, fields };
+    let (path, constructors) = match roll {
+        0 => {
+            let n = cx.rng.random_range(1..=4);
+            let ctors = (0..n).map(|_| ctor(cx.fresh_name("E"), vec![])).collect();
+            (DeclPath::Enumeration, ctors)
+        }
+        1 => {
+            let mut fields = Vec::new();
+            for _ in 0..cx.rng.random_range(1..=3) {
+                let field = cx.fresh_name("sel");
+                fields.extend(field_of(cx, field)?);
+            }
+            (DeclPath::Tuple, vec![ctor(name.to_string(), fields)])
+        }
+        2 => {
+            let state = cx.sut.state();
+            if LIST_NAMES
+                .iter()
+                .any(|n| state.datatypes.names.contains(*n))
+            {
+                return Ok(None);
+            }
+            let Some(head) = field_of(cx, LIST_NAMES[2].into())? else {
+                return Ok(None);
+            };
+            let tail = FieldDecl {
+                name: LIST_NAMES[3].into(),
+                sort: FieldSort::Datatype(0),
+            };
+            let ctors = vec![
+                ctor(LIST_NAMES[0].into(), vec![]),
+                ctor(LIST_NAMES[1].into(), vec![head, tail]),
+            ];
+            (DeclPath::List, ctors)
+        }
+        _ => {
+            // The first constructor has no field of the datatype (it must have a value).
+            let mut ctors = Vec::new();
+            for c in 0..cx.rng.random_range(1..=3) {
+                let mut fields = Vec::new();
+                for _ in 0..cx.rng.random_range(0..=2) {
+                    let field = cx.fresh_name("sel");
+                    if c > 0 && cx.rng.random_bool(0.4) {
+                        fields.push(FieldDecl {
+                            name: field,
+                            sort: FieldSort::Datatype(0),
+                        });
+                    } else {
+                        fields.extend(field_of(cx, field)?);
+                    }
+                }
+                ctors.push(ctor(cx.fresh_name("C"), fields));
+            }
+            (DeclPath::Single, ctors)
+        }
+    };
+    Ok(Some((
+        path,
+        DatatypeDecl {
+            name: name.to_string(),
+            constructors,
+        },
+    )))
 }
 
 /// A term of the datatype operations over a datatype sort of the round: a constructor

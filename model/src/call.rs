@@ -673,7 +673,7 @@ macro_rules! walk_call {
                 $v.patterns(patterns, no_patterns);
             }
             Call::DeclareDatatypes { path, params, datatypes } => {
-                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string"], Written));
+                $v.head(spec!("declare_datatypes", None, Datatypes, ["Z3_mk_constructor", "Z3_mk_datatypes", "Z3_parse_smtlib2_string", "Z3_mk_enumeration_sort", "Z3_mk_tuple_sort", "Z3_mk_list_sort", "Z3_mk_datatype", "Z3_query_constructor", "Z3_del_constructor"], Written));
                 $v.datatypes(path, params, datatypes);
             }
             Call::SortDatatype { name, params } => {
@@ -1271,6 +1271,11 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 solver function");
                 $v.solver(solver);
             }
+            Call::QuantRebuild { function, term } => {
+                $v.head(spec!("quant_rebuild", Term, Quantifiers, ["Z3_mk_forall_const", "Z3_mk_exists_const", "Z3_mk_quantifier_const", "Z3_mk_quantifier", "Z3_mk_quantifier_ex", "Z3_mk_forall", "Z3_mk_exists", "Z3_mk_lambda", "Z3_mk_lambda_const", "Z3_mk_bound", "Z3_mk_pattern", "Z3_substitute_vars", "Z3_get_quantifier_body", "Z3_get_quantifier_bound_sort", "Z3_get_quantifier_pattern_ast", "Z3_get_quantifier_no_pattern_ast", "Z3_get_pattern_num_terms", "Z3_get_pattern", "Z3_pattern_to_ast", "Z3_is_quantifier_forall", "Z3_is_eq_ast"], Written));
+                $v.string(function, "a quantifier maker");
+                $v.term(term);
+            }
         }
     }};
 }
@@ -1824,6 +1829,17 @@ pub enum Call {
     SolverRead {
         function: String,
         solver: SolverId,
+    },
+    /// `quant_rebuild "Z3_FUNCTION" tQ`: the quantifier Q made again through another of Z3's
+    /// makers ([`crate::quant::MAKERS`]), from Z3's own reading of Q (its body with de Bruijn
+    /// indices, bound sorts and names, patterns; `Z3_substitute_vars` puts Q's variables back
+    /// for the makers over constants). A quantifier maker must give the very term Q
+    /// (`Z3_is_eq_ast`; a different one is a `read-back` finding); a lambda maker gives the
+    /// array `lambda x. body` of Q's one variable, made through both lambda makers, which must
+    /// agree. Appended last: binary traces keep their variant numbers.
+    QuantRebuild {
+        function: String,
+        term: TermId,
     },
 }
 
@@ -2731,6 +2747,10 @@ impl Call {
                 Call::SolverRead {
                     function: text(),
                     solver: z,
+                },
+                Call::QuantRebuild {
+                    function: text(),
+                    term: t,
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

@@ -24,23 +24,108 @@ pub fn call_names() -> &'static [&'static str] {
     NAMES.get_or_init(|| crate::call_args::calls_of(crate::call_args::Family::Datatypes))
 }
 
-/// How the executor declares a group of datatypes.
+/// How the executor declares a group of datatypes. The last four are Z3's makers of one
+/// datatype of a special shape ([`shape_fits`] says which declarations each takes): the
+/// datatype they make is an ordinary datatype for everything else (constructors, testers,
+/// accessors, models, SMT-LIB form). Variants are appended only (the binary format numbers
+/// them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DeclPath {
     /// `Z3_mk_constructor` / `Z3_mk_datatypes`.
     Api,
     /// `Z3_parse_smtlib2_string` of `(declare-datatypes ...)`.
     Parser,
+    /// `Z3_mk_enumeration_sort`: one datatype whose constructors have no fields.
+    Enumeration,
+    /// `Z3_mk_tuple_sort`: one datatype of one constructor, named as the datatype, whose
+    /// fields are of existing sorts.
+    Tuple,
+    /// `Z3_mk_list_sort`: one datatype `nil | cons(head: E, tail: itself)`, the names Z3
+    /// gives (`nil`, `cons`, `head`, `tail`).
+    List,
+    /// `Z3_mk_constructor` / `Z3_mk_datatype` (the singular maker) of one datatype, with
+    /// `Z3_query_constructor` reading each constructor back.
+    Single,
 }
 
 impl DeclPath {
+    pub const ALL: [DeclPath; 6] = [
+        DeclPath::Api,
+        DeclPath::Parser,
+        DeclPath::Enumeration,
+        DeclPath::Tuple,
+        DeclPath::List,
+        DeclPath::Single,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             DeclPath::Api => "api",
             DeclPath::Parser => "parser",
+            DeclPath::Enumeration => "enum",
+            DeclPath::Tuple => "tuple",
+            DeclPath::List => "list",
+            DeclPath::Single => "single",
         }
     }
+
+    pub fn from_name(name: &str) -> Option<DeclPath> {
+        DeclPath::ALL.into_iter().find(|p| p.name() == name)
+    }
 }
+
+/// Whether a group fits the shape its path's maker takes (`Ok`), or why not. The API and the
+/// parser take every group (the parser's parametric ones are checked by [`resolve`]).
+pub fn shape_fits(path: DeclPath, params: &[String], decls: &[DatatypeDecl]) -> Result<(), String> {
+    let single = match (path, decls) {
+        (DeclPath::Api | DeclPath::Parser, _) => return Ok(()),
+        (_, [d]) if params.is_empty() => d,
+        _ => {
+            return Err(format!(
+                "`declare_datatypes {}` declares one datatype without parameters",
+                path.name()
+            ))
+        }
+    };
+    let ctors = &single.constructors;
+    let ok = match path {
+        DeclPath::Api | DeclPath::Parser | DeclPath::Single => true,
+        DeclPath::Enumeration => ctors.iter().all(|c| c.fields.is_empty()),
+        // Z3 names the tuple's constructor as the tuple.
+        DeclPath::Tuple => {
+            ctors.len() == 1
+                && ctors[0].name == single.name
+                && ctors[0]
+                    .fields
+                    .iter()
+                    .all(|f| matches!(f.sort, FieldSort::Sort(_)))
+        }
+        DeclPath::List => match ctors.as_slice() {
+            [nil, cons] => {
+                nil.name == LIST_NAMES[0]
+                    && nil.fields.is_empty()
+                    && cons.name == LIST_NAMES[1]
+                    && matches!(cons.fields.as_slice(), [h, t]
+                        if h.name == LIST_NAMES[2] && matches!(h.sort, FieldSort::Sort(_))
+                            && t.name == LIST_NAMES[3] && t.sort == FieldSort::Datatype(0))
+            }
+            _ => false,
+        },
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "datatype `{}` does not have the shape `declare_datatypes {}` makes",
+            single.name,
+            path.name()
+        ))
+    }
+}
+
+/// The names `Z3_mk_list_sort` gives a list's constructors and fields: the empty list, the
+/// cell, its element and its rest.
+pub const LIST_NAMES: [&str; 4] = ["nil", "cons", "head", "tail"];
 
 /// The sort of a field as a declaration writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -176,6 +261,7 @@ pub fn resolve(
                 .into(),
         );
     }
+    shape_fits(path, params, decls)?;
     let mut names = HashSet::new();
     let mut fresh = |name: &str, what: &str| -> Result<(), String> {
         if !valid_name(name) {
@@ -198,7 +284,10 @@ pub fn resolve(
         }
         let mut constructors = Vec::new();
         for c in &d.constructors {
-            fresh(&c.name, "constructor")?;
+            // A tuple's constructor has the tuple's name (a function, not a sort).
+            if !(path == DeclPath::Tuple && c.name == d.name) {
+                fresh(&c.name, "constructor")?;
+            }
             let mut fields = Vec::new();
             for f in &c.fields {
                 fresh(&f.name, "field")?;

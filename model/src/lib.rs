@@ -28,6 +28,7 @@ pub mod fixedpoint;
 pub mod fuzz;
 pub mod goals;
 pub mod options;
+pub mod quant;
 pub mod rcf;
 pub mod read;
 pub mod state;

@@ -141,6 +141,11 @@ readers! {
     IsSeqSort = "Z3_is_seq_sort", Sort, false;
     IsReSort = "Z3_is_re_sort", Sort, false;
     ReSortBasis = "Z3_get_re_sort_basis", Sort, false;
+    // A tuple (a datatype of one constructor, not recursive): its constructor's name, its
+    // number of fields, and the names of its fields (every index, separated by spaces).
+    TupleMkDecl = "Z3_get_tuple_sort_mk_decl", Sort, false;
+    TupleNumFields = "Z3_get_tuple_sort_num_fields", Sort, false;
+    TupleFieldDecl = "Z3_get_tuple_sort_field_decl", Sort, false;
     // Only in releases after 4.8.12.
     StringLength = "Z3_get_string_length", Term, true;
     StringContents = "Z3_get_string_contents", Term, true;
@@ -336,7 +341,10 @@ impl Reader {
             | R::SortId
             | R::IsSeqSort
             | R::IsReSort
-            | R::ReSortBasis => false,
+            | R::ReSortBasis
+            | R::TupleMkDecl
+            | R::TupleNumFields
+            | R::TupleFieldDecl => false,
         };
         if ok {
             Ok(())
@@ -369,6 +377,9 @@ impl Reader {
             }
             R::SeqSortBasis => matches!(s, Sort::Seq(_) | Sort::String),
             R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => true,
+            R::TupleMkDecl | R::TupleNumFields | R::TupleFieldDecl => {
+                tuple_fields(state, s).is_some()
+            }
             _ => false,
         };
         if ok {
@@ -898,6 +909,9 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         | R::IsSeqSort
         | R::IsReSort
         | R::ReSortBasis
+        | R::TupleMkDecl
+        | R::TupleNumFields
+        | R::TupleFieldDecl
         | R::IsCharSort
         | R::IsFiniteSetSort
         | R::IsRecursiveDatatype
@@ -1025,7 +1039,43 @@ pub fn expected_for_sort(reader: Reader, state: &State, sort: SortId) -> Expect 
         }
         (R::IsRecursiveDatatype, Sort::Named(..)) => Expect::Unjudged,
         (R::IsRecursiveDatatype, _) => bool_text(false),
+        (R::SortName, Sort::Named(name, params))
+            if params.is_empty() && state.datatypes.by_name.contains_key(name) =>
+        {
+            Expect::Text(name.clone())
+        }
+        (R::TupleMkDecl | R::TupleNumFields | R::TupleFieldDecl, s) => {
+            match (reader, tuple_fields(state, s)) {
+                (R::TupleMkDecl, Some((ctor, _))) => Expect::Text(ctor.to_string()),
+                (R::TupleNumFields, Some((_, fields))) => Expect::Text(fields.len().to_string()),
+                (_, Some((_, fields))) => Expect::Text(fields.join(" ")),
+                (_, None) => Expect::Unjudged,
+            }
+        }
         _ => Expect::Unjudged,
+    }
+}
+
+/// The constructor and field names of a tuple sort: a datatype without parameters of one
+/// constructor with no field of its own group (Z3's tuple reads refuse recursive ones).
+fn tuple_fields<'a>(state: &'a State, sort: &Sort) -> Option<(&'a str, Vec<&'a str>)> {
+    let Sort::Named(name, params) = sort else {
+        return None;
+    };
+    let d = state.datatypes.by_name.get(name)?;
+    match d.constructors.as_slice() {
+        [(ctor, fields)]
+            if params.is_empty()
+                && fields
+                    .iter()
+                    .all(|(_, ty)| !matches!(ty, crate::datatype::FieldType::Datatype(_))) =>
+        {
+            Some((
+                ctor.as_str(),
+                fields.iter().map(|(f, _)| f.as_str()).collect(),
+            ))
+        }
+        _ => None,
     }
 }
 

@@ -485,6 +485,7 @@ impl State {
                 free.extend(union(&mut pairs.iter().map(|(_, to)| to)));
                 free
             }
+            Call::QuantRebuild { term, .. } => of(term),
             Call::Quantifier {
                 vars,
                 body,
@@ -545,7 +546,7 @@ impl State {
             if op.name() == "not" && self.terms.get(&args[0]).is_some_and(|t| t.is_const));
         if let Some(AnyId::Term(t)) = new_id {
             let free_vars = self.free_vars_of(call, t);
-            let quantified = matches!(call, Call::Quantifier { .. })
+            let quantified = matches!(call, Call::Quantifier { .. } | Call::QuantRebuild { .. })
                 || call.uses().iter().any(|id| {
                     matches!(id, AnyId::Term(u) if self.terms.get(u).is_some_and(|i| i.quantified))
                 });
@@ -558,7 +559,16 @@ impl State {
                     is_var: matches!(call, Call::Var { .. }),
                     free_vars,
                     quantified,
-                    origin: Origin::of(call),
+                    origin: match call {
+                        // The very quantifier again (a lambda is none).
+                        Call::QuantRebuild { term, function }
+                            if crate::quant::Maker::by_name(function)
+                                .is_some_and(|m| !m.lambda) =>
+                        {
+                            self.term(*term)?.origin.clone()
+                        }
+                        _ => Origin::of(call),
+                    },
                 },
             );
         }
@@ -780,6 +790,22 @@ impl State {
                     ))
                 }
             },
+            Call::QuantRebuild { function, term } => {
+                let Some(maker) = crate::quant::Maker::by_name(function) else {
+                    return violation(format!(
+                        "`{function}` is no quantifier maker of quant_rebuild"
+                    ));
+                };
+                let Origin::Quantifier(q) = &self.term(*term)?.origin else {
+                    return violation(format!("quant_rebuild of {term}, which is no quantifier"));
+                };
+                maker.applies(q).map_err(Violation)?;
+                if maker.lambda {
+                    Sort::array(self.term_sort(q.vars[0])?.clone(), Sort::Bool)
+                } else {
+                    Sort::Bool
+                }
+            }
             Call::SetUnion(terms) => {
                 let Some(first) = terms.first() else {
                     return violation("a union needs at least one set");
@@ -1067,6 +1093,7 @@ impl State {
             | Call::Substitute { .. }
             | Call::Var { .. }
             | Call::Quantifier { .. }
+            | Call::QuantRebuild { .. }
             | Call::Pb { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
@@ -1550,6 +1577,7 @@ impl State {
             | Call::Substitute { .. }
             | Call::Var { .. }
             | Call::Quantifier { .. }
+            | Call::QuantRebuild { .. }
             | Call::DtConstruct { .. }
             | Call::DtTest { .. }
             | Call::DtSelect { .. }

@@ -150,3 +150,42 @@ fn a_campaign_meets_a_wrong_read_back() {
         });
     assert!(found, "{}", s["failure_list"]);
 }
+
+#[test]
+fn datatypes_of_special_shapes_replay_and_their_tuple_reads_are_judged() {
+    let trace = example("datatype_shapes.trace");
+    let clean = replay(&trace, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    if let Some(lib) =
+        other_z3("datatypes_of_special_shapes_replay_and_their_tuple_reads_are_judged")
+    {
+        let other = replay(&trace, Some(&lib), &[]);
+        assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    }
+    let out = replay(&trace, None, &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("signature: read-back|Z3_get_tuple_sort_num_fields"),
+        "{err}"
+    );
+}
+
+#[test]
+fn quantifiers_made_again_through_other_makers_are_judged() {
+    let trace = example("quant_makers.trace");
+    let clean = replay(&trace, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    if let Some(lib) = other_z3("quantifiers_made_again_through_other_makers_are_judged") {
+        let other = replay(&trace, Some(&lib), &[]);
+        assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    }
+    // A wrong read of the weight makes another quantifier: a finding.
+    let out = replay(&trace, None, &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("signature: read-back|Z3_mk_forall_const: another term"),
+        "{err}"
+    );
+}

@@ -349,6 +349,13 @@ impl Writer {
             Call::Simplify(t) | Call::SimplifyWith { term: t, .. } => {
                 self.name(*t).ok_or(MISSING)?
             }
+            // A quantifier maker gives the quantifier itself.
+            Call::QuantRebuild { function, term }
+                if model::quant::Maker::by_name(function).is_some_and(|m| !m.lambda) =>
+            {
+                self.name(*term).ok_or(MISSING)?
+            }
+            Call::QuantRebuild { .. } => return Err("a lambda of a quantifier's body"),
             // Named by its term id: no constant of the script captures it.
             Call::Var { .. } => match ret {
                 Some(Ret::Id(AnyId::Term(t))) => format!("_v{}", t.0),

@@ -671,16 +671,18 @@ fn read_datatypes(a: &mut Args) -> Result<(DeclPath, Vec<String>, Vec<DatatypeDe
         }
         hit
     };
-    let path = if keyword(a, "api") {
-        DeclPath::Api
-    } else if keyword(a, "parser") {
-        DeclPath::Parser
-    } else {
-        let t = a.token("`api` or `parser`")?.text.to_string();
-        return Err(a.fail(
-            ErrorKind::Argument,
-            format!("`declare_datatypes` expects `api` or `parser`, got `{t}`"),
-        ));
+    let path = match DeclPath::ALL.into_iter().find(|p| keyword(a, p.name())) {
+        Some(path) => path,
+        None => {
+            let t = a
+                .token("`api`, `parser`, `enum`, `tuple`, `list` or `single`")?
+                .text
+                .to_string();
+            return Err(a.fail(
+                ErrorKind::Argument,
+                format!("`declare_datatypes` expects `api`, `parser`, `enum`, `tuple`, `list` or `single`, got `{t}`"),
+            ));
+        }
     };
     let mut params = Vec::new();
     if keyword(a, "par") {

@@ -104,6 +104,27 @@ impl Declared {
                         .insert(Sort::Named(d.name.clone(), vec![]), made.sort);
                 }
             }
+            DeclPath::Enumeration | DeclPath::Tuple | DeclPath::List | DeclPath::Single => {
+                let d = &decls[0];
+                let sort = match path {
+                    DeclPath::Enumeration => {
+                        let names: Vec<Symbol> = d
+                            .constructors
+                            .iter()
+                            .map(|c| Symbol::String(c.name.clone()))
+                            .collect();
+                        z3::Sort::enumeration(Symbol::String(d.name.clone()), &names).0
+                    }
+                    _ => {
+                        // SAFETY: symbols and sorts of the thread-local context, arrays that
+                        // outlive the calls; `shape_fits` (the reference state) gave the shape.
+                        unsafe { make_single(path, d, &group.field_sorts)? }
+                    }
+                };
+                group
+                    .sorts
+                    .insert(Sort::Named(d.name.clone(), vec![]), sort);
+            }
             // The instances of a group without parameters come from one script (the parser
             // forgets its declarations after each); a parametric group is parsed here once
             // too, so that Z3 judges the declaration where the trace makes it, and its
@@ -151,6 +172,181 @@ impl Declared {
             .ok_or("the parser gave no datatype sort")?;
         group.sorts.insert(instance, sort.clone());
         Ok(sort)
+    }
+}
+
+/// A string symbol of the thread-local context.
+///
+/// # Safety
+/// `c` is the thread-local context.
+unsafe fn symbol(c: z3_sys::Z3_context, name: &str) -> Result<z3_sys::Z3_symbol, String> {
+    let text = CString::new(name).map_err(|_| format!("a NUL in the name `{name}`"))?;
+    z3_sys::Z3_mk_string_symbol(c, text.as_ptr()).ok_or_else(|| "no symbol".to_string())
+}
+
+/// The datatype `d` made by the maker of `path` (`Z3_mk_tuple_sort`, `Z3_mk_list_sort`,
+/// `Z3_mk_datatype`). For `Z3_mk_datatype`, each constructor is read back
+/// (`Z3_query_constructor`) before it is deleted: its declaration, tester and accessors must
+/// carry the names the declaration gave (a different name is an error the reference state
+/// cannot expect, so the trace records it as Z3's refusal of the declaration).
+///
+/// # Safety
+/// The thread-local context; `field_sorts` holds every sort id the declaration names.
+unsafe fn make_single(
+    path: DeclPath,
+    d: &DatatypeDecl,
+    field_sorts: &HashMap<SortId, (Sort, z3::Sort)>,
+) -> Result<z3::Sort, String> {
+    let ctx = Context::thread_local();
+    let c = ctx.get_z3_context();
+    let name = symbol(c, &d.name)?;
+    let field_sort = |f: &model::datatype::FieldDecl| match f.sort {
+        FieldSort::Sort(id) => Some(field_sorts[&id].1.get_z3_sort()),
+        FieldSort::Datatype(_) | FieldSort::Param(_) => None,
+    };
+    let error = |what: &str| {
+        let code = z3_sys::Z3_get_error_code(c);
+        if code == z3_sys::ErrorCode::Ok {
+            format!("{what} returned no sort")
+        } else {
+            let message = z3_sys::Z3_get_error_msg(c, code);
+            let message = if message.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(message).to_string_lossy().into_owned()
+            };
+            format!("{code:?}: {}", message.trim())
+        }
+    };
+    let raw = match path {
+        DeclPath::Tuple => {
+            let ctor = &d.constructors[0];
+            let names = ctor
+                .fields
+                .iter()
+                .map(|f| symbol(c, &f.name))
+                .collect::<Result<Vec<_>, _>>()?;
+            let sorts: Vec<z3_sys::Z3_sort> = ctor.fields.iter().filter_map(field_sort).collect();
+            let mut mk_decl: Option<z3_sys::Z3_func_decl> = None;
+            let mut projections: Vec<Option<z3_sys::Z3_func_decl>> = vec![None; names.len()];
+            // Z3 names the constructor as the tuple (the reference state's shape).
+            z3_sys::Z3_mk_tuple_sort(
+                c,
+                name,
+                names.len() as u32,
+                names.as_ptr(),
+                sorts.as_ptr(),
+                &mut mk_decl as *mut Option<_> as *mut z3_sys::Z3_func_decl,
+                projections.as_mut_ptr() as *mut z3_sys::Z3_func_decl,
+            )
+            .ok_or_else(|| error("Z3_mk_tuple_sort"))?
+        }
+        DeclPath::List => {
+            let element = field_sort(&d.constructors[1].fields[0]).ok_or("a list element sort")?;
+            let mut outs: [Option<z3_sys::Z3_func_decl>; 6] = [None; 6];
+            let out = outs.as_mut_ptr() as *mut z3_sys::Z3_func_decl;
+            z3_sys::Z3_mk_list_sort(
+                c,
+                name,
+                element,
+                out,
+                out.add(1),
+                out.add(2),
+                out.add(3),
+                out.add(4),
+                out.add(5),
+            )
+            .ok_or_else(|| error("Z3_mk_list_sort"))?
+        }
+        _ => {
+            let mut ctors = Vec::new();
+            for ctor in &d.constructors {
+                let field_names = ctor
+                    .fields
+                    .iter()
+                    .map(|f| symbol(c, &f.name))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let sorts: Vec<Option<z3_sys::Z3_sort>> =
+                    ctor.fields.iter().map(field_sort).collect();
+                let refs: Vec<u32> = vec![0; sorts.len()];
+                let made = z3_sys::Z3_mk_constructor(
+                    c,
+                    symbol(c, &ctor.name)?,
+                    symbol(c, &format!("is_{}", ctor.name))?,
+                    field_names.len() as u32,
+                    field_names.as_ptr(),
+                    sorts.as_ptr(),
+                    refs.as_ptr() as *mut u32,
+                )
+                .ok_or_else(|| error("Z3_mk_constructor"))?;
+                ctors.push(made);
+            }
+            let made = z3_sys::Z3_mk_datatype(c, name, ctors.len() as u32, ctors.as_mut_ptr());
+            let read_back = match made {
+                Some(_) => d
+                    .constructors
+                    .iter()
+                    .zip(&ctors)
+                    .try_for_each(|(ctor, made)| query_constructor(c, ctor, *made)),
+                None => Ok(()),
+            };
+            for made in ctors {
+                z3_sys::Z3_del_constructor(c, made);
+            }
+            let made = made.ok_or_else(|| error("Z3_mk_datatype"))?;
+            read_back?;
+            made
+        }
+    };
+    Ok(sort_of_raw(raw))
+}
+
+/// `Z3_query_constructor` of a constructor of a made datatype: its declaration and accessors
+/// named as `ctor` declares them, and a tester.
+///
+/// # Safety
+/// `made` is a live constructor of a datatype made in context `c`.
+unsafe fn query_constructor(
+    c: z3_sys::Z3_context,
+    ctor: &model::datatype::ConstructorDecl,
+    made: z3_sys::Z3_constructor,
+) -> Result<(), String> {
+    let mut decl: Option<z3_sys::Z3_func_decl> = None;
+    let mut tester: Option<z3_sys::Z3_func_decl> = None;
+    let mut accessors: Vec<Option<z3_sys::Z3_func_decl>> = vec![None; ctor.fields.len()];
+    z3_sys::Z3_query_constructor(
+        c,
+        made,
+        ctor.fields.len() as u32,
+        &mut decl as *mut Option<_> as *mut z3_sys::Z3_func_decl,
+        &mut tester as *mut Option<_> as *mut z3_sys::Z3_func_decl,
+        accessors.as_mut_ptr() as *mut z3_sys::Z3_func_decl,
+    );
+    let name_of = |d: Option<z3_sys::Z3_func_decl>| match d {
+        Some(d) => decl_name(c, d),
+        None => String::new(),
+    };
+    // The tester is named `is` (indexed by the constructor) in the releases we run, or by
+    // the name the declaration gave it: only its presence is judged.
+    let tester = match tester {
+        Some(_) => "a tester",
+        None => "no tester",
+    };
+    let got: Vec<String> = std::iter::once(name_of(decl))
+        .chain(std::iter::once(tester.to_string()))
+        .chain(accessors.iter().map(|a| name_of(*a)))
+        .collect();
+    let want: Vec<String> = std::iter::once(ctor.name.clone())
+        .chain(std::iter::once("a tester".to_string()))
+        .chain(ctor.fields.iter().map(|f| f.name.clone()))
+        .collect();
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "Z3_query_constructor: constructor `{}` read back as {got:?}, declared {want:?}",
+            ctor.name
+        ))
     }
 }
 

@@ -24,6 +24,7 @@ mod numerals;
 pub mod ops;
 mod optimize;
 pub mod plain;
+mod quant;
 mod raw_solver;
 mod rcf;
 pub mod read;
@@ -1308,6 +1309,33 @@ impl Executor {
                     )
                 })?;
                 Outcome::Term(built.map_err(z3err)?)
+            }
+            Call::QuantRebuild { function, term } => {
+                let maker = model::quant::Maker::by_name(function).ok_or_else(|| {
+                    ExecError::Malformed(format!("`{function}` is no quantifier maker"))
+                })?;
+                let vars = match &self.state.term(*term).map(|i| &i.origin) {
+                    Ok(model::state::Origin::Quantifier(shape)) => shape.vars.clone(),
+                    _ => {
+                        return Err(ExecError::Malformed(format!(
+                            "quant_rebuild of {term}, which is no quantifier"
+                        )))
+                    }
+                };
+                let q = self.z3_term(*term)?;
+                let vars = self.arg_terms(&vars)?;
+                // Under `wrong-read`, the quantifier's weight is read one more.
+                let shift = u32::from(matches!(self.config.inject, Some(inject::Fault::WrongRead)));
+                let (built, problem) = self
+                    .main(|| quant::rebuild(maker, q, &vars, shift))?
+                    .map_err(z3err)?;
+                if let (Some(problem), true) = (problem, self.config.run_checks) {
+                    return Err(read_back_finding(
+                        format!("quant_rebuild of {term}: {problem}"),
+                        format!("{}: another term", maker.name),
+                    ));
+                }
+                Outcome::Term(built)
             }
         })
     }

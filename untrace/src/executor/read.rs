@@ -394,7 +394,10 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             | R::SortId
             | R::IsSeqSort
             | R::IsReSort
-            | R::ReSortBasis => return Err(format!("{} reads a sort", reader.name())),
+            | R::ReSortBasis
+            | R::TupleMkDecl
+            | R::TupleNumFields
+            | R::TupleFieldDecl => return Err(format!("{} reads a sort", reader.name())),
             R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => {
                 return Err(format!("{} reads a sort", reader.name()))
             }
@@ -450,6 +453,19 @@ pub fn read_sort(reader: Reader, sort: &z3::Sort) -> Result<(String, Option<Z3_s
             }
             R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => {
                 flag(typed::<SortToBool>(reader.name())?(ctx, s))
+            }
+            R::TupleMkDecl => {
+                let decl = Z3_get_tuple_sort_mk_decl(ctx, s).ok_or("no constructor")?;
+                symbol_text(ctx, Z3_get_decl_name(ctx, decl))?
+            }
+            R::TupleNumFields => Z3_get_tuple_sort_num_fields(ctx, s).to_string(),
+            R::TupleFieldDecl => {
+                let mut names = Vec::new();
+                for i in 0..Z3_get_tuple_sort_num_fields(ctx, s) {
+                    let decl = Z3_get_tuple_sort_field_decl(ctx, s, i).ok_or("no field")?;
+                    names.push(symbol_text(ctx, Z3_get_decl_name(ctx, decl))?);
+                }
+                names.join(" ")
             }
             R::ArrayDomain | R::ArrayRange | R::SeqSortBasis | R::ArrayDomainN => {
                 let got = match reader {

@@ -198,6 +198,38 @@ impl TermTexts {
                 args: vec![*s],
             },
             Call::Substitute { term, pairs } => self.substitution(head, *term, pairs),
+            // A quantifier maker gives the quantifier itself; a lambda binds its variable
+            // in its body as the quantifier does.
+            Call::QuantRebuild { function, term } => {
+                let lambda = model::quant::Maker::by_name(function).is_some_and(|m| m.lambda);
+                match (lambda, self.nodes.get(term)) {
+                    (false, _) => Node::Expr {
+                        head,
+                        expr: var(*term),
+                        args: vec![*term],
+                    },
+                    (true, Some(Node::Expr { expr, args, .. })) => {
+                        let binder = expr
+                            .strip_prefix("(forall ")
+                            .or_else(|| expr.strip_prefix("(exists "));
+                        match binder {
+                            Some(rest) => Node::Expr {
+                                head,
+                                expr: format!("(lambda {rest}"),
+                                args: args.clone(),
+                            },
+                            None => Node::Inexpressible {
+                                head,
+                                why: "a lambda of a quantifier without SMT-LIB form",
+                            },
+                        }
+                    }
+                    (true, _) => Node::Inexpressible {
+                        head,
+                        why: "a lambda of a quantifier without SMT-LIB form",
+                    },
+                }
+            }
             Call::DtConstruct { .. }
             | Call::DtTest { .. }
             | Call::DtSelect { .. }

@@ -1056,8 +1056,17 @@ impl Lower {
                         (params.clone(), datatypes.clone(), fields.clone()),
                     );
                 }
-                if *path == model::datatype::DeclPath::Api {
-                    self.note("`declare_datatypes api`: declared through Z3's SMT-LIB parser (Z3_parse_smtlib2_string), where the trace's replay uses Z3_mk_datatypes".into());
+                use model::datatype::DeclPath;
+                let maker = match path {
+                    DeclPath::Parser => None,
+                    DeclPath::Api => Some("Z3_mk_datatypes"),
+                    DeclPath::Enumeration => Some("Z3_mk_enumeration_sort"),
+                    DeclPath::Tuple => Some("Z3_mk_tuple_sort"),
+                    DeclPath::List => Some("Z3_mk_list_sort"),
+                    DeclPath::Single => Some("Z3_mk_datatype"),
+                };
+                if let Some(maker) = maker {
+                    self.note(format!("`declare_datatypes {}`: declared through Z3's SMT-LIB parser (Z3_parse_smtlib2_string), where the trace's replay uses {maker}", path.name()));
                 }
                 if params.is_empty() {
                     let instances: Vec<(String, String)> = datatypes
@@ -1164,6 +1173,61 @@ impl Lower {
                         );
                     }
                 }
+            }
+            // A quantifier maker gives the quantifier itself; a lambda is made of the
+            // quantifier's body with its variables put back, as the executor makes it.
+            Call::QuantRebuild { function, term } => {
+                let lambda = model::quant::Maker::by_name(function).is_some_and(|m| m.lambda);
+                let vars = match self.state.term(*term).map(|i| &i.origin) {
+                    Ok(model::state::Origin::Quantifier(q)) => q.vars.clone(),
+                    _ => Vec::new(),
+                };
+                if !lambda {
+                    self.note(format!("`quant_rebuild \"{function}\"`: the quantifier itself (Z3 shares equal terms), where the trace's replay makes it again through {function}"));
+                    self.step(Step::Alias {
+                        var: Var {
+                            name: b.to_string(),
+                            ty: Ty::Ast,
+                        },
+                        of: term.to_string(),
+                    });
+                } else {
+                    let body = self.fresh("body");
+                    self.emit(
+                        "Z3_get_quantifier_body",
+                        MAIN,
+                        vec![Arg::Var(term.to_string())],
+                        Some((&body, Ty::Ast)),
+                    );
+                    let consts: Vec<Arg> =
+                        vars.iter().rev().map(|t| Arg::Var(t.to_string())).collect();
+                    let with_consts = self.fresh("body");
+                    self.emit(
+                        "Z3_substitute_vars",
+                        MAIN,
+                        vec![
+                            var(&body),
+                            Arg::Uint(consts.len() as u64),
+                            Arg::Array(Ty::Ast, consts),
+                        ],
+                        Some((&with_consts, Ty::Ast)),
+                    );
+                    let bound: Vec<Arg> = vars
+                        .iter()
+                        .map(|t| Arg::Conv("Z3_to_app", t.to_string()))
+                        .collect();
+                    self.emit(
+                        "Z3_mk_lambda_const",
+                        MAIN,
+                        vec![
+                            Arg::Uint(bound.len() as u64),
+                            Arg::Array(Ty::App, bound),
+                            var(&with_consts),
+                        ],
+                        Some((b, Ty::Ast)),
+                    );
+                }
+                self.ctx_of.insert(b.to_string(), MAIN.into());
             }
             Call::Quantifier {
                 forall,
