@@ -445,6 +445,12 @@ macro_rules! walk_check {
             Check::Fixedpoint => {
                 $v.head(spec!("check_fp", None, Fixedpoint, ["Z3_fixedpoint_get_answer", "Z3_solver_check"], ApiOnly));
             }
+            Check::Simplifier { solver, simplifiers, params } => {
+                $v.head(spec!("check_simplifier", None, Checks, ["Z3_get_num_simplifiers", "Z3_get_simplifier_name", "Z3_simplifier_get_descr", "Z3_mk_simplifier", "Z3_simplifier_inc_ref", "Z3_simplifier_and_then", "Z3_simplifier_using_params", "Z3_simplifier_get_help", "Z3_simplifier_get_param_descrs", "Z3_simplifier_dec_ref", "Z3_solver_add_simplifier", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.string(simplifiers, "simplifier names separated by spaces");
+                $v.string_pairs(params, "pairs of parameter names and values");
+            }
         }
     }};
 }
@@ -1868,6 +1874,22 @@ pub enum Check {
     /// premises' facts implies the step's fact). Unknown is no verdict. Appended last:
     /// binary traces keep their variant numbers.
     Fixedpoint,
+    /// `check_simplifier zZ "NAME NAME..." "KEY" "VALUE"...`: a fresh default solver in Z's
+    /// context with the simplifiers NAME chained (`Z3_mk_simplifier`, `Z3_simplifier_and_then`,
+    /// with the Boolean parameters `Z3_simplifier_using_params`) in front of it
+    /// (`Z3_solver_add_simplifier`), given Z's assertions and last assumptions, answers as Z's
+    /// last check did (both definite), and after sat its model makes every one of them true
+    /// (`Z3_model_eval` with completion). Z3's descriptions of the simplifiers agree with
+    /// what it accepted: every NAME is among `Z3_get_simplifier_name`'s and has a description
+    /// (`Z3_simplifier_get_descr`), every KEY among the chain's parameter descriptions
+    /// (`Z3_simplifier_get_param_descrs`) and in its help (`Z3_simplifier_get_help`).
+    /// Functions only releases after 4.8.12 have. Appended last: binary traces keep their
+    /// variant numbers.
+    Simplifier {
+        solver: SolverId,
+        simplifiers: String,
+        params: Vec<(String, String)>,
+    },
 }
 
 impl Check {
@@ -1925,6 +1947,11 @@ impl Check {
                     terms: vec![],
                 },
                 Check::Fixedpoint,
+                Check::Simplifier {
+                    solver: z,
+                    simplifiers: String::new(),
+                    params: vec![],
+                },
             ]
         })
     }

@@ -215,6 +215,46 @@ fn context_config(config: &[(String, String)]) -> Result<(), Violation> {
     Ok(())
 }
 
+/// The most simplifiers `check_simplifier` chains.
+pub const MAX_SIMPLIFIERS: usize = 4;
+
+/// `check_simplifier`'s chain: one to [`MAX_SIMPLIFIERS`] names of
+/// [`crate::options::SIMPLIFIERS`] separated by single spaces, and Boolean parameters each of
+/// a simplifier of the chain ([`crate::options::SIMPLIFIER_PARAMS`]), none given twice.
+fn simplifier_chain(chain: &str, params: &[(String, String)]) -> Result<(), Violation> {
+    let names: Vec<&str> = chain.split(' ').collect();
+    if names.len() > MAX_SIMPLIFIERS {
+        return violation(format!(
+            "check_simplifier chains at most {MAX_SIMPLIFIERS} simplifiers"
+        ));
+    }
+    if let Some(unknown) = names
+        .iter()
+        .find(|n| !crate::options::SIMPLIFIERS.contains(n))
+    {
+        return violation(format!("unknown simplifier `{unknown}`"));
+    }
+    for (i, (key, value)) in params.iter().enumerate() {
+        let described = crate::options::SIMPLIFIER_PARAMS
+            .iter()
+            .any(|(s, k)| k == key && names.contains(s));
+        if !described {
+            return violation(format!(
+                "no simplifier of `{chain}` has the parameter `{key}`"
+            ));
+        }
+        if value != "true" && value != "false" {
+            return violation(format!(
+                "simplifier parameter `{key}` is Boolean, got `{value}`"
+            ));
+        }
+        if params[..i].iter().any(|(k, _)| k == key) {
+            return violation(format!("simplifier parameter `{key}` given twice"));
+        }
+    }
+    Ok(())
+}
+
 /// What the reference state knows of a goal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoalInfo {
@@ -1318,6 +1358,11 @@ impl State {
                             _ => violation("check_fp needs a query (fp_query) answered sat or unsat"),
                         }
                     }
+                    Check::Simplifier {
+                        simplifiers,
+                        params,
+                        ..
+                    } => simplifier_chain(simplifiers, params),
                     _ => Ok(()),
                 }
             }

@@ -285,6 +285,11 @@ impl Executor {
             Check::Algebraic(a, b) => self.check_algebraic(check, *a, *b),
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
             Check::Fixedpoint => self.check_fp(check),
+            Check::Simplifier {
+                solver,
+                simplifiers,
+                params,
+            } => self.check_simplifier(check, *solver, simplifiers, params),
         }
     }
 
@@ -302,7 +307,7 @@ impl Executor {
         )
     }
 
-    fn finding(check: &Check, message: String, cause: String) -> ExecError {
+    pub(super) fn finding(check: &Check, message: String, cause: String) -> ExecError {
         ExecError::Oracle(
             Failure::new(check.kind(), message)
                 .with_cause(format!("{}: {cause}", check.name()))
@@ -310,14 +315,14 @@ impl Executor {
         )
     }
 
-    fn solver_kind(&self, z: SolverId) -> String {
+    pub(super) fn solver_kind(&self, z: SolverId) -> String {
         self.state
             .solvers
             .get(&z)
             .map_or_else(|| "solver".into(), |s| kind_text(&s.kind))
     }
 
-    fn solver_class(&self, z: SolverId) -> &'static str {
+    pub(super) fn solver_class(&self, z: SolverId) -> &'static str {
         self.state
             .solvers
             .get(&z)
@@ -708,7 +713,7 @@ impl Executor {
     }
 
     /// The terms of `ids` (released ones too), or `None` when one is unknown.
-    fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
+    pub(super) fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
         ids.into_iter()
             .map(|t| {
                 self.terms
@@ -780,7 +785,7 @@ impl Executor {
 
     /// A Z3 error inside a check's own solvers: a resource limit or another expected refusal is
     /// no verdict (counted), anything else a Z3 error at the check's line.
-    fn check_error(&mut self, check: &Check, message: String) -> Result<(), ExecError> {
+    pub(super) fn check_error(&mut self, check: &Check, message: String) -> Result<(), ExecError> {
         if super::expected_error(&message) {
             self.count(&format!("{}: refused", check.name()));
             Ok(())

@@ -26,6 +26,7 @@ pub mod plain;
 mod raw_solver;
 mod rcf;
 pub mod read;
+pub mod simplifier;
 pub mod tactics;
 pub mod term_text;
 mod terms;

@@ -48,8 +48,16 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .filter(|r| r.3)
         .map(|r| r.1)
         .chain(CONGRUENCE_FUNCTIONS.iter().copied())
+        .chain(super::simplifier::SIMPLIFIER_FUNCTIONS.iter().copied())
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has every function of `check_simplifier`.
+pub fn simplifiers_available() -> bool {
+    super::simplifier::SIMPLIFIER_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_congruence`.
@@ -71,6 +79,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                     .collect()
             }
             model::Call::Check(model::Check::Congruence { .. }) => CONGRUENCE_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::Simplifier { .. }) => {
+                super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
+            }
             _ => return None,
         };
         needed

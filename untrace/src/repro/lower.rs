@@ -1918,9 +1918,9 @@ impl Lower {
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
             }
-            Check::Congruence { .. } => {
+            Check::Congruence { .. } | Check::Simplifier { .. } => {
                 self.note(format!(
-                    "`{}`: the congruence check (a newer Z3's functions) is not expressed",
+                    "`{}`: the check of a newer Z3's functions is not expressed",
                     check.name()
                 ));
             }
