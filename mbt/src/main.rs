@@ -521,7 +521,8 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The operations the loaded Z3 types otherwise than the model, each disagreement printed.
+/// The operations the loaded Z3 types otherwise than the model, each disagreement printed,
+/// and those whose constructor only newer releases have where it lacks it.
 fn ops_typed_otherwise() -> Vec<&'static str> {
     let mut ops = Vec::new();
     for d in untrace::executor::typing::probe() {
@@ -535,6 +536,11 @@ fn ops_typed_otherwise() -> Vec<&'static str> {
         }
         if !ops.contains(&d.op) {
             ops.push(d.op);
+        }
+    }
+    for op in untrace::executor::ops::ops_without_constructor() {
+        if !ops.contains(&op) {
+            ops.push(op);
         }
     }
     ops
