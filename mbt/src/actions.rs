@@ -1326,6 +1326,54 @@ impl Action for SimplifierCheck {
     }
 }
 
+/// `check_initial_value` after a definite answer: a constant of the pool (Bool, Int, Real or
+/// a bit-vector) starts at a new literal of its sort in a fresh simple solver and a fresh
+/// Optimize context given the main solver's formula; both must answer as it did. Applies
+/// only where the loaded libz3 has the functions (releases after 4.8.12), so rounds on
+/// 4.8.12 are what they were.
+pub struct InitialValueCheck;
+impl Action for InitialValueCheck {
+    fn name(&self) -> &'static str {
+        "initial_value"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::initial_values_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let consts: Vec<(TermId, Sort)> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter_map(|t| {
+                let info = cx.sut.state().term(t).ok()?;
+                let hinted = matches!(
+                    info.sort,
+                    Sort::Bool | Sort::Int | Sort::Real | Sort::BitVec(_)
+                );
+                (info.is_const && hinted).then(|| (t, info.sort.clone()))
+            })
+            .collect();
+        if consts.is_empty() {
+            return Ok(false);
+        }
+        let (var, sort) = consts[cx.rng.random_range(0..consts.len())].clone();
+        let Some(value) = gen::mk_lit(cx, &sort, false)? else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::InitialValue {
+            solver: z,
+            var,
+            value,
+        }))?;
+        Ok(true)
+    }
+}
+
 /// Gives a new solver of `kind` the main solver's formula and last assumptions, checks it and
 /// compares the answers (`check_config`).
 fn cross_check_with(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<bool, Failure> {

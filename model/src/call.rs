@@ -451,6 +451,12 @@ macro_rules! walk_check {
                 $v.string(simplifiers, "simplifier names separated by spaces");
                 $v.string_pairs(params, "pairs of parameter names and values");
             }
+            Check::InitialValue { solver, var, value } => {
+                $v.head(spec!("check_initial_value", None, Checks, ["Z3_mk_simple_solver", "Z3_solver_set_initial_value", "Z3_solver_check_assumptions", "Z3_mk_optimize", "Z3_optimize_set_initial_value", "Z3_optimize_check", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.term(var);
+                $v.term(value);
+            }
         }
     }};
 }
@@ -1890,6 +1896,19 @@ pub enum Check {
         simplifiers: String,
         params: Vec<(String, String)>,
     },
+    /// `check_initial_value zZ tV tX`: an initial value is a hint that changes no verdict. A
+    /// fresh simple solver (the SMT core, the one solver Z3 takes hints for) and a fresh
+    /// Optimize context without objectives, each in Z's context given Z's assertions and the
+    /// hint that the constant V starts at the literal X (`Z3_solver_set_initial_value`,
+    /// `Z3_optimize_set_initial_value`), answer as Z's last check did under its assumptions
+    /// (both definite), and after sat the solver's model makes each of them true. Functions
+    /// only releases after 4.8.12 have. Appended last: binary traces keep their variant
+    /// numbers.
+    InitialValue {
+        solver: SolverId,
+        var: TermId,
+        value: TermId,
+    },
 }
 
 impl Check {
@@ -1951,6 +1970,11 @@ impl Check {
                     solver: z,
                     simplifiers: String::new(),
                     params: vec![],
+                },
+                Check::InitialValue {
+                    solver: z,
+                    var: t,
+                    value: t,
                 },
             ]
         })

@@ -1363,6 +1363,27 @@ impl State {
                         params,
                         ..
                     } => simplifier_chain(simplifiers, params),
+                    Check::InitialValue { var, value, .. } => {
+                        let (v, x) = (self.term(*var)?, self.term(*value)?);
+                        if !v.is_const {
+                            return violation(format!("{var} is no constant made by `const`"));
+                        }
+                        if !matches!(x.origin, Origin::Lit(_)) {
+                            return violation(format!("{value} is no literal made by `lit`"));
+                        }
+                        if v.sort != x.sort {
+                            return violation(format!(
+                                "{var} has sort {}, {value} sort {}",
+                                v.sort, x.sort
+                            ));
+                        }
+                        match v.sort {
+                            Sort::Bool | Sort::Int | Sort::Real | Sort::BitVec(_) => Ok(()),
+                            ref other => violation(format!(
+                                "initial values of sort {other} (Bool, Int, Real and bit-vectors only)"
+                            )),
+                        }
+                    }
                     _ => Ok(()),
                 }
             }

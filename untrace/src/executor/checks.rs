@@ -290,6 +290,9 @@ impl Executor {
                 simplifiers,
                 params,
             } => self.check_simplifier(check, *solver, simplifiers, params),
+            Check::InitialValue { solver, var, value } => {
+                self.check_initial_value(check, *solver, *var, *value)
+            }
         }
     }
 

@@ -18,6 +18,7 @@ mod checks;
 mod datatypes;
 mod fixedpoint;
 mod guard;
+mod initial_value;
 pub mod inject;
 mod numerals;
 pub mod ops;

@@ -58,8 +58,20 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .chain(CONGRUENCE_FUNCTIONS.iter().copied())
         .chain(super::simplifier::SIMPLIFIER_FUNCTIONS.iter().copied())
         .chain(NEWER_OP_FUNCTIONS.iter().copied())
+        .chain(
+            super::initial_value::INITIAL_VALUE_FUNCTIONS
+                .iter()
+                .copied(),
+        )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has every function of `check_initial_value`.
+pub fn initial_values_available() -> bool {
+    super::initial_value::INITIAL_VALUE_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_simplifier`.
@@ -93,6 +105,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .filter(|(name, _)| *name == op.0.name)
                 .map(|(_, function)| *function)
                 .collect(),
+            model::Call::Check(model::Check::InitialValue { .. }) => {
+                super::initial_value::INITIAL_VALUE_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::Simplifier { .. }) => {
                 super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
             }
