@@ -1280,6 +1280,104 @@ impl Action for Congruence {
     }
 }
 
+/// `check_simplifier` after a definite answer: one to three simplifiers of
+/// `model::options::SIMPLIFIERS` chained in front of a fresh solver given the main solver's
+/// formula, half the time with one or two of their Boolean parameters. Applies only
+/// where the loaded libz3 has the simplifier functions (releases from 4.12.2 on), so rounds
+/// on 4.8.12 are what they were.
+pub struct SimplifierCheck;
+impl Action for SimplifierCheck {
+    fn name(&self) -> &'static str {
+        "simplifier"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::simplifiers_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        use model::options::{SIMPLIFIERS, SIMPLIFIER_PARAMS};
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let mut chain: Vec<&str> = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let name = SIMPLIFIERS[cx.rng.random_range(0..SIMPLIFIERS.len())];
+            if !chain.contains(&name) {
+                chain.push(name);
+            }
+        }
+        let keys: Vec<&str> = SIMPLIFIER_PARAMS
+            .iter()
+            .filter(|(s, _)| chain.contains(s))
+            .map(|(_, k)| *k)
+            .collect();
+        let mut params: Vec<(String, String)> = Vec::new();
+        if !keys.is_empty() && cx.rng.random_bool(0.5) {
+            for _ in 0..cx.rng.random_range(1..=2) {
+                let key = keys[cx.rng.random_range(0..keys.len())];
+                if params.iter().all(|(k, _)| k != key) {
+                    params.push((key.into(), cx.rng.random_bool(0.5).to_string()));
+                }
+            }
+        }
+        cx.run(Call::Check(Check::Simplifier {
+            solver: z,
+            simplifiers: chain.join(" "),
+            params,
+        }))?;
+        Ok(true)
+    }
+}
+
+/// `check_initial_value` after a definite answer: a constant of the pool (Bool, Int, Real or
+/// a bit-vector) starts at a new literal of its sort in a fresh simple solver and a fresh
+/// Optimize context given the main solver's formula; both must answer as it did. Applies
+/// only where the loaded libz3 has the functions (releases after 4.8.12), so rounds on
+/// 4.8.12 are what they were.
+pub struct InitialValueCheck;
+impl Action for InitialValueCheck {
+    fn name(&self) -> &'static str {
+        "initial_value"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::initial_values_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let consts: Vec<(TermId, Sort)> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter_map(|t| {
+                let info = cx.sut.state().term(t).ok()?;
+                let hinted = matches!(
+                    info.sort,
+                    Sort::Bool | Sort::Int | Sort::Real | Sort::BitVec(_)
+                );
+                (info.is_const && hinted).then(|| (t, info.sort.clone()))
+            })
+            .collect();
+        if consts.is_empty() {
+            return Ok(false);
+        }
+        let (var, sort) = consts[cx.rng.random_range(0..consts.len())].clone();
+        let Some(value) = gen::mk_lit(cx, &sort, false)? else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::InitialValue {
+            solver: z,
+            var,
+            value,
+        }))?;
+        Ok(true)
+    }
+}
+
 /// Gives a new solver of `kind` the main solver's formula and last assumptions, checks it and
 /// compares the answers (`check_config`).
 fn cross_check_with(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<bool, Failure> {

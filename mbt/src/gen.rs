@@ -391,7 +391,7 @@ pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Ve
         S::Real | S::RealToInt | S::RealPred => no_indices(picks(cx, &Sort::Real, n)),
         S::IntToReal => no_indices(picks(cx, &Sort::Int, n)),
         S::Bv | S::BvCmp => no_indices(same(cx, &is_bv, n)),
-        S::BvReduce | S::BvToInt => no_indices(same(cx, &is_bv, 1)),
+        S::BvReduce | S::BvToInt | S::BvToStr => no_indices(same(cx, &is_bv, 1)),
         S::Concat => {
             let a = sort_where(cx, |s| s.bv_width().is_some_and(|w| w < MAX_WIDTH))?;
             let room = MAX_WIDTH - a.bv_width()?;

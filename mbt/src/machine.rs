@@ -138,6 +138,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &Consequences, 2, ResetIncremental),
     t(QueryModel, &Cubes, 2, ResetIncremental),
     t(QueryModel, &Congruence, 2, ResetIncremental),
+    t(QueryModel, &SimplifierCheck, 1, ResetIncremental),
+    t(QueryModel, &InitialValueCheck, 1, ResetIncremental),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

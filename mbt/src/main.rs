@@ -521,16 +521,26 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The operations the loaded Z3 types otherwise than the model, each disagreement printed.
+/// The operations the loaded Z3 types otherwise than the model, each disagreement printed,
+/// and those whose constructor only newer releases have where it lacks it.
 fn ops_typed_otherwise() -> Vec<&'static str> {
     let mut ops = Vec::new();
     for d in untrace::executor::typing::probe() {
-        eprintln!(
-            "mbt: left out, Z3 {} types it otherwise: {d}",
-            campaign::z3_version()
-        );
+        // An operation only newer releases can build is left out silently where the loaded
+        // libz3 is older: no disagreement of the model's.
+        if untrace::executor::ops::op_available(d.op) {
+            eprintln!(
+                "mbt: left out, Z3 {} types it otherwise: {d}",
+                campaign::z3_version()
+            );
+        }
         if !ops.contains(&d.op) {
             ops.push(d.op);
+        }
+    }
+    for op in untrace::executor::ops::ops_without_constructor() {
+        if !ops.contains(&op) {
+            ops.push(op);
         }
     }
     ops
@@ -704,7 +714,10 @@ fn main() -> ExitCode {
             }),
         Some(Command::Replay(args)) => return untrace::cli::run(args),
         Some(Command::Typing) => {
-            let found = untrace::executor::typing::probe();
+            let found: Vec<_> = untrace::executor::typing::probe()
+                .into_iter()
+                .filter(|d| untrace::executor::ops::op_available(d.op))
+                .collect();
             for d in &found {
                 println!("{d}");
             }

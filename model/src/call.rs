@@ -480,6 +480,18 @@ macro_rules! walk_check {
                 $v.head(spec!("check_interrupt", None, Solvers, ["Z3_solver_check", "Z3_solver_get_reason_unknown"], ApiOnly));
                 $v.solver(z);
             }
+            Check::Simplifier { solver, simplifiers, params } => {
+                $v.head(spec!("check_simplifier", None, Checks, ["Z3_get_num_simplifiers", "Z3_get_simplifier_name", "Z3_simplifier_get_descr", "Z3_mk_simplifier", "Z3_simplifier_inc_ref", "Z3_simplifier_and_then", "Z3_simplifier_using_params", "Z3_simplifier_get_help", "Z3_simplifier_get_param_descrs", "Z3_simplifier_dec_ref", "Z3_solver_add_simplifier", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.string(simplifiers, "simplifier names separated by spaces");
+                $v.string_pairs(params, "pairs of parameter names and values");
+            }
+            Check::InitialValue { solver, var, value } => {
+                $v.head(spec!("check_initial_value", None, Checks, ["Z3_mk_simple_solver", "Z3_solver_set_initial_value", "Z3_solver_check_assumptions", "Z3_mk_optimize", "Z3_optimize_set_initial_value", "Z3_optimize_check", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.term(var);
+                $v.term(value);
+            }
         }
     }};
 }
@@ -2060,6 +2072,35 @@ pub enum Check {
     /// one's: the interrupt left Z usable. Appended last: binary traces keep their variant
     /// numbers.
     Interrupt(SolverId),
+    /// `check_simplifier zZ "NAME NAME..." "KEY" "VALUE"...`: a fresh default solver in Z's
+    /// context with the simplifiers NAME chained (`Z3_mk_simplifier`, `Z3_simplifier_and_then`,
+    /// with the Boolean parameters `Z3_simplifier_using_params`) in front of it
+    /// (`Z3_solver_add_simplifier`), given Z's assertions and last assumptions, answers as Z's
+    /// last check did (both definite), and after sat its model makes every one of them true
+    /// (`Z3_model_eval` with completion). Z3's descriptions of the simplifiers agree with
+    /// what it accepted: every NAME is among `Z3_get_simplifier_name`'s and has a description
+    /// (`Z3_simplifier_get_descr`), every KEY among the chain's parameter descriptions
+    /// (`Z3_simplifier_get_param_descrs`) and in its help (`Z3_simplifier_get_help`).
+    /// Functions only releases after 4.8.12 have. Appended last: binary traces keep their
+    /// variant numbers.
+    Simplifier {
+        solver: SolverId,
+        simplifiers: String,
+        params: Vec<(String, String)>,
+    },
+    /// `check_initial_value zZ tV tX`: an initial value is a hint that changes no verdict. A
+    /// fresh simple solver (the SMT core, the one solver Z3 takes hints for) and a fresh
+    /// Optimize context without objectives, each in Z's context given Z's assertions and the
+    /// hint that the constant V starts at the literal X (`Z3_solver_set_initial_value`,
+    /// `Z3_optimize_set_initial_value`), answer as Z's last check did under its assumptions
+    /// (both definite), and after sat the solver's model makes each of them true. Functions
+    /// only releases after 4.8.12 have. Appended last: binary traces keep their variant
+    /// numbers.
+    InitialValue {
+        solver: SolverId,
+        var: TermId,
+        value: TermId,
+    },
 }
 
 impl Check {
@@ -2118,6 +2159,16 @@ impl Check {
                 },
                 Check::Fixedpoint,
                 Check::Interrupt(z),
+                Check::Simplifier {
+                    solver: z,
+                    simplifiers: String::new(),
+                    params: vec![],
+                },
+                Check::InitialValue {
+                    solver: z,
+                    var: t,
+                    value: t,
+                },
             ]
         })
     }

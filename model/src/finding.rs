@@ -187,7 +187,9 @@ impl Check {
             | Check::Congruence { .. } => K::Model,
             Check::Eval { .. } => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
-            Check::Config { .. } => K::Config,
+            Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
+                K::Config
+            }
             Check::Dump(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) => K::Literal,

@@ -127,6 +127,64 @@ pub const GOAL_TACTICS: &[&str] = &[
     "qffp",
 ];
 
+/// Simplifiers (`Z3_mk_simplifier`, releases from 4.12.2 on) that `check_simplifier` chains in
+/// front of a solver (`Z3_solver_add_simplifier`): names `Z3_get_simplifier_name` lists on
+/// Z3 5.4.1, cheap on the small formulas of a round. Left out: the finite-field ones
+/// (`ff-*`, for a theory the rounds do not build), `randomizer` (shuffles and renames: a
+/// difference of answers would be no simplifier's bug but the search's) and those that only
+/// the latest releases have (`bv-divrem-bounds`).
+pub const SIMPLIFIERS: &[&str] = &[
+    "simplify",
+    "solve-eqs",
+    "elim-unconstrained",
+    "propagate-values",
+    "elim-term-ite",
+    "der",
+    "max-bv-sharing",
+    "card2bv",
+    "bit-blast",
+    "bv1-blast",
+    "reduce-args",
+    "dom-simplify",
+    "propagate-ineqs",
+    "cofactor-term-ite",
+    "elim-predicates",
+    "euf-completion",
+    "bv-slice",
+    "demodulator",
+    "distribute-forall",
+    "pull-nested-quantifiers",
+    "push-app-ite",
+    "blast-term-ite",
+    "qe-light",
+    "factor",
+    "special-relations",
+    "bit2int",
+    "injectivity",
+];
+
+/// Boolean parameters of simplifiers (`Z3_simplifier_using_params`): each with a simplifier
+/// of [`SIMPLIFIERS`] whose parameter descriptions (`Z3_simplifier_get_param_descrs`, on
+/// Z3 5.4.1) list it. Z3 refuses a key that no simplifier of the chain describes.
+pub const SIMPLIFIER_PARAMS: &[(&str, &str)] = &[
+    ("solve-eqs", "context_solve"),
+    ("solve-eqs", "theory_solver"),
+    ("solve-eqs", "ite_solver"),
+    ("solve-eqs", "eliminate_mod"),
+    ("simplify", "som"),
+    ("simplify", "flat"),
+    ("simplify", "hoist_mul"),
+    ("simplify", "elim_and"),
+    ("simplify", "sort_sums"),
+    ("simplify", "ite_extra_rules"),
+    ("propagate-values", "push_ite_arith"),
+    ("propagate-values", "blast_distinct"),
+    ("cofactor-term-ite", "cofactor_equalities"),
+    ("card2bv", "keep_cardinality_constraints"),
+    ("bit-blast", "blast_mul"),
+    ("bit-blast", "blast_add"),
+];
+
 /// Probes a `tactic_when` / `tactic_cond` may test (`Probe::new`), known by both versions.
 pub const PROBES: &[&str] = &[
     "num-consts",

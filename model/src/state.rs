@@ -215,6 +215,46 @@ fn context_config(config: &[(String, String)]) -> Result<(), Violation> {
     Ok(())
 }
 
+/// The most simplifiers `check_simplifier` chains.
+pub const MAX_SIMPLIFIERS: usize = 4;
+
+/// `check_simplifier`'s chain: one to [`MAX_SIMPLIFIERS`] names of
+/// [`crate::options::SIMPLIFIERS`] separated by single spaces, and Boolean parameters each of
+/// a simplifier of the chain ([`crate::options::SIMPLIFIER_PARAMS`]), none given twice.
+fn simplifier_chain(chain: &str, params: &[(String, String)]) -> Result<(), Violation> {
+    let names: Vec<&str> = chain.split(' ').collect();
+    if names.len() > MAX_SIMPLIFIERS {
+        return violation(format!(
+            "check_simplifier chains at most {MAX_SIMPLIFIERS} simplifiers"
+        ));
+    }
+    if let Some(unknown) = names
+        .iter()
+        .find(|n| !crate::options::SIMPLIFIERS.contains(n))
+    {
+        return violation(format!("unknown simplifier `{unknown}`"));
+    }
+    for (i, (key, value)) in params.iter().enumerate() {
+        let described = crate::options::SIMPLIFIER_PARAMS
+            .iter()
+            .any(|(s, k)| k == key && names.contains(s));
+        if !described {
+            return violation(format!(
+                "no simplifier of `{chain}` has the parameter `{key}`"
+            ));
+        }
+        if value != "true" && value != "false" {
+            return violation(format!(
+                "simplifier parameter `{key}` is Boolean, got `{value}`"
+            ));
+        }
+        if params[..i].iter().any(|(k, _)| k == key) {
+            return violation(format!("simplifier parameter `{key}` given twice"));
+        }
+    }
+    Ok(())
+}
+
 /// What the reference state knows of a goal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoalInfo {
@@ -1440,6 +1480,32 @@ impl State {
                         match info.answer {
                             Some((SatResult::Sat | SatResult::Unsat, Some(_))) => Ok(()),
                             _ => violation("check_fp needs a query (fp_query) answered sat or unsat"),
+                        }
+                    }
+                    Check::Simplifier {
+                        simplifiers,
+                        params,
+                        ..
+                    } => simplifier_chain(simplifiers, params),
+                    Check::InitialValue { var, value, .. } => {
+                        let (v, x) = (self.term(*var)?, self.term(*value)?);
+                        if !v.is_const {
+                            return violation(format!("{var} is no constant made by `const`"));
+                        }
+                        if !matches!(x.origin, Origin::Lit(_)) {
+                            return violation(format!("{value} is no literal made by `lit`"));
+                        }
+                        if v.sort != x.sort {
+                            return violation(format!(
+                                "{var} has sort {}, {value} sort {}",
+                                v.sort, x.sort
+                            ));
+                        }
+                        match v.sort {
+                            Sort::Bool | Sort::Int | Sort::Real | Sort::BitVec(_) => Ok(()),
+                            ref other => violation(format!(
+                                "initial values of sort {other} (Bool, Int, Real and bit-vectors only)"
+                            )),
                         }
                     }
                     _ => Ok(()),

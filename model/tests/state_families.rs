@@ -153,3 +153,33 @@ fn a_union_takes_one_or_more_sets_of_one_sort() {
         assert!(got.contains(error), "{line}: {got}");
     }
 }
+
+/// `check_simplifier` takes a chain of known simplifiers and Boolean parameters that one of
+/// them describes; anything else is malformed before Z3 runs.
+#[test]
+fn simplifier_checks_take_known_chains_and_their_parameters() {
+    let head = "z3-trace 1\nnew_solver\nreturn z1\n";
+    let accepts = |line: &str| {
+        let trace = text::parse(&format!("{head}{line}\n")).expect("parses");
+        let mut state = State::new();
+        trace
+            .entries
+            .iter()
+            .try_for_each(|e| state.apply(&e.call, e.ret.as_ref()))
+            .is_ok()
+    };
+    assert!(accepts("check_simplifier z1 \"solve-eqs\""));
+    assert!(accepts(
+        "check_simplifier z1 \"simplify solve-eqs\" \"som\" \"true\" \"context_solve\" \"false\""
+    ));
+    assert!(!accepts("check_simplifier z1 \"no-such-simplifier\""));
+    assert!(!accepts("check_simplifier z1 \"\""));
+    assert!(!accepts("check_simplifier z1 \"simplify  solve-eqs\""));
+    assert!(!accepts("check_simplifier z1 \"der\" \"som\" \"true\""));
+    assert!(!accepts("check_simplifier z1 \"simplify\" \"som\" \"3\""));
+    assert!(!accepts(
+        "check_simplifier z1 \"simplify\" \"som\" \"true\" \"som\" \"false\""
+    ));
+    assert!(!accepts("check_simplifier z1 \"simplify der der der der\""));
+    assert!(!accepts("check_simplifier z2 \"simplify\""));
+}

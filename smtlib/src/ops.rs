@@ -74,6 +74,8 @@ pub enum Signature {
     Rotate,
     /// Bit-vector to Int.
     BvToInt,
+    /// Bit-vector to the String of its decimal value (`str.from_ubv`, `str.from_sbv`).
+    BvToStr,
     /// `int2bv w`.
     IntToBv,
     /// `select a i`.
@@ -386,6 +388,13 @@ pub static OPS: &[OpSpec] = &[
     op("abs", A, 0, Fixed(1), S::Arith),
     op("str.replace_all", St, 0, Fixed(3), S::Str),
     op("str.to_code", St, 0, Fixed(1), S::StrLen),
+    // Operations whose C constructor only Z3 releases after 4.8.12 have
+    // (`Z3_mk_string_from_code`, `Z3_mk_ubv_to_str`; `Z3_mk_sbv_to_str`, whose operation
+    // 4.8.12's SMT-LIB language lacks too: the typing probe leaves it out there, and a trace
+    // with it is refused on 4.8.12 before any call runs).
+    op("str.from_code", St, 0, Fixed(1), S::IntToStr),
+    op("str.from_ubv", St, 0, Fixed(1), S::BvToStr),
+    op("str.from_sbv", St, 0, Fixed(1), S::BvToStr),
 ];
 
 /// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x
@@ -515,6 +524,8 @@ impl OpSpec {
             S::Rotate => ill("a bit-vector"),
             S::BvToInt if args[0].bv_width().is_some() => Ok(Sort::Int),
             S::BvToInt => ill("a bit-vector"),
+            S::BvToStr if args[0].bv_width().is_some() => Ok(Sort::String),
+            S::BvToStr => ill("a bit-vector"),
             S::IntToBv if *args[0] != Sort::Int => ill("an Int"),
             S::IntToBv => checked_width(u64::from(indices[0])),
             S::Select => match args[0] {

@@ -431,6 +431,10 @@ fn bitvector(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             [Sort::BitVec(_)] => Ok(Sort::Int),
             _ => bad(name, "one bit-vector argument", args),
         }),
+        "str.from_ubv" | "str.from_sbv" => unindexed(name, idx, || match args {
+            [Sort::BitVec(_)] => Ok(Sort::String),
+            _ => bad(name, "one bit-vector argument", args),
+        }),
         "nat2bv" | "int2bv" | "int_to_bv" => match (indices(name, idx, 1), args) {
             (Err(e), _) => Err(e),
             (Ok(w), [Sort::Int]) => bv_sort(u64::from(w[0])),

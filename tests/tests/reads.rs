@@ -50,6 +50,30 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         err.contains("congruence.trace:30: the trace calls Z3_solver_congruence_root, which"),
         "{err}"
     );
+    let trace = e2e::repo_root().join("traces/newer/simplifier.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("simplifier.trace:36: the trace calls Z3_get_num_simplifiers, which"),
+        "{err}"
+    );
+    let trace = e2e::repo_root().join("traces/newer/bv-to-str.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("bv-to-str.trace:13: the trace calls Z3_mk_sbv_to_str, which the loaded"),
+        "{err}"
+    );
+    let trace = e2e::repo_root().join("traces/newer/initial-value.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("initial-value.trace:27: the trace calls Z3_solver_set_initial_value, whi"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -63,6 +87,9 @@ fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
         e2e::repo_root().join("traces/newer/reads.trace"),
         e2e::repo_root().join("traces/newer/rcf-reads.trace"),
         e2e::repo_root().join("traces/newer/congruence.trace"),
+        e2e::repo_root().join("traces/newer/simplifier.trace"),
+        e2e::repo_root().join("traces/newer/bv-to-str.trace"),
+        e2e::repo_root().join("traces/newer/initial-value.trace"),
     ] {
         let out = replay(&trace, Some(&lib), &[]);
         assert_eq!(

@@ -53,6 +53,9 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         }
         "bv2nat" | "bv2int" | "ubv_to_int" => one(name, args).map(|a| Value::Int(a.unsigned())),
         "sbv_to_int" => one(name, args).map(|a| Value::Int(a.signed())),
+        // Z3's decimal texts of a bit-vector's unsigned and signed values.
+        "str.from_ubv" => one(name, args).map(|a| decimal(&a.unsigned())),
+        "str.from_sbv" => one(name, args).map(|a| decimal(&a.signed())),
         "extract" | "repeat" | "zero_extend" | "sign_extend" | "rotate_left" | "rotate_right" => {
             indexed(name, idx, args)
         }
@@ -67,6 +70,11 @@ fn bv<'a>(name: &str, v: &'a Value) -> Result<&'a BitVec, String> {
         Value::BitVec(b) => Ok(b),
         other => Err(format!("{name} expects bit-vectors, got {}", other.sort())),
     }
+}
+
+/// A number's decimal text as a String value (a minus sign before a negative one).
+fn decimal(n: &num_bigint::BigInt) -> Value {
+    Value::String(n.to_string().chars().map(u32::from).collect())
 }
 
 fn one<'a>(name: &str, args: &'a [Value]) -> Result<&'a BitVec, String> {
@@ -402,6 +410,10 @@ mod tests {
         assert_eq!(ap("bvult", &[b(8, 0x80), b(8, 0x7f)]), Value::Bool(false));
         assert_eq!(ap("bvnego", &[b(8, 0x80)]), Value::Bool(true));
         assert_eq!(ap("bv2nat", &[b(8, 0x80)]), Value::int(128));
+        let text = |t: &str| Value::String(t.chars().map(u32::from).collect());
+        assert_eq!(ap("str.from_ubv", &[b(8, 0xff)]), text("255"));
+        assert_eq!(ap("str.from_sbv", &[b(8, 0xff)]), text("-1"));
+        assert_eq!(ap("str.from_sbv", &[b(4, 0x7)]), text("7"));
         let n = apply("int2bv", &[4.into()], &[Value::int(-1)]).unwrap();
         assert_eq!(n.unwrap(), b(4, 0xf));
         assert!(apply("bvadd", &[], &[b(8, 1), b(4, 1)]).unwrap().is_err());

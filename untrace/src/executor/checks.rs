@@ -318,6 +318,14 @@ impl Executor {
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
             Check::Fixedpoint => self.check_fp(check),
             Check::Interrupt(z) => self.check_interrupt(check, *z),
+            Check::Simplifier {
+                solver,
+                simplifiers,
+                params,
+            } => self.check_simplifier(check, *solver, simplifiers, params),
+            Check::InitialValue { solver, var, value } => {
+                self.check_initial_value(check, *solver, *var, *value)
+            }
         }
     }
 
@@ -335,7 +343,7 @@ impl Executor {
         )
     }
 
-    fn finding(check: &Check, message: String, cause: String) -> ExecError {
+    pub(super) fn finding(check: &Check, message: String, cause: String) -> ExecError {
         ExecError::Oracle(
             Failure::new(check.kind(), message)
                 .with_cause(format!("{}: {cause}", check.name()))
@@ -343,14 +351,14 @@ impl Executor {
         )
     }
 
-    fn solver_kind(&self, z: SolverId) -> String {
+    pub(super) fn solver_kind(&self, z: SolverId) -> String {
         self.state
             .solvers
             .get(&z)
             .map_or_else(|| "solver".into(), |s| kind_text(&s.kind))
     }
 
-    fn solver_class(&self, z: SolverId) -> &'static str {
+    pub(super) fn solver_class(&self, z: SolverId) -> &'static str {
         self.state
             .solvers
             .get(&z)
@@ -741,7 +749,7 @@ impl Executor {
     }
 
     /// The terms of `ids` (released ones too), or `None` when one is unknown.
-    fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
+    pub(super) fn terms_of(&self, ids: impl IntoIterator<Item = TermId>) -> Option<Vec<Dynamic>> {
         ids.into_iter()
             .map(|t| {
                 self.terms
@@ -813,7 +821,7 @@ impl Executor {
 
     /// A Z3 error inside a check's own solvers: a resource limit or another expected refusal is
     /// no verdict (counted), anything else a Z3 error at the check's line.
-    fn check_error(&mut self, check: &Check, message: String) -> Result<(), ExecError> {
+    pub(super) fn check_error(&mut self, check: &Check, message: String) -> Result<(), ExecError> {
         if super::expected_error(&message) {
             self.count(&format!("{}: refused", check.name()));
             Ok(())

@@ -150,6 +150,45 @@ fn newer<F: Copy>(name: &'static str) -> Option<F> {
     unsafe { super::read::typed::<F>(name) }.ok()
 }
 
+/// Operations of `OPS` that Z3 4.8.12 can build neither by a C function nor through its
+/// parser, with the function of later releases that builds them: a trace that applies one is
+/// refused where the loaded libz3 lacks the function (`read::missing_function`), and the
+/// typing probe's refusal of it there is no disagreement of the model's.
+pub const NEWER_ONLY_OPS: &[(&str, &str)] = &[("str.from_sbv", "Z3_mk_sbv_to_str")];
+
+/// Operations a fuzzer generates only where the loaded libz3 has their C constructor (Z3
+/// 4.8.12 builds the first two through its parser in a replay, but a campaign on it leaves
+/// them out: its rounds stay what they were before these operations joined the table).
+pub const NEWER_CONSTRUCTOR_OPS: &[(&str, &str)] = &[
+    ("str.from_code", "Z3_mk_string_from_code"),
+    ("str.from_ubv", "Z3_mk_ubv_to_str"),
+    ("str.from_sbv", "Z3_mk_sbv_to_str"),
+];
+
+/// The operations of [`NEWER_CONSTRUCTOR_OPS`] whose constructor the loaded libz3 lacks.
+pub fn ops_without_constructor() -> Vec<&'static str> {
+    NEWER_CONSTRUCTOR_OPS
+        .iter()
+        .filter(|(_, function)| super::read::function(function).is_none())
+        .map(|(op, _)| *op)
+        .collect()
+}
+
+/// Whether the loaded libz3 can build the operation `name` (only [`NEWER_ONLY_OPS`] may be
+/// missing).
+pub fn op_available(name: &str) -> bool {
+    NEWER_ONLY_OPS
+        .iter()
+        .filter(|(op, _)| *op == name)
+        .all(|(_, function)| super::read::function(function).is_some())
+}
+
+/// The SMT-LIB sample of `str.from_ubv` / `str.from_sbv` of a bit-vector of `sort`, for
+/// Z3's parser where the loaded libz3 lacks the C constructor.
+fn bv_to_str_sample(name: &str, sort: &Sort) -> String {
+    format!("({name} (_ bv0 {}))", sort.bv_width().unwrap_or(1))
+}
+
 /// Arithmetic on Int or Real arguments, chosen by the first argument's sort.
 fn arith(
     args: &[&Dynamic],
@@ -439,6 +478,22 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
             Some(code) => sys_args("Z3_mk_string_to_code", a, |c, x| unsafe { code(c, x[0]) }),
             None => parsed_app(r#"(str.to_code "")"#, a),
         },
+        "str.from_code" => match newer::<AstToAst>("Z3_mk_string_from_code") {
+            // SAFETY: the function's z3_api.h signature, on a live argument.
+            Some(code) => sys_args("Z3_mk_string_from_code", a, |c, x| unsafe { code(c, x[0]) }),
+            None => parsed_app("(str.from_code 0)", a),
+        },
+        "str.from_ubv" | "str.from_sbv" => {
+            let function = match op.name {
+                "str.from_ubv" => "Z3_mk_ubv_to_str",
+                _ => "Z3_mk_sbv_to_str",
+            };
+            match newer::<AstToAst>(function) {
+                // SAFETY: the function's z3_api.h signature, on a live argument.
+                Some(text) => sys_args(function, a, |c, x| unsafe { text(c, x[0]) }),
+                None => parsed_app(&bv_to_str_sample(op.name, sorts[0]), a),
+            }
+        }
         "str.replace_all" => match newer::<Ast3ToAst>("Z3_mk_seq_replace_all") {
             // SAFETY: the function's z3_api.h signature, on live arguments.
             Some(replace) => sys_args("Z3_mk_seq_replace_all", a, |c, x| unsafe {
@@ -669,6 +724,8 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "abs" => return Parsed("(abs 0.0)".into()),
         "str.to_code" => return Parsed(r#"(str.to_code "")"#.into()),
         "str.replace_all" => return Parsed(r#"(str.replace_all "" "" "")"#.into()),
+        "str.from_code" => return Parsed("(str.from_code 0)".into()),
+        "str.from_ubv" | "str.from_sbv" => return Parsed(bv_to_str_sample(op.name, sorts[0])),
         "str.replace_re" => return Parsed(r#"(str.replace_re "" re.all "")"#.into()),
         "str.replace_re_all" => return Parsed(r#"(str.replace_re_all "" re.all "")"#.into()),
         other => return Parsed(other.to_string()),

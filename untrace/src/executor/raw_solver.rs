@@ -131,6 +131,48 @@ impl RawSolver {
         (self.raw, self.solver)
     }
 
+    /// A solver `make` returns (for the functions only newer releases have, looked up by
+    /// name) with `rlimit`, given `assertions`.
+    pub fn made(
+        rlimit: u32,
+        assertions: &[Bool],
+        make: impl FnOnce(Z3_context) -> Option<Z3_solver>,
+    ) -> Option<RawSolver> {
+        Self::new(rlimit, assertions, make)
+    }
+
+    /// After a sat answer: the first of `terms` that the solver's model (`Z3_model_eval`
+    /// with completion) does not make true; `None` when there is no model or a term has no
+    /// value.
+    pub fn first_false(&self, terms: &[Dynamic]) -> Option<Option<Dynamic>> {
+        // SAFETY: a live solver after a check; the model is referenced while evaluated.
+        unsafe {
+            let model = z3_sys::Z3_solver_get_model(self.raw, self.solver)?;
+            z3_sys::Z3_model_inc_ref(self.raw, model);
+            let mut found = Some(None);
+            for t in terms {
+                let mut out: Option<z3_sys::Z3_ast> = None;
+                let done = z3_sys::Z3_model_eval(
+                    self.raw,
+                    model,
+                    t.get_z3_ast(),
+                    true,
+                    &mut out as *mut _ as *mut _,
+                );
+                let Some(value) = out.filter(|_| done) else {
+                    found = None;
+                    break;
+                };
+                if z3_sys::Z3_get_bool_value(self.raw, value) != z3_sys::Z3_L_TRUE {
+                    found = Some(Some(t.clone()));
+                    break;
+                }
+            }
+            z3_sys::Z3_model_dec_ref(self.raw, model);
+            found
+        }
+    }
+
     fn new(
         rlimit: u32,
         assertions: &[Bool],

@@ -40,6 +40,14 @@ pub const CONGRUENCE_FUNCTIONS: &[&str] = &[
     "Z3_solver_congruence_explain",
 ];
 
+/// The constructors of `str.from_code`, `str.from_ubv` and `str.from_sbv`, which only
+/// releases after 4.8.12 have.
+const NEWER_OP_FUNCTIONS: &[&str] = &[
+    "Z3_mk_string_from_code",
+    "Z3_mk_ubv_to_str",
+    "Z3_mk_sbv_to_str",
+];
+
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
 /// header.
 pub fn newer_functions_present() -> Vec<&'static str> {
@@ -48,8 +56,29 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .filter(|r| r.3)
         .map(|r| r.1)
         .chain(CONGRUENCE_FUNCTIONS.iter().copied())
+        .chain(super::simplifier::SIMPLIFIER_FUNCTIONS.iter().copied())
+        .chain(NEWER_OP_FUNCTIONS.iter().copied())
+        .chain(
+            super::initial_value::INITIAL_VALUE_FUNCTIONS
+                .iter()
+                .copied(),
+        )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has every function of `check_initial_value`.
+pub fn initial_values_available() -> bool {
+    super::initial_value::INITIAL_VALUE_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_simplifier`.
+pub fn simplifiers_available() -> bool {
+    super::simplifier::SIMPLIFIER_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_congruence`.
@@ -71,6 +100,17 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                     .collect()
             }
             model::Call::Check(model::Check::Congruence { .. }) => CONGRUENCE_FUNCTIONS.to_vec(),
+            model::Call::Op { op, .. } => super::ops::NEWER_ONLY_OPS
+                .iter()
+                .filter(|(name, _)| *name == op.0.name)
+                .map(|(_, function)| *function)
+                .collect(),
+            model::Call::Check(model::Check::InitialValue { .. }) => {
+                super::initial_value::INITIAL_VALUE_FUNCTIONS.to_vec()
+            }
+            model::Call::Check(model::Check::Simplifier { .. }) => {
+                super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
+            }
             _ => return None,
         };
         needed

@@ -2026,9 +2026,9 @@ impl Lower {
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
             }
-            Check::Congruence { .. } => {
+            Check::Congruence { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 self.note(format!(
-                    "`{}`: the congruence check (a newer Z3's functions) is not expressed",
+                    "`{}`: the check of a newer Z3's functions is not expressed",
                     check.name()
                 ));
             }
