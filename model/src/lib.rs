@@ -11,6 +11,8 @@
 //!   sequence without Z3.
 //! - [`trace`]: the text and binary trace formats.
 //! - [`fixedpoint`]: the trace's fixedpoint context and its readers.
+//! - [`handles`]: AST maps and vectors (their scripts and reference containers) and the
+//!   global reads (`read_global`).
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
 //! - [`read`]: the read-back functions and what the reference state expects them to answer.
@@ -25,6 +27,7 @@ pub mod datatype;
 pub mod finding;
 pub mod fixedpoint;
 pub mod fuzz;
+pub mod handles;
 pub mod options;
 pub mod rcf;
 pub mod read;
