@@ -67,8 +67,16 @@ fn a_wrong_answer_of_a_map_a_vector_or_a_global_read_is_a_finding() {
     let dir = tempfile::tempdir().expect("temp dir");
     let inject = [("UNTRACE_INJECT", "wrong-read")];
     let cases = [
-        ("map.trace", "ast_map t1 t3 t2 t2\n", "read-back|Z3_ast_map_size"),
-        ("vector.trace", "ast_vector t3 t1\n", "read-back|Z3_ast_vector_push"),
+        (
+            "map.trace",
+            "ast_map t1 t3 t2 t2\n",
+            "read-back|Z3_ast_map_size",
+        ),
+        (
+            "vector.trace",
+            "ast_vector t3 t1\n",
+            "read-back|Z3_ast_vector_push",
+        ),
         (
             "global.trace",
             "read_global \"Z3_global_param_get\" \"smt.random_seed\"\n",

@@ -100,8 +100,18 @@ impl Executor {
         }
         let ops = model::handles::vector_ops(terms);
         let ctx = self.main.get_z3_context();
-        let other = guard::fresh_context().map_err(z3err)?;
-        let other_raw = other.get_z3_context();
+        // The context vectors are translated into, made once per executor (a context costs
+        // milliseconds) and never shared with another round or replay: it keeps what the
+        // translations declared (a datatype of one name but other parameters, declared by
+        // an earlier round, is refused there).
+        if self.translate_target.is_none() {
+            self.translate_target = Some(guard::fresh_context().map_err(z3err)?);
+        }
+        let other_raw = self
+            .translate_target
+            .as_ref()
+            .map(|c| c.get_z3_context())
+            .ok_or_else(|| z3err("no context to translate into".into()))?;
         let wrong = self.wrong_read();
         // SAFETY: both vectors live (referenced) within this block, each released in its own
         // context before `other` is dropped.
@@ -115,7 +125,6 @@ impl Executor {
             Z3_ast_vector_dec_ref(ctx, v);
             verdict
         })?;
-        drop(other);
         self.judged(verdict, "ast_vector")
     }
 
@@ -910,7 +919,12 @@ unsafe fn judge_descrs(
     function: &str,
     solver_kinds: &HashMap<String, model::options::ParamKind>,
 ) -> Verdict {
-    if let Some((missing, _)) = described.iter().find(|(n, _)| !help.contains(n.as_str())) {
+    // The help's words (a name stands alone, first on its line): one pass over the text
+    // rather than a search per name.
+    let words: std::collections::HashSet<&str> = help
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ':'))
+        .collect();
+    if let Some((missing, _)) = described.iter().find(|(n, _)| !words.contains(n.as_str())) {
         return fail(
             format!("`{missing}` is described but not in the help text"),
             cause,
