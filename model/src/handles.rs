@@ -189,7 +189,8 @@ pub const GLOBAL_READERS: &[(&str, GlobalSubject, bool)] = &[
     ("Z3_global_param_reset_all", GlobalSubject::Nothing, false),
     // Only in releases after 4.8.12: the global parameters' descriptions (every parameter
     // of [`GLOBAL_DEFAULTS`] without a module described), the simplifiers' names (each
-    // makes a simplifier, `Z3_mk_simplifier`).
+    // makes a simplifier, `Z3_mk_simplifier`, with a description and a help text that names
+    // its described parameters).
     ("Z3_get_global_param_descrs", GlobalSubject::Nothing, true),
     ("Z3_get_simplifier_name", GlobalSubject::Nothing, true),
 ];
