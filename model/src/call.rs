@@ -1698,8 +1698,8 @@ pub enum Call {
     AstMap(Vec<(TermId, TermId)>),
     /// `ast_vector tT ...`: one fresh `Z3_ast_vector` given the terms (`push`), reversed by
     /// `set`, shrunk to half and grown back (`resize`); after every step its size and
-    /// elements must be the reference vector's; translated into a second context
-    /// (`Z3_ast_vector_translate`), its elements print as the first's.
+    /// elements must be the reference vector's; translated into a second context and back
+    /// (`Z3_ast_vector_translate`), it holds the very same terms.
     AstVector(Vec<TermId>),
     /// `read_global "Z3_FUNCTION" "SUBJECT"`: a process-wide read
     /// (`crate::handles::GLOBAL_READERS`): the version, the tactic and probe names, help

@@ -11,7 +11,7 @@
 //! `ast_vector tT ...` pushes the terms, reverses them in place with `set`, shrinks the vector
 //! to half with `resize`, grows it back and fills the new slots ([`vector_ops`]); after every
 //! step Z3's size and elements must be the [`RefVector`]'s; the vector translated into a
-//! second context must print its elements as the first does.
+//! second context and back must hold the very same terms.
 //!
 //! `read_global "Z3_FUNCTION" "SUBJECT"` names one function of [`GLOBAL_READERS`], so that a
 //! new global read is a row, not a call (as `crate::read` does for terms).

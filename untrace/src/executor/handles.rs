@@ -84,7 +84,10 @@ impl Executor {
                 return fail("Z3_mk_ast_map gave no map".into(), "Z3_mk_ast_map");
             };
             Z3_ast_map_inc_ref(ctx, map);
+            // Printed with shared subterms as `let`s, as vectors are; the default put back.
+            Z3_set_ast_print_mode(ctx, AstPrintMode::Smtlib2Compliant);
             let verdict = run_map(ctx, map, &ops, &asts, wrong);
+            Z3_set_ast_print_mode(ctx, AstPrintMode::SmtlibFull);
             Z3_ast_map_dec_ref(ctx, map);
             verdict
         })?;
@@ -100,18 +103,29 @@ impl Executor {
         }
         let ops = model::handles::vector_ops(terms);
         let ctx = self.main.get_z3_context();
-        // The context vectors are translated into, made once per executor (a context costs
-        // milliseconds) and never shared with another round or replay: it keeps what the
-        // translations declared (a datatype of one name but other parameters, declared by
-        // an earlier round, is refused there).
-        if self.translate_target.is_none() {
-            self.translate_target = Some(guard::fresh_context().map_err(z3err)?);
-        }
-        let other_raw = self
-            .translate_target
-            .as_ref()
-            .map(|c| c.get_z3_context())
-            .ok_or_else(|| z3err("no context to translate into".into()))?;
+        // The context vectors are translated into. A context costs milliseconds (10 to 20 on
+        // 4.8.12), so one serves every round of the thread; but a context keeps what
+        // translations into it declared (a datatype of an earlier round's name but other
+        // parameters is refused there), so a round that declared datatypes or recursive
+        // functions does not translate (counted). What a translation gives (elements that
+        // print as the source's) does not depend on what else the context holds.
+        let declares = !self.state.datatypes.by_name.is_empty() || !self.state.rec_funcs.is_empty();
+        let other_raw = if declares {
+            self.count(
+                "ast_vector: not translated: the round declared datatypes or recursive functions",
+            );
+            None
+        } else {
+            Some(
+                SHARED_TARGET
+                    .with(|t| {
+                        t.get_or_init(|| guard::fresh_context().ok())
+                            .as_ref()
+                            .map(|c| c.get_z3_context())
+                    })
+                    .ok_or_else(|| z3err("no context to translate into".into()))?,
+            )
+        };
         let wrong = self.wrong_read();
         // SAFETY: both vectors live (referenced) within this block, each released in its own
         // context before `other` is dropped.
@@ -120,8 +134,14 @@ impl Executor {
                 return fail("Z3_mk_ast_vector gave no vector".into(), "Z3_mk_ast_vector");
             };
             Z3_ast_vector_inc_ref(ctx, v);
-            let verdict = run_vector(ctx, v, &ops, &asts, wrong)
-                .and_then(|()| translated_alike(ctx, v, other_raw));
+            // Printed with shared subterms as `let`s (the default mode writes a DAG out as a
+            // tree), in both contexts alike; the default is put back.
+            Z3_set_ast_print_mode(ctx, AstPrintMode::Smtlib2Compliant);
+            let verdict = run_vector(ctx, v, &ops, &asts, wrong).and_then(|()| match other_raw {
+                Some(other) => translated_alike(ctx, v, other),
+                None => Ok(()),
+            });
+            Z3_set_ast_print_mode(ctx, AstPrintMode::SmtlibFull);
             Z3_ast_vector_dec_ref(ctx, v);
             verdict
         })?;
@@ -352,6 +372,12 @@ impl Executor {
     }
 }
 
+thread_local! {
+    /// The translation target of rounds without datatypes or recursive functions.
+    static SHARED_TARGET: std::cell::OnceCell<Option<z3::Context>> =
+        const { std::cell::OnceCell::new() };
+}
+
 /// The table's `&'static` name of a global read function.
 fn static_name(function: &str) -> Result<&'static str, ExecError> {
     model::handles::GLOBAL_READERS
@@ -525,43 +551,51 @@ unsafe fn run_vector(
     Ok(())
 }
 
-/// `v` translated into `other`: as long, each element printed as in `ctx`.
+/// `v` translated into `other` and back: as long, each element the very term it was (Z3
+/// shares equal terms, so a faithful round trip gives the same ASTs; printing both sides
+/// costs milliseconds a term on large ones).
 ///
 /// # Safety
 /// Live contexts and vector (every slot set).
 unsafe fn translated_alike(ctx: Z3_context, v: Z3_ast_vector, other: Z3_context) -> Verdict {
+    let cause = "Z3_ast_vector_translate";
     let Some(copy) = Z3_ast_vector_translate(ctx, v, other) else {
-        return fail(
-            "Z3_ast_vector_translate gave no vector".into(),
-            "Z3_ast_vector_translate",
-        );
+        return fail("Z3_ast_vector_translate gave no vector".into(), cause);
     };
     Z3_ast_vector_inc_ref(other, copy);
     let n = Z3_ast_vector_size(ctx, v);
-    let verdict = if Z3_ast_vector_size(other, copy) != n {
-        fail(
-            format!(
-                "the translated AST vector has {} elements, not {n}",
-                Z3_ast_vector_size(other, copy)
-            ),
-            "Z3_ast_vector_translate",
-        )
-    } else {
-        (0..n).try_for_each(|i| {
-            let here = Z3_ast_vector_get(ctx, v, i).map(|a| copied(Z3_ast_to_string(ctx, a)));
-            let there =
-                Z3_ast_vector_get(other, copy, i).map(|a| copied(Z3_ast_to_string(other, a)));
-            if here == there {
-                Ok(())
-            } else {
-                fail(
-                    format!("element {i} prints as {here:?}, translated as {there:?}"),
-                    "Z3_ast_vector_translate",
-                )
-            }
-        })
-    };
+    let there = Z3_ast_vector_size(other, copy);
+    let back = Z3_ast_vector_translate(other, copy, ctx);
     Z3_ast_vector_dec_ref(other, copy);
+    if there != n {
+        return fail(
+            format!("the translated AST vector has {there} elements, not {n}"),
+            cause,
+        );
+    }
+    let Some(back) = back else {
+        return fail("Z3_ast_vector_translate back gave no vector".into(), cause);
+    };
+    Z3_ast_vector_inc_ref(ctx, back);
+    let verdict = (0..n).try_for_each(|i| {
+        let same = match (
+            Z3_ast_vector_get(ctx, v, i),
+            Z3_ast_vector_get(ctx, back, i),
+        ) {
+            (Some(a), Some(b)) => Z3_is_eq_ast(ctx, a, b),
+            _ => false,
+        };
+        if same {
+            Ok(())
+        } else {
+            let printed = Z3_ast_vector_get(ctx, v, i).map(|a| copied(Z3_ast_to_string(ctx, a)));
+            fail(
+                format!("element {i} ({printed:?}) translated and back is another term"),
+                cause,
+            )
+        }
+    });
+    Z3_ast_vector_dec_ref(ctx, back);
     verdict
 }
 

@@ -249,8 +249,6 @@ pub struct Executor {
     datatypes: datatypes::Declared,
     /// Their constructors and selectors, for the independent evaluator.
     datatype_env: Rc<model::eval::Env>,
-    /// The context `ast_vector` translates into, made at its first use.
-    translate_target: Option<Context>,
 }
 
 fn z3err(message: String) -> ExecError {
@@ -280,7 +278,6 @@ impl Executor {
             simplified_from: HashMap::new(),
             datatypes: Default::default(),
             datatype_env: Default::default(),
-            translate_target: None,
             config,
             state: State::new(),
             main,
