@@ -95,7 +95,8 @@ impl Executor {
     }
 
     /// `ast_vector`: the script of `model::handles::vector_ops` on a fresh `Z3_ast_vector`,
-    /// judged against a reference vector; then its translation into a second context.
+    /// judged against a reference vector; then its translation into a second context and
+    /// back.
     pub(super) fn ast_vector(&mut self, terms: &[TermId]) -> Result<(), ExecError> {
         let mut asts: HashMap<TermId, Z3_ast> = HashMap::new();
         for t in terms {
@@ -107,8 +108,8 @@ impl Executor {
         // 4.8.12), so one serves every round of the thread; but a context keeps what
         // translations into it declared (a datatype of an earlier round's name but other
         // parameters is refused there), so a round that declared datatypes or recursive
-        // functions does not translate (counted). What a translation gives (elements that
-        // print as the source's) does not depend on what else the context holds.
+        // functions does not translate (counted). What a translation gives (the same terms
+        // back) does not depend on what else the context holds.
         let declares = !self.state.datatypes.by_name.is_empty() || !self.state.rec_funcs.is_empty();
         let other_raw = if declares {
             self.count(
@@ -127,15 +128,15 @@ impl Executor {
             )
         };
         let wrong = self.wrong_read();
-        // SAFETY: both vectors live (referenced) within this block, each released in its own
-        // context before `other` is dropped.
+        // SAFETY: every vector lives (referenced) within this block and is released in its
+        // own context, which outlives it (the second is the thread's).
         let verdict = self.main(|| unsafe {
             let Some(v) = Z3_mk_ast_vector(ctx) else {
                 return fail("Z3_mk_ast_vector gave no vector".into(), "Z3_mk_ast_vector");
             };
             Z3_ast_vector_inc_ref(ctx, v);
             // Printed with shared subterms as `let`s (the default mode writes a DAG out as a
-            // tree), in both contexts alike; the default is put back.
+            // tree); the default is put back.
             Z3_set_ast_print_mode(ctx, AstPrintMode::Smtlib2Compliant);
             let verdict = run_vector(ctx, v, &ops, &asts, wrong).and_then(|()| match other_raw {
                 Some(other) => translated_alike(ctx, v, other),
@@ -309,6 +310,8 @@ impl Executor {
             )));
         }
         let ctx = self.main.get_z3_context();
+        // SAFETY (every arm): plain reads of the live thread-local context; each helper
+        // references what it makes and releases it before it returns.
         let verdict = match function {
             "Z3_get_version" => self.main(|| unsafe { version() })?,
             "Z3_get_tactic_name" => {
