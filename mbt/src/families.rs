@@ -1249,3 +1249,96 @@ impl HornTerms {
         self.forall(cx, body, false)
     }
 }
+
+// ---- Handles and global reads -----------------------------------------------------------
+
+/// AST maps and vectors over closed pool terms (`ast_map`, `ast_vector`: the executor runs
+/// each script against a reference container), and two reads of the process (`read_global`:
+/// the version, tactic and probe names, help texts and parameter descriptions, global
+/// parameters), each judged where the model knows the answer. No solver check: cheap.
+pub struct Handles;
+impl Action for Handles {
+    fn name(&self) -> &'static str {
+        "handles"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && !cx.pool.is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        use model::handles::{GlobalSubject, GLOBAL_DEFAULTS, GLOBAL_READERS};
+        let closed: Vec<TermId> = {
+            let state = cx.sut.state();
+            cx.pool
+                .all()
+                .into_iter()
+                .filter(|t| state.term(*t).is_ok_and(|i| i.free_vars.is_empty()))
+                .collect()
+        };
+        if closed.is_empty() {
+            return Ok(false);
+        }
+        let pick = |rng: &mut rand_chacha::ChaCha8Rng| closed[rng.random_range(0..closed.len())];
+        // A pair of one term twice erases it: one in five.
+        let pairs: Vec<(TermId, TermId)> = (0..cx.rng.random_range(1..=6))
+            .map(|_| {
+                let key = pick(&mut cx.rng);
+                let value = if cx.rng.random_bool(0.2) {
+                    key
+                } else {
+                    pick(&mut cx.rng)
+                };
+                (key, value)
+            })
+            .collect();
+        cx.run(Call::AstMap(pairs))?;
+        // Half the time: a vector's translation makes the round's second context (5 ms).
+        if cx.rng.random_bool(0.5) {
+            let elements: Vec<TermId> = (0..cx.rng.random_range(1..=5))
+                .map(|_| pick(&mut cx.rng))
+                .collect();
+            cx.run(Call::AstVector(elements))?;
+        }
+        // Listing and making every tactic (36 ms on either Z3) and a default solver's help
+        // with its descriptions (56 ms on 4.8.12) cost ten times the other reads: a sixth
+        // as often.
+        const COSTLY: &[&str] = &["Z3_get_tactic_name", "Z3_solver_get_help"];
+        let rows: Vec<(&str, GlobalSubject, u32)> = GLOBAL_READERS
+            .iter()
+            .filter(|(name, ..)| untrace::executor::read::global_available(name))
+            .map(|(name, subject, _)| (*name, *subject, if COSTLY.contains(name) { 1 } else { 6 }))
+            .collect();
+        let total: u32 = rows.iter().map(|r| r.2).sum();
+        for _ in 0..2 {
+            let mut ticket = cx.rng.random_range(0..total);
+            let (function, kind) = rows
+                .iter()
+                .find_map(
+                    |&(name, subject, weight)| match ticket.checked_sub(weight) {
+                        Some(rest) => {
+                            ticket = rest;
+                            None
+                        }
+                        None => Some((name, subject)),
+                    },
+                )
+                .expect("a ticket below the total weight");
+            let from = |list: &[&str], rng: &mut rand_chacha::ChaCha8Rng| {
+                list[rng.random_range(0..list.len())].to_string()
+            };
+            let subject = match kind {
+                GlobalSubject::Nothing => String::new(),
+                GlobalSubject::Tactic => from(model::options::GOAL_TACTICS, &mut cx.rng),
+                GlobalSubject::Probe => from(model::options::PROBES, &mut cx.rng),
+                GlobalSubject::GlobalParam => GLOBAL_DEFAULTS
+                    [cx.rng.random_range(0..GLOBAL_DEFAULTS.len())]
+                .0
+                .to_string(),
+            };
+            cx.run(Call::ReadGlobal {
+                function: function.into(),
+                subject,
+            })?;
+        }
+        Ok(true)
+    }
+}

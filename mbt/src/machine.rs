@@ -108,6 +108,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &crate::families::RcfRead, 2, Main),
     t(Main, &crate::families::Algebraic, 1, Main),
     t(Main, &crate::families::Fixedpoint, 1, Main),
+    t(Main, &crate::families::Handles, 1, Main),
     t(Main, &Release, 4, Main),
     t(Main, &Assert, 10, Main),
     t(Main, &AssertAndTrack, 4, Main),

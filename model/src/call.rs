@@ -1288,6 +1288,20 @@ macro_rules! walk_call {
                 $v.string(function, "a quantifier maker");
                 $v.term(term);
             }
+            Call::AstMap(pairs) => {
+                $v.head(spec!("ast_map", None, Handles, ["Z3_mk_ast_map", "Z3_ast_map_inc_ref", "Z3_ast_map_insert", "Z3_ast_map_erase", "Z3_ast_map_find", "Z3_ast_map_contains", "Z3_ast_map_size", "Z3_ast_map_keys", "Z3_ast_map_to_string", "Z3_ast_map_reset", "Z3_ast_map_dec_ref", "Z3_get_ast_id", "Z3_is_eq_ast"], ApiOnly));
+                $v.term_pairs(pairs, "pairs of a key and a value (a key twice: erase it)");
+            }
+            Call::AstVector(terms) => {
+                $v.head(spec!("ast_vector", None, Handles, ["Z3_mk_ast_vector", "Z3_ast_vector_inc_ref", "Z3_ast_vector_push", "Z3_ast_vector_set", "Z3_ast_vector_resize", "Z3_ast_vector_size", "Z3_ast_vector_get", "Z3_ast_vector_to_string", "Z3_ast_vector_translate", "Z3_ast_vector_dec_ref", "Z3_is_eq_ast", "Z3_ast_to_string"], ApiOnly));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
+            // The function is an argument (`crate::handles::GLOBAL_READERS`).
+            Call::ReadGlobal { function, subject } => {
+                $v.head(spec!("read_global", None, Reads, ["Z3_get_full_version", "Z3_get_num_tactics", "Z3_get_num_probes", "Z3_mk_tactic", "Z3_mk_probe", "Z3_solver_get_param_descrs", "Z3_simplify_get_param_descrs", "Z3_optimize_get_param_descrs", "Z3_tactic_get_param_descrs", "Z3_tactic_get_descr", "Z3_mk_params", "Z3_params_validate", "Z3_params_to_string", "Z3_global_param_set"], ApiOnly));
+                $v.string(function, "a Z3 global read function");
+                $v.string(subject, "its subject (a tactic, probe or parameter name, or empty)");
+            }
         }
     }};
 }
@@ -1852,6 +1866,25 @@ pub enum Call {
     QuantRebuild {
         function: String,
         term: TermId,
+    },
+    /// `ast_map tK tV ...`: one fresh `Z3_ast_map` given each pair in turn, K ↦ V inserted
+    /// (a pair of one term twice erases it), then reset and given its first insertion
+    /// again; after every step its size, `contains`, `find` and keys must be those of the
+    /// reference map (`crate::handles`). Nothing recorded; a disagreement is a `read-back`
+    /// finding. Appended last: binary traces keep their variant numbers.
+    AstMap(Vec<(TermId, TermId)>),
+    /// `ast_vector tT ...`: one fresh `Z3_ast_vector` given the terms (`push`), reversed by
+    /// `set`, shrunk to half and grown back (`resize`); after every step its size and
+    /// elements must be the reference vector's; translated into a second context and back
+    /// (`Z3_ast_vector_translate`), it holds the very same terms.
+    AstVector(Vec<TermId>),
+    /// `read_global "Z3_FUNCTION" "SUBJECT"`: a process-wide read
+    /// (`crate::handles::GLOBAL_READERS`): the version, the tactic and probe names, help
+    /// texts and parameter descriptions, global parameters; judged where the model knows
+    /// (a global parameter reads back what the trace set). Nothing recorded.
+    ReadGlobal {
+        function: String,
+        subject: String,
     },
 }
 
@@ -2802,6 +2835,12 @@ impl Call {
                 Call::QuantRebuild {
                     function: text(),
                     term: t,
+                },
+                Call::AstMap(vec![]),
+                Call::AstVector(vec![]),
+                Call::ReadGlobal {
+                    function: text(),
+                    subject: text(),
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

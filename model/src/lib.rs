@@ -12,6 +12,8 @@
 //! - [`trace`]: the text and binary trace formats.
 //! - [`fixedpoint`]: the trace's fixedpoint context and its readers.
 //! - [`goals`]: the readers of goals and solvers, and the probe combinators.
+//! - [`handles`]: AST maps and vectors (their scripts and reference containers) and the
+//!   global reads (`read_global`).
 //! - [`finding`]: failure kinds and their signatures (dedup by root cause).
 //! - [`options`]: logics and tactics the model accepts.
 //! - [`read`]: the read-back functions and what the reference state expects them to answer.
@@ -27,6 +29,7 @@ pub mod finding;
 pub mod fixedpoint;
 pub mod fuzz;
 pub mod goals;
+pub mod handles;
 pub mod options;
 pub mod quant;
 pub mod rcf;

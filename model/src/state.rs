@@ -361,6 +361,9 @@ pub struct State {
     pub algebraic: HashMap<TermId, Option<Interval>>,
     /// The trace's fixedpoint context (the last `fp_new`'s).
     pub fixedpoint: Option<crate::fixedpoint::FpInfo>,
+    /// The global parameters the trace set (`set_global`), in order: what
+    /// `Z3_global_param_get` must read back (`crate::handles::expected_global`).
+    pub globals: Vec<(String, String)>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -1031,6 +1034,32 @@ impl State {
             }
             Call::ReadEq(a, b) => self.term(*a).and(self.term(*b)).map(drop),
             Call::ReadStats(solver) => self.solver(*solver).map(drop),
+            Call::AstMap(pairs) => {
+                if pairs.is_empty() {
+                    return violation("ast_map without a pair of terms");
+                }
+                for (k, v) in pairs {
+                    self.closed_term(*k, "AST map key")?;
+                    self.closed_term(*v, "AST map value")?;
+                }
+                Ok(())
+            }
+            Call::AstVector(terms) => {
+                if terms.is_empty() {
+                    return violation("ast_vector without a term");
+                }
+                for t in terms {
+                    self.closed_term(*t, "AST vector element")?;
+                }
+                Ok(())
+            }
+            Call::ReadGlobal { function, subject } => {
+                let Some((kind, _)) = crate::handles::global_reader(function) else {
+                    return violation(format!("`{function}` is no global read function"));
+                };
+                crate::handles::admits_subject(kind, subject)
+                    .map_err(|why| Violation(format!("`{function}`: {why}")))
+            }
             Call::DeclareDatatypes { .. } => self.resolve_datatypes(call).map(drop),
             Call::SortDatatype { name, params } => {
                 let Some(d) = self.datatypes.by_name.get(name) else {
@@ -1668,13 +1697,18 @@ impl State {
                     self.solvers.insert(z, copy);
                 }
             }
-            Call::SetGlobal { .. } | Call::ToSmt2(_) | Call::ModelEval { .. } | Call::Cube(_) => {}
-            // Reading changes nothing.
+            Call::SetGlobal { key, value } => self.globals.push((key.clone(), value.clone())),
+            Call::ToSmt2(_) | Call::ModelEval { .. } | Call::Cube(_) => {}
+            // Reading changes nothing (`read_global "Z3_global_param_reset_all"` makes the
+            // trace's settings again, and the AST maps and vectors live within their call).
             Call::Read { .. }
             | Call::ReadSort { .. }
             | Call::ReadRcf { .. }
             | Call::ReadEq(..)
-            | Call::ReadStats(_) => {}
+            | Call::ReadStats(_)
+            | Call::AstMap(_)
+            | Call::AstVector(_)
+            | Call::ReadGlobal { .. } => {}
             Call::SetParam { solver, .. }
             | Call::Assert(solver, _)
             | Call::AssertAndTrack { solver, .. }

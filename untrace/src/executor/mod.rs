@@ -18,6 +18,7 @@ mod checks;
 mod datatypes;
 mod fixedpoint;
 mod guard;
+mod handles;
 mod initial_value;
 pub mod inject;
 mod introspect;
@@ -1241,6 +1242,18 @@ impl Executor {
             }
             Call::FpReadRel { function, relation } => self.fp_read_relation(function, *relation)?,
             Call::FpFromString(text) => self.fp_from_string(text)?,
+            Call::AstMap(pairs) => {
+                self.ast_map(pairs)?;
+                Outcome::Nothing
+            }
+            Call::AstVector(terms) => {
+                self.ast_vector(terms)?;
+                Outcome::Nothing
+            }
+            Call::ReadGlobal { function, subject } => {
+                self.read_global(function, subject)?;
+                Outcome::Nothing
+            }
             Call::Check(check) => {
                 if self.config.run_checks {
                     self.run_check(check)?;
@@ -1597,6 +1610,9 @@ impl Executor {
 
     fn read_term(&mut self, function: &str, term: TermId) -> Result<String, ExecError> {
         let reader = self.reader(function)?;
+        if reader == model::read::Reader::PrintMode {
+            return self.print_mode_read(term);
+        }
         let t = self.z3_term(term)?;
         let (value, returned) = self.main(|| read::read_term(reader, t))?.map_err(z3err)?;
         let value = self.injected_read(value);

@@ -63,6 +63,12 @@ pub fn newer_functions_present() -> Vec<&'static str> {
                 .iter()
                 .copied(),
         )
+        .chain(
+            model::handles::GLOBAL_READERS
+                .iter()
+                .filter(|r| r.2)
+                .map(|r| r.0),
+        )
         .filter(|name| function(name).is_some())
         .collect()
 }
@@ -79,6 +85,15 @@ pub fn simplifiers_available() -> bool {
     super::simplifier::SIMPLIFIER_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has the function of the global read `function`
+/// (`model::handles::GLOBAL_READERS`; those of releases after 4.8.12 are looked up).
+pub fn global_available(function: &str) -> bool {
+    model::handles::GLOBAL_READERS
+        .iter()
+        .find(|(name, ..)| *name == function)
+        .is_some_and(|(name, _, newer)| !newer || self::function(name).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_congruence`.
@@ -111,6 +126,11 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::Simplifier { .. }) => {
                 super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
             }
+            model::Call::ReadGlobal { function, .. } => model::handles::GLOBAL_READERS
+                .iter()
+                .filter(|(name, _, newer)| *newer && name == function)
+                .map(|(name, ..)| *name)
+                .collect(),
             _ => return None,
         };
         needed
@@ -441,6 +461,8 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             R::IsCharSort | R::IsFiniteSetSort | R::IsRecursiveDatatype => {
                 return Err(format!("{} reads a sort", reader.name()))
             }
+            // The executor prints with the trace's declarations at hand (`handles.rs`).
+            R::PrintMode => return Err("Z3_set_ast_print_mode is read by the executor".into()),
             R::RcfIsRational
             | R::RcfIsAlgebraic
             | R::RcfIsInfinitesimal

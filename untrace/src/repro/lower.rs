@@ -1489,7 +1489,10 @@ impl Lower {
             | Call::ReadSort { .. }
             | Call::ReadRcf { .. }
             | Call::ReadEq(..)
-            | Call::ReadStats(_) => {
+            | Call::ReadStats(_)
+            | Call::AstMap(_)
+            | Call::AstVector(_)
+            | Call::ReadGlobal { .. } => {
                 self.step(Step::Note(format!(
                     "`{}`: read-backs are not lowered (replay the trace: untrace judges them)",
                     model::trace::text::format_call(call)
