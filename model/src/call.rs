@@ -457,6 +457,10 @@ macro_rules! walk_check {
                 $v.term(var);
                 $v.term(value);
             }
+            Check::ParserContext(terms) => {
+                $v.head(spec!("check_parser_context", None, Checks, ["Z3_mk_parser_context", "Z3_parser_context_inc_ref", "Z3_parser_context_add_sort", "Z3_parser_context_add_decl", "Z3_parser_context_from_string", "Z3_parser_context_dec_ref", "Z3_is_eq_ast", "Z3_simplify"], ApiOnly));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
         }
     }};
 }
@@ -1909,6 +1913,14 @@ pub enum Check {
         var: TermId,
         value: TermId,
     },
+    /// `check_parser_context tT...`: the SMT-LIB text of each T, written from the calls that
+    /// built it, parsed by a fresh parser context (`Z3_mk_parser_context`) that knows T's
+    /// uninterpreted declarations and declared sorts (`Z3_parser_context_add_decl`,
+    /// `_add_sort`; `Z3_parser_context_from_string` of `(assert (= T T))`) is T: the same
+    /// term (`Z3_is_eq_ast`), the same after `Z3_simplify`, or one a reference solver does
+    /// not find different. A text Z3's parser refuses is no verdict. Functions only releases
+    /// after 4.8.12 have. Appended last: binary traces keep their variant numbers.
+    ParserContext(Vec<TermId>),
 }
 
 impl Check {
@@ -1976,6 +1988,7 @@ impl Check {
                     var: t,
                     value: t,
                 },
+                Check::ParserContext(vec![]),
             ]
         })
     }

@@ -190,7 +190,7 @@ impl Check {
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config
             }
-            Check::Dump(_) => K::Dump,
+            Check::Dump(_) | Check::ParserContext(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) => K::Literal,
             Check::Simplify(_) => K::Simplify,

@@ -293,6 +293,7 @@ impl Executor {
             Check::InitialValue { solver, var, value } => {
                 self.check_initial_value(check, *solver, *var, *value)
             }
+            Check::ParserContext(terms) => self.check_parser_context(check, terms),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod inject;
 mod numerals;
 pub mod ops;
 mod optimize;
+mod parser_context;
 pub mod plain;
 mod raw_solver;
 mod rcf;

@@ -63,8 +63,20 @@ pub fn newer_functions_present() -> Vec<&'static str> {
                 .iter()
                 .copied(),
         )
+        .chain(
+            super::parser_context::PARSER_CONTEXT_FUNCTIONS
+                .iter()
+                .copied(),
+        )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has every function of `check_parser_context`.
+pub fn parser_contexts_available() -> bool {
+    super::parser_context::PARSER_CONTEXT_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_initial_value`.
@@ -105,6 +117,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .filter(|(name, _)| *name == op.0.name)
                 .map(|(_, function)| *function)
                 .collect(),
+            model::Call::Check(model::Check::ParserContext(_)) => {
+                super::parser_context::PARSER_CONTEXT_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::InitialValue { .. }) => {
                 super::initial_value::INITIAL_VALUE_FUNCTIONS.to_vec()
             }
