@@ -1469,6 +1469,28 @@ impl Action for ParserContextCheck {
     }
 }
 
+/// A new String literal, then `check_chars`: Z3's characters of its code points must agree
+/// with them. Applies only where the loaded libz3 has the character functions (releases
+/// after 4.8.12) and the round has Strings, so rounds on 4.8.12 are what they were.
+pub struct CharsCheck;
+impl Action for CharsCheck {
+    fn name(&self) -> &'static str {
+        "chars"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+            && untrace::executor::read::chars_available()
+            && cx.sut.state().sorts.values().any(|s| *s == Sort::String)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(t) = gen::mk_lit(cx, &Sort::String, false)? else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::Chars(t)))?;
+        Ok(true)
+    }
+}
+
 /// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
 /// `check_literal`: the executor builds the same value through every other exact numeral
 /// constructor of Z3's API and compares.

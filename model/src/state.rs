@@ -1363,6 +1363,13 @@ impl State {
                         params,
                         ..
                     } => simplifier_chain(simplifiers, params),
+                    Check::Chars(t) => {
+                        let info = self.term(*t)?;
+                        match (&info.sort, &info.origin) {
+                            (Sort::String, Origin::Lit(_)) => Ok(()),
+                            _ => violation(format!("{t} is no String literal made by `lit`")),
+                        }
+                    }
                     Check::ParserContext(terms) => {
                         if terms.is_empty() {
                             return violation("check_parser_context needs at least one term");

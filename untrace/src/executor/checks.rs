@@ -294,6 +294,7 @@ impl Executor {
                 self.check_initial_value(check, *solver, *var, *value)
             }
             Check::ParserContext(terms) => self.check_parser_context(check, terms),
+            Check::Chars(t) => self.check_chars(check, *t),
         }
     }
 

@@ -1921,7 +1921,8 @@ impl Lower {
             Check::Congruence { .. }
             | Check::Simplifier { .. }
             | Check::InitialValue { .. }
-            | Check::ParserContext(_) => {
+            | Check::ParserContext(_)
+            | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",
                     check.name()
