@@ -1427,6 +1427,74 @@ impl Action for Skip {
 
 // ---- Numeral differential ---------------------------------------------------------------
 
+/// `check_parser_context` of one to three terms of the pool without quantifiers: Z3's parser
+/// contexts must read their SMT-LIB text back to them. Applies only where the loaded libz3
+/// has the functions (releases after 4.8.12) and the round keeps term texts, so rounds on
+/// 4.8.12 are what they were.
+pub struct ParserContextCheck;
+impl ParserContextCheck {
+    fn subjects(cx: &RoundState<'_>) -> Vec<TermId> {
+        cx.pool
+            .all()
+            .into_iter()
+            .filter(|t| {
+                cx.sut
+                    .state()
+                    .term(*t)
+                    .is_ok_and(|i| !i.quantified && i.free_vars.is_empty())
+            })
+            .collect()
+    }
+}
+impl Action for ParserContextCheck {
+    fn name(&self) -> &'static str {
+        "parser_context"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+            && cx.config.independent
+            && untrace::executor::read::parser_contexts_available()
+            && !cx.pool.all().is_empty()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let subjects = Self::subjects(cx);
+        if subjects.is_empty() {
+            return Ok(false);
+        }
+        let mut terms: Vec<TermId> = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let t = subjects[cx.rng.random_range(0..subjects.len())];
+            if !terms.contains(&t) {
+                terms.push(t);
+            }
+        }
+        cx.run(Call::Check(Check::ParserContext(terms)))?;
+        Ok(true)
+    }
+}
+
+/// A new String literal, then `check_chars`: Z3's characters of its code points must agree
+/// with them. Applies only where the loaded libz3 has the character functions (releases
+/// after 4.8.12) and the round has Strings, so rounds on 4.8.12 are what they were.
+pub struct CharsCheck;
+impl Action for CharsCheck {
+    fn name(&self) -> &'static str {
+        "chars"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+            && untrace::executor::read::chars_available()
+            && cx.sut.state().sorts.values().any(|s| *s == Sort::String)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(t) = gen::mk_lit(cx, &Sort::String, false)? else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::Chars(t)))?;
+        Ok(true)
+    }
+}
+
 /// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
 /// `check_literal`: the executor builds the same value through every other exact numeral
 /// constructor of Z3's API and compares.

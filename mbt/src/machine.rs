@@ -101,6 +101,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &Substitute, 2, Main),
     t(Main, &MkQuantifier, 4, Main),
     t(Main, &CheckLiteral, 2, Main),
+    t(Main, &ParserContextCheck, 1, Main),
+    t(Main, &CharsCheck, 1, Main),
     t(Main, &crate::families::ApplyTactic, 1, Main),
     t(Main, &crate::families::Optimize, 1, Main),
     t(Main, &crate::families::ReadBack, 3, Main),

@@ -492,6 +492,14 @@ macro_rules! walk_check {
                 $v.term(var);
                 $v.term(value);
             }
+            Check::ParserContext(terms) => {
+                $v.head(spec!("check_parser_context", None, Checks, ["Z3_mk_parser_context", "Z3_parser_context_inc_ref", "Z3_parser_context_add_sort", "Z3_parser_context_add_decl", "Z3_parser_context_from_string", "Z3_parser_context_dec_ref", "Z3_is_eq_ast", "Z3_simplify"], ApiOnly));
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
+            Check::Chars(t) => {
+                $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
+                $v.term(t);
+            }
         }
     }};
 }
@@ -2134,6 +2142,24 @@ pub enum Check {
         var: TermId,
         value: TermId,
     },
+    /// `check_parser_context tT...`: the SMT-LIB text of each T, written from the calls that
+    /// built it, parsed by a fresh parser context (`Z3_mk_parser_context`) that knows T's
+    /// uninterpreted declarations and declared sorts (`Z3_parser_context_add_decl`,
+    /// `_add_sort`; `Z3_parser_context_from_string` of `(assert (= T T))`) is T: the same
+    /// term (`Z3_is_eq_ast`), the same after `Z3_simplify`, or one a reference solver does
+    /// not find different. A text Z3's parser refuses is no verdict. Functions only releases
+    /// after 4.8.12 have. Appended last: binary traces keep their variant numbers.
+    ParserContext(Vec<TermId>),
+    /// `check_chars tS`: Z3's characters agree with the code points of the String literal S
+    /// (made by `lit`): `Z3_is_char_sort` holds of `Z3_mk_char_sort` and not of String,
+    /// `Z3_mk_u32string` of the code points is S (or simplifies as S does), and for the
+    /// characters `Z3_mk_char` makes of the first eight code points, `Z3_mk_char_to_int` is
+    /// the code, `Z3_mk_char_to_bv` its bits and `Z3_mk_char_from_bv` of those bits the
+    /// character, `Z3_mk_char_is_digit` holds exactly of 0 to 9, and `Z3_mk_char_le` orders
+    /// neighbours as their codes; each fact decided by Z3's rewriter or else by a reference
+    /// solver (unknown is no verdict). Functions only releases after 4.8.12 have. Appended
+    /// last: binary traces keep their variant numbers.
+    Chars(TermId),
 }
 
 impl Check {
@@ -2202,6 +2228,8 @@ impl Check {
                     var: t,
                     value: t,
                 },
+                Check::ParserContext(vec![]),
+                Check::Chars(t),
             ]
         })
     }

@@ -190,9 +190,9 @@ impl Check {
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config
             }
-            Check::Dump(_) => K::Dump,
+            Check::Dump(_) | Check::ParserContext(_) => K::Dump,
             Check::Core(_) => K::Core,
-            Check::Literal(_) => K::Literal,
+            Check::Literal(_) | Check::Chars(_) => K::Literal,
             Check::Simplify(_) => K::Simplify,
             Check::Consequences { .. } => K::Consequence,
             Check::Cubes(_) => K::Cube,

@@ -1516,6 +1516,26 @@ impl State {
                         params,
                         ..
                     } => simplifier_chain(simplifiers, params),
+                    Check::Chars(t) => {
+                        let info = self.term(*t)?;
+                        match (&info.sort, &info.origin) {
+                            (Sort::String, Origin::Lit(_)) => Ok(()),
+                            _ => violation(format!("{t} is no String literal made by `lit`")),
+                        }
+                    }
+                    Check::ParserContext(terms) => {
+                        if terms.is_empty() {
+                            return violation("check_parser_context needs at least one term");
+                        }
+                        for t in terms {
+                            if self.term(*t)?.quantified {
+                                return violation(format!(
+                                    "check_parser_context of {t}, which holds a quantifier"
+                                ));
+                            }
+                        }
+                        Ok(())
+                    }
                     Check::InitialValue { var, value, .. } => {
                         let (v, x) = (self.term(*var)?, self.term(*value)?);
                         if !v.is_const {

@@ -183,3 +183,23 @@ fn simplifier_checks_take_known_chains_and_their_parameters() {
     assert!(!accepts("check_simplifier z1 \"simplify der der der der\""));
     assert!(!accepts("check_simplifier z2 \"simplify\""));
 }
+
+/// `check_parser_context` takes one or more terms without quantifiers.
+#[test]
+fn parser_context_checks_take_terms_without_quantifiers() {
+    let head = "z3-trace 1\nsort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\nvar s1 \"v\"\n\
+                return t2\n= t2 t2\nreturn t3\nforall 1 t2 body t3\nreturn t4\n";
+    let accepts = |line: &str| {
+        let trace = text::parse(&format!("{head}{line}\n")).expect("parses");
+        let mut state = State::new();
+        trace
+            .entries
+            .iter()
+            .try_for_each(|e| state.apply(&e.call, e.ret.as_ref()))
+            .is_ok()
+    };
+    assert!(accepts("check_parser_context t1"));
+    assert!(!accepts("check_parser_context"));
+    assert!(!accepts("check_parser_context t1 t4"));
+    assert!(!accepts("check_parser_context t2"));
+}

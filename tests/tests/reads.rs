@@ -74,6 +74,22 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         err.contains("initial-value.trace:27: the trace calls Z3_solver_set_initial_value, whi"),
         "{err}"
     );
+    let trace = e2e::repo_root().join("traces/newer/parser-context.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("parser-context.trace:34: the trace calls Z3_mk_parser_context, which the"),
+        "{err}"
+    );
+    let trace = e2e::repo_root().join("traces/newer/chars.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("chars.trace:11: the trace calls Z3_mk_char_sort, which the loaded libz3"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -90,6 +106,8 @@ fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
         e2e::repo_root().join("traces/newer/simplifier.trace"),
         e2e::repo_root().join("traces/newer/bv-to-str.trace"),
         e2e::repo_root().join("traces/newer/initial-value.trace"),
+        e2e::repo_root().join("traces/newer/parser-context.trace"),
+        e2e::repo_root().join("traces/newer/chars.trace"),
     ] {
         let out = replay(&trace, Some(&lib), &[]);
         assert_eq!(

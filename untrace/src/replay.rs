@@ -187,6 +187,7 @@ fn needs_term_texts(trace: &Trace) -> bool {
                     | Check::Eval { .. }
                     | Check::OptValues { .. }
                     | Check::OptBetter { .. }
+                    | Check::ParserContext(_)
             )
         )
     })

@@ -326,6 +326,8 @@ impl Executor {
             Check::InitialValue { solver, var, value } => {
                 self.check_initial_value(check, *solver, *var, *value)
             }
+            Check::ParserContext(terms) => self.check_parser_context(check, terms),
+            Check::Chars(t) => self.check_chars(check, *t),
         }
     }
 

@@ -14,6 +14,7 @@
 //! `new_solver_config` makes a solver in one; terms asserted to such a solver, assumptions
 //! and model evaluations are translated on the fly into that solver's context.
 
+mod chars;
 mod checks;
 mod datatypes;
 mod fixedpoint;
@@ -25,6 +26,7 @@ mod introspect;
 mod numerals;
 pub mod ops;
 mod optimize;
+mod parser_context;
 pub mod plain;
 mod quant;
 mod raw_solver;

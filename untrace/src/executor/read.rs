@@ -48,6 +48,16 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
     "Z3_mk_sbv_to_str",
 ];
 
+/// The functions of the checks and constructors only releases after 4.8.12 have.
+const NEWER_FUNCTION_LISTS: [&[&str]; 6] = [
+    CONGRUENCE_FUNCTIONS,
+    super::simplifier::SIMPLIFIER_FUNCTIONS,
+    NEWER_OP_FUNCTIONS,
+    super::initial_value::INITIAL_VALUE_FUNCTIONS,
+    super::parser_context::PARSER_CONTEXT_FUNCTIONS,
+    super::chars::CHAR_FUNCTIONS,
+];
+
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
 /// header.
 pub fn newer_functions_present() -> Vec<&'static str> {
@@ -55,14 +65,7 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .iter()
         .filter(|r| r.3)
         .map(|r| r.1)
-        .chain(CONGRUENCE_FUNCTIONS.iter().copied())
-        .chain(super::simplifier::SIMPLIFIER_FUNCTIONS.iter().copied())
-        .chain(NEWER_OP_FUNCTIONS.iter().copied())
-        .chain(
-            super::initial_value::INITIAL_VALUE_FUNCTIONS
-                .iter()
-                .copied(),
-        )
+        .chain(NEWER_FUNCTION_LISTS.iter().flat_map(|l| l.iter().copied()))
         .chain(
             model::handles::GLOBAL_READERS
                 .iter()
@@ -71,6 +74,20 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has every function of `check_chars`.
+pub fn chars_available() -> bool {
+    super::chars::CHAR_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_parser_context`.
+pub fn parser_contexts_available() -> bool {
+    super::parser_context::PARSER_CONTEXT_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_initial_value`.
@@ -120,6 +137,10 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .filter(|(name, _)| *name == op.0.name)
                 .map(|(_, function)| *function)
                 .collect(),
+            model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::ParserContext(_)) => {
+                super::parser_context::PARSER_CONTEXT_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::InitialValue { .. }) => {
                 super::initial_value::INITIAL_VALUE_FUNCTIONS.to_vec()
             }

@@ -2029,7 +2029,11 @@ impl Lower {
                     message: format!("expected {s} to be equivalent to {from}, which it simplifies: (distinct {from} {s}) is sat"),
                 });
             }
-            Check::Congruence { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
+            Check::Congruence { .. }
+            | Check::Simplifier { .. }
+            | Check::InitialValue { .. }
+            | Check::ParserContext(_)
+            | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",
                     check.name()
