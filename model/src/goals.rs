@@ -109,8 +109,8 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
         Answer::Done,
         SolverWhen::Unknown,
     ),
-    // Parsed back into a fresh solver (`Z3_solver_from_string`), which holds as many
-    // assertions.
+    // Parsed back into a fresh solver (`Z3_solver_from_string`), which holds no more
+    // assertions (Z3 prints a checked solver's preprocessed assertions, maybe fewer).
     ("Z3_solver_to_string", Answer::Done, SolverWhen::Always),
     // The same through a file of the round's private folder (`Z3_solver_from_file`).
     ("Z3_solver_from_file", Answer::Done, SolverWhen::Always),

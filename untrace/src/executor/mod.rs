@@ -1407,6 +1407,9 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     // family id fpa", "no plugin for (forall ...)"), `bv.solver` 2 ("not implemented yet").
     "no plugin for",
     "not implemented yet",
+    // `Z3_goal_to_dimacs_string` / `Z3_solver_to_dimacs_string` of what is not a Boolean
+    // problem in conjunctive normal form (`goal_read`, `solver_read`).
+    "preprocess by optional bit-blasting",
     // The executor's mark of a refusal the call may meet in its state (`get_proof` of a
     // solver not bound to give a proof), see `Executor::refusal_expected`.
     "(expected refusal:",
