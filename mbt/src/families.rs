@@ -1359,7 +1359,7 @@ fn goal_reads(cx: &mut RoundState<'_>, g: model::GoalId, n: usize) -> Result<(),
     Ok(())
 }
 
-/// After a check: two readers of the round's solver (`solver_read`), and now and then a
+/// After a check: a reader of the round's solver (`solver_read`), and now and then a
 /// check interrupted from a second thread (`check_sat_interrupted`), a check after it and
 /// `check_interrupt`.
 pub struct SolverIntrospect;
@@ -1374,7 +1374,7 @@ impl Action for SolverIntrospect {
         let Some(z) = cx.solver else {
             return Ok(false);
         };
-        for _ in 0..2 {
+        {
             let (function, ..) = SOLVER_READERS[cx.rng.random_range(0..SOLVER_READERS.len())];
             let call = Call::SolverRead {
                 function: function.into(),
@@ -1384,7 +1384,7 @@ impl Action for SolverIntrospect {
                 cx.run(call)?;
             }
         }
-        if cx.rng.random_bool(0.3) {
+        if cx.rng.random_bool(0.2) {
             let delay_us = cx.rng.random_range(0..=2_000);
             cx.run(Call::CheckSatInterrupted {
                 solver: z,
