@@ -1410,6 +1410,8 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     // `Z3_goal_to_dimacs_string` / `Z3_solver_to_dimacs_string` of what is not a Boolean
     // problem in conjunctive normal form (`goal_read`, `solver_read`).
     "preprocess by optional bit-blasting",
+    // `Z3_solver_get_trail` of a solver that a tactic runs (`solver_read`).
+    "cannot retrieve trail",
     // The executor's mark of a refusal the call may meet in its state (`get_proof` of a
     // solver not bound to give a proof), see `Executor::refusal_expected`.
     "(expected refusal:",

@@ -819,8 +819,8 @@ impl Executor {
         let goal = &slot.goal;
         let verdict = self.main(|| -> Option<Option<String>> {
             let precise = is_precise(goal);
-            let solver =
-                super::raw_solver::RawSolver::simple(GOAL_CHECK_RLIMIT, &goal_formulas(goal))?;
+            let own = goal_formulas(goal);
+            let solver = super::raw_solver::RawSolver::simple(GOAL_CHECK_RLIMIT, &own)?;
             if solver.check_assumptions(&[]) != SatResult::Sat {
                 return None;
             }
@@ -829,25 +829,21 @@ impl Executor {
             unsafe {
                 let m = z3_sys::Z3_solver_get_model(c, s)?;
                 z3_sys::Z3_model_inc_ref(c, m);
+                // A model that `model_eval` finds falsifying the subgoal itself is a bug of
+                // the solver or of the evaluation (other checks judge those), not of the
+                // conversion: no verdict.
+                let own_false = first_false(c, m, own.iter().cloned());
                 let converted = z3_sys::Z3_goal_convert_model(c, goal.obj, m);
                 z3_sys::Z3_model_dec_ref(c, m);
                 let converted = converted?;
                 z3_sys::Z3_model_inc_ref(c, converted);
-                let mut false_at = None;
-                for (i, f) in origin.iter().enumerate() {
-                    let f = if inject { f.not() } else { f.clone() };
-                    let mut out = std::mem::MaybeUninit::<z3_sys::Z3_ast>::uninit();
-                    let ok =
-                        z3_sys::Z3_model_eval(c, converted, f.get_z3_ast(), true, out.as_mut_ptr());
-                    // SAFETY: Z3 wrote the value where it answered true.
-                    let is_false =
-                        ok && z3_sys::Z3_get_bool_value(c, out.assume_init()) == z3_sys::Z3_L_FALSE;
-                    if is_false && false_at.is_none() {
-                        false_at = Some(i);
-                    }
-                }
+                let negate = |f: &Bool| if inject { f.not() } else { f.clone() };
+                let false_at = first_false(c, converted, origin.iter().map(negate));
                 z3_sys::Z3_model_dec_ref(c, converted);
-                Some(false_at.filter(|_| precise).map(|i| {
+                if own_false.is_some() || !precise {
+                    return None;
+                }
+                Some(false_at.map(|i| {
                     format!(
                         "the converted model of subgoal {g} makes formula {i} of its goal false"
                     )
@@ -923,6 +919,26 @@ impl Executor {
         }
         Ok(Outcome::Value(format!("{combined}")))
     }
+}
+
+/// The index of the first formula `m` evaluates (with completion) to false.
+///
+/// # Safety
+/// `c` is live and `m` a live model of it.
+unsafe fn first_false(
+    c: Z3_context,
+    m: z3_sys::Z3_model,
+    formulas: impl Iterator<Item = Bool>,
+) -> Option<usize> {
+    for (i, f) in formulas.enumerate() {
+        let mut out = std::mem::MaybeUninit::<z3_sys::Z3_ast>::uninit();
+        let ok = z3_sys::Z3_model_eval(c, m, f.get_z3_ast(), true, out.as_mut_ptr());
+        // Z3 wrote the value where it answered true.
+        if ok && z3_sys::Z3_get_bool_value(c, out.assume_init()) == z3_sys::Z3_L_FALSE {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// `Z3_goal_translate` of the goal into a fresh context made by `Z3_mk_context` (the maker
