@@ -558,3 +558,24 @@ return \"ok\"\n"
         "solver_read: Z3_solver_to_string",
     );
 }
+
+#[test]
+fn the_catalogs_and_the_solver_help_are_judged() {
+    let catalog = format!("{GOAL}goal_read \"Z3_get_tactic_name\" g1\nreturn \"ok\"\n");
+    assert_eq!(replay(&catalog, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&catalog, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_read: Z3_get_tactic_name",
+    );
+    let help = format!(
+        "{GOAL}new_solver\nreturn z1\nsolver_read \"Z3_solver_get_param_descrs\" z1\n\
+return \"ok\"\n"
+    );
+    assert_eq!(replay(&help, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&help, Some(Fault::WrongRead)),
+        FailureKind::ReadBack,
+        "solver_read: Z3_solver_get_param_descrs",
+    );
+}

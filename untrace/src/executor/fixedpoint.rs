@@ -267,11 +267,47 @@ impl Executor {
         })
     }
 
+    /// `fp_read "Z3_fixedpoint_from_file"`: the context's text written to a file of a
+    /// private folder and read into a fresh fixedpoint context of the same Z3 context; Z3
+    /// must read back what it printed (a refusal is recorded, as every engine's may be).
+    fn fp_text_through_file(&mut self) -> Result<(), ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        // SAFETY: the live fixedpoint's text, copied at once.
+        let text = self
+            .main(|| {
+                z3_text(unsafe { z3_sys::Z3_fixedpoint_to_string(c, d, 0, std::ptr::null_mut()) })
+            })?
+            .unwrap_or_default();
+        let folder = tempfile::Builder::new()
+            .prefix("fixedpoint")
+            .tempdir()
+            .map_err(|e| ExecError::Io(e.to_string()))?;
+        let file = folder.path().join("fixedpoint.smt2");
+        std::fs::write(&file, text).map_err(|e| ExecError::Io(e.to_string()))?;
+        let path = cstring(&file.to_string_lossy(), "a file name")?;
+        // SAFETY: a fresh fixedpoint, referenced while it reads the file, released after.
+        let read = self.main(|| unsafe {
+            let fresh = z3_sys::Z3_mk_fixedpoint(c)?;
+            z3_sys::Z3_fixedpoint_inc_ref(c, fresh);
+            let queries = z3_sys::Z3_fixedpoint_from_file(c, fresh, path.as_ptr());
+            let read = vector_items(&self.main, queries).is_some();
+            z3_sys::Z3_fixedpoint_dec_ref(c, fresh);
+            Some(read)
+        })?;
+        match read {
+            Some(true) => Ok(()),
+            _ => Err(z3err("Z3_fixedpoint_from_file read nothing".into())),
+        }
+    }
+
     /// `fp_read "FUNCTION"`: the reader called; what it answers must be there (a string, a
     /// vector, statistics with entries that read back).
     pub(super) fn fp_read(&mut self, function: &str) -> Result<(), ExecError> {
         if function == "Z3_fixedpoint_query_from_lvl" {
             return self.query_again();
+        }
+        if function == "Z3_fixedpoint_from_file" {
+            return self.fp_text_through_file();
         }
         let slot = self.fp_slot()?;
         let (ctx, c, d) = (&slot.ctx, slot.c(), slot.raw);

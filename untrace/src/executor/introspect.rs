@@ -22,6 +22,32 @@ pub const READ_RLIMIT: u32 = 50_000;
 /// At most this many units or trail literals are judged per read (a fresh check each).
 const MAX_JUDGED_LITERALS: usize = 3;
 
+/// Copies a string Z3 returned (empty for NULL).
+fn z3_text(p: z3_sys::Z3_string) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: a NUL-terminated string Z3 owns until its next call; copied at once.
+    unsafe { std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned() }
+}
+
+/// The names of the parameters solver `s` describes (`Z3_solver_get_param_descrs`).
+///
+/// # Safety
+/// `c` is live and `s` a live solver of it.
+unsafe fn param_names(c: z3_sys::Z3_context, s: z3_sys::Z3_solver) -> Vec<String> {
+    let Some(d) = z3_sys::Z3_solver_get_param_descrs(c, s) else {
+        return Vec::new();
+    };
+    z3_sys::Z3_param_descrs_inc_ref(c, d);
+    let names = (0..z3_sys::Z3_param_descrs_size(c, d))
+        .filter_map(|i| z3_sys::Z3_param_descrs_get_name(c, d, i))
+        .map(|sym| z3_text(z3_sys::Z3_get_symbol_string(c, sym)))
+        .collect();
+    z3_sys::Z3_param_descrs_dec_ref(c, d);
+    names
+}
+
 /// A Z3 handle moved to the interrupting thread (Z3 documents `Z3_interrupt` and
 /// `Z3_solver_interrupt` as callable from another thread).
 struct SendPtr<T>(T);
@@ -209,6 +235,18 @@ impl Executor {
                     }
                     Ok(n.to_string())
                 }
+                "Z3_solver_get_param_descrs" => {
+                    let help = z3_text(unsafe { z3_sys::Z3_solver_get_help(c, s) });
+                    let names = unsafe { param_names(c, s) };
+                    let missing = names.iter().find(|n| !help.contains(n.as_str()) || inject);
+                    if let Some(name) = missing {
+                        return Err(format!(
+                            "finding: the help of a copy of solver {z} does not name its \
+                             parameter `{name}`"
+                        ));
+                    }
+                    Ok("ok".into())
+                }
                 "Z3_solver_to_dimacs_string" => {
                     unsafe { z3_sys::Z3_solver_to_dimacs_string(c, s, true) };
                     Ok("ok".into())
@@ -324,7 +362,9 @@ impl Executor {
             Err(message) => match message.strip_prefix("finding: ") {
                 Some(found) if self.config.run_checks => {
                     let kind = match function {
-                        "Z3_solver_get_num_scopes" => FailureKind::ReadBack,
+                        "Z3_solver_get_num_scopes" | "Z3_solver_get_param_descrs" => {
+                            FailureKind::ReadBack
+                        }
                         "Z3_solver_import_model_converter" | "Z3_solver_interrupt" => {
                             FailureKind::Shadow
                         }

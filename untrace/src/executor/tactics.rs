@@ -745,6 +745,10 @@ impl Executor {
                 None
             }
             "Z3_goal_convert_model" => self.convert_model(g)?,
+            "Z3_get_tactic_name" | "Z3_get_probe_name" => {
+                let tactics = function == "Z3_get_tactic_name";
+                self.main(|| unsafe { catalog_problem(c, tactics, inject) })?
+            }
             _ => {
                 return Err(ExecError::Malformed(format!(
                     "`{function}` is no goal reader"
@@ -919,6 +923,56 @@ impl Executor {
         }
         Ok(Outcome::Value(format!("{combined}")))
     }
+}
+
+/// What is wrong with Z3's catalog of tactics (`tactics`) or probes: a name the model
+/// knows missing, a description or (for a tactic made by name) help empty.
+///
+/// # Safety
+/// `c` is the live thread-local context.
+unsafe fn catalog_problem(c: Z3_context, tactics: bool, inject: bool) -> Option<String> {
+    let (n, expected): (u32, &[&str]) = if tactics {
+        (z3_sys::Z3_get_num_tactics(c), model::options::GOAL_TACTICS)
+    } else {
+        (z3_sys::Z3_get_num_probes(c), model::options::PROBES)
+    };
+    let mut names = Vec::new();
+    for i in 0..n {
+        let name = if tactics {
+            z3_sys::Z3_get_tactic_name(c, i)
+        } else {
+            z3_sys::Z3_get_probe_name(c, i)
+        };
+        names.push(z3_text(name));
+    }
+    if inject {
+        names.clear();
+    }
+    if let Some(missing) = expected.iter().find(|e| !names.iter().any(|n| n == *e)) {
+        return Some(format!("`{missing}` is not among Z3's {n} names"));
+    }
+    for name in expected {
+        let cname = CString::new(*name).ok()?;
+        let descr = if tactics {
+            z3_sys::Z3_tactic_get_descr(c, cname.as_ptr())
+        } else {
+            z3_sys::Z3_probe_get_descr(c, cname.as_ptr())
+        };
+        if z3_text(descr).trim().is_empty() {
+            return Some(format!("`{name}` has no description"));
+        }
+    }
+    if tactics {
+        let name = CString::new(expected[0]).ok()?;
+        let t = tactic_obj(c, z3_sys::Z3_mk_tactic(c, name.as_ptr())).ok()?;
+        if z3_text(z3_sys::Z3_tactic_get_help(c, t.obj))
+            .trim()
+            .is_empty()
+        {
+            return Some(format!("tactic `{}` has no help", expected[0]));
+        }
+    }
+    None
 }
 
 /// The index of the first formula `m` evaluates (with completion) to false.
