@@ -1286,14 +1286,23 @@ impl Action for GoalReads {
                 second,
             })?;
         }
+        let mut names: Vec<&'static str> = Vec::new();
         let expr = match cx.rng.random_range(0..6) {
             0 => Some(TacticExpr::Skip),
             1 => Some(TacticExpr::Fail),
             2 => Some(TacticExpr::FailIf(probe_test(cx))),
             3 => Some(TacticExpr::FailIfNotDecided),
             k => {
-                let (Some(a), Some(b)) = (named(cx, GOAL_TACTICS)?, named(cx, GOAL_TACTICS)?)
-                else {
+                let mut pick = || GOAL_TACTICS[cx.rng.random_range(0..GOAL_TACTICS.len())];
+                names = vec![pick(), pick()];
+                let mut made_named = Vec::new();
+                for name in &names {
+                    made_named.push(
+                        cx.run(Call::MkTactic(TacticExpr::Named((*name).into())))?
+                            .tactic(),
+                    );
+                }
+                let (Some(a), Some(b)) = (made_named[0], made_named[1]) else {
                     return Ok(false);
                 };
                 made.extend([AnyId::Tactic(a), AnyId::Tactic(b)]);
@@ -1313,11 +1322,24 @@ impl Action for GoalReads {
             return Ok(false);
         };
         made.push(AnyId::Tactic(k));
-        let reply = cx.run(Call::ApplyTactic {
-            tactic: k,
-            goal: g,
-            rlimit: APPLY_RLIMIT,
-        })?;
+        // Parameters of the named tactics below, given to the application itself.
+        let params = match names.is_empty() {
+            true => None,
+            false => using_params(cx, &names),
+        };
+        let reply = match params {
+            Some(params) => cx.run(Call::ApplyTacticWith {
+                tactic: k,
+                goal: g,
+                rlimit: APPLY_RLIMIT,
+                params,
+            })?,
+            None => cx.run(Call::ApplyTactic {
+                tactic: k,
+                goal: g,
+                rlimit: APPLY_RLIMIT,
+            })?,
+        };
         let n = reply.value().and_then(|v| v.parse::<u32>().ok());
         if let Some(n) = n {
             cx.run(Call::GoalRead {

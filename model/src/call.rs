@@ -785,7 +785,7 @@ macro_rules! walk_call {
                 $v.term(t);
             }
             Call::ApplyTactic { tactic, goal, rlimit } => {
-                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply_ex"], ApiOnly));
+                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply"], ApiOnly));
                 $v.tactic(tactic);
                 $v.goal(goal);
                 $v.number(rlimit, "a resource limit");
@@ -1239,6 +1239,13 @@ macro_rules! walk_call {
                 $v.head(spec!("check_sat_interrupted", Sat, Solvers, ["Z3_solver_check", "Z3_interrupt"], ApiOnly));
                 $v.solver(solver);
                 $v.number(delay_us, "microseconds");
+            }
+            Call::ApplyTacticWith { tactic, goal, rlimit, params } => {
+                $v.head(spec!("goal_apply_with", Value, Tactics, ["Z3_tactic_apply_ex", "Z3_mk_params"], ApiOnly));
+                $v.tactic(tactic);
+                $v.goal(goal);
+                $v.number(rlimit, "a resource limit");
+                $v.string_pairs(params, "parameters in pairs of names and values");
             }
             // The function is an argument (`crate::goals::SOLVER_READERS`).
             Call::SolverRead { function, solver } => {
@@ -1783,6 +1790,15 @@ pub enum Call {
     SolverRead {
         function: String,
         solver: SolverId,
+    },
+    /// `goal_apply_with kK gG RLIMIT "KEY" "VALUE" ...`: `goal_apply` with parameters
+    /// (`Z3_tactic_apply_ex`; their kinds read from the tactics' own descriptions, as
+    /// `tactic_using_params` does), which the tactic validates against its own.
+    ApplyTacticWith {
+        tactic: TacticId,
+        goal: GoalId,
+        rlimit: u32,
+        params: Vec<(String, String)>,
     },
 }
 
@@ -2664,6 +2680,12 @@ impl Call {
                 Call::SolverRead {
                     function: text(),
                     solver: z,
+                },
+                Call::ApplyTacticWith {
+                    tactic: k,
+                    goal: g,
+                    rlimit: 0,
+                    params: vec![],
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

@@ -1153,7 +1153,13 @@ impl Executor {
                 tactic,
                 goal,
                 rlimit,
-            } => self.apply_tactic(*tactic, *goal, *rlimit)?,
+            } => self.apply_tactic(*tactic, *goal, *rlimit, None)?,
+            Call::ApplyTacticWith {
+                tactic,
+                goal,
+                rlimit,
+                params,
+            } => self.apply_tactic(*tactic, *goal, *rlimit, Some(params))?,
             Call::Subgoal(g, i) => self.subgoal(*g, *i)?,
             Call::GoalFormula(g) => self.goal_formula(*g)?,
             Call::NewOptimize
@@ -1427,6 +1433,7 @@ pub fn may_refuse(call: &Call) -> bool {
     matches!(
         call,
         Call::ApplyTactic { .. }
+            | Call::ApplyTacticWith { .. }
             | Call::MkTactic(model::TacticExpr::UsingParams(..))
             // The engines refuse what they do not handle (a rule that is no Horn clause,
             // a theory Spacer or Datalog does not support) with an exception.

@@ -249,38 +249,48 @@ impl Executor {
         k: TacticId,
         g: GoalId,
         rlimit: u32,
+        params: Option<&[(String, String)]>,
     ) -> Result<Outcome, ExecError> {
-        let tactic = &self.tactic_slot(k)?.raw;
+        let slot = self.tactic_slot(k)?;
+        let tactic = &slot.raw;
+        let kinds: Vec<ParamKind> = params
+            .unwrap_or_default()
+            .iter()
+            .map(|(key, _)| tactic_param_kind(&slot.names, key))
+            .collect();
         let goal = &self.goal_slot(g)?.goal;
         let c = self.raw_ctx();
         // A tactic validates the parameters of `Z3_tactic_apply_ex` against its own, which
         // have no `rlimit`: the limit is the context's for the call (the application reads
-        // it), and back to none after; the parameters are empty.
-        let (formulas, applied) = self.main(|| {
-            let formulas = goal_formulas(goal);
-            let _limit = ContextRlimit::set(rlimit);
-            // SAFETY: a live tactic and goal of the context; the parameters are referenced
-            // around the call.
-            let applied = unsafe {
-                let params = z3_sys::Z3_mk_params(c);
-                if let Some(p) = params {
-                    z3_sys::Z3_params_inc_ref(c, p);
-                }
-                let r = params.and_then(|p| z3_sys::Z3_tactic_apply_ex(c, tactic.obj, goal.obj, p));
-                if let Some(p) = params {
-                    z3_sys::Z3_params_dec_ref(c, p);
-                }
-                r.map(|r| {
-                    RawObj::adopt(
-                        c,
-                        r,
-                        z3_sys::Z3_apply_result_inc_ref,
-                        z3_sys::Z3_apply_result_dec_ref,
-                    )
-                })
-            };
-            (formulas, applied)
-        })?;
+        // it), and back to none after.
+        let (formulas, applied) = self
+            .main(|| -> Result<_, String> {
+                let formulas = goal_formulas(goal);
+                let _limit = ContextRlimit::set(rlimit);
+                // SAFETY: a live tactic and goal of the context; the parameters are referenced
+                // around the call.
+                let applied = unsafe {
+                    let r = match params {
+                        None => z3_sys::Z3_tactic_apply(c, tactic.obj, goal.obj),
+                        Some(params) => {
+                            let p = raw_params(c, params, &kinds)?;
+                            let r = z3_sys::Z3_tactic_apply_ex(c, tactic.obj, goal.obj, p);
+                            z3_sys::Z3_params_dec_ref(c, p);
+                            r
+                        }
+                    };
+                    r.map(|r| {
+                        RawObj::adopt(
+                            c,
+                            r,
+                            z3_sys::Z3_apply_result_inc_ref,
+                            z3_sys::Z3_apply_result_dec_ref,
+                        )
+                    })
+                };
+                Ok((formulas, applied))
+            })?
+            .map_err(z3err)?;
         let result = applied.ok_or_else(|| z3err("Exception: the tactic failed".into()))?;
         let subgoals = self
             .main(|| {
