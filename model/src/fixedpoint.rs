@@ -77,7 +77,7 @@ pub const READERS: &[(&str, bool, When)] = &[
     ("Z3_fixedpoint_get_statistics", false, When::Always),
     ("Z3_fixedpoint_get_reason_unknown", false, When::Always),
     // The context's text (`Z3_fixedpoint_to_string`) written to a file of a private folder
-    // and read into a fresh fixedpoint context (`Z3_fixedpoint_from_file`).
+    // and read into a fresh fixedpoint of a fresh Z3 context (`Z3_fixedpoint_from_file`).
     ("Z3_fixedpoint_from_file", false, When::Always),
     ("Z3_fixedpoint_get_answer", false, When::Answered),
     (

@@ -268,7 +268,7 @@ impl Executor {
     }
 
     /// `fp_read "Z3_fixedpoint_from_file"`: the context's text written to a file of a
-    /// private folder and read into a fresh fixedpoint context of the same Z3 context; Z3
+    /// private folder and read into a fresh fixedpoint context of a fresh Z3 context; Z3
     /// must read back what it printed (a refusal is recorded, as every engine's may be).
     fn fp_text_through_file(&mut self) -> Result<(), ExecError> {
         let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
@@ -285,15 +285,24 @@ impl Executor {
         let file = folder.path().join("fixedpoint.smt2");
         std::fs::write(&file, text).map_err(|e| ExecError::Io(e.to_string()))?;
         let path = cstring(&file.to_string_lossy(), "a file name")?;
-        // SAFETY: a fresh fixedpoint, referenced while it reads the file, released after.
-        let read = self.main(|| unsafe {
-            let fresh = z3_sys::Z3_mk_fixedpoint(c)?;
-            z3_sys::Z3_fixedpoint_inc_ref(c, fresh);
-            let queries = z3_sys::Z3_fixedpoint_from_file(c, fresh, path.as_ptr());
-            let read = vector_items(&self.main, queries).is_some();
-            z3_sys::Z3_fixedpoint_dec_ref(c, fresh);
-            Some(read)
-        })?;
+        // Into a fresh Z3 context: what the parser declares stays in the context it reads
+        // into, and a second read of the same text into this one would declare it twice.
+        let fresh = super::guard::fresh_context().map_err(z3err)?;
+        let f = fresh.get_z3_context();
+        // SAFETY: a fresh fixedpoint of the fresh context, referenced while it reads the
+        // file, released after; the vector of queries likewise.
+        let read = super::guard::in_context(&fresh, || unsafe {
+            let fp = z3_sys::Z3_mk_fixedpoint(f)?;
+            z3_sys::Z3_fixedpoint_inc_ref(f, fp);
+            let queries = z3_sys::Z3_fixedpoint_from_file(f, fp, path.as_ptr());
+            if let Some(q) = queries {
+                z3_sys::Z3_ast_vector_inc_ref(f, q);
+                z3_sys::Z3_ast_vector_dec_ref(f, q);
+            }
+            z3_sys::Z3_fixedpoint_dec_ref(f, fp);
+            Some(queries.is_some())
+        })
+        .map_err(z3err)?;
         match read {
             Some(true) => Ok(()),
             _ => Err(z3err("Z3_fixedpoint_from_file read nothing".into())),
