@@ -106,6 +106,9 @@ pub const READERS: &[(&str, bool, When)] = &[
     ("Z3_fixedpoint_get_reachable", true, When::Covers),
     // The last query asked again from level 0: a definite answer must be the query's.
     ("Z3_fixedpoint_query_from_lvl", false, When::SpacerQuery),
+    // A fact of the relation, every argument 0 (`Z3_fixedpoint_add_fact`: Datalog's
+    // relations over finite domains and bit-vectors).
+    ("Z3_fixedpoint_add_fact", true, When::Datalog),
     // The relation represented as intervals (`interval_relation`).
     (
         "Z3_fixedpoint_set_predicate_representation",

@@ -457,6 +457,12 @@ impl Executor {
                         None => false,
                     }
                 }
+                "Z3_fixedpoint_add_fact" => {
+                    let arity = z3_sys::Z3_get_domain_size(c, decl);
+                    let mut zeros = vec![0u32; arity as usize];
+                    z3_sys::Z3_fixedpoint_add_fact(c, d, decl, arity, zeros.as_mut_ptr());
+                    true
+                }
                 "Z3_fixedpoint_get_num_levels" => {
                     z3_sys::Z3_fixedpoint_get_num_levels(c, d, decl);
                     true
