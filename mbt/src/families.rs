@@ -12,6 +12,7 @@ use crate::actions::Action;
 use crate::failure::Failure;
 use crate::round_state::RoundState;
 use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
+use model::goals::{GoalWhen, GOAL_READERS, PROBE_OPS, SOLVER_READERS};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
     AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, Ret, SatResult, Sort, TacticExpr, TacticId,
@@ -1338,6 +1339,176 @@ impl Action for Handles {
                 function: function.into(),
                 subject,
             })?;
+        }
+        Ok(true)
+    }
+}
+
+/// Goals read back and probes combined: a goal of pool formulas (keeping models), some of
+/// its readers (`goal_read`) and probe combinations (`probe_apply`), a tactic of the kinds
+/// the `z3` crate does not wrap (skip, fail, fail-if, fail-if-not-decided, par-or,
+/// par-and-then) applied to it, then the application's text, and the first subgoal's
+/// readers with its model converted back (`Z3_goal_convert_model`).
+pub struct GoalReads;
+impl Action for GoalReads {
+    fn name(&self) -> &'static str {
+        "goal_reads"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.budget.main_left > 0 && cx.pool.has(&Sort::Bool)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let n = cx.rng.random_range(1..=3);
+        let formulas = pick_formulas(cx, n);
+        let mut made = Vec::new();
+        let Some(g) = cx.run(Call::NewGoal { models: true })?.goal() else {
+            return Ok(false);
+        };
+        made.push(AnyId::Goal(g));
+        for t in formulas {
+            cx.run(Call::GoalAssert(g, t))?;
+        }
+        goal_reads(cx, g, 2)?;
+        for _ in 0..cx.rng.random_range(1..=2) {
+            let (op, arity) = PROBE_OPS[cx.rng.random_range(0..PROBE_OPS.len())];
+            let mut probe = || PROBES[cx.rng.random_range(0..PROBES.len())].to_string();
+            let first = probe();
+            let second = if arity == 2 { probe() } else { String::new() };
+            cx.run(Call::ProbeApply {
+                goal: g,
+                op: op.into(),
+                first,
+                second,
+            })?;
+        }
+        let mut names: Vec<&'static str> = Vec::new();
+        let expr = match cx.rng.random_range(0..6) {
+            0 => Some(TacticExpr::Skip),
+            1 => Some(TacticExpr::Fail),
+            2 => Some(TacticExpr::FailIf(probe_test(cx))),
+            3 => Some(TacticExpr::FailIfNotDecided),
+            k => {
+                let mut pick = || GOAL_TACTICS[cx.rng.random_range(0..GOAL_TACTICS.len())];
+                names = vec![pick(), pick()];
+                let mut made_named = Vec::new();
+                for name in &names {
+                    made_named.push(
+                        cx.run(Call::MkTactic(TacticExpr::Named((*name).into())))?
+                            .tactic(),
+                    );
+                }
+                let (Some(a), Some(b)) = (made_named[0], made_named[1]) else {
+                    return Ok(false);
+                };
+                made.extend([AnyId::Tactic(a), AnyId::Tactic(b)]);
+                Some(if k == 4 {
+                    TacticExpr::ParOr(a, b)
+                } else {
+                    TacticExpr::ParAndThen(a, b)
+                })
+            }
+        };
+        let tactic = match expr {
+            Some(expr) => cx.run(Call::MkTactic(expr))?.tactic(),
+            None => None,
+        };
+        let Some(k) = tactic else {
+            release_all(cx, made)?;
+            return Ok(false);
+        };
+        made.push(AnyId::Tactic(k));
+        // Parameters of the named tactics below, given to the application itself.
+        let params = match names.is_empty() {
+            true => None,
+            false => using_params(cx, &names),
+        };
+        let reply = match params {
+            Some(params) => cx.run(Call::ApplyTacticWith {
+                tactic: k,
+                goal: g,
+                rlimit: APPLY_RLIMIT,
+                params,
+            })?,
+            None => cx.run(Call::ApplyTactic {
+                tactic: k,
+                goal: g,
+                rlimit: APPLY_RLIMIT,
+            })?,
+        };
+        let n = reply.value().and_then(|v| v.parse::<u32>().ok());
+        if let Some(n) = n {
+            cx.run(Call::GoalRead {
+                function: "Z3_apply_result_to_string".into(),
+                goal: g,
+            })?;
+            if n > 0 {
+                if let Some(sub) = cx.run(Call::Subgoal(g, 0))?.goal() {
+                    made.push(AnyId::Goal(sub));
+                    cx.run(Call::GoalRead {
+                        function: "Z3_goal_convert_model".into(),
+                        goal: sub,
+                    })?;
+                    goal_reads(cx, sub, 1)?;
+                }
+            }
+        }
+        made.sort();
+        made.dedup();
+        release_all(cx, made)?;
+        Ok(n.is_some())
+    }
+}
+
+/// Up to `n` readers of goal `g` that apply to any goal.
+fn goal_reads(cx: &mut RoundState<'_>, g: model::GoalId, n: usize) -> Result<(), Failure> {
+    let always: Vec<&str> = GOAL_READERS
+        .iter()
+        .filter(|(_, _, when)| *when == GoalWhen::Always)
+        .map(|(name, ..)| *name)
+        .collect();
+    for _ in 0..n {
+        let function = always[cx.rng.random_range(0..always.len())];
+        cx.run(Call::GoalRead {
+            function: function.into(),
+            goal: g,
+        })?;
+    }
+    Ok(())
+}
+
+/// After a check: a reader of the round's solver (`solver_read`), and now and then a
+/// check interrupted from a second thread (`check_sat_interrupted`), a check after it and
+/// `check_interrupt`.
+pub struct SolverIntrospect;
+impl Action for SolverIntrospect {
+    fn name(&self) -> &'static str {
+        "solver_introspect"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.solver.is_some()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        {
+            let (function, ..) = SOLVER_READERS[cx.rng.random_range(0..SOLVER_READERS.len())];
+            let call = Call::SolverRead {
+                function: function.into(),
+                solver: z,
+            };
+            if cx.sut.state().check(&call).is_ok() {
+                cx.run(call)?;
+            }
+        }
+        if cx.rng.random_bool(0.2) {
+            let delay_us = cx.rng.random_range(0..=2_000);
+            cx.run(Call::CheckSatInterrupted {
+                solver: z,
+                delay_us,
+            })?;
+            cx.run(Call::CheckSat(z))?;
+            cx.run(Call::Check(Check::Interrupt(z)))?;
         }
         Ok(true)
     }

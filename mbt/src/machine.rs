@@ -111,6 +111,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &crate::families::Algebraic, 1, Main),
     t(Main, &crate::families::Fixedpoint, 1, Main),
     t(Main, &crate::families::Handles, 1, Main),
+    t(Main, &crate::families::GoalReads, 1, Main),
     t(Main, &Release, 4, Main),
     t(Main, &Assert, 10, Main),
     t(Main, &AssertAndTrack, 4, Main),
@@ -143,6 +144,12 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &Congruence, 2, ResetIncremental),
     t(QueryModel, &SimplifierCheck, 1, ResetIncremental),
     t(QueryModel, &InitialValueCheck, 1, ResetIncremental),
+    t(
+        QueryModel,
+        &crate::families::SolverIntrospect,
+        1,
+        ResetIncremental,
+    ),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

@@ -87,7 +87,7 @@ impl Sut for DrySut {
             )),
             Call::ModelEval { .. } => Some(Ret::Value(self.eval_answer.clone())),
             // Two subgoals; Optimize answers like a solver, with objective bounds of 0.
-            Call::ApplyTactic { .. } => Some(Ret::Value("2".into())),
+            Call::ApplyTactic { .. } | Call::ApplyTacticWith { .. } => Some(Ret::Value("2".into())),
             Call::OptCheck(_) | Call::FpQuery { .. } | Call::FpQueryRelation { .. } => {
                 Some(Ret::Sat(self.answer))
             }

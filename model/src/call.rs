@@ -805,7 +805,7 @@ macro_rules! walk_call {
                 $v.term(t);
             }
             Call::ApplyTactic { tactic, goal, rlimit } => {
-                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply_ex"], ApiOnly));
+                $v.head(spec!("goal_apply", Value, Tactics, ["Z3_tactic_apply"], ApiOnly));
                 $v.tactic(tactic);
                 $v.goal(goal);
                 $v.number(rlimit, "a resource limit");
@@ -1284,6 +1284,13 @@ macro_rules! walk_call {
                 $v.head(spec!("check_sat_interrupted", Sat, Solvers, ["Z3_solver_check", "Z3_interrupt"], ApiOnly));
                 $v.solver(solver);
                 $v.number(delay_us, "microseconds");
+            }
+            Call::ApplyTacticWith { tactic, goal, rlimit, params } => {
+                $v.head(spec!("goal_apply_with", Value, Tactics, ["Z3_tactic_apply_ex", "Z3_mk_params"], ApiOnly));
+                $v.tactic(tactic);
+                $v.goal(goal);
+                $v.number(rlimit, "a resource limit");
+                $v.string_pairs(params, "parameters in pairs of names and values");
             }
             // The function is an argument (`crate::goals::SOLVER_READERS`).
             Call::SolverRead { function, solver } => {
@@ -1893,6 +1900,15 @@ pub enum Call {
     ReadGlobal {
         function: String,
         subject: String,
+    },
+    /// `goal_apply_with kK gG RLIMIT "KEY" "VALUE" ...`: `goal_apply` with parameters
+    /// (`Z3_tactic_apply_ex`; their kinds read from the tactics' own descriptions, as
+    /// `tactic_using_params` does), which the tactic validates against its own.
+    ApplyTacticWith {
+        tactic: TacticId,
+        goal: GoalId,
+        rlimit: u32,
+        params: Vec<(String, String)>,
     },
 }
 
@@ -2869,6 +2885,12 @@ impl Call {
                 Call::ReadGlobal {
                     function: text(),
                     subject: text(),
+                },
+                Call::ApplyTacticWith {
+                    tactic: k,
+                    goal: g,
+                    rlimit: 0,
+                    params: vec![],
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

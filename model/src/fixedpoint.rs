@@ -76,6 +76,9 @@ pub const READERS: &[(&str, bool, When)] = &[
     ("Z3_fixedpoint_to_string", false, When::Always),
     ("Z3_fixedpoint_get_statistics", false, When::Always),
     ("Z3_fixedpoint_get_reason_unknown", false, When::Always),
+    // The context's text (`Z3_fixedpoint_to_string`) written to a file of a private folder
+    // and read into a fresh fixedpoint of a fresh Z3 context (`Z3_fixedpoint_from_file`).
+    ("Z3_fixedpoint_from_file", false, When::Always),
     ("Z3_fixedpoint_get_answer", false, When::Answered),
     (
         "Z3_fixedpoint_get_ground_sat_answer",
@@ -103,6 +106,9 @@ pub const READERS: &[(&str, bool, When)] = &[
     ("Z3_fixedpoint_get_reachable", true, When::Covers),
     // The last query asked again from level 0: a definite answer must be the query's.
     ("Z3_fixedpoint_query_from_lvl", false, When::SpacerQuery),
+    // A fact of the relation, every argument 0 (`Z3_fixedpoint_add_fact`: Datalog's
+    // relations over finite domains and bit-vectors).
+    ("Z3_fixedpoint_add_fact", true, When::Datalog),
     // The relation represented as intervals (`interval_relation`).
     (
         "Z3_fixedpoint_set_predicate_representation",

@@ -46,6 +46,12 @@ pub const GOAL_READERS: &[(&str, Answer, GoalWhen)] = &[
     // The goal emptied: its size is 0 after.
     ("Z3_goal_reset", Answer::Done, GoalWhen::Always),
     ("Z3_apply_result_to_string", Answer::Done, GoalWhen::Applied),
+    // The catalogs of the goal's context: every tactic of `crate::options::GOAL_TACTICS` is
+    // among Z3's tactic names (`Z3_get_num_tactics`), each described (`Z3_tactic_get_descr`),
+    // and a tactic made by name has help (`Z3_tactic_get_help`); every probe of
+    // `crate::options::PROBES` among its probe names, each described (`Z3_probe_get_descr`).
+    ("Z3_get_tactic_name", Answer::Done, GoalWhen::Always),
+    ("Z3_get_probe_name", Answer::Done, GoalWhen::Always),
     // A model of the subgoal (a fresh solver's) converted: it satisfies every formula of
     // the goal the tactic was applied to.
     (
@@ -103,14 +109,21 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
         Answer::Number,
         SolverWhen::Always,
     ),
+    // The copy's help (`Z3_solver_get_help`) names every parameter its descriptions
+    // (`Z3_solver_get_param_descrs`) hold.
+    (
+        "Z3_solver_get_param_descrs",
+        Answer::Done,
+        SolverWhen::Always,
+    ),
     // Not empty after `unknown`.
     (
         "Z3_solver_get_reason_unknown",
         Answer::Done,
         SolverWhen::Unknown,
     ),
-    // Parsed back into a fresh solver (`Z3_solver_from_string`), which holds as many
-    // assertions.
+    // Parsed back into a fresh solver (`Z3_solver_from_string`), which holds no more
+    // assertions (Z3 prints a checked solver's preprocessed assertions, maybe fewer).
     ("Z3_solver_to_string", Answer::Done, SolverWhen::Always),
     // The same through a file of the round's private folder (`Z3_solver_from_file`).
     ("Z3_solver_from_file", Answer::Done, SolverWhen::Always),

@@ -1205,6 +1205,19 @@ impl State {
                 self.tactic(*tactic)?;
                 self.goal(*goal).map(drop)
             }
+            Call::ApplyTacticWith {
+                tactic,
+                goal,
+                params,
+                ..
+            } => {
+                self.tactic(*tactic)?;
+                self.goal(*goal)?;
+                if params.is_empty() {
+                    return violation("goal_apply_with needs a parameter");
+                }
+                Ok(())
+            }
             Call::Subgoal(g, i) => match self.goal(*g)?.subgoals {
                 Some(n) if *i < n => Ok(()),
                 Some(n) => violation(format!("subgoal {i} of goal {g}, which has {n}")),
@@ -1806,7 +1819,7 @@ impl State {
                 info.assumed = false;
             }
             Call::GoalAssert(..) => {}
-            Call::ApplyTactic { goal, .. } => {
+            Call::ApplyTactic { goal, .. } | Call::ApplyTacticWith { goal, .. } => {
                 let n = match ret {
                     Some(Ret::Value(v)) => v.parse().ok(),
                     _ => None,

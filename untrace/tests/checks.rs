@@ -489,3 +489,108 @@ fn a_fixed_floating_point_format_maker_must_make_the_sort_of_its_format() {
     let bogus = replay("sort_fp_fixed \"Z3_mk_bool_sort\"\nreturn s1\n", None);
     assert_eq!(bogus.exit, Exit::Malformed, "{bogus:?}");
 }
+
+const GOAL: &str = "sort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\nlit s1 \"3\"\nreturn t2\n\
+> t1 t2\nreturn t3\ngoal_new true\nreturn g1\ngoal_assert g1 t3\n";
+
+#[test]
+fn goal_readers_and_probes_hold_and_fail_under_injection() {
+    let skip = format!("{GOAL}tactic_skip\nreturn k1\ngoal_apply k1 g1 100000\nreturn \"1\"\n");
+    assert_eq!(replay(&skip, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&skip, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_apply: tactic_skip changed the goal",
+    );
+    let probe = format!("{GOAL}probe_apply g1 \"and\" \"is-qflia\" \"num-consts\"\nreturn \"1\"\n");
+    assert_eq!(replay(&probe, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&probe, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "probe_apply: and",
+    );
+    let depth = format!("{GOAL}goal_read \"Z3_goal_depth\" g1\nreturn \"0\"\n");
+    assert_eq!(replay(&depth, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&depth, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_read: Z3_goal_depth",
+    );
+    let translate = format!("{GOAL}goal_read \"Z3_goal_translate\" g1\nreturn \"ok\"\n");
+    assert_eq!(replay(&translate, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&translate, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_read: Z3_goal_translate",
+    );
+    let convert = format!(
+        "{GOAL}tactic \"solve-eqs\"\nreturn k1\ngoal_apply k1 g1 100000\nreturn \"1\"\n\
+goal_subgoal g1 0\nreturn g2\ngoal_read \"Z3_goal_convert_model\" g2\nreturn \"ok\"\n"
+    );
+    assert_eq!(replay(&convert, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&convert, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_read: Z3_goal_convert_model",
+    );
+}
+
+#[test]
+fn an_interrupted_check_leaves_the_solver_answering_as_before() {
+    let text = format!(
+        "{GOAL}new_solver\nreturn z1\nassert z1 t3\ncheck_sat z1\nreturn sat\n\
+check_sat_interrupted z1 0\nreturn unknown\ncheck_sat z1\nreturn sat\ncheck_interrupt z1\n"
+    );
+    // A recorded `unknown` stands for either answer of an interrupted check.
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongInterrupt)),
+        FailureKind::Shadow,
+        "check_interrupt: answers differ around an interrupt",
+    );
+}
+
+#[test]
+fn solver_readers_are_judged() {
+    let text = format!(
+        "{GOAL}new_solver\nreturn z1\nassert z1 t3\npush z1\n\
+solver_read \"Z3_solver_get_num_scopes\" z1\nreturn \"1\"\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongRead)),
+        FailureKind::ReadBack,
+        "solver_read: Z3_solver_get_num_scopes",
+    );
+    let parsed = format!(
+        "{GOAL}new_solver\nreturn z1\nassert z1 t3\nsolver_read \"Z3_solver_to_string\" z1\n\
+return \"ok\"\n"
+    );
+    assert_eq!(replay(&parsed, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&parsed, Some(Fault::WrongRead)),
+        FailureKind::Dump,
+        "solver_read: Z3_solver_to_string",
+    );
+}
+
+#[test]
+fn the_catalogs_and_the_solver_help_are_judged() {
+    let catalog = format!("{GOAL}goal_read \"Z3_get_tactic_name\" g1\nreturn \"ok\"\n");
+    assert_eq!(replay(&catalog, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&catalog, Some(Fault::WrongGoalRead)),
+        FailureKind::Tactic,
+        "goal_read: Z3_get_tactic_name",
+    );
+    let help = format!(
+        "{GOAL}new_solver\nreturn z1\nsolver_read \"Z3_solver_get_param_descrs\" z1\n\
+return \"ok\"\n"
+    );
+    assert_eq!(replay(&help, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&help, Some(Fault::WrongRead)),
+        FailureKind::ReadBack,
+        "solver_read: Z3_solver_get_param_descrs",
+    );
+}

@@ -267,11 +267,56 @@ impl Executor {
         })
     }
 
+    /// `fp_read "Z3_fixedpoint_from_file"`: the context's text written to a file of a
+    /// private folder and read into a fresh fixedpoint context of a fresh Z3 context; Z3
+    /// must read back what it printed (a refusal is recorded, as every engine's may be).
+    fn fp_text_through_file(&mut self) -> Result<(), ExecError> {
+        let (c, d) = (self.main.get_z3_context(), self.fp_slot()?.raw);
+        // SAFETY: the live fixedpoint's text, copied at once.
+        let text = self
+            .main(|| {
+                z3_text(unsafe { z3_sys::Z3_fixedpoint_to_string(c, d, 0, std::ptr::null_mut()) })
+            })?
+            .unwrap_or_default();
+        let folder = tempfile::Builder::new()
+            .prefix("fixedpoint")
+            .tempdir()
+            .map_err(|e| ExecError::Io(e.to_string()))?;
+        let file = folder.path().join("fixedpoint.smt2");
+        std::fs::write(&file, text).map_err(|e| ExecError::Io(e.to_string()))?;
+        let path = cstring(&file.to_string_lossy(), "a file name")?;
+        // Into a fresh Z3 context: what the parser declares stays in the context it reads
+        // into, and a second read of the same text into this one would declare it twice.
+        let fresh = super::guard::fresh_context().map_err(z3err)?;
+        let f = fresh.get_z3_context();
+        // SAFETY: a fresh fixedpoint of the fresh context, referenced while it reads the
+        // file, released after; the vector of queries likewise.
+        let read = super::guard::in_context(&fresh, || unsafe {
+            let fp = z3_sys::Z3_mk_fixedpoint(f)?;
+            z3_sys::Z3_fixedpoint_inc_ref(f, fp);
+            let queries = z3_sys::Z3_fixedpoint_from_file(f, fp, path.as_ptr());
+            if let Some(q) = queries {
+                z3_sys::Z3_ast_vector_inc_ref(f, q);
+                z3_sys::Z3_ast_vector_dec_ref(f, q);
+            }
+            z3_sys::Z3_fixedpoint_dec_ref(f, fp);
+            Some(queries.is_some())
+        })
+        .map_err(z3err)?;
+        match read {
+            Some(true) => Ok(()),
+            _ => Err(z3err("Z3_fixedpoint_from_file read nothing".into())),
+        }
+    }
+
     /// `fp_read "FUNCTION"`: the reader called; what it answers must be there (a string, a
     /// vector, statistics with entries that read back).
     pub(super) fn fp_read(&mut self, function: &str) -> Result<(), ExecError> {
         if function == "Z3_fixedpoint_query_from_lvl" {
             return self.query_again();
+        }
+        if function == "Z3_fixedpoint_from_file" {
+            return self.fp_text_through_file();
         }
         let slot = self.fp_slot()?;
         let (ctx, c, d) = (&slot.ctx, slot.c(), slot.raw);
@@ -411,6 +456,12 @@ impl Executor {
                         }
                         None => false,
                     }
+                }
+                "Z3_fixedpoint_add_fact" => {
+                    let arity = z3_sys::Z3_get_domain_size(c, decl);
+                    let mut zeros = vec![0u32; arity as usize];
+                    z3_sys::Z3_fixedpoint_add_fact(c, d, decl, arity, zeros.as_mut_ptr());
+                    true
                 }
                 "Z3_fixedpoint_get_num_levels" => {
                     z3_sys::Z3_fixedpoint_get_num_levels(c, d, decl);

@@ -1198,7 +1198,13 @@ impl Executor {
                 tactic,
                 goal,
                 rlimit,
-            } => self.apply_tactic(*tactic, *goal, *rlimit)?,
+            } => self.apply_tactic(*tactic, *goal, *rlimit, None)?,
+            Call::ApplyTacticWith {
+                tactic,
+                goal,
+                rlimit,
+                params,
+            } => self.apply_tactic(*tactic, *goal, *rlimit, Some(params))?,
             Call::Subgoal(g, i) => self.subgoal(*g, *i)?,
             Call::GoalFormula(g) => self.goal_formula(*g)?,
             Call::NewOptimize
@@ -1491,6 +1497,11 @@ pub const EXPECTED_ERRORS: &[&str] = &[
     // family id fpa", "no plugin for (forall ...)"), `bv.solver` 2 ("not implemented yet").
     "no plugin for",
     "not implemented yet",
+    // `Z3_goal_to_dimacs_string` / `Z3_solver_to_dimacs_string` of what is not a Boolean
+    // problem in conjunctive normal form (`goal_read`, `solver_read`).
+    "preprocess by optional bit-blasting",
+    // `Z3_solver_get_trail` of a solver that a tactic runs (`solver_read`).
+    "cannot retrieve trail",
     // The executor's mark of a refusal the call may meet in its state (`get_proof` of a
     // solver not bound to give a proof), see `Executor::refusal_expected`.
     "(expected refusal:",
@@ -1506,6 +1517,7 @@ pub fn may_refuse(call: &Call) -> bool {
     matches!(
         call,
         Call::ApplyTactic { .. }
+            | Call::ApplyTacticWith { .. }
             | Call::MkTactic(model::TacticExpr::UsingParams(..))
             // The engines refuse what they do not handle (a rule that is no Horn clause,
             // a theory Spacer or Datalog does not support) with an exception.

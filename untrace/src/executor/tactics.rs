@@ -249,38 +249,48 @@ impl Executor {
         k: TacticId,
         g: GoalId,
         rlimit: u32,
+        params: Option<&[(String, String)]>,
     ) -> Result<Outcome, ExecError> {
-        let tactic = &self.tactic_slot(k)?.raw;
+        let slot = self.tactic_slot(k)?;
+        let tactic = &slot.raw;
+        let kinds: Vec<ParamKind> = params
+            .unwrap_or_default()
+            .iter()
+            .map(|(key, _)| tactic_param_kind(&slot.names, key))
+            .collect();
         let goal = &self.goal_slot(g)?.goal;
         let c = self.raw_ctx();
         // A tactic validates the parameters of `Z3_tactic_apply_ex` against its own, which
         // have no `rlimit`: the limit is the context's for the call (the application reads
-        // it), and back to none after; the parameters are empty.
-        let (formulas, applied) = self.main(|| {
-            let formulas = goal_formulas(goal);
-            let _limit = ContextRlimit::set(rlimit);
-            // SAFETY: a live tactic and goal of the context; the parameters are referenced
-            // around the call.
-            let applied = unsafe {
-                let params = z3_sys::Z3_mk_params(c);
-                if let Some(p) = params {
-                    z3_sys::Z3_params_inc_ref(c, p);
-                }
-                let r = params.and_then(|p| z3_sys::Z3_tactic_apply_ex(c, tactic.obj, goal.obj, p));
-                if let Some(p) = params {
-                    z3_sys::Z3_params_dec_ref(c, p);
-                }
-                r.map(|r| {
-                    RawObj::adopt(
-                        c,
-                        r,
-                        z3_sys::Z3_apply_result_inc_ref,
-                        z3_sys::Z3_apply_result_dec_ref,
-                    )
-                })
-            };
-            (formulas, applied)
-        })?;
+        // it), and back to none after.
+        let (formulas, applied) = self
+            .main(|| -> Result<_, String> {
+                let formulas = goal_formulas(goal);
+                let _limit = ContextRlimit::set(rlimit);
+                // SAFETY: a live tactic and goal of the context; the parameters are referenced
+                // around the call.
+                let applied = unsafe {
+                    let r = match params {
+                        None => z3_sys::Z3_tactic_apply(c, tactic.obj, goal.obj),
+                        Some(params) => {
+                            let p = raw_params(c, params, &kinds)?;
+                            let r = z3_sys::Z3_tactic_apply_ex(c, tactic.obj, goal.obj, p);
+                            z3_sys::Z3_params_dec_ref(c, p);
+                            r
+                        }
+                    };
+                    r.map(|r| {
+                        RawObj::adopt(
+                            c,
+                            r,
+                            z3_sys::Z3_apply_result_inc_ref,
+                            z3_sys::Z3_apply_result_dec_ref,
+                        )
+                    })
+                };
+                Ok((formulas, applied))
+            })?
+            .map_err(z3err)?;
         let result = applied.ok_or_else(|| z3err("Exception: the tactic failed".into()))?;
         let subgoals = self
             .main(|| {
@@ -745,6 +755,10 @@ impl Executor {
                 None
             }
             "Z3_goal_convert_model" => self.convert_model(g)?,
+            "Z3_get_tactic_name" | "Z3_get_probe_name" => {
+                let tactics = function == "Z3_get_tactic_name";
+                self.main(|| unsafe { catalog_problem(c, tactics, inject) })?
+            }
             _ => {
                 return Err(ExecError::Malformed(format!(
                     "`{function}` is no goal reader"
@@ -819,8 +833,8 @@ impl Executor {
         let goal = &slot.goal;
         let verdict = self.main(|| -> Option<Option<String>> {
             let precise = is_precise(goal);
-            let solver =
-                super::raw_solver::RawSolver::simple(GOAL_CHECK_RLIMIT, &goal_formulas(goal))?;
+            let own = goal_formulas(goal);
+            let solver = super::raw_solver::RawSolver::simple(GOAL_CHECK_RLIMIT, &own)?;
             if solver.check_assumptions(&[]) != SatResult::Sat {
                 return None;
             }
@@ -829,25 +843,21 @@ impl Executor {
             unsafe {
                 let m = z3_sys::Z3_solver_get_model(c, s)?;
                 z3_sys::Z3_model_inc_ref(c, m);
+                // A model that `model_eval` finds falsifying the subgoal itself is a bug of
+                // the solver or of the evaluation (other checks judge those), not of the
+                // conversion: no verdict.
+                let own_false = first_false(c, m, own.iter().cloned());
                 let converted = z3_sys::Z3_goal_convert_model(c, goal.obj, m);
                 z3_sys::Z3_model_dec_ref(c, m);
                 let converted = converted?;
                 z3_sys::Z3_model_inc_ref(c, converted);
-                let mut false_at = None;
-                for (i, f) in origin.iter().enumerate() {
-                    let f = if inject { f.not() } else { f.clone() };
-                    let mut out = std::mem::MaybeUninit::<z3_sys::Z3_ast>::uninit();
-                    let ok =
-                        z3_sys::Z3_model_eval(c, converted, f.get_z3_ast(), true, out.as_mut_ptr());
-                    // SAFETY: Z3 wrote the value where it answered true.
-                    let is_false =
-                        ok && z3_sys::Z3_get_bool_value(c, out.assume_init()) == z3_sys::Z3_L_FALSE;
-                    if is_false && false_at.is_none() {
-                        false_at = Some(i);
-                    }
-                }
+                let negate = |f: &Bool| if inject { f.not() } else { f.clone() };
+                let false_at = first_false(c, converted, origin.iter().map(negate));
                 z3_sys::Z3_model_dec_ref(c, converted);
-                Some(false_at.filter(|_| precise).map(|i| {
+                if own_false.is_some() || !precise {
+                    return None;
+                }
+                Some(false_at.map(|i| {
                     format!(
                         "the converted model of subgoal {g} makes formula {i} of its goal false"
                     )
@@ -923,6 +933,76 @@ impl Executor {
         }
         Ok(Outcome::Value(format!("{combined}")))
     }
+}
+
+/// What is wrong with Z3's catalog of tactics (`tactics`) or probes: a name the model
+/// knows missing, a description or (for a tactic made by name) help empty.
+///
+/// # Safety
+/// `c` is the live thread-local context.
+unsafe fn catalog_problem(c: Z3_context, tactics: bool, inject: bool) -> Option<String> {
+    let (n, expected): (u32, &[&str]) = if tactics {
+        (z3_sys::Z3_get_num_tactics(c), model::options::GOAL_TACTICS)
+    } else {
+        (z3_sys::Z3_get_num_probes(c), model::options::PROBES)
+    };
+    let mut names = Vec::new();
+    for i in 0..n {
+        let name = if tactics {
+            z3_sys::Z3_get_tactic_name(c, i)
+        } else {
+            z3_sys::Z3_get_probe_name(c, i)
+        };
+        names.push(z3_text(name));
+    }
+    if inject {
+        names.clear();
+    }
+    if let Some(missing) = expected.iter().find(|e| !names.iter().any(|n| n == *e)) {
+        return Some(format!("`{missing}` is not among Z3's {n} names"));
+    }
+    for name in expected {
+        let cname = CString::new(*name).ok()?;
+        let descr = if tactics {
+            z3_sys::Z3_tactic_get_descr(c, cname.as_ptr())
+        } else {
+            z3_sys::Z3_probe_get_descr(c, cname.as_ptr())
+        };
+        if z3_text(descr).trim().is_empty() {
+            return Some(format!("`{name}` has no description"));
+        }
+    }
+    if tactics {
+        let name = CString::new(expected[0]).ok()?;
+        let t = tactic_obj(c, z3_sys::Z3_mk_tactic(c, name.as_ptr())).ok()?;
+        if z3_text(z3_sys::Z3_tactic_get_help(c, t.obj))
+            .trim()
+            .is_empty()
+        {
+            return Some(format!("tactic `{}` has no help", expected[0]));
+        }
+    }
+    None
+}
+
+/// The index of the first formula `m` evaluates (with completion) to false.
+///
+/// # Safety
+/// `c` is live and `m` a live model of it.
+unsafe fn first_false(
+    c: Z3_context,
+    m: z3_sys::Z3_model,
+    formulas: impl Iterator<Item = Bool>,
+) -> Option<usize> {
+    for (i, f) in formulas.enumerate() {
+        let mut out = std::mem::MaybeUninit::<z3_sys::Z3_ast>::uninit();
+        let ok = z3_sys::Z3_model_eval(c, m, f.get_z3_ast(), true, out.as_mut_ptr());
+        // Z3 wrote the value where it answered true.
+        if ok && z3_sys::Z3_get_bool_value(c, out.assume_init()) == z3_sys::Z3_L_FALSE {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// `Z3_goal_translate` of the goal into a fresh context made by `Z3_mk_context` (the maker

@@ -1351,6 +1351,12 @@ impl Lower {
                 tactic,
                 goal,
                 rlimit,
+            }
+            | Call::ApplyTacticWith {
+                tactic,
+                goal,
+                rlimit,
+                ..
             } => {
                 self.emit(
                     "Z3_update_param_value",
@@ -1359,12 +1365,27 @@ impl Lower {
                     None,
                 );
                 let a = self.fresh("applied");
-                self.emit(
-                    "Z3_tactic_apply",
-                    MAIN,
-                    vec![Arg::Var(tactic.to_string()), Arg::Var(goal.to_string())],
-                    Some((&a, Ty::ApplyResult)),
-                );
+                match call {
+                    Call::ApplyTacticWith { params, .. } => {
+                        let p = self.params(MAIN, params, &|_| ParamKind::Other);
+                        self.emit(
+                            "Z3_tactic_apply_ex",
+                            MAIN,
+                            vec![
+                                Arg::Var(tactic.to_string()),
+                                Arg::Var(goal.to_string()),
+                                var(&p),
+                            ],
+                            Some((&a, Ty::ApplyResult)),
+                        );
+                    }
+                    _ => self.emit(
+                        "Z3_tactic_apply",
+                        MAIN,
+                        vec![Arg::Var(tactic.to_string()), Arg::Var(goal.to_string())],
+                        Some((&a, Ty::ApplyResult)),
+                    ),
+                }
                 if matches!(ret, Some(Ret::Error(_))) {
                     // The refusal is this call's; a refused application has no subgoals.
                     return;
