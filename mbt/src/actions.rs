@@ -428,8 +428,8 @@ impl Action for MkSetOp {
     }
 }
 
-/// An array read or write by the n-ary functions, or an array's default (`select_n`,
-/// `store_n`, `array_default`).
+/// An array read or write by the n-ary functions, an array's default, or arrays of
+/// functions (`select_n`, `store_n`, `array_default`, `array_ext`, `as_array`, `array_map`).
 pub struct MkArrayOp;
 impl Action for MkArrayOp {
     fn name(&self) -> &'static str {

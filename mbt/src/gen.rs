@@ -957,7 +957,9 @@ pub fn mk_set_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
 }
 
 /// An array read or write through the n-ary functions (`select_n`, `store_n`, one index),
-/// or an array's default value (`array_default`), on an array of the pool.
+/// an array's default value (`array_default`), the extensionality witness of two arrays
+/// (`array_ext`), the array of a unary function (`as_array`, with its three reads) or a
+/// function mapped over arrays (`array_map`), on arrays of the pool.
 pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(array) = sort_where(cx, |s| matches!(s, Sort::Array(..))) else {
         return Ok(None);
@@ -969,7 +971,56 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(a) = pick(cx, &array) else {
         return Ok(None);
     };
-    let call = match cx.rng.random_range(0..3) {
+    let live: Vec<(model::FuncId, Vec<Sort>)> = cx
+        .funcs
+        .iter()
+        .filter(|(f, _, _)| cx.sut.state().funcs.contains_key(f))
+        .map(|(f, domain, _)| (*f, domain.clone()))
+        .collect();
+    let call = match cx.rng.random_range(0..6) {
+        // The extensionality witness of two arrays of the sort.
+        3 => pick(cx, &array).map(|b| Call::ArrayExt(a, b)),
+        // The array of a unary function, and its reads.
+        4 => {
+            let unary: Vec<model::FuncId> = live
+                .iter()
+                .filter(|(_, d)| d.len() == 1)
+                .map(|(f, _)| *f)
+                .collect();
+            if unary.is_empty() {
+                return Ok(None);
+            }
+            let f = unary[cx.rng.random_range(0..unary.len())];
+            let Some(t) = cx.new_term(Call::AsArray(f), false)? else {
+                return Ok(None);
+            };
+            for reader in [
+                "Z3_is_as_array",
+                "Z3_get_as_array_func_decl",
+                "Z3_get_decl_func_decl_parameter",
+            ] {
+                cx.run(Call::Read {
+                    function: reader.into(),
+                    term: t,
+                })?;
+            }
+            return Ok(Some(t));
+        }
+        // A function mapped over arrays of the index sort, one per argument.
+        5 => {
+            if live.is_empty() {
+                return Ok(None);
+            }
+            let (func, domain) = live[cx.rng.random_range(0..live.len())].clone();
+            let mut arrays = Vec::new();
+            for d in domain {
+                match pick(cx, &Sort::array(index.clone(), d)) {
+                    Some(t) => arrays.push(t),
+                    None => return Ok(None),
+                }
+            }
+            (!arrays.is_empty()).then_some(Call::ArrayMap { func, arrays })
+        }
         0 => pick(cx, &index).map(|i| Call::SelectN {
             array: a,
             indices: vec![i],

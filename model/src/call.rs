@@ -1170,6 +1170,20 @@ macro_rules! walk_call {
                 $v.string(key, "a fixedpoint parameter");
                 $v.string(value, "its value");
             }
+            Call::AsArray(func) => {
+                $v.head(spec!("as_array", Term, Terms, ["Z3_mk_as_array"], Written));
+                $v.func(func);
+            }
+            Call::ArrayExt(a, b) => {
+                $v.head(spec!("array_ext", Term, Terms, ["Z3_mk_array_ext"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::ArrayMap { func, arrays } => {
+                $v.head(spec!("array_map", Term, Terms, ["Z3_mk_map", "Z3_get_app_decl"], Written));
+                $v.func(func);
+                $v.terms(arrays, List::Fixed);
+            }
             Call::QuantRebuild { function, term } => {
                 $v.head(spec!("quant_rebuild", Term, Quantifiers, ["Z3_mk_forall_const", "Z3_mk_exists_const", "Z3_mk_quantifier_const", "Z3_mk_quantifier", "Z3_mk_quantifier_ex", "Z3_mk_forall", "Z3_mk_exists", "Z3_mk_lambda", "Z3_mk_lambda_const", "Z3_mk_bound", "Z3_mk_pattern", "Z3_substitute_vars", "Z3_get_quantifier_body", "Z3_get_quantifier_bound_sort", "Z3_get_quantifier_pattern_ast", "Z3_get_quantifier_no_pattern_ast", "Z3_get_pattern_num_terms", "Z3_get_pattern", "Z3_pattern_to_ast", "Z3_is_quantifier_forall", "Z3_is_eq_ast"], Written));
                 $v.string(function, "a quantifier maker");
@@ -1200,6 +1214,7 @@ macro_rules! plain_call {
             | $crate::call::Call::SelectN { .. }
             | $crate::call::Call::StoreN { .. }
             | $crate::call::Call::ArrayDefault(..)
+            | $crate::call::Call::ArrayExt(..)
     };
 }
 
@@ -1691,6 +1706,18 @@ pub enum Call {
     QuantRebuild {
         function: String,
         term: TermId,
+    },
+    /// `as_array fF`: the array of the unary function F (`Z3_mk_as_array`), SMT-LIB
+    /// `(_ as-array F)` (Z3's dialect).
+    AsArray(FuncId),
+    /// `array_ext tA tB`: an index where the arrays A and B differ if they differ
+    /// (`Z3_mk_array_ext`, Z3's extensionality witness).
+    ArrayExt(TermId, TermId),
+    /// `array_map fF tA...`: F applied pointwise to the arrays A... of one index sort, one
+    /// array per argument of F (`Z3_mk_map`, `(_ map F)` in Z3's dialect).
+    ArrayMap {
+        func: FuncId,
+        arrays: Vec<TermId>,
     },
 }
 
@@ -2543,6 +2570,12 @@ impl Call {
                 Call::QuantRebuild {
                     function: text(),
                     term: t,
+                },
+                Call::AsArray(FuncId(0)),
+                Call::ArrayExt(t, t),
+                Call::ArrayMap {
+                    func: FuncId(0),
+                    arrays: vec![t],
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

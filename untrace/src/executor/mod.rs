@@ -1256,6 +1256,23 @@ impl Executor {
                 })?;
                 Outcome::Term(built.map_err(z3err)?)
             }
+            Call::AsArray(func) | Call::ArrayMap { func, .. } => {
+                let f = self
+                    .funcs
+                    .get(func)
+                    .or_else(|| self.rec_funcs.get(func).map(|r| &**r))
+                    .ok_or_else(|| {
+                        ExecError::Malformed(format!("function {func} is not defined"))
+                    })?;
+                match call {
+                    Call::ArrayMap { arrays, .. } => {
+                        let arrays = self.arg_terms(arrays)?;
+                        let built = self.main(|| terms::array_map(f, &arrays))?;
+                        Outcome::Term(built.map_err(z3err)?)
+                    }
+                    _ => Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?)),
+                }
+            }
             Call::QuantRebuild { function, term } => {
                 let maker = model::quant::Maker::by_name(function).ok_or_else(|| {
                     ExecError::Malformed(format!("`{function}` is no quantifier maker"))

@@ -1173,6 +1173,29 @@ impl Lower {
                     }
                 }
             }
+            Call::AsArray(f) => {
+                self.emit(
+                    "Z3_mk_as_array",
+                    MAIN,
+                    vec![Arg::Var(f.to_string())],
+                    Some((b, Ty::Ast)),
+                );
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
+            Call::ArrayMap { func, arrays } => {
+                let a: Vec<Arg> = arrays.iter().map(|t| Arg::Var(t.to_string())).collect();
+                self.emit(
+                    "Z3_mk_map",
+                    MAIN,
+                    vec![
+                        Arg::Var(func.to_string()),
+                        Arg::Uint(a.len() as u64),
+                        Arg::Array(Ty::Ast, a),
+                    ],
+                    Some((b, Ty::Ast)),
+                );
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
             // A quantifier maker gives the quantifier itself; a lambda is made of the
             // quantifier's body with its variables put back, as the executor makes it.
             Call::QuantRebuild { function, term } => {
