@@ -980,17 +980,21 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let call = match cx.rng.random_range(0..6) {
         // The extensionality witness of two arrays of the sort.
         3 => pick(cx, &array).map(|b| Call::ArrayExt(a, b)),
-        // The array of a unary function, and its reads.
+        // The array of a unary function (a new one where the round has none from the
+        // index sort), and its reads.
         4 => {
             let unary: Vec<model::FuncId> = live
                 .iter()
                 .filter(|(_, d)| d.len() == 1)
                 .map(|(f, _)| *f)
                 .collect();
-            if unary.is_empty() {
-                return Ok(None);
-            }
-            let f = unary[cx.rng.random_range(0..unary.len())];
+            let f = match unary.is_empty() {
+                true => match unary_fun(cx, &index, &element)? {
+                    Some(f) => f,
+                    None => return Ok(None),
+                },
+                false => unary[cx.rng.random_range(0..unary.len())],
+            };
             let Some(t) = cx.new_term(Call::AsArray(f), false)? else {
                 return Ok(None);
             };
@@ -1006,20 +1010,26 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
             }
             return Ok(Some(t));
         }
-        // A function mapped over arrays of the index sort, one per argument.
+        // A function mapped over arrays of the index sort, one per argument: of the round's
+        // functions one whose arguments the pool's arrays give, else a new one from the
+        // element sort over the array picked.
         5 => {
-            if live.is_empty() {
-                return Ok(None);
+            let mut call = None;
+            if !live.is_empty() {
+                let (func, domain) = live[cx.rng.random_range(0..live.len())].clone();
+                let arrays: Option<Vec<TermId>> = domain
+                    .into_iter()
+                    .map(|d| pick(cx, &Sort::array(index.clone(), d)))
+                    .collect();
+                call = arrays.map(|arrays| Call::ArrayMap { func, arrays });
             }
-            let (func, domain) = live[cx.rng.random_range(0..live.len())].clone();
-            let mut arrays = Vec::new();
-            for d in domain {
-                match pick(cx, &Sort::array(index.clone(), d)) {
-                    Some(t) => arrays.push(t),
-                    None => return Ok(None),
-                }
+            match call {
+                Some(call) => Some(call),
+                None => unary_fun(cx, &element, &element)?.map(|func| Call::ArrayMap {
+                    func,
+                    arrays: vec![a],
+                }),
             }
-            (!arrays.is_empty()).then_some(Call::ArrayMap { func, arrays })
         }
         0 => pick(cx, &index).map(|i| Call::SelectN {
             array: a,
@@ -1038,6 +1048,38 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     match call {
         Some(call) => cx.new_term(call, false),
         None => Ok(None),
+    }
+}
+
+/// A new function from `domain` to `range` (`fun`), for the array operations over
+/// functions; `None` where a sort is an array or a sequence (as `mk_fun` keeps them out).
+fn unary_fun(
+    cx: &mut RoundState<'_>,
+    domain: &Sort,
+    range: &Sort,
+) -> Result<Option<model::FuncId>, Failure> {
+    if [domain, range]
+        .iter()
+        .any(|s| matches!(s, Sort::Array(..) | Sort::Seq(_)))
+    {
+        return Ok(None);
+    }
+    let (Some(d), Some(r)) = (cx.sort_id(domain)?, cx.sort_id(range)?) else {
+        return Ok(None);
+    };
+    let name = cx.fresh_name("f");
+    let reply = cx.run(Call::Fun {
+        name,
+        domain: vec![d],
+        range: r,
+    })?;
+    match reply.ret() {
+        Some(model::Ret::Id(model::AnyId::Func(f))) => {
+            let f = *f;
+            cx.funcs.push((f, vec![domain.clone()], range.clone()));
+            Ok(Some(f))
+        }
+        _ => Ok(None),
     }
 }
 
