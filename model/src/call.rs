@@ -1184,6 +1184,18 @@ macro_rules! walk_call {
                 $v.func(func);
                 $v.terms(arrays, List::Fixed);
             }
+            Call::Qe { lite: false, model, formula, vars } => {
+                $v.head(spec!("qe_project", Term, Quantifiers, ["Z3_qe_model_project", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
+            Call::Qe { lite: true, model, formula, vars } => {
+                $v.head(spec!("qe_lite", Term, Quantifiers, ["Z3_qe_lite", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
             Call::QuantRebuild { function, term } => {
                 $v.head(spec!("quant_rebuild", Term, Quantifiers, ["Z3_mk_forall_const", "Z3_mk_exists_const", "Z3_mk_quantifier_const", "Z3_mk_quantifier", "Z3_mk_quantifier_ex", "Z3_mk_forall", "Z3_mk_exists", "Z3_mk_lambda", "Z3_mk_lambda_const", "Z3_mk_bound", "Z3_mk_pattern", "Z3_substitute_vars", "Z3_get_quantifier_body", "Z3_get_quantifier_bound_sort", "Z3_get_quantifier_pattern_ast", "Z3_get_quantifier_no_pattern_ast", "Z3_get_pattern_num_terms", "Z3_get_pattern", "Z3_pattern_to_ast", "Z3_is_quantifier_forall", "Z3_is_eq_ast"], Written));
                 $v.string(function, "a quantifier maker");
@@ -1706,6 +1718,17 @@ pub enum Call {
     QuantRebuild {
         function: String,
         term: TermId,
+    },
+    /// `qe_project mM tF tV...` (`Z3_qe_model_project`) / `qe_lite mM tF tV...`
+    /// (`Z3_qe_lite`): F with the constants V eliminated, by model M's values or as far as
+    /// equalities allow. Where M satisfies F, the result must hold in M too (both are
+    /// implied by F under M's values: a projection is true in its model, and `qe_lite`
+    /// only substitutes and drops literals); otherwise a `read-back` finding.
+    Qe {
+        lite: bool,
+        model: ModelId,
+        formula: TermId,
+        vars: Vec<TermId>,
     },
     /// `as_array fF`: the array of the unary function F (`Z3_mk_as_array`), SMT-LIB
     /// `(_ as-array F)` (Z3's dialect).
@@ -2570,6 +2593,18 @@ impl Call {
                 Call::QuantRebuild {
                     function: text(),
                     term: t,
+                },
+                Call::Qe {
+                    lite: false,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
+                },
+                Call::Qe {
+                    lite: true,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
                 },
                 Call::AsArray(FuncId(0)),
                 Call::ArrayExt(t, t),

@@ -770,6 +770,32 @@ impl State {
                     ))
                 }
             },
+            Call::Qe {
+                model,
+                formula,
+                vars,
+                ..
+            } => {
+                if !self.is_alive(AnyId::Model(*model)) {
+                    return violation(format!("model {model} is not defined"));
+                }
+                self.bool_term(*formula, "qe formula")?;
+                self.closed_term(*formula, "qe formula")?;
+                if vars.is_empty() {
+                    return violation("qe eliminates at least one constant");
+                }
+                for v in vars {
+                    let info = self.term(*v)?;
+                    if !matches!(info.origin, Origin::Const(_))
+                        || !matches!(info.sort, Sort::Int | Sort::Real)
+                    {
+                        return violation(format!(
+                            "qe eliminates Int or Real constants (made by `const`), not {v}"
+                        ));
+                    }
+                }
+                Sort::Bool
+            }
             Call::AsArray(f) => match self.funcs.get(f) {
                 Some((domain, range)) if domain.len() == 1 => {
                     Sort::array(domain[0].clone(), range.clone())
@@ -1052,6 +1078,7 @@ impl State {
             | Call::QuantRebuild { .. }
             | Call::AsArray(_)
             | Call::ArrayMap { .. }
+            | Call::Qe { .. }
             | Call::Pb { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
@@ -1524,6 +1551,7 @@ impl State {
             | Call::QuantRebuild { .. }
             | Call::AsArray(_)
             | Call::ArrayMap { .. }
+            | Call::Qe { .. }
             | Call::DtConstruct { .. }
             | Call::DtTest { .. }
             | Call::DtSelect { .. }

@@ -204,3 +204,21 @@ fn arrays_of_functions_replay_and_their_reads_are_judged() {
     assert_eq!(out.status.code(), Some(5), "{err}");
     assert!(err.contains("signature: read-back|"), "{err}");
 }
+
+#[test]
+fn quantifier_eliminations_hold_in_the_model_of_their_formula() {
+    let trace = example("qe.trace");
+    let clean = replay(&trace, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    if let Some(lib) = other_z3("quantifier_eliminations_hold_in_the_model_of_their_formula") {
+        let other = replay(&trace, Some(&lib), &[]);
+        assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    }
+    let out = replay(&trace, None, &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("signature: read-back|Z3_qe_model_project: false in the model"),
+        "{err}"
+    );
+}

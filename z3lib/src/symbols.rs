@@ -468,6 +468,8 @@ pub const REQUIRED_SYMBOLS: &[&str] = &[
     "Z3_probe_inc_ref",
     "Z3_probe_le",
     "Z3_probe_lt",
+    "Z3_qe_lite",
+    "Z3_qe_model_project",
     "Z3_query_constructor",
     "Z3_rcf_add",
     "Z3_rcf_del",

@@ -25,7 +25,7 @@
 //! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
 //! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
-//! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more; `quant_rebuild` reads the weight one more | read-back |
+//! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
