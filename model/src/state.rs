@@ -555,20 +555,22 @@ impl State {
                     is_var: matches!(call, Call::Var { .. }),
                     free_vars,
                     quantified,
-                    origin: match call {
-                        // The very quantifier again (a lambda is none).
-                        Call::QuantRebuild { term, function }
-                            if crate::quant::Maker::by_name(function)
-                                .is_some_and(|m| !m.lambda) =>
-                        {
-                            self.term(*term)?.origin.clone()
-                        }
-                        _ => Origin::of(call),
-                    },
+                    origin: self.origin_of(call)?,
                 },
             );
         }
         Ok(())
+    }
+
+    /// How the term `call` builds was made: a quantifier maker of `quant_rebuild` gives the
+    /// very quantifier again (a lambda is none).
+    fn origin_of(&self, call: &Call) -> Result<Origin, Violation> {
+        if let Call::QuantRebuild { term, function } = call {
+            if crate::quant::Maker::by_name(function).is_some_and(|m| !m.lambda) {
+                return Ok(self.term(*term)?.origin.clone());
+            }
+        }
+        Ok(Origin::of(call))
     }
 
     /// The sort a term-building call produces, or why it cannot be built. `None` for calls

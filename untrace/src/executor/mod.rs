@@ -1315,22 +1315,15 @@ impl Executor {
                 }
                 Outcome::Term(built)
             }
-            Call::AsArray(func) | Call::ArrayMap { func, .. } => {
-                let f = self
-                    .funcs
-                    .get(func)
-                    .or_else(|| self.rec_funcs.get(func).map(|r| &**r))
-                    .ok_or_else(|| {
-                        ExecError::Malformed(format!("function {func} is not defined"))
-                    })?;
-                match call {
-                    Call::ArrayMap { arrays, .. } => {
-                        let arrays = self.arg_terms(arrays)?;
-                        let built = self.main(|| terms::array_map(f, &arrays))?;
-                        Outcome::Term(built.map_err(z3err)?)
-                    }
-                    _ => Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?)),
-                }
+            Call::AsArray(func) => {
+                let f = self.func_decl(*func)?;
+                Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?))
+            }
+            Call::ArrayMap { func, arrays } => {
+                let f = self.func_decl(*func)?;
+                let arrays = self.arg_terms(arrays)?;
+                let built = self.main(|| terms::array_map(f, &arrays))?;
+                Outcome::Term(built.map_err(z3err)?)
             }
             Call::QuantRebuild { function, term } => {
                 let maker = model::quant::Maker::by_name(function).ok_or_else(|| {
@@ -1445,6 +1438,14 @@ impl Executor {
             (true, z3::SatResult::Unsat) => z3::SatResult::Sat,
             _ => answer,
         }
+    }
+
+    /// The declaration of function `func` (uninterpreted or recursive).
+    fn func_decl(&self, func: FuncId) -> Result<&FuncDecl, ExecError> {
+        self.funcs
+            .get(&func)
+            .or_else(|| self.rec_funcs.get(&func).map(|r| &**r))
+            .ok_or_else(|| ExecError::Malformed(format!("function {func} is not defined")))
     }
 
     fn arg_terms(&self, ids: &[TermId]) -> Result<Vec<&Dynamic>, ExecError> {
