@@ -428,8 +428,8 @@ impl Action for MkSetOp {
     }
 }
 
-/// An array read or write by the n-ary functions, or an array's default (`select_n`,
-/// `store_n`, `array_default`).
+/// An array read or write by the n-ary functions, an array's default, or arrays of
+/// functions (`select_n`, `store_n`, `array_default`, `array_ext`, `as_array`, `array_map`).
 pub struct MkArrayOp;
 impl Action for MkArrayOp {
     fn name(&self) -> &'static str {
@@ -894,6 +894,49 @@ impl Action for EvalModel {
                     func,
                     terms: alive,
                 }))?;
+            }
+        }
+        // One model in four: an assertion's Int and Real constants eliminated by the model
+        // (`qe_project`) or by equalities (`qe_lite`), judged true in the model.
+        let state = cx.sut.state();
+        let unquantified: Vec<TermId> = must_hold
+            .iter()
+            .copied()
+            .filter(|t| state.term(*t).is_ok_and(|i| !i.quantified))
+            .collect();
+        if !unquantified.is_empty() && cx.rng.random_bool(0.25) {
+            let formula = unquantified[cx.rng.random_range(0..unquantified.len())];
+            let state = cx.sut.state();
+            let consts: Vec<TermId> = cx
+                .pool
+                .all()
+                .into_iter()
+                .filter(|t| {
+                    state.term(*t).is_ok_and(|i| {
+                        matches!(i.origin, model::state::Origin::Const(_))
+                            && matches!(i.sort, Sort::Int | Sort::Real)
+                    })
+                })
+                .collect();
+            if !consts.is_empty() {
+                let n = cx.rng.random_range(1..=consts.len().min(2));
+                let mut vars = Vec::new();
+                for _ in 0..n {
+                    let v = consts[cx.rng.random_range(0..consts.len())];
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                    }
+                }
+                let lite = cx.rng.random_bool(0.5);
+                cx.new_term(
+                    Call::Qe {
+                        lite,
+                        model: m,
+                        formula,
+                        vars,
+                    },
+                    false,
+                )?;
             }
         }
         if cx.config.independent {

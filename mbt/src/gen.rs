@@ -963,7 +963,9 @@ pub fn mk_set_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
 }
 
 /// An array read or write through the n-ary functions (`select_n`, `store_n`, one index),
-/// or an array's default value (`array_default`), on an array of the pool.
+/// an array's default value (`array_default`), the extensionality witness of two arrays
+/// (`array_ext`), the array of a unary function (`as_array`, with its three reads) or a
+/// function mapped over arrays (`array_map`), on arrays of the pool.
 pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(array) = sort_where(cx, |s| matches!(s, Sort::Array(..))) else {
         return Ok(None);
@@ -975,7 +977,66 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let Some(a) = pick(cx, &array) else {
         return Ok(None);
     };
-    let call = match cx.rng.random_range(0..3) {
+    let live: Vec<(model::FuncId, Vec<Sort>)> = cx
+        .funcs
+        .iter()
+        .filter(|(f, _, _)| cx.sut.state().funcs.contains_key(f))
+        .map(|(f, domain, _)| (*f, domain.clone()))
+        .collect();
+    let call = match cx.rng.random_range(0..6) {
+        // The extensionality witness of two arrays of the sort.
+        3 => pick(cx, &array).map(|b| Call::ArrayExt(a, b)),
+        // The array of a unary function (a new one where the round has none from the
+        // index sort), and its reads.
+        4 => {
+            let unary: Vec<model::FuncId> = live
+                .iter()
+                .filter(|(_, d)| d.len() == 1)
+                .map(|(f, _)| *f)
+                .collect();
+            let f = match unary.is_empty() {
+                true => match unary_fun(cx, &index, &element)? {
+                    Some(f) => f,
+                    None => return Ok(None),
+                },
+                false => unary[cx.rng.random_range(0..unary.len())],
+            };
+            let Some(t) = cx.new_term(Call::AsArray(f), false)? else {
+                return Ok(None);
+            };
+            for reader in [
+                "Z3_is_as_array",
+                "Z3_get_as_array_func_decl",
+                "Z3_get_decl_func_decl_parameter",
+            ] {
+                cx.run(Call::Read {
+                    function: reader.into(),
+                    term: t,
+                })?;
+            }
+            return Ok(Some(t));
+        }
+        // A function mapped over arrays of the index sort, one per argument: of the round's
+        // functions one whose arguments the pool's arrays give, else a new one from the
+        // element sort over the array picked.
+        5 => {
+            let mut call = None;
+            if !live.is_empty() {
+                let (func, domain) = live[cx.rng.random_range(0..live.len())].clone();
+                let arrays: Option<Vec<TermId>> = domain
+                    .into_iter()
+                    .map(|d| pick(cx, &Sort::array(index.clone(), d)))
+                    .collect();
+                call = arrays.map(|arrays| Call::ArrayMap { func, arrays });
+            }
+            match call {
+                Some(call) => Some(call),
+                None => unary_fun(cx, &element, &element)?.map(|func| Call::ArrayMap {
+                    func,
+                    arrays: vec![a],
+                }),
+            }
+        }
         0 => pick(cx, &index).map(|i| Call::SelectN {
             array: a,
             indices: vec![i],
@@ -993,6 +1054,38 @@ pub fn mk_array_op(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     match call {
         Some(call) => cx.new_term(call, false),
         None => Ok(None),
+    }
+}
+
+/// A new function from `domain` to `range` (`fun`), for the array operations over
+/// functions; `None` where a sort is an array or a sequence (as `mk_fun` keeps them out).
+fn unary_fun(
+    cx: &mut RoundState<'_>,
+    domain: &Sort,
+    range: &Sort,
+) -> Result<Option<model::FuncId>, Failure> {
+    if [domain, range]
+        .iter()
+        .any(|s| matches!(s, Sort::Array(..) | Sort::Seq(_)))
+    {
+        return Ok(None);
+    }
+    let (Some(d), Some(r)) = (cx.sort_id(domain)?, cx.sort_id(range)?) else {
+        return Ok(None);
+    };
+    let name = cx.fresh_name("f");
+    let reply = cx.run(Call::Fun {
+        name,
+        domain: vec![d],
+        range: r,
+    })?;
+    match reply.ret() {
+        Some(model::Ret::Id(model::AnyId::Func(f))) => {
+            let f = *f;
+            cx.funcs.push((f, vec![domain.clone()], range.clone()));
+            Ok(Some(f))
+        }
+        _ => Ok(None),
     }
 }
 

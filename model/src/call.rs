@@ -1298,6 +1298,32 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 solver function");
                 $v.solver(solver);
             }
+            Call::AsArray(func) => {
+                $v.head(spec!("as_array", Term, Terms, ["Z3_mk_as_array"], Written));
+                $v.func(func);
+            }
+            Call::ArrayExt(a, b) => {
+                $v.head(spec!("array_ext", Term, Terms, ["Z3_mk_array_ext"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::ArrayMap { func, arrays } => {
+                $v.head(spec!("array_map", Term, Terms, ["Z3_mk_map", "Z3_get_app_decl"], Written));
+                $v.func(func);
+                $v.terms(arrays, List::Fixed);
+            }
+            Call::Qe { lite: false, model, formula, vars } => {
+                $v.head(spec!("qe_project", Term, Quantifiers, ["Z3_qe_model_project", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
+            Call::Qe { lite: true, model, formula, vars } => {
+                $v.head(spec!("qe_lite", Term, Quantifiers, ["Z3_qe_lite", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
             Call::QuantRebuild { function, term } => {
                 $v.head(spec!("quant_rebuild", Term, Quantifiers, ["Z3_mk_forall_const", "Z3_mk_exists_const", "Z3_mk_quantifier_const", "Z3_mk_quantifier", "Z3_mk_quantifier_ex", "Z3_mk_forall", "Z3_mk_exists", "Z3_mk_lambda", "Z3_mk_lambda_const", "Z3_mk_bound", "Z3_mk_pattern", "Z3_substitute_vars", "Z3_get_quantifier_body", "Z3_get_quantifier_bound_sort", "Z3_get_quantifier_pattern_ast", "Z3_get_quantifier_no_pattern_ast", "Z3_get_pattern_num_terms", "Z3_get_pattern", "Z3_pattern_to_ast", "Z3_is_quantifier_forall", "Z3_is_eq_ast"], Written));
                 $v.string(function, "a quantifier maker");
@@ -1345,6 +1371,7 @@ macro_rules! plain_call {
             | $crate::call::Call::SetAdd(..)
             | $crate::call::Call::SetDel(..)
             | $crate::call::Call::SetMember(..)
+            | $crate::call::Call::ArrayExt(..)
     };
 }
 
@@ -1909,6 +1936,29 @@ pub enum Call {
         goal: GoalId,
         rlimit: u32,
         params: Vec<(String, String)>,
+    },
+    /// `qe_project mM tF tV...` (`Z3_qe_model_project`) / `qe_lite mM tF tV...`
+    /// (`Z3_qe_lite`): F with the constants V eliminated, by model M's values or as far as
+    /// equalities allow. Where M satisfies F, the result must hold in M too (both are
+    /// implied by F under M's values: a projection is true in its model, and `qe_lite`
+    /// only substitutes and drops literals); otherwise a `read-back` finding.
+    Qe {
+        lite: bool,
+        model: ModelId,
+        formula: TermId,
+        vars: Vec<TermId>,
+    },
+    /// `as_array fF`: the array of the unary function F (`Z3_mk_as_array`), SMT-LIB
+    /// `(_ as-array F)` (Z3's dialect).
+    AsArray(FuncId),
+    /// `array_ext tA tB`: an index where the arrays A and B differ if they differ
+    /// (`Z3_mk_array_ext`, Z3's extensionality witness).
+    ArrayExt(TermId, TermId),
+    /// `array_map fF tA...`: F applied pointwise to the arrays A... of one index sort, one
+    /// array per argument of F (`Z3_mk_map`, `(_ map F)` in Z3's dialect).
+    ArrayMap {
+        func: FuncId,
+        arrays: Vec<TermId>,
     },
 }
 
@@ -2891,6 +2941,24 @@ impl Call {
                     goal: g,
                     rlimit: 0,
                     params: vec![],
+                },
+                Call::Qe {
+                    lite: false,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
+                },
+                Call::Qe {
+                    lite: true,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
+                },
+                Call::AsArray(FuncId(0)),
+                Call::ArrayExt(t, t),
+                Call::ArrayMap {
+                    func: FuncId(0),
+                    arrays: vec![t],
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

@@ -136,6 +136,11 @@ readers! {
     // The declaration as an AST and back (`Z3_func_decl_to_ast`), the same declaration.
     ToFuncDecl = "Z3_to_func_decl", Term, false;
     IsAlgebraicNumber = "Z3_is_algebraic_number", Term, false;
+    // Whether the term is an `as_array`; of an `as_array`, its function (by name), and the
+    // function its declaration's parameter 0 names.
+    IsAsArray = "Z3_is_as_array", Term, false;
+    AsArrayFuncDecl = "Z3_get_as_array_func_decl", Term, false;
+    DeclFuncDeclParameter = "Z3_get_decl_func_decl_parameter", Term, false;
     // Whether it is the sort's AST id (`true`).
     SortId = "Z3_get_sort_id", Sort, false;
     IsSeqSort = "Z3_is_seq_sort", Sort, false;
@@ -236,7 +241,7 @@ impl Reader {
         };
         let app = matches!(
             info.origin,
-            Origin::Const(_) | Origin::Lit(_) | Origin::Apply { .. }
+            Origin::Const(_) | Origin::Lit(_) | Origin::Apply { .. } | Origin::AsArray(_)
         );
         use Reader as R;
         let ok = match self {
@@ -261,7 +266,10 @@ impl Reader {
                 numeral && matches!(info.sort, Sort::BitVec(_))
             }
             R::Domain => matches!(info.origin, Origin::Apply { n_args, .. } if n_args > 0),
-            R::IsAlgebraicNumber => true,
+            R::IsAlgebraicNumber | R::IsAsArray => true,
+            R::AsArrayFuncDecl | R::DeclFuncDeclParameter => {
+                matches!(info.origin, Origin::AsArray(_))
+            }
             R::NumeralString
             | R::NumeralDecimalString
             | R::NumeralInt
@@ -742,9 +750,11 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
                 bool_text(true)
             }
             Origin::Lit(_) => Expect::Unjudged,
-            Origin::Const(_) | Origin::Var | Origin::Quantifier(_) | Origin::Apply { .. } => {
-                bool_text(false)
-            }
+            Origin::Const(_)
+            | Origin::Var
+            | Origin::Quantifier(_)
+            | Origin::Apply { .. }
+            | Origin::AsArray(_) => bool_text(false),
             Origin::Other => Expect::Unjudged,
         },
         R::AstKind => match &info.origin {
@@ -752,26 +762,30 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             Origin::Lit(_) if !matches!(info.sort, Sort::FloatingPoint(..) | Sort::Bool) => {
                 Expect::Unjudged
             }
-            Origin::Lit(_) | Origin::Const(_) | Origin::Var | Origin::Apply { .. } => {
-                Expect::Text("app".into())
-            }
+            Origin::Lit(_)
+            | Origin::Const(_)
+            | Origin::Var
+            | Origin::Apply { .. }
+            | Origin::AsArray(_) => Expect::Text("app".into()),
             Origin::Quantifier(_) => Expect::Text("quantifier".into()),
             Origin::Other => Expect::Unjudged,
         },
         R::IsApp => match &info.origin {
-            Origin::Lit(_) | Origin::Const(_) | Origin::Var | Origin::Apply { .. } => {
-                bool_text(true)
-            }
+            Origin::Lit(_)
+            | Origin::Const(_)
+            | Origin::Var
+            | Origin::Apply { .. }
+            | Origin::AsArray(_) => bool_text(true),
             Origin::Quantifier(_) => bool_text(false),
             Origin::Other => Expect::Unjudged,
         },
         R::AppNumArgs => match &info.origin {
-            Origin::Lit(_) | Origin::Const(_) => Expect::Text("0".into()),
+            Origin::Lit(_) | Origin::Const(_) | Origin::AsArray(_) => Expect::Text("0".into()),
             Origin::Apply { n_args, .. } => Expect::Text(n_args.to_string()),
             Origin::Var | Origin::Quantifier(_) | Origin::Other => Expect::Unjudged,
         },
         R::AppDomainSize => match &info.origin {
-            Origin::Lit(_) | Origin::Const(_) => Expect::Text("0".into()),
+            Origin::Lit(_) | Origin::Const(_) | Origin::AsArray(_) => Expect::Text("0".into()),
             Origin::Apply { n_args, .. } => Expect::Text(n_args.to_string()),
             Origin::Var | Origin::Quantifier(_) | Origin::Other => Expect::Unjudged,
         },
@@ -850,6 +864,7 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
         // and special relations do).
         R::DeclNumParameters => match &info.origin {
             Origin::Const(_) => Expect::Text("0".into()),
+            Origin::AsArray(_) => Expect::Text("1".into()),
             Origin::Apply { func, .. }
                 if !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func) =>
             {
@@ -871,6 +886,18 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
                 Some((domain, _)) if !domain.is_empty() => sort_expect(state, &domain[0]),
                 _ => Expect::Unjudged,
             },
+            _ => Expect::Unjudged,
+        },
+        R::IsAsArray => match &info.origin {
+            Origin::AsArray(_) => bool_text(true),
+            Origin::Other => Expect::Unjudged,
+            _ => bool_text(false),
+        },
+        R::AsArrayFuncDecl | R::DeclFuncDeclParameter => match &info.origin {
+            Origin::AsArray(f) => state
+                .func_names
+                .get(f)
+                .map_or(Expect::Unjudged, |n| Expect::Text(n.clone())),
             _ => Expect::Unjudged,
         },
         R::FuncDeclId => bool_text(true),

@@ -119,6 +119,9 @@ pub enum Origin {
     Apply { n_args: usize, func: FuncId },
     /// `forall` or `exists`, with what the quantifier readers judge.
     Quantifier(QuantifierShape),
+    /// `as_array` of a function: an application without arguments of Z3's `as-array`,
+    /// whose declaration has the function as its parameter.
+    AsArray(FuncId),
     /// Any other call (an operation, a simplification, ...): Z3 may rewrite what it builds.
     Other,
 }
@@ -147,6 +150,7 @@ impl Origin {
                 patterns: patterns.clone(),
                 no_patterns: no_patterns.clone(),
             }),
+            Call::AsArray(f) => Origin::AsArray(*f),
             _ => Origin::Other,
         }
     }
@@ -159,6 +163,7 @@ impl Origin {
             Origin::Var => "a bound variable",
             Origin::Apply { .. } => "a function application",
             Origin::Quantifier(_) => "a quantifier",
+            Origin::AsArray(_) => "the array of a function",
             Origin::Other => "a term built by an operation",
         }
     }
@@ -332,6 +337,8 @@ pub struct State {
     pub sorts: HashMap<SortId, Sort>,
     pub terms: HashMap<TermId, TermInfo>,
     pub funcs: HashMap<FuncId, (Vec<Sort>, Sort)>,
+    /// The names `fun` and `rec_fun` gave their functions.
+    pub func_names: HashMap<FuncId, String>,
     /// The recursive functions among `funcs` (`rec_fun`), and whether `rec_def` gave each
     /// its body.
     pub rec_funcs: HashMap<FuncId, bool>,
@@ -529,6 +536,8 @@ impl State {
                 free
             }
             Call::QuantRebuild { term, .. } => of(term),
+            Call::ArrayExt(a, b) => union(&mut [a, b].into_iter()),
+            Call::ArrayMap { arrays, .. } => union(&mut arrays.iter()),
             Call::Quantifier {
                 vars,
                 body,
@@ -602,20 +611,22 @@ impl State {
                     is_var: matches!(call, Call::Var { .. }),
                     free_vars,
                     quantified,
-                    origin: match call {
-                        // The very quantifier again (a lambda is none).
-                        Call::QuantRebuild { term, function }
-                            if crate::quant::Maker::by_name(function)
-                                .is_some_and(|m| !m.lambda) =>
-                        {
-                            self.term(*term)?.origin.clone()
-                        }
-                        _ => Origin::of(call),
-                    },
+                    origin: self.origin_of(call)?,
                 },
             );
         }
         Ok(())
+    }
+
+    /// How the term `call` builds was made: a quantifier maker of `quant_rebuild` gives the
+    /// very quantifier again (a lambda is none).
+    fn origin_of(&self, call: &Call) -> Result<Origin, Violation> {
+        if let Call::QuantRebuild { term, function } = call {
+            if crate::quant::Maker::by_name(function).is_some_and(|m| !m.lambda) {
+                return Ok(self.term(*term)?.origin.clone());
+            }
+        }
+        Ok(Origin::of(call))
     }
 
     /// The sort a term-building call produces, or why it cannot be built. `None` for calls
@@ -833,6 +844,68 @@ impl State {
                     ))
                 }
             },
+            Call::Qe {
+                model,
+                formula,
+                vars,
+                ..
+            } => {
+                if !self.is_alive(AnyId::Model(*model)) {
+                    return violation(format!("model {model} is not defined"));
+                }
+                self.bool_term(*formula, "qe formula")?;
+                self.closed_term(*formula, "qe formula")?;
+                if vars.is_empty() {
+                    return violation("qe eliminates at least one constant");
+                }
+                for v in vars {
+                    let info = self.term(*v)?;
+                    if !matches!(info.origin, Origin::Const(_))
+                        || !matches!(info.sort, Sort::Int | Sort::Real)
+                    {
+                        return violation(format!(
+                            "qe eliminates Int or Real constants (made by `const`), not {v}"
+                        ));
+                    }
+                }
+                Sort::Bool
+            }
+            Call::AsArray(f) => match self.funcs.get(f) {
+                Some((domain, range)) if domain.len() == 1 => {
+                    Sort::array(domain[0].clone(), range.clone())
+                }
+                Some((domain, _)) => {
+                    return violation(format!(
+                        "as_array of {f}, a function of {} arguments (arrays have one index here)",
+                        domain.len()
+                    ))
+                }
+                None => return violation(format!("function {f} is not defined")),
+            },
+            Call::ArrayExt(a, b) => {
+                let (index, _) = self.one_index(*a, &[*a])?;
+                let sort = self.term_sort(*a)?.clone();
+                self.same_sort(*b, &sort, "array_ext")?;
+                index
+            }
+            Call::ArrayMap { func, arrays } => {
+                let Some((domain, range)) = self.funcs.get(func) else {
+                    return violation(format!("function {func} is not defined"));
+                };
+                if domain.len() != arrays.len() || arrays.is_empty() {
+                    return violation(format!(
+                        "array_map of {func}, a function of {} arguments, over {} arrays",
+                        domain.len(),
+                        arrays.len()
+                    ));
+                }
+                let (index, _) = self.one_index(arrays[0], &[arrays[0]])?;
+                for (a, d) in arrays.iter().zip(domain) {
+                    let want = Sort::array(index.clone(), d.clone());
+                    self.same_sort(*a, &want, "array_map argument")?;
+                }
+                Sort::array(index, range.clone())
+            }
             Call::QuantRebuild { function, term } => {
                 let Some(maker) = crate::quant::Maker::by_name(function) else {
                     return violation(format!(
@@ -1163,6 +1236,9 @@ impl State {
             | Call::Var { .. }
             | Call::Quantifier { .. }
             | Call::QuantRebuild { .. }
+            | Call::AsArray(_)
+            | Call::ArrayMap { .. }
+            | Call::Qe { .. }
             | Call::Pb { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
@@ -1660,6 +1736,9 @@ impl State {
                 if let Some(AnyId::Func(f)) = new_id {
                     let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
                     self.funcs.insert(f, (domain, self.sorts[range].clone()));
+                    if let Call::Fun { name, .. } | Call::RecFun { name, .. } = call {
+                        self.func_names.insert(f, name.clone());
+                    }
                     if matches!(call, Call::RecFun { .. }) {
                         self.rec_funcs.insert(f, false);
                     }
@@ -1706,6 +1785,9 @@ impl State {
             | Call::Var { .. }
             | Call::Quantifier { .. }
             | Call::QuantRebuild { .. }
+            | Call::AsArray(_)
+            | Call::ArrayMap { .. }
+            | Call::Qe { .. }
             | Call::DtConstruct { .. }
             | Call::DtTest { .. }
             | Call::DtSelect { .. }

@@ -234,3 +234,36 @@ fn quantifiers_made_again_through_other_makers_are_judged() {
         "{err}"
     );
 }
+
+#[test]
+fn arrays_of_functions_replay_and_their_reads_are_judged() {
+    let trace = example("array_functions.trace");
+    let clean = replay(&trace, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    if let Some(lib) = other_z3("arrays_of_functions_replay_and_their_reads_are_judged") {
+        let other = replay(&trace, Some(&lib), &[]);
+        assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    }
+    let out = replay(&trace, None, &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("signature: read-back|"), "{err}");
+}
+
+#[test]
+fn quantifier_eliminations_hold_in_the_model_of_their_formula() {
+    let trace = example("qe.trace");
+    let clean = replay(&trace, None, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    if let Some(lib) = other_z3("quantifier_eliminations_hold_in_the_model_of_their_formula") {
+        let other = replay(&trace, Some(&lib), &[]);
+        assert_eq!(other.status.code(), Some(0), "{}", stderr(&other));
+    }
+    let out = replay(&trace, None, &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("signature: read-back|Z3_qe_model_project: false in the model"),
+        "{err}"
+    );
+}

@@ -296,6 +296,19 @@ impl Writer {
                     format!("({f} {})", args.join(" "))
                 }
             }
+            // Z3's dialect: `(_ as-array f)` and `((_ map f) a...)`.
+            Call::AsArray(_) | Call::ArrayMap { .. } if self.portable => {
+                return Err("a Z3 extension")
+            }
+            Call::AsArray(func) => {
+                let f = self.funcs.get(func).cloned().ok_or(MISSING)?;
+                format!("(_ as-array {f})")
+            }
+            Call::ArrayMap { func, arrays } => {
+                let f = self.funcs.get(func).cloned().ok_or(MISSING)?;
+                let names = self.names(arrays).ok_or(MISSING)?;
+                format!("((_ map {f}) {})", names.join(" "))
+            }
             Call::Op { op, indices, args } => {
                 let names = self.names(args).ok_or(MISSING)?;
                 let first = args.first().and_then(|t| sort_of(&self.state, t));

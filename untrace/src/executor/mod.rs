@@ -64,6 +64,7 @@ use std::fmt;
 use std::io::Write;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic};
+use z3::quantifier_elimination::QuantifierElimination;
 use z3::{Context, FuncDecl, Model, Params, Solver, Symbol, Tactic, Translate};
 
 /// How the executor runs.
@@ -1333,6 +1334,74 @@ impl Executor {
                 })?;
                 Outcome::Term(built.map_err(z3err)?)
             }
+            Call::Qe {
+                lite,
+                model,
+                formula,
+                vars,
+            } => {
+                let slot = self
+                    .models
+                    .get(model)
+                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
+                let f = self.z3_term(*formula)?;
+                let vs = self.arg_terms(vars)?;
+                let main = self.main.clone();
+                // In the model's context: the projection, whether the model satisfies the
+                // formula (the premise), and whether it satisfies the projection.
+                let (built, premise, holds) = guard::guarded(&slot.ctx, || {
+                    let local = |t: &Dynamic| into_context(t, &slot.ctx, slot.foreign);
+                    let f = local(f)
+                        .as_bool()
+                        .expect("Bool checked by the reference state");
+                    let vs: Vec<Dynamic> = vs.iter().map(|v| local(v)).collect();
+                    let built = if *lite {
+                        let vector = z3::AstVector::new();
+                        vs.iter().for_each(|v| vector.push(v));
+                        QuantifierElimination::lite(&vector, &f)
+                    } else {
+                        let refs: Vec<&dyn Ast> = vs.iter().map(|v| v as &dyn Ast).collect();
+                        QuantifierElimination::model_project(&slot.model, &refs, &f)
+                    };
+                    let truth = |b: &Bool| slot.model.eval(b, true).and_then(|v| v.as_bool());
+                    let (premise, holds) = (truth(&f), truth(&built));
+                    let built = Dynamic::from_ast(&built);
+                    let built = if slot.foreign {
+                        built.translate(&main)
+                    } else {
+                        built
+                    };
+                    (built, premise, holds)
+                })
+                .map_err(z3err)?;
+                // Under `wrong-read`, the result's value in the model is read negated.
+                let holds = match self.config.inject {
+                    Some(inject::Fault::WrongRead) => holds.map(|h| !h),
+                    _ => holds,
+                };
+                if premise == Some(true) && holds == Some(false) && self.config.run_checks {
+                    let function = if *lite {
+                        "Z3_qe_lite"
+                    } else {
+                        "Z3_qe_model_project"
+                    };
+                    return Err(read_back_finding(
+                        format!("{function} of {formula}: the result is false in {model}, which satisfies {formula}"),
+                        format!("{function}: false in the model"),
+                    ));
+                }
+                Outcome::Term(built)
+            }
+            Call::AsArray(func) => {
+                let f = self.func_decl(*func)?;
+                Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?))
+            }
+            Call::ArrayMap { func, arrays } => {
+                let f = self.func_decl(*func)?;
+                let arrays = self.arg_terms(arrays)?;
+                let built = self.main(|| terms::array_map(f, &arrays))?;
+                Outcome::Term(built.map_err(z3err)?)
+            }
             Call::QuantRebuild { function, term } => {
                 let maker = model::quant::Maker::by_name(function).ok_or_else(|| {
                     ExecError::Malformed(format!("`{function}` is no quantifier maker"))
@@ -1448,6 +1517,14 @@ impl Executor {
         }
     }
 
+    /// The declaration of function `func` (uninterpreted or recursive).
+    fn func_decl(&self, func: FuncId) -> Result<&FuncDecl, ExecError> {
+        self.funcs
+            .get(&func)
+            .or_else(|| self.rec_funcs.get(&func).map(|r| &**r))
+            .ok_or_else(|| ExecError::Malformed(format!("function {func} is not defined")))
+    }
+
     fn arg_terms(&self, ids: &[TermId]) -> Result<Vec<&Dynamic>, ExecError> {
         ids.iter().map(|t| self.z3_term(*t)).collect()
     }
@@ -1529,6 +1606,8 @@ pub fn may_refuse(call: &Call) -> bool {
             | Call::FpFromString(_)
             | Call::FpRead(_)
             | Call::FpReadRel { .. }
+            // Quantifier elimination refuses what its projections do not handle.
+            | Call::Qe { .. }
     )
 }
 

@@ -422,6 +422,18 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
                 flag(Z3_is_eq_func_decl(ctx, d, back))
             }
             R::IsAlgebraicNumber => flag(Z3_is_algebraic_number(ctx, a)),
+            R::IsAsArray => flag(Z3_is_as_array(ctx, a)),
+            R::AsArrayFuncDecl => {
+                let f = Z3_get_as_array_func_decl(ctx, a).ok_or("no function")?;
+                symbol_text(ctx, Z3_get_decl_name(ctx, f))?
+            }
+            R::DeclFuncDeclParameter => {
+                let d = Z3_to_app(ctx, a)
+                    .and_then(|app| Z3_get_app_decl(ctx, app))
+                    .ok_or("no declaration")?;
+                let f = Z3_get_decl_func_decl_parameter(ctx, d, 0).ok_or("no parameter")?;
+                symbol_text(ctx, Z3_get_decl_name(ctx, f))?
+            }
             R::FpIsNumeral => flag(typed::<AstToBool>("Z3_fpa_is_numeral")?(ctx, a)),
             R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
             R::Depth => typed::<AstToU32>("Z3_get_depth")?(ctx, a).to_string(),

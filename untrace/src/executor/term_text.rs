@@ -80,6 +80,17 @@ impl TermTexts {
                     why: "a literal without SMT-LIB form",
                 },
             },
+            Call::AsArray(func) => match self.funcs.get(func) {
+                Some(f) => Node::Expr {
+                    head,
+                    expr: format!("(_ as-array {f})"),
+                    args: vec![],
+                },
+                None => Node::Inexpressible {
+                    head,
+                    why: "an unknown function",
+                },
+            },
             Call::Apply { func, args } => match self.funcs.get(func) {
                 Some(f) if args.is_empty() => Node::Expr {
                     head,

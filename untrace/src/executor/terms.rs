@@ -205,3 +205,32 @@ pub fn same_as_fixed_fp_sort(function: &str, expected: &z3::Sort) -> Option<bool
     // `expected` keeps the sort it should be alive.
     Some(unsafe { maker(ctx).is_some_and(|made| Z3_is_eq_sort(ctx, made, expected.get_z3_sort())) })
 }
+
+/// `f` applied pointwise to `arrays` (`Z3_mk_map`), one array per argument of `f`; `f`'s
+/// raw declaration is read off an application of it (the crate gives no raw handle).
+pub fn array_map(f: &z3::FuncDecl, arrays: &[&Dynamic]) -> Result<Dynamic, String> {
+    let args: Vec<Dynamic> = arrays
+        .iter()
+        .map(|a| {
+            a.get_sort()
+                .array_range()
+                .map(|s| Dynamic::fresh_const("map!arg", &s))
+                .ok_or_else(|| "array_map of a term that is no array".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+    let app = f.apply(&refs);
+    let ctx = z3::Context::thread_local();
+    let c = ctx.get_z3_context();
+    let raw: Vec<z3_sys::Z3_ast> = arrays.iter().map(|a| a.get_z3_ast()).collect();
+    // SAFETY: live terms of the thread-local context; the application `app` (and so its
+    // declaration) lives across the call; the result is wrapped (referenced) at once.
+    unsafe {
+        let decl = z3_sys::Z3_to_app(c, app.get_z3_ast())
+            .and_then(|a| z3_sys::Z3_get_app_decl(c, a))
+            .ok_or("no declaration of the function")?;
+        let made = z3_sys::Z3_mk_map(c, decl, raw.len() as u32, raw.as_ptr())
+            .ok_or("Z3_mk_map returned nothing")?;
+        Ok(Dynamic::wrap(&ctx, made))
+    }
+}

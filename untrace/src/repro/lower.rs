@@ -1174,6 +1174,71 @@ impl Lower {
                     }
                 }
             }
+            Call::Qe {
+                lite: false,
+                model,
+                formula,
+                vars,
+            } => {
+                let apps: Vec<Arg> = vars
+                    .iter()
+                    .map(|t| Arg::Conv("Z3_to_app", t.to_string()))
+                    .collect();
+                self.emit(
+                    "Z3_qe_model_project",
+                    MAIN,
+                    vec![
+                        Arg::Var(model.to_string()),
+                        Arg::Uint(apps.len() as u64),
+                        Arg::Array(Ty::App, apps),
+                        Arg::Var(formula.to_string()),
+                    ],
+                    Some((b, Ty::Ast)),
+                );
+            }
+            // The reproducers hold no AST vectors: the formula stands for its elimination
+            // (qe_lite's result is implied by it in the model the trace judges).
+            Call::Qe {
+                lite: true,
+                formula,
+                ..
+            } => {
+                self.note(format!(
+                    "`{}`: Z3_qe_lite is not lowered; its formula stands for its result",
+                    model::trace::text::format_call(call)
+                ));
+                self.step(Step::Alias {
+                    var: Var {
+                        name: b.to_string(),
+                        ty: Ty::Ast,
+                    },
+                    of: formula.to_string(),
+                });
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
+            Call::AsArray(f) => {
+                self.emit(
+                    "Z3_mk_as_array",
+                    MAIN,
+                    vec![Arg::Var(f.to_string())],
+                    Some((b, Ty::Ast)),
+                );
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
+            Call::ArrayMap { func, arrays } => {
+                let a: Vec<Arg> = arrays.iter().map(|t| Arg::Var(t.to_string())).collect();
+                self.emit(
+                    "Z3_mk_map",
+                    MAIN,
+                    vec![
+                        Arg::Var(func.to_string()),
+                        Arg::Uint(a.len() as u64),
+                        Arg::Array(Ty::Ast, a),
+                    ],
+                    Some((b, Ty::Ast)),
+                );
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
             // A quantifier maker gives the quantifier itself; a lambda is made of the
             // quantifier's body with its variables put back, as the executor makes it.
             Call::QuantRebuild { function, term } => {
