@@ -795,6 +795,9 @@ type SimplifierCount = unsafe extern "C" fn(Z3_context) -> c_uint;
 type SimplifierName = unsafe extern "C" fn(Z3_context, c_uint) -> *const c_char;
 type MkSimplifier = unsafe extern "C" fn(Z3_context, *const c_char) -> *mut c_void;
 type SimplifierRef = unsafe extern "C" fn(Z3_context, *mut c_void);
+type SimplifierDescr = unsafe extern "C" fn(Z3_context, *const c_char) -> *const c_char;
+type SimplifierHelp = unsafe extern "C" fn(Z3_context, *mut c_void) -> *const c_char;
+type SimplifierDescrs = unsafe extern "C" fn(Z3_context, *mut c_void) -> Option<Z3_param_descrs>;
 type GlobalDescrs = unsafe extern "C" fn(Z3_context) -> Option<Z3_param_descrs>;
 
 /// Only releases after 4.8.12: every simplifier name makes a simplifier.
@@ -834,7 +837,74 @@ unsafe fn simplifier_names(ctx: Z3_context) -> Verdict {
         "simplifier",
         "Z3_get_simplifier_name",
     )
-    .0
+    .0?;
+    // Each simplifier's description, help and parameter descriptions (every described
+    // name in the help), as for tactics.
+    let found = (|| -> Result<_, String> {
+        Ok((
+            read::typed::<SimplifierDescr>("Z3_simplifier_get_descr")?,
+            read::typed::<SimplifierHelp>("Z3_simplifier_get_help")?,
+            read::typed::<SimplifierDescrs>("Z3_simplifier_get_param_descrs")?,
+        ))
+    })();
+    let Ok((descr, help, descrs)) = found else {
+        return fail(
+            "the simplifier functions are not all in the loaded libz3".into(),
+            "Z3_get_simplifier_name",
+        );
+    };
+    for name in &names {
+        let Ok(c) = CString::new(name.as_str()) else {
+            continue;
+        };
+        if copied(descr(ctx, c.as_ptr())).trim().is_empty() {
+            return fail(
+                format!("simplifier `{name}` has no description"),
+                "Z3_simplifier_get_descr",
+            );
+        }
+        let s = mk(ctx, c.as_ptr());
+        if s.is_null() {
+            continue;
+        }
+        inc(ctx, s);
+        let text = copied(help(ctx, s));
+        let described = match descrs(ctx, s) {
+            Some(d) => {
+                Z3_param_descrs_inc_ref(ctx, d);
+                let names = descr_names(ctx, d);
+                Z3_param_descrs_dec_ref(ctx, d);
+                names
+            }
+            None => Vec::new(),
+        };
+        dec(ctx, s);
+        let words = help_words(&text);
+        if let Some((missing, _)) = described
+            .iter()
+            .find(|(n, _)| !words.contains(&param_name(n)))
+        {
+            return fail(
+                format!("`{missing}` is described but not in the help text of simplifier `{name}`"),
+                &format!("Z3_simplifier_get_help of {name}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The words of a help text (a parameter's name stands alone, first on its line), as
+/// [`param_name`] writes them.
+fn help_words(help: &str) -> std::collections::HashSet<String> {
+    help.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ':'))
+        .map(param_name)
+        .collect()
+}
+
+/// A parameter name as Z3 compares them: case and `-`/`_` do not matter (the help of 5.4.1's
+/// `propagate-bv-bounds` prints its `propagate-eq` as `propagate_eq`).
+fn param_name(name: &str) -> String {
+    name.to_lowercase().replace('-', "_")
 }
 
 /// Only releases after 4.8.12: the global parameters' descriptions name every parameter of
@@ -958,10 +1028,11 @@ unsafe fn judge_descrs(
 ) -> Verdict {
     // The help's words (a name stands alone, first on its line): one pass over the text
     // rather than a search per name.
-    let words: std::collections::HashSet<&str> = help
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ':'))
-        .collect();
-    if let Some((missing, _)) = described.iter().find(|(n, _)| !words.contains(n.as_str())) {
+    let words = help_words(help);
+    if let Some((missing, _)) = described
+        .iter()
+        .find(|(n, _)| !words.contains(&param_name(n)))
+    {
         return fail(
             format!("`{missing}` is described but not in the help text"),
             cause,
