@@ -751,6 +751,7 @@ impl Executor {
             }
             Call::SortSet(e) => {
                 let e = self.z3_sort(*e)?;
+                unlogged::note("Z3_mk_set_sort");
                 Outcome::Sort(self.main(|| z3::Sort::set(e))?)
             }
             Call::SortString => self.sort_outcome(Sort::String)?,

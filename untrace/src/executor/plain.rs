@@ -334,6 +334,8 @@ impl Executor {
             .first()
             .ok_or_else(|| unfit("no Z3 function"))?;
         let direct = resolved(name).map_err(ExecError::Malformed)?;
+        // Some of these (`Z3_mk_set_add`, ...) never show in Z3's log.
+        super::unlogged::note(name);
         let (params, _) = fill(call, direct.function())
             .ok_or_else(|| unfit("its Z3 function's parameters do not take its arguments"))?;
         let pointer = |p: *mut std::ffi::c_void| Value::Object(Addr(p as usize as u64));
