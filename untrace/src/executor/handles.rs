@@ -323,6 +323,7 @@ impl Executor {
             }
             "Z3_get_probe_name" => self.main(|| unsafe { probe_names(ctx) })?,
             "Z3_get_estimated_alloc_size" => {
+                super::unlogged::note(function);
                 // Recorded nowhere, not judged: it depends on all the process did before.
                 self.main(|| unsafe { Z3_get_estimated_alloc_size() })?;
                 self.count("global reads: estimated alloc size read (unjudged)");

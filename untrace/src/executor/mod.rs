@@ -1300,6 +1300,12 @@ impl Executor {
                     })
                     .collect::<Result<Vec<(Bool, i32)>, ExecError>>()?;
                 let refs: Vec<(&Bool, i32)> = args.iter().map(|(b, c)| (b, *c)).collect();
+                // `Z3_mk_pbge` and `Z3_mk_pbeq` log as `Z3_mk_pble`, a bug of Z3's logging.
+                unlogged::note(match cmp {
+                    PbCmp::Le => "Z3_mk_pble",
+                    PbCmp::Ge => "Z3_mk_pbge",
+                    PbCmp::Eq => "Z3_mk_pbeq",
+                });
                 let made = self.main(|| match cmp {
                     PbCmp::Le => Bool::pb_le(&refs, *bound),
                     PbCmp::Ge => Bool::pb_ge(&refs, *bound),
@@ -1419,6 +1425,8 @@ impl Executor {
                 let vars = self.arg_terms(&vars)?;
                 // Under `wrong-read`, the quantifier's weight is read one more.
                 let shift = u32::from(matches!(self.config.inject, Some(inject::Fault::WrongRead)));
+                // Most quantifier makers never show in Z3's log (they log as the `_ex` ones).
+                unlogged::note(function);
                 let (built, problem) = self
                     .main(|| quant::rebuild(maker, q, &vars, shift))?
                     .map_err(z3err)?;
