@@ -1430,26 +1430,26 @@ impl Lower {
                     None,
                 );
                 let a = self.fresh("applied");
-                match call {
-                    Call::ApplyTacticWith { params, .. } => {
-                        let p = self.params(MAIN, params, &|_| ParamKind::Other);
-                        self.emit(
-                            "Z3_tactic_apply_ex",
-                            MAIN,
-                            vec![
-                                Arg::Var(tactic.to_string()),
-                                Arg::Var(goal.to_string()),
-                                var(&p),
-                            ],
-                            Some((&a, Ty::ApplyResult)),
-                        );
-                    }
-                    _ => self.emit(
+                // With parameters through `Z3_tactic_apply_ex`, else `Z3_tactic_apply`.
+                if let Call::ApplyTacticWith { params, .. } = call {
+                    let p = self.params(MAIN, params, &|_| ParamKind::Other);
+                    self.emit(
+                        "Z3_tactic_apply_ex",
+                        MAIN,
+                        vec![
+                            Arg::Var(tactic.to_string()),
+                            Arg::Var(goal.to_string()),
+                            var(&p),
+                        ],
+                        Some((&a, Ty::ApplyResult)),
+                    );
+                } else {
+                    self.emit(
                         "Z3_tactic_apply",
                         MAIN,
                         vec![Arg::Var(tactic.to_string()), Arg::Var(goal.to_string())],
                         Some((&a, Ty::ApplyResult)),
-                    ),
+                    );
                 }
                 if matches!(ret, Some(Ret::Error(_))) {
                     // The refusal is this call's; a refused application has no subgoals.
