@@ -1841,9 +1841,11 @@ mod tests {
             }
         }
         assert!(cx.pool.len() > before);
-        for name in ["fun", "apply", "const_array", "simplify", "substitute"] {
+        for name in ["fun", "apply", "const_array", "substitute"] {
             assert!(calls_named(&cx, name) > 0, "{name}");
         }
+        // The simplify action simplifies with parameters half the time.
+        assert!(calls_named(&cx, "simplify") + calls_named(&cx, "simplify_with") > 0);
     }
 
     #[test]

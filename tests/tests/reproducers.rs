@@ -226,6 +226,18 @@ fn check_corpus(z3: &Z3, traces: &[PathBuf], expected: impl Fn(&str) -> Outcome)
             eprintln!("{name}: not run: its reproducer judges objectives the suite skips");
             continue;
         }
+        // Z3 4.8.12 cannot delete a context that holds a lambda made by `Z3_mk_lambda_const`
+        // (UNREACHABLE at ast.cpp:432, or SIGSEGV, in `Z3_del_context`; 5.4.1 deletes it),
+        // so the reproducer of a passing trace with a lambda crashes at its end: listed, not
+        // run, on that release.
+        if want == Outcome::Pass
+            && text.contains("quant_rebuild \"Z3_mk_lambda")
+            && untrace::z3_version().starts_with("4.8.")
+            && z3.name == "linked"
+        {
+            eprintln!("{name}: not run: Z3 4.8.12 crashes deleting a context with a lambda");
+            continue;
+        }
         // A finding whose failing check (the trace's last call) the writers do not express
         // (the RCF and algebraic intervals, a relation's axioms on the model) has a
         // reproducer that cannot fail. Listed, not run.
