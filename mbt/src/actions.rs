@@ -399,6 +399,12 @@ impl Action for MkPb {
     }
 }
 
+/// The guard of the actions that build terms of the array theory (sets are arrays to Bool)
+/// from the pool.
+fn array_term_applies(cx: &RoundState<'_>) -> bool {
+    in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+}
+
 /// A union of sets of the pool (`set_union`).
 pub struct MkSetUnion;
 impl Action for MkSetUnion {
@@ -406,7 +412,7 @@ impl Action for MkSetUnion {
         "mk_set_union"
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
-        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+        array_term_applies(cx)
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_set_union(cx)?.is_some())
@@ -421,7 +427,7 @@ impl Action for MkSetOp {
         "mk_set_op"
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
-        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+        array_term_applies(cx)
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_set_op(cx)?.is_some())
@@ -436,7 +442,7 @@ impl Action for MkArrayOp {
         "mk_array_op"
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
-        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+        array_term_applies(cx)
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_array_op(cx)?.is_some())
@@ -492,7 +498,7 @@ impl Action for MkConstArray {
         "mk_const_array"
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
-        in_main(cx) && cx.config.has(Theory::Array) && !cx.pool.is_empty()
+        array_term_applies(cx)
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
         Ok(gen::mk_const_array(cx, false)?.is_some())

@@ -416,20 +416,9 @@ impl Action for ReadBack {
                     return Ok(false);
                 }
                 let q = quantifiers[cx.rng.random_range(0..quantifiers.len())];
-                let state = cx.sut.state();
-                let readers: Vec<Reader> = Reader::of(Subject::Term)
-                    .filter(|r| untrace::executor::read::available(*r))
-                    .filter(|r| r.applies_to_term(state, q).is_ok())
-                    .collect();
-                if readers.is_empty() {
-                    return Ok(false);
-                }
                 // Reads are cheap beside a round's checks: three of the quantifier.
-                for reader in pick_readers(cx, readers, 3) {
-                    cx.run(Call::Read {
-                        function: reader.name().into(),
-                        term: q,
-                    })?;
+                if !read_term(cx, q, 3)? {
+                    return Ok(false);
                 }
                 // And the quantifier made again through another maker (or its lambda).
                 crate::gen::quant_rebuild(cx, q)?;
@@ -441,24 +430,33 @@ impl Action for ReadBack {
                     true => fresh_literal(cx)?.unwrap_or(t),
                     false => t,
                 };
-                let state = cx.sut.state();
-                let readers: Vec<Reader> = Reader::of(Subject::Term)
-                    .filter(|r| untrace::executor::read::available(*r))
-                    .filter(|r| r.applies_to_term(state, t).is_ok())
-                    .collect();
-                if readers.is_empty() {
+                if !read_term(cx, t, 2)? {
                     return Ok(false);
-                }
-                for reader in pick_readers(cx, readers, 2) {
-                    cx.run(Call::Read {
-                        function: reader.name().into(),
-                        term: t,
-                    })?;
                 }
             }
         }
         Ok(true)
     }
+}
+
+/// Up to `n` reads of term `t` by distinct readers that apply to it (those the loaded libz3
+/// has); false where none applies.
+fn read_term(cx: &mut RoundState<'_>, t: TermId, n: usize) -> Result<bool, Failure> {
+    let state = cx.sut.state();
+    let readers: Vec<model::read::Reader> = model::read::Reader::of(model::read::Subject::Term)
+        .filter(|r| untrace::executor::read::available(*r))
+        .filter(|r| r.applies_to_term(state, t).is_ok())
+        .collect();
+    if readers.is_empty() {
+        return Ok(false);
+    }
+    for reader in pick_readers(cx, readers, n) {
+        cx.run(Call::Read {
+            function: reader.name().into(),
+            term: t,
+        })?;
+    }
+    Ok(true)
 }
 
 /// Up to `n` distinct readers of `readers`, in a random order.

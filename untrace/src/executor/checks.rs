@@ -762,6 +762,28 @@ impl Executor {
             .collect()
     }
 
+    /// What a check that asks a fresh solver Z's question again needs of Z's last check: its
+    /// definite answer, Z's assertions and last assumptions, Z's context and whether it is
+    /// foreign. `None` is no verdict: no such solver, no definite answer (counted as
+    /// `WHAT: skipped: no definite answer`), or a formula the checks cannot name.
+    pub(super) fn last_check(&mut self, z: SolverId, what: &str) -> Option<LastCheck> {
+        let slot = self.slot(z).ok()?;
+        let Some(expected) = slot.formula.definite() else {
+            self.count(&format!("{what}: skipped: no definite answer"));
+            return None;
+        };
+        let assumed_ids = slot.formula.assumed.clone();
+        let (assertions, ctx, foreign) = self.assertions_of(z)?;
+        let assumed = self.terms_of(assumed_ids)?;
+        Some(LastCheck {
+            expected,
+            assertions,
+            assumed,
+            ctx,
+            foreign,
+        })
+    }
+
     /// Z's assertions (as terms of the thread-local context) and Z's context, or `None` when
     /// Z holds assertions the checks cannot name.
     pub(super) fn assertions_of(&self, z: SolverId) -> Option<(Vec<Dynamic>, z3::Context, bool)> {
@@ -1707,4 +1729,16 @@ unsafe fn congruence_violation(
     }
     Z3_model_dec_ref(c, model);
     problem
+}
+
+/// Z's last check as [`Executor::last_check`] gives it to the checks that ask it again.
+pub(super) struct LastCheck {
+    /// Z's definite answer.
+    pub expected: SatResult,
+    pub assertions: Vec<Dynamic>,
+    /// The assumptions of the last check.
+    pub assumed: Vec<Dynamic>,
+    /// Z's context, and whether it is another than the thread's own.
+    pub ctx: z3::Context,
+    pub foreign: bool,
 }

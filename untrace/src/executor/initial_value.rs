@@ -86,19 +86,17 @@ impl Executor {
         var: TermId,
         value: TermId,
     ) -> Result<(), ExecError> {
-        let Ok(slot) = self.slot(z) else {
-            return Ok(());
-        };
-        let Some(expected) = slot.formula.definite() else {
-            self.count("initial value: skipped: no definite answer");
-            return Ok(());
-        };
-        let assumed_ids = slot.formula.assumed.clone();
-        let Some((assertions, ctx, foreign)) = self.assertions_of(z) else {
-            return Ok(());
-        };
-        let (Some(assumed), Some(hint)) = (self.terms_of(assumed_ids), self.terms_of([var, value]))
+        let Some(super::checks::LastCheck {
+            expected,
+            assertions,
+            assumed,
+            ctx,
+            foreign,
+        }) = self.last_check(z, "initial value")
         else {
+            return Ok(());
+        };
+        let Some(hint) = self.terms_of([var, value]) else {
             return Ok(());
         };
         // SAFETY: the functions' z3_api.h signatures.

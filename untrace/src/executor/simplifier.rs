@@ -239,18 +239,14 @@ impl Executor {
         chain: &str,
         params: &[(String, String)],
     ) -> Result<(), ExecError> {
-        let Ok(slot) = self.slot(z) else {
-            return Ok(());
-        };
-        let Some(expected) = slot.formula.definite() else {
-            self.count("simplifier: skipped: no definite answer");
-            return Ok(());
-        };
-        let assumed_ids = slot.formula.assumed.clone();
-        let Some((assertions, ctx, foreign)) = self.assertions_of(z) else {
-            return Ok(());
-        };
-        let Some(assumed) = self.terms_of(assumed_ids) else {
+        let Some(super::checks::LastCheck {
+            expected,
+            assertions,
+            assumed,
+            ctx,
+            foreign,
+        }) = self.last_check(z, "simplifier")
+        else {
             return Ok(());
         };
         let functions = Functions::load().map_err(ExecError::Malformed)?;
