@@ -320,28 +320,9 @@ fn fresh_logs_of_the_wheels_python_binding_replay_on_both_releases() {
 #[test]
 fn a_c_programs_log_replays_to_the_traces_signature() {
     let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("translate_reset");
-    let source = logs_dir().join("programs/translate_reset.c");
-    let built = Command::new("cc")
-        .arg("-o")
-        .arg(&program)
-        .arg(&source)
-        .arg("-lz3")
-        .output();
-    match built {
-        Ok(out) if out.status.success() => {}
-        Ok(out) => {
-            eprintln!(
-                "skipped: cc cannot build against libz3: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            return;
-        }
-        Err(e) => {
-            eprintln!("skipped: no C compiler: {e}");
-            return;
-        }
-    }
+    let Some(program) = compiled(dir.path(), "translate_reset") else {
+        return;
+    };
     let log = dir.path().join("c.log");
     let _ = Command::new(&program)
         .arg(&log)
@@ -351,5 +332,70 @@ fn a_c_programs_log_replays_to_the_traces_signature() {
     if let Some(lib) = other_lib() {
         let (code, stderr) = run(&["--z3-lib".as_ref(), lib.as_os_str(), log.as_os_str()]);
         assert_eq!(code, 0, "fixed in the other Z3: {stderr}");
+    }
+}
+
+#[test]
+fn a_context_holding_a_lambda_is_deleted_by_5_4_1_not_by_4_8_12() {
+    // lambda_delete.c: a lambda made by Z3_mk_lambda_const, referenced, then
+    // Z3_del_context. Its log from 5.4.1 (which deletes the context) replays by function
+    // name on 4.8.12 to UNREACHABLE at ast.cpp:432 in Z3_del_context.
+    let log = logs_dir().join("lambda_delete-5.4.1.log");
+    let (code, stderr) = run(&[log.as_os_str()]);
+    assert_eq!(code, 6, "{stderr}");
+    assert_eq!(
+        signature(&stderr).as_deref(),
+        Some("crash|assertion violation at src/ast/ast.cpp:432"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("in `Z3_del_context`"), "{stderr}");
+    if let Some(lib) = other_lib() {
+        let (code, stderr) = run(&["--z3-lib".as_ref(), lib.as_os_str(), log.as_os_str()]);
+        assert_eq!(code, 0, "5.4.1 deletes the context: {stderr}");
+    }
+    // 4.8.12's own log of the program cannot be replayed: Z3 4.8.12 logs no result of
+    // Z3_mk_lambda_const, so the lambda's next use names an object no call returned. A
+    // malformed log is a one-line error with exit 3, never evidence of the crash.
+    let dir = tempfile::tempdir().unwrap();
+    let Some(program) = compiled(dir.path(), "lambda_delete") else {
+        return;
+    };
+    let log = dir.path().join("lambda_delete.log");
+    let _ = Command::new(&program)
+        .arg(&log)
+        .output()
+        .expect("the program runs");
+    let (code, stderr) = run(&[log.as_os_str()]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("is not one an earlier call returned"),
+        "{stderr}"
+    );
+}
+
+/// `traces/logs/programs/NAME.c` built against the system libz3 in `dir`; `None` (with a
+/// message) where the machine has no C compiler or Z3 headers.
+fn compiled(dir: &Path, name: &str) -> Option<PathBuf> {
+    let program = dir.join(name);
+    let source = logs_dir().join(format!("programs/{name}.c"));
+    let built = Command::new("cc")
+        .arg("-o")
+        .arg(&program)
+        .arg(&source)
+        .arg("-lz3")
+        .output();
+    match built {
+        Ok(out) if out.status.success() => Some(program),
+        Ok(out) => {
+            eprintln!(
+                "skipped: cc cannot build against libz3: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("skipped: no C compiler: {e}");
+            None
+        }
     }
 }

@@ -236,6 +236,73 @@ fn sort_text(ctx: Z3_context, sort: Option<Z3_sort>) -> Result<String, String> {
     text(unsafe { z3_sys::Z3_sort_to_string(ctx, sort) })
 }
 
+/// Every parameter of `decl` as `kind value`, separated by `; ` (`Reader::DeclParameters`):
+/// each read by the getter of the kind Z3 reports, a sort or function parameter also by
+/// `Z3_get_decl_ast_parameter`, which must give the same object (else the part says
+/// [`model::read::DECL_PARAMETER_DIFFERS`]).
+///
+/// # Safety
+/// `decl` is a live declaration of the live context `ctx`.
+unsafe fn decl_parameters(ctx: Z3_context, decl: z3_sys::Z3_func_decl) -> Result<String, String> {
+    use z3_sys::*;
+    let kind_of: DeclParamKind = unsafe { typed("Z3_get_decl_parameter_kind")? };
+    let differs = model::read::DECL_PARAMETER_DIFFERS;
+    let mut parts = Vec::new();
+    // SAFETY: the index is below the declaration's number of parameters and each getter is
+    // the one of the kind Z3 reports for it.
+    unsafe {
+        for i in 0..Z3_get_decl_num_parameters(ctx, decl) {
+            let as_ast = || Z3_get_decl_ast_parameter(ctx, decl, i).ok_or("no AST parameter");
+            parts.push(match kind_of(ctx, decl, i) {
+                0 => format!("int {}", Z3_get_decl_int_parameter(ctx, decl, i)),
+                1 => format!("double {:?}", Z3_get_decl_double_parameter(ctx, decl, i)),
+                2 => format!(
+                    "rational {}",
+                    text(Z3_get_decl_rational_parameter(ctx, decl, i))?
+                ),
+                3 => format!(
+                    "symbol {}",
+                    symbol_text(ctx, Z3_get_decl_symbol_parameter(ctx, decl, i))?
+                ),
+                4 => {
+                    let sort =
+                        Z3_get_decl_sort_parameter(ctx, decl, i).ok_or("no sort parameter")?;
+                    super::unlogged::note("Z3_sort_to_ast");
+                    super::unlogged::note("Z3_is_eq_ast");
+                    let ast = as_ast()?;
+                    let same = Z3_sort_to_ast(ctx, sort).is_some_and(|s| Z3_is_eq_ast(ctx, s, ast));
+                    let sort = sort_text(ctx, Some(sort))?;
+                    match same {
+                        true => format!("sort {sort}"),
+                        false => format!("sort {sort} {differs}"),
+                    }
+                }
+                5 => {
+                    super::unlogged::note("Z3_ast_to_string");
+                    format!("ast {}", text(Z3_ast_to_string(ctx, as_ast()?))?)
+                }
+                6 => {
+                    let f = Z3_get_decl_func_decl_parameter(ctx, decl, i)
+                        .ok_or("no function parameter")?;
+                    super::unlogged::note("Z3_func_decl_to_ast");
+                    super::unlogged::note("Z3_is_eq_ast");
+                    let ast = as_ast()?;
+                    let same =
+                        Z3_func_decl_to_ast(ctx, f).is_some_and(|d| Z3_is_eq_ast(ctx, d, ast));
+                    let name = symbol_text(ctx, Z3_get_decl_name(ctx, f))?;
+                    match same {
+                        true => format!("func_decl {name}"),
+                        false => format!("func_decl {name} {differs}"),
+                    }
+                }
+                // Kinds of later releases (Z3's own objects: FP numbers, strings): not read.
+                kind => format!("kind {kind}"),
+            });
+        }
+    }
+    Ok(parts.join("; "))
+}
+
 /// The answer of `reader` for `term`, and the sort it returned for the readers that return
 /// one (which the oracle compares with Z3's sort of the expected one).
 pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_sort>), String> {
@@ -434,6 +501,10 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
                 let f = Z3_get_decl_func_decl_parameter(ctx, d, 0).ok_or("no parameter")?;
                 symbol_text(ctx, Z3_get_decl_name(ctx, f))?
             }
+            R::DeclParameters => match Z3_is_app(ctx, a) {
+                true => decl_parameters(ctx, decl()?)?,
+                false => "no application".into(),
+            },
             R::FpIsNumeral => flag(typed::<AstToBool>("Z3_fpa_is_numeral")?(ctx, a)),
             R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
             R::Depth => typed::<AstToU32>("Z3_get_depth")?(ctx, a).to_string(),
