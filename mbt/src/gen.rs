@@ -417,6 +417,11 @@ pub fn pick_args(cx: &mut RoundState<'_>, spec: &OpSpec) -> Option<(Vec<u32>, Ve
             let k = cx.rng.random_range(1..=most);
             Some((vec![k], vec![pick(cx, &s)?]))
         }
+        S::BvBit => {
+            let s = sort_where(cx, is_bv)?;
+            let i = cx.rng.random_range(0..s.bv_width()?);
+            Some((vec![i], vec![pick(cx, &s)?]))
+        }
         S::Rotate => {
             let s = sort_where(cx, is_bv)?;
             let k = cx.rng.random_range(0..=2 * s.bv_width()?);

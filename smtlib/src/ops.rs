@@ -74,6 +74,8 @@ pub enum Signature {
     Rotate,
     /// Bit-vector to Int.
     BvToInt,
+    /// `bit2bool i`: bit `i` of a bit-vector (`i` below its width), as a Bool.
+    BvBit,
     /// Bit-vector to the String of its decimal value (`str.from_ubv`, `str.from_sbv`).
     BvToStr,
     /// `int2bv w`.
@@ -395,6 +397,9 @@ pub static OPS: &[OpSpec] = &[
     op("str.from_code", St, 0, Fixed(1), S::IntToStr),
     op("str.from_ubv", St, 0, Fixed(1), S::BvToStr),
     op("str.from_sbv", St, 0, Fixed(1), S::BvToStr),
+    // Z3's own indexed operation, which 4.8.12's SMT-LIB language has and only later C APIs
+    // build (`Z3_mk_bit2bool`).
+    op("bit2bool", B, 1, Fixed(1), S::BvBit),
 ];
 
 /// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x
@@ -522,6 +527,14 @@ impl OpSpec {
             },
             S::Rotate if args[0].bv_width().is_some() => Ok(args[0].clone()),
             S::Rotate => ill("a bit-vector"),
+            S::BvBit => match args[0].bv_width() {
+                Some(w) if indices[0] < w => Ok(Sort::Bool),
+                Some(w) => Err(format!(
+                    "`{name} {}` needs an index below the width {w}",
+                    indices[0]
+                )),
+                None => ill("a bit-vector"),
+            },
             S::BvToInt if args[0].bv_width().is_some() => Ok(Sort::Int),
             S::BvToInt => ill("a bit-vector"),
             S::BvToStr if args[0].bv_width().is_some() => Ok(Sort::String),

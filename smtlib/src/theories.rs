@@ -427,6 +427,16 @@ fn bitvector(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             one_bv(1, &|ix, w| bv_sort(u64::from(ix[0]) + u64::from(w)))
         }
         "rotate_left" | "rotate_right" => one_bv(1, &|_, w| Ok(Sort::BitVec(w))),
+        "bit2bool" => one_bv(1, &|ix, w| {
+            if ix[0] < w {
+                Ok(Sort::Bool)
+            } else {
+                Err(format!(
+                    "'(_ bit2bool {})' needs an index below the width {w}",
+                    ix[0]
+                ))
+            }
+        }),
         "bv2nat" | "bv2int" | "ubv_to_int" | "sbv_to_int" => unindexed(name, idx, || match args {
             [Sort::BitVec(_)] => Ok(Sort::Int),
             _ => bad(name, "one bit-vector argument", args),

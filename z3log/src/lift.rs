@@ -810,7 +810,7 @@ fn op_of(name: &str) -> Option<(&'static str, Shape)> {
         | "bvsub_no_overflow" | "bvsdiv_no_overflow" | "bvmul_no_underflow" => {
             (op_name(short)?, Fixed(2))
         }
-        "rotate_left" | "rotate_right" | "repeat" => (op_name(short)?, Indexed(1)),
+        "rotate_left" | "rotate_right" | "repeat" | "bit2bool" => (op_name(short)?, Indexed(1)),
         "zero_ext" => ("zero_extend", Indexed(1)),
         "sign_ext" => ("sign_extend", Indexed(1)),
         "int2bv" => ("int2bv", Indexed(1)),

@@ -60,6 +60,17 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             indexed(name, idx, args)
         }
         "int2bv" | "nat2bv" | "int_to_bv" => int_to_bv(name, idx, args),
+        "bit2bool" => one(name, args).and_then(|a| {
+            let i = index(name, idx, 1)?[0];
+            if i < a.width {
+                Ok(Value::Bool(a.bits.bit(u64::from(i))))
+            } else {
+                Err(format!(
+                    "(_ bit2bool {i}) needs an index below the width {}",
+                    a.width
+                ))
+            }
+        }),
         _ => return None,
     };
     Some(result)

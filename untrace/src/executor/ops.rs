@@ -126,6 +126,11 @@ fn parsed_app(sample: &str, args: &[&Dynamic]) -> Dynamic {
 }
 
 type AstToAst = unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast) -> Option<z3_sys::Z3_ast>;
+type UintAstToAst = unsafe extern "C" fn(
+    z3_sys::Z3_context,
+    std::ffi::c_uint,
+    z3_sys::Z3_ast,
+) -> Option<z3_sys::Z3_ast>;
 type AstUintToAst =
     unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast, u32) -> Option<z3_sys::Z3_ast>;
 type Ast2ToAst = unsafe extern "C" fn(
@@ -160,6 +165,7 @@ pub const NEWER_ONLY_OPS: &[(&str, &str)] = &[("str.from_sbv", "Z3_mk_sbv_to_str
 /// 4.8.12 builds the first two through its parser in a replay, but a campaign on it leaves
 /// them out: its rounds stay what they were before these operations joined the table).
 pub const NEWER_CONSTRUCTOR_OPS: &[(&str, &str)] = &[
+    ("bit2bool", "Z3_mk_bit2bool"),
     ("str.from_code", "Z3_mk_string_from_code"),
     ("str.from_ubv", "Z3_mk_ubv_to_str"),
     ("str.from_sbv", "Z3_mk_sbv_to_str"),
@@ -187,6 +193,15 @@ pub fn op_available(name: &str) -> bool {
 /// Z3's parser where the loaded libz3 lacks the C constructor.
 fn bv_to_str_sample(name: &str, sort: &Sort) -> String {
     format!("({name} (_ bv0 {}))", sort.bv_width().unwrap_or(1))
+}
+
+/// The SMT-LIB sample of `(_ bit2bool i)` of a bit-vector of `sort`, for Z3's parser where the
+/// loaded libz3 lacks the C constructor.
+fn bit2bool_sample(i: u32, sort: &Sort) -> String {
+    format!(
+        "((_ bit2bool {i}) (_ bv0 {}))",
+        sort.bv_width().unwrap_or(1)
+    )
 }
 
 /// Arithmetic on Int or Real arguments, chosen by the first argument's sort.
@@ -494,6 +509,13 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
                 None => parsed_app(&bv_to_str_sample(op.name, sorts[0]), a),
             }
         }
+        "bit2bool" => match newer::<UintAstToAst>("Z3_mk_bit2bool") {
+            // SAFETY: the function's z3_api.h signature, on a live argument.
+            Some(bit) => sys_args("Z3_mk_bit2bool", a, |c, x| unsafe {
+                bit(c, indices[0], x[0])
+            }),
+            None => parsed_app(&bit2bool_sample(indices[0], sorts[0]), a),
+        },
         "str.replace_all" => match newer::<Ast3ToAst>("Z3_mk_seq_replace_all") {
             // SAFETY: the function's z3_api.h signature, on live arguments.
             Some(replace) => sys_args("Z3_mk_seq_replace_all", a, |c, x| unsafe {
@@ -726,6 +748,7 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "str.replace_all" => return Parsed(r#"(str.replace_all "" "" "")"#.into()),
         "str.from_code" => return Parsed("(str.from_code 0)".into()),
         "str.from_ubv" | "str.from_sbv" => return Parsed(bv_to_str_sample(op.name, sorts[0])),
+        "bit2bool" => return Parsed(bit2bool_sample(indices[0], sorts[0])),
         "str.replace_re" => return Parsed(r#"(str.replace_re "" re.all "")"#.into()),
         "str.replace_re_all" => return Parsed(r#"(str.replace_re_all "" re.all "")"#.into()),
         other => return Parsed(other.to_string()),
