@@ -902,12 +902,21 @@ pub fn mk_apply(cx: &mut RoundState<'_>, initial: bool) -> Result<Option<TermId>
 }
 
 /// A pseudo-Boolean constraint (`pb_le`, `pb_ge`, `pb_eq`) over one to four Bool terms of
-/// the pool, with small signed coefficients and bound.
+/// the pool, with small signed coefficients and bound; a quarter of the time a cardinality
+/// constraint (`at_most`, `at_least`) with a bound up to the number of terms.
 pub fn mk_pb(cx: &mut RoundState<'_>) -> Result<Option<TermId>, Failure> {
     let n = cx.rng.random_range(1..=4);
     let Some(bools) = picks(cx, &Sort::Bool, n) else {
         return Ok(None);
     };
+    if cx.rng.random_bool(0.25) {
+        let card = Call::Card {
+            at_least: cx.rng.random_bool(0.5),
+            bound: cx.rng.random_range(0..=n as u32),
+            terms: bools,
+        };
+        return cx.new_term(card, false);
+    }
     let cmp = [PbCmp::Le, PbCmp::Ge, PbCmp::Eq][cx.rng.random_range(0..3)];
     let terms = bools
         .into_iter()

@@ -119,10 +119,11 @@ fn every_kept_trace_of_200_rounds_replays_with_matching_results() {
     let summary = campaign(&out, 1, 200, &["--keep-all"]);
     assert_eq!(summary["rounds"], 200);
     assert!(summary["rounds_per_second"].as_f64().unwrap() > 0.0);
-    let failed: Vec<u64> = summary["failed_seeds"]
-        .as_array()
-        .unwrap()
+    // Rounds that failed, and rounds stopped at their time limit (on a loaded machine; their
+    // traces end where the worker was stopped), are no clean rounds.
+    let failed: Vec<u64> = ["failed_seeds", "timeout_seeds"]
         .iter()
+        .flat_map(|key| summary[key].as_array().unwrap().clone())
         .map(|v| v.as_u64().unwrap())
         .collect();
     let mut replayed = 0;

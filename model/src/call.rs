@@ -889,6 +889,16 @@ macro_rules! walk_call {
                 $v.int(bound, "a bound");
                 $v.weighted(terms, List::Shrink { min: 1 });
             }
+            Call::Card { at_least: false, bound, terms } => {
+                $v.head(spec!("at_most", Term, PseudoBoolean, ["Z3_mk_atmost"], Smt2::Indexed { head: "at-most", standard: false }));
+                $v.number(bound, "a bound");
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
+            Call::Card { at_least: true, bound, terms } => {
+                $v.head(spec!("at_least", Term, PseudoBoolean, ["Z3_mk_atleast"], Smt2::Indexed { head: "at-least", standard: false }));
+                $v.number(bound, "a bound");
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
             Call::RecFun { name, domain, range } => {
                 $v.head(spec!("rec_fun", Func, RecFunctions, ["Z3_mk_rec_func_decl"], Written));
                 $v.string(name, "a name");
@@ -1372,6 +1382,7 @@ macro_rules! plain_call {
             | $crate::call::Call::SetDel(..)
             | $crate::call::Call::SetMember(..)
             | $crate::call::Call::ArrayExt(..)
+            | $crate::call::Call::Card { .. }
     };
 }
 
@@ -1959,6 +1970,15 @@ pub enum Call {
     ArrayMap {
         func: FuncId,
         arrays: Vec<TermId>,
+    },
+    /// `at_most K tA...` / `at_least K tA...`: at most (least) K of the Bool terms A hold
+    /// (`Z3_mk_atmost`, `Z3_mk_atleast`; SMT-LIB `((_ at-most K) A...)` in Z3's dialect), the
+    /// pseudo-Boolean constraint with every coefficient 1. Z3's log writes `Z3_mk_atleast`
+    /// as `Z3_mk_atmost` (a replayed log builds the other constraint).
+    Card {
+        at_least: bool,
+        bound: u32,
+        terms: Vec<TermId>,
     },
 }
 
@@ -2959,6 +2979,16 @@ impl Call {
                 Call::ArrayMap {
                     func: FuncId(0),
                     arrays: vec![t],
+                },
+                Call::Card {
+                    at_least: false,
+                    bound: 0,
+                    terms: vec![t],
+                },
+                Call::Card {
+                    at_least: true,
+                    bound: 0,
+                    terms: vec![t],
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

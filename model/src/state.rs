@@ -522,6 +522,7 @@ impl State {
                     .chain(std::iter::once(value)),
             ),
             Call::Pb { terms, .. } => union(&mut terms.iter().map(|(_, t)| t)),
+            Call::Card { terms, .. } => union(&mut terms.iter()),
             Call::ConstArray { value: t, .. }
             | Call::Simplify(t)
             | Call::SimplifyWith { term: t, .. } => of(t),
@@ -780,6 +781,15 @@ impl State {
                 }
                 for (_, t) in terms {
                     self.bool_term(*t, "pseudo-Boolean argument")?;
+                }
+                Sort::Bool
+            }
+            Call::Card { terms, .. } => {
+                if terms.is_empty() {
+                    return violation("a cardinality constraint needs at least one term");
+                }
+                for t in terms {
+                    self.bool_term(*t, "cardinality argument")?;
                 }
                 Sort::Bool
             }

@@ -312,6 +312,11 @@ fn arithmetic(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
             [s] if s.is_arith() => Ok(Sort::Bool),
             _ => bad(name, "one Real argument", args),
         }),
+        "at-most" | "at-least" => match indices(name, idx, 1) {
+            Err(e) => Err(e),
+            Ok(_) if !args.is_empty() && args.iter().all(|s| *s == Sort::Bool) => Ok(Sort::Bool),
+            Ok(_) => bad(name, "Bool arguments", args),
+        },
         "divisible" => match (indices(name, idx, 1), args) {
             (Err(e), _) => Err(e),
             (Ok(_), [Sort::Int]) => Ok(Sort::Bool),

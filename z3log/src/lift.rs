@@ -1384,18 +1384,17 @@ impl Lifter {
                 emit_term!(Call::Pb { cmp, bound, terms })
             }
             "Z3_mk_atmost" | "Z3_mk_atleast" => {
-                // At most (least) K of the terms: the pseudo-Boolean constraint with every
-                // coefficient 1.
-                let args = self.terms(call, 2)?;
-                let bound = i32::try_from(self.uint(call, 3)?)
+                // At most (least) K of the terms. (Z3's log writes `Z3_mk_atleast` as
+                // `Z3_mk_atmost`: a log of the one lifts to the other.)
+                let terms = self.terms(call, 2)?;
+                let bound = u32::try_from(self.uint(call, 3)?)
                     .map_err(|_| Failed::Unmapped("a large bound".into()))?;
-                let cmp = if name == "Z3_mk_atmost" {
-                    PbCmp::Le
-                } else {
-                    PbCmp::Ge
-                };
-                let terms = args.into_iter().map(|t| (1, t)).collect();
-                emit_term!(Call::Pb { cmp, bound, terms })
+                let at_least = name == "Z3_mk_atleast";
+                emit_term!(Call::Card {
+                    at_least,
+                    bound,
+                    terms
+                })
             }
             "Z3_mk_const_array" => {
                 let (index, value) = (self.sort(call, 1)?, self.term(call, 2)?);

@@ -98,6 +98,18 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
             [n] => Ok(Value::Bool(n.real().is_integer())),
             _ => Err(arity(name, 1, args)),
         }),
+        // Z3's cardinality constraints: at most (least) n of the Bool arguments hold.
+        "at-most" | "at-least" => match idx {
+            [n] => bools(name, args).map(|b| {
+                let holding = BigInt::from(b.iter().filter(|x| **x).count());
+                Value::Bool(if name == "at-most" {
+                    holding <= *n
+                } else {
+                    holding >= *n
+                })
+            }),
+            _ => Err(format!("(_ {name} n) expects one index")),
+        },
         "divisible" => match (idx, args) {
             ([n], [Value::Int(x)]) if n.is_positive() => Ok(Value::Bool((x % n).is_zero())),
             _ => Err("(_ divisible n) expects a positive index and one Int".into()),
@@ -333,6 +345,13 @@ mod tests {
             ),
             Value::Bool(true)
         );
+        let (t, f) = (Value::Bool(true), Value::Bool(false));
+        let card =
+            |name: &str, n: i32| apply(name, &[n.into()], &[t.clone(), f.clone(), t.clone()]);
+        assert_eq!(card("at-most", 2).unwrap().unwrap(), t);
+        assert_eq!(card("at-most", 1).unwrap().unwrap(), f);
+        assert_eq!(card("at-least", 2).unwrap().unwrap(), t);
+        assert_eq!(card("at-least", 3).unwrap().unwrap(), f);
         let d = apply("divisible", &[3.into()], &[int(-9)])
             .unwrap()
             .unwrap();
