@@ -468,6 +468,14 @@ fn the_subresultant_check_counts_the_euclidean_remainders() {
         FailureKind::Rcf,
         "check_subresultants: the subresultant chain departs from the remainder sequence",
     );
+    // Coefficients of 30 and 59 digits: Z3's chain has coefficients of over 200 digits, and a
+    // negative one written as the negation of a numeral.
+    let large = format!(
+        "{ALGEBRAIC}lit s1 \"15241578753238836750495351562536198787501905199875019052100\"\nreturn t10\n\
+         lit s1 \"123456789012345678901234567890\"\nreturn t11\nlit s1 \"-6\"\nreturn t12\n\
+         check_subresultants t12 t10 t12 t11 and t12 t10 t12 t10 t11\n"
+    );
+    assert_eq!(replay(&large, None).exit, Exit::Ok);
     // A polynomial of degree 0, or with a coefficient not known exactly, is no trace.
     for body in [
         "check_subresultants t1 t6 and t7 t7\n",

@@ -24,6 +24,11 @@ const PRECISIONS: [u32; 3] = [1, 2, 3];
 /// the Cauchy bound).
 const ROOT_BITS: u32 = 40;
 
+/// The highest degree of a number's polynomial whose roots `check_algebraic_poly` isolates
+/// and asks Z3 for (sums of roots of roots reach degrees where both take long); above it
+/// only the bounds are judged.
+const MAX_ROOTS_DEGREE: usize = 12;
+
 fn finding(check: &Check, message: String, cause: &str) -> ExecError {
     ExecError::Oracle(
         Failure::new(FailureKind::Rcf, message)
@@ -59,6 +64,27 @@ fn sign(q: &BigRational) -> i32 {
     } else {
         -1
     }
+}
+
+/// Z3's text of a rational numeral, `N`, `-N` or `N/D` (`model::rcf::parse_rational`, without
+/// its bound on the length: subresultants of polynomials with large coefficients are
+/// larger still).
+fn parse_numeral(text: &str) -> Option<BigRational> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (n, d) = body.split_once('/').unwrap_or((body, "1"));
+    if !digits(n) || !digits(d) {
+        return parse_rational(text);
+    }
+    let d: BigInt = d.parse().ok()?;
+    if d.is_zero() {
+        return None;
+    }
+    let value = BigRational::new(n.parse().ok()?, d);
+    Some(if negative { -value } else { value })
 }
 
 fn show_poly(p: &[BigRational]) -> String {
@@ -118,7 +144,7 @@ impl Executor {
                 false => None,
             }
         })?;
-        Ok(text.as_deref().and_then(parse_rational))
+        Ok(text.as_deref().and_then(parse_numeral))
     }
 
     /// The term C0 + C1·x + ... (products of x, as Z3's polynomial reader takes them).
@@ -262,8 +288,17 @@ impl Executor {
             ));
         }
         let i = self.main(|| unsafe { z3_sys::Z3_algebraic_get_i(c, raw) })? as usize;
-        let roots = real_roots(&poly, ROOT_BITS);
-        if i == 0 {
+        let small = poly.len() - 1 <= MAX_ROOTS_DEGREE;
+        if !small {
+            self.count("algebraic: polynomial above the judged degree (bounds only)");
+        }
+        let roots = match small {
+            true => real_roots(&poly, ROOT_BITS),
+            false => vec![],
+        };
+        if !small {
+            // No roots isolated: the index is not judged.
+        } else if i == 0 {
             // Z3 4.8.12 answers 0 for a number it made by a root or by arithmetic (it
             // computes the index lazily only since): no index to judge, the rest is.
             self.count("algebraic: root index 0 (not computed)");
@@ -315,7 +350,7 @@ impl Executor {
             } else if &hi - &lo > width {
                 Some("the bounds are further apart than 2^(-4·precision)")
             } else if root.iter().chain(known).any(|r| disjoint(&bracket, r))
-                || roots.iter().all(|r| disjoint(&bracket, r))
+                || (small && roots.iter().all(|r| disjoint(&bracket, r)))
             {
                 Some("the bounds do not hold the number")
             } else if !shrinks {
@@ -341,6 +376,9 @@ impl Executor {
             }
             first_lower.get_or_insert(lo.clone());
             previous = Some((lo, hi));
+        }
+        if !small {
+            return Ok(());
         }
         let p = self.polynomial_term(&poly, x)?;
         let at_number = self.eval_sign(&p, number)?;
@@ -558,15 +596,21 @@ impl Executor {
         }
         let mut values = Vec::new();
         for item in &found {
-            match self.numeral_value(item)? {
+            // Z3 writes a negative constant of many digits as the negation of a numeral
+            // (`(- N)`): simplified, a constant is a numeral.
+            // SAFETY: a live AST of the context.
+            let simplified = self.main(|| unsafe { z3_sys::Z3_simplify(c, item.get_z3_ast()) })?;
+            let item = self.held(simplified, "Z3_simplify")?;
+            match self.numeral_value(&item)? {
                 Some(value) => values.push(value),
                 None => {
                     return Err(finding(
                         check,
                         format!(
-                            "a subresultant coefficient of {} and {} in x is no numeral",
+                            "a subresultant coefficient of {} and {} in x is no numeral: {}",
                             show_poly(&p_values),
-                            show_poly(&q_values)
+                            show_poly(&q_values),
+                            item
                         ),
                         "a subresultant coefficient of univariate polynomials is no numeral",
                     ))
