@@ -918,7 +918,18 @@ impl Action for Algebraic {
         // polynomials), and now and then the subresultants of two polynomials whose
         // coefficients are the round's rational numbers.
         if cx.rng.random_bool(0.4) {
-            cx.run(Call::Check(Check::AlgebraicPoly(judged)))?;
+            // Mostly a number not known to be rational (an irrational one has a polynomial
+            // of its own to read).
+            let irrational: Vec<TermId> = ids
+                .iter()
+                .copied()
+                .filter(|t| known(cx, *t).is_none_or(|i| i.as_point().is_none()))
+                .collect();
+            let t = match irrational.is_empty() || cx.rng.random_bool(0.3) {
+                true => judged,
+                false => pick_term(cx, &irrational),
+            };
+            cx.run(Call::Check(Check::AlgebraicPoly(t)))?;
         }
         if cx.rng.random_bool(0.15) {
             let rationals: Vec<TermId> = ids

@@ -243,10 +243,30 @@ impl Executor {
             )),
             (true, None) => self.irrational_poly(check, a, &number, known.as_ref(), &x),
             (false, Some(v)) => self.rational_poly(check, a, &number, &v, &x),
-            (false, None) => {
-                self.count("algebraic: polynomial unjudged (no exact value)");
-                Ok(())
-            }
+            // A rational the reference state knows only by an interval (a root that came
+            // out rational): Z3's own value, which must lie in the interval.
+            (false, None) => match self.numeral_value(&number)? {
+                Some(v)
+                    if known
+                        .as_ref()
+                        .is_some_and(|k| disjoint(k, &closed(v.clone(), v.clone()))) =>
+                {
+                    Err(finding(
+                        check,
+                        format!(
+                            "Z3's value of the rational {a} is {}, outside its interval {}",
+                            rational_text(&v),
+                            known.as_ref().map_or(String::new(), |k| k.to_string())
+                        ),
+                        "a rational's value departs from exact arithmetic",
+                    ))
+                }
+                Some(v) => self.rational_poly(check, a, &number, &v, &x),
+                None => {
+                    self.count("algebraic: polynomial unjudged (no value)");
+                    Ok(())
+                }
+            },
         }
     }
 
