@@ -703,8 +703,70 @@ impl Action for RcfRead {
                 rcf: r,
             })?;
         }
+        // The sign conditions of a number hold at it: now and then of a root that has some
+        // (a root of (x - aε)(x - bε), which no interval with rational ends isolates).
+        if untrace::executor::read::sign_conditions_available() && cx.rng.random_bool(0.5) {
+            let judged = match cx.rng.random_bool(0.4) {
+                true => close_root(cx)?.unwrap_or(r),
+                false => r,
+            };
+            cx.run(Call::Check(Check::RcfSignConditions(judged)))?;
+            if judged != r {
+                let reader = readers[cx.rng.random_range(0..readers.len())];
+                cx.run(Call::ReadRcf {
+                    function: reader.name().into(),
+                    rcf: judged,
+                })?;
+            }
+        }
         Ok(true)
     }
+}
+
+/// A root of (x - aε)(x - bε) = x² - (a + b)εx + abε² for small 0 < a < b (`rcf_root` of
+/// coefficients made by RCF arithmetic from an infinitesimal ε): Z3 tells the two roots apart
+/// by sign conditions. The numbers made on the way are released.
+fn close_root(cx: &mut RoundState<'_>) -> Result<Option<RcfId>, Failure> {
+    let a = cx.rng.random_range(1..=2);
+    let b = a + cx.rng.random_range(1..=2);
+    let mut made = Vec::new();
+    let root = (|| -> Result<Option<RcfId>, Failure> {
+        let mut number = |cx: &mut RoundState<'_>, call: Call| -> Result<Option<RcfId>, Failure> {
+            let r = cx.run(call)?.rcf();
+            made.extend(r);
+            Ok(r)
+        };
+        let Some(eps) = number(cx, Call::RcfMk(RcfMk::Infinitesimal))? else {
+            return Ok(None);
+        };
+        let mul = |a, b| Call::RcfArith {
+            op: RcfOp::Mul,
+            a,
+            b,
+        };
+        let (Some(eps2), Some(ab), Some(sum), Some(one)) = (
+            number(cx, mul(eps, eps))?,
+            number(cx, Call::RcfMk(RcfMk::SmallInt(a * b)))?,
+            number(cx, Call::RcfMk(RcfMk::SmallInt(-(a + b))))?,
+            number(cx, Call::RcfMk(RcfMk::SmallInt(1)))?,
+        ) else {
+            return Ok(None);
+        };
+        let (Some(c0), Some(c1)) = (number(cx, mul(ab, eps2))?, number(cx, mul(sum, eps))?) else {
+            return Ok(None);
+        };
+        let index = cx.rng.random_range(0..2);
+        Ok(cx
+            .run(Call::RcfRoot {
+                index,
+                coeffs: vec![c0, c1, one],
+            })?
+            .rcf())
+    })()?;
+    for r in made {
+        cx.run(Call::Release(AnyId::Rcf(r)))?;
+    }
+    Ok(root)
 }
 
 /// A root of x² - c for a small c (`rcf_root`): an algebraic number of its own extension.
@@ -852,8 +914,63 @@ impl Action for Algebraic {
         let judged = made.unwrap_or_else(|| pick_term(cx, &ids));
         let other = pick_term(cx, &ids);
         cx.run(Call::Check(Check::Algebraic(judged, other)))?;
+        // What a number is made of (its polynomial, root index, bounds; eval and roots of
+        // polynomials), and now and then the subresultants of two polynomials whose
+        // coefficients are the round's rational numbers.
+        if cx.rng.random_bool(0.4) {
+            // Mostly a number not known to be rational (an irrational one has a polynomial
+            // of its own to read).
+            let irrational: Vec<TermId> = ids
+                .iter()
+                .copied()
+                .filter(|t| known(cx, *t).is_none_or(|i| i.as_point().is_none()))
+                .collect();
+            let t = match irrational.is_empty() || cx.rng.random_bool(0.3) {
+                true => judged,
+                false => pick_term(cx, &irrational),
+            };
+            cx.run(Call::Check(Check::AlgebraicPoly(t)))?;
+        }
+        if cx.rng.random_bool(0.15) {
+            let rationals: Vec<TermId> = ids
+                .iter()
+                .copied()
+                .filter(|t| known(cx, *t).is_some_and(|i| i.as_point().is_some()))
+                .collect();
+            if let (Some(p), Some(q)) = (
+                rational_polynomial(cx, &rationals),
+                rational_polynomial(cx, &rationals),
+            ) {
+                cx.run(Call::Check(Check::Subresultants { p, q }))?;
+            }
+        }
         Ok(true)
     }
+}
+
+/// Two to five coefficients (degree 1 to 4) among the rational numbers `ids`, of degree at
+/// least 1 (`check_subresultants`' precondition), or none where `ids` has no nonzero one.
+fn rational_polynomial(cx: &mut RoundState<'_>, ids: &[TermId]) -> Option<Vec<TermId>> {
+    let nonzero: Vec<TermId> = ids
+        .iter()
+        .copied()
+        .filter(|t| {
+            cx.sut
+                .state()
+                .algebraic
+                .get(t)
+                .cloned()
+                .flatten()
+                .is_some_and(|i| i.as_point().is_some() && i.excludes_zero())
+        })
+        .collect();
+    if nonzero.is_empty() {
+        return None;
+    }
+    let n = cx.rng.random_range(1..=4);
+    let mut coeffs: Vec<TermId> = (0..n).map(|_| pick_term(cx, ids)).collect();
+    coeffs.push(pick_term(cx, &nonzero));
+    Some(coeffs)
 }
 
 fn pick_term(cx: &mut RoundState<'_>, ids: &[TermId]) -> TermId {

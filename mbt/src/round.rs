@@ -150,7 +150,7 @@ pub(crate) mod tests {
         let names = model::Call::action_names()
             .iter()
             .chain(model::Check::names());
-        // `read_rcf`, `check_congruence`, `check_simplifier`, `check_initial_value`, `check_parser_context` and `check_chars` need functions only releases after 4.8.12 have:
+        // `read_rcf`, `check_congruence`, `check_simplifier`, `check_initial_value`, `check_parser_context`, `check_chars` and `check_rcf_sign_conditions` need functions only releases after 4.8.12 have:
         // their actions apply only where the loaded libz3 has them.
         let newer_missing = |name: &str| match name {
             "read_rcf" => model::read::Reader::of(model::read::Subject::Rcf)
@@ -160,6 +160,7 @@ pub(crate) mod tests {
             "check_initial_value" => !untrace::executor::read::initial_values_available(),
             "check_parser_context" => !untrace::executor::read::parser_contexts_available(),
             "check_chars" => !untrace::executor::read::chars_available(),
+            "check_rcf_sign_conditions" => !untrace::executor::read::sign_conditions_available(),
             _ => false,
         };
         for name in names.filter(|n| !matches!(**n, "from_string" | "cube") && !newer_missing(n)) {

@@ -500,6 +500,19 @@ macro_rules! walk_check {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
             }
+            Check::AlgebraicPoly(t) => {
+                $v.head(spec!("check_algebraic_poly", None, Algebraic, ["Z3_is_algebraic_number", "Z3_algebraic_get_poly", "Z3_algebraic_get_i", "Z3_get_algebraic_number_lower", "Z3_get_algebraic_number_upper", "Z3_algebraic_eval", "Z3_algebraic_roots", "Z3_mk_bound"], ApiOnly));
+                $v.term(t);
+            }
+            Check::Subresultants { p, q } => {
+                $v.head(spec!("check_subresultants", None, Algebraic, ["Z3_polynomial_subresultants"], ApiOnly));
+                $v.terms_until(p, crate::trace::text::SUBRESULTANTS_SECOND);
+                $v.terms(q, List::Fixed);
+            }
+            Check::RcfSignConditions(r) => {
+                $v.head(spec!("check_rcf_sign_conditions", None, Rcf, ["Z3_rcf_is_algebraic", "Z3_rcf_num_sign_conditions", "Z3_rcf_sign_condition_sign", "Z3_rcf_num_sign_condition_coefficients", "Z3_rcf_sign_condition_coefficient", "Z3_rcf_mul", "Z3_rcf_add", "Z3_rcf_lt", "Z3_rcf_gt"], ApiOnly));
+                $v.rcf(r);
+            }
         }
     }};
 }
@@ -2246,6 +2259,36 @@ pub enum Check {
     /// solver (unknown is no verdict). Functions only releases after 4.8.12 have. Appended
     /// last: binary traces keep their variant numbers.
     Chars(TermId),
+    /// `check_algebraic_poly tA`: what Z3 says an algebraic number is made of holds up. An
+    /// irrational A (`Z3_is_algebraic_number`): its polynomial (`Z3_algebraic_get_poly`,
+    /// integer coefficients) has A as its root number `Z3_algebraic_get_i` in increasing
+    /// order, counted by Sturm's theorem ([`crate::rcf::real_roots`]) and meeting the
+    /// reference state's interval of A; the bounds `Z3_get_algebraic_number_lower` and
+    /// `_upper` at precisions 1 to 3 hold that root, are at most 2^(-4·precision) apart and
+    /// shrink or stay as the precision grows; `Z3_algebraic_eval` of the polynomial at A is 0
+    /// and at the lower bound has the sign exact arithmetic gives; `Z3_algebraic_roots` of
+    /// it are as many as Sturm counts, distinct, zeros of it and one of them A. A rational A
+    /// (a point of the reference state): the roots of (x - A)²(x - A - 1) are A and A + 1,
+    /// no more, and its signs at A - 1, A, A + 1/2 and A + 2 are exact arithmetic's. The
+    /// polynomials are terms over the bound variable 0 (`Z3_mk_bound`), as Z3's algebraic
+    /// functions read them. Appended last: binary traces keep their variant numbers.
+    AlgebraicPoly(TermId),
+    /// `check_subresultants tP0 tP1 ... and tQ0 tQ1 ...`: the principal subresultant
+    /// coefficients `Z3_polynomial_subresultants` gives of P = P0 + P1·x + ... and Q in a
+    /// fresh Real constant x (coefficients: rational algebraic numbers, each polynomial of
+    /// degree at least 1) are numerals, one nonzero per remainder of the Euclidean remainder
+    /// sequence of P and Q after the one of lower degree (exact rational arithmetic), or the
+    /// one 0 where that remainder is zero. Appended last: binary traces keep their variant
+    /// numbers.
+    Subresultants { p: Vec<TermId>, q: Vec<TermId> },
+    /// `check_rcf_sign_conditions rA`: each sign condition of an algebraic RCF number A
+    /// (`Z3_rcf_num_sign_conditions`, `Z3_rcf_sign_condition_sign`, its polynomial's
+    /// coefficients `Z3_rcf_num_sign_condition_coefficients`,
+    /// `Z3_rcf_sign_condition_coefficient`) holds: the polynomial at A, by Z3's RCF
+    /// arithmetic, has the stated sign. A number that is not algebraic has none to judge.
+    /// Functions only releases after 4.8.12 have. Appended last: binary traces keep their
+    /// variant numbers.
+    RcfSignConditions(RcfId),
 }
 
 impl Check {
@@ -2316,6 +2359,12 @@ impl Check {
                 },
                 Check::ParserContext(vec![]),
                 Check::Chars(t),
+                Check::AlgebraicPoly(t),
+                Check::Subresultants {
+                    p: vec![],
+                    q: vec![],
+                },
+                Check::RcfSignConditions(RcfId(0)),
             ]
         })
     }

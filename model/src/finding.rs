@@ -198,7 +198,12 @@ impl Check {
             Check::Cubes(_) => K::Cube,
             Check::Goal(_) => K::Tactic,
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
-            Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => K::Rcf,
+            Check::Rcf(..)
+            | Check::RcfRoots(_)
+            | Check::Algebraic(..)
+            | Check::AlgebraicPoly(_)
+            | Check::Subresultants { .. }
+            | Check::RcfSignConditions(_) => K::Rcf,
             Check::Fixedpoint => K::Fixedpoint,
             // The same formula answered two ways around an interrupt, as a shadow clone would.
             Check::Interrupt(_) => K::Shadow,

@@ -495,6 +495,43 @@ fn sign_changes(seq: &[Vec<BigRational>], x: &BigRational) -> usize {
     signs.windows(2).filter(|w| w[0] != w[1]).count()
 }
 
+/// The value of the polynomial `p` (coefficients lowest degree first) at `x`.
+pub fn value_at(p: &[BigRational], x: &BigRational) -> BigRational {
+    eval(p, x)
+}
+
+/// The product of two polynomials (coefficients lowest degree first).
+pub fn product(p: &[BigRational], q: &[BigRational]) -> Vec<BigRational> {
+    let mut out = vec![BigRational::zero(); (p.len() + q.len()).saturating_sub(1)];
+    for (i, a) in p.iter().enumerate() {
+        for (j, b) in q.iter().enumerate() {
+            out[i + j] = &out[i + j] + a * b;
+        }
+    }
+    trimmed(&out)
+}
+
+/// The number of remainders of the Euclidean remainder sequence of `p` and `q` (both of
+/// degree at least 1) after the first two (the one of higher degree, `p` when equal, then
+/// the other) that are not zero: the length of the principal subresultant coefficient
+/// chain Z3's `Z3_polynomial_subresultants` gives, one per degree the sequence meets below
+/// the lower degree (the fundamental theorem of subresultants).
+pub fn remainder_count(p: &[BigRational], q: &[BigRational]) -> usize {
+    let (p, q) = (trimmed(p), trimmed(q));
+    let (mut a, mut b) = if p.len() >= q.len() { (p, q) } else { (q, p) };
+    let mut count = 0;
+    while !b.is_empty() {
+        let r = div_rem(&a, &b).1;
+        if r.is_empty() {
+            break;
+        }
+        count += 1;
+        a = b;
+        b = r;
+    }
+    count
+}
+
 /// The distinct real roots of the polynomial with rational coefficients `p` (lowest degree
 /// first, not all zero), in increasing order, each as an interval that holds it and no other
 /// root: the point where the root is found rational on the way, else an open interval of
@@ -545,6 +582,35 @@ mod tests {
 
     fn q(text: &str) -> BigRational {
         parse_rational(text).unwrap()
+    }
+
+    fn poly(texts: &[&str]) -> Vec<BigRational> {
+        texts.iter().map(|t| q(t)).collect()
+    }
+
+    #[test]
+    fn remainder_counts_are_the_degrees_below_the_lower_one() {
+        // x^2 - 2 and x^3 - x: x, then -2, then zero.
+        assert_eq!(
+            remainder_count(&poly(&["-2", "0", "1"]), &poly(&["0", "-1", "0", "1"])),
+            2
+        );
+        // (x - 1)^2 divides (x - 1)^2 (x - 2): no remainder.
+        let square = poly(&["1", "-2", "1"]);
+        let cubic = product(&square, &poly(&["-2", "1"]));
+        assert_eq!(remainder_count(&cubic, &square), 0);
+        // x^5 + x + 1 and x^3 + 2: degrees 2, 1, 0.
+        let p = poly(&["1", "1", "0", "0", "0", "1"]);
+        assert_eq!(remainder_count(&p, &poly(&["2", "0", "0", "1"])), 3);
+        assert_eq!(remainder_count(&poly(&["2", "0", "0", "1"]), &p), 3);
+    }
+
+    #[test]
+    fn products_and_values_are_exact() {
+        let p = product(&poly(&["-1/3", "1"]), &poly(&["-2", "1"]));
+        assert_eq!(p, poly(&["2/3", "-7/3", "1"]));
+        assert_eq!(value_at(&p, &q("1/3")), q("0"));
+        assert_eq!(value_at(&p, &q("1")), q("-2/3"));
     }
 
     #[test]

@@ -1530,9 +1530,16 @@ impl State {
             } => self.closed_term(*term, "tested term"),
             Call::RcfRoot { index, coeffs } => {
                 let Some(points) = self.polynomial(coeffs)? else {
-                    return violation(
-                        "rcf_root of a polynomial whose coefficients are not all rational",
-                    );
+                    // Coefficients not all rational (π, e, ε: the roots with sign
+                    // conditions): at most as many roots as the degree; Z3 finding fewer
+                    // is its refusal of the index, recorded.
+                    let degree = coeffs.len() - 1;
+                    return match (*index as usize) < degree {
+                        true => Ok(()),
+                        false => violation(format!(
+                            "root {index} of a polynomial of degree {degree}"
+                        )),
+                    };
                 };
                 let n = rcf::real_roots(&points, 0).len();
                 if (*index as usize) < n {
@@ -1615,6 +1622,12 @@ impl State {
                         params,
                         ..
                     } => simplifier_chain(simplifiers, params),
+                    Check::AlgebraicPoly(t) => self.algebraic_number(*t).map(drop),
+                    Check::Subresultants { p, q } => {
+                        self.rational_polynomial(p)?;
+                        self.rational_polynomial(q).map(drop)
+                    }
+                    Check::RcfSignConditions(r) => self.rcf(*r).map(drop),
                     Check::Chars(t) => {
                         let info = self.term(*t)?;
                         match (&info.sort, &info.origin) {
@@ -2124,6 +2137,32 @@ impl State {
                 "{id} is no algebraic number (a Real or Int `lit`, or made by an algebraic call)"
             )),
         }
+    }
+
+    /// The rational coefficients (lowest degree first) of a polynomial of `check_subresultants`:
+    /// one to [`MAX_RCF_COEFFICIENTS`] algebraic numbers the reference state knows exactly,
+    /// of degree at least 1 (Z3's subresultants are of polynomials in x).
+    pub fn rational_polynomial(
+        &self,
+        coeffs: &[TermId],
+    ) -> Result<Vec<num_rational::BigRational>, Violation> {
+        if coeffs.len() < 2 || coeffs.len() > MAX_RCF_COEFFICIENTS {
+            return violation(format!(
+                "a polynomial of {} coefficients, expected 2 to {MAX_RCF_COEFFICIENTS}",
+                coeffs.len()
+            ));
+        }
+        let mut values = Vec::new();
+        for c in coeffs {
+            match self.algebraic_number(*c)?.and_then(Interval::as_point) {
+                Some(q) => values.push(q.clone()),
+                None => return violation(format!("coefficient {c} is no known rational")),
+            }
+        }
+        if values[1..].iter().all(num_traits::Zero::is_zero) {
+            return violation("a polynomial of degree 0: x does not occur");
+        }
+        Ok(values)
     }
 
     /// The interval of the algebraic number `call` makes (checked valid), where one is known.

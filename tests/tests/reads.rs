@@ -82,6 +82,14 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         err.contains("parser-context.trace:34: the trace calls Z3_mk_parser_context, which the"),
         "{err}"
     );
+    let trace = e2e::repo_root().join("traces/newer/rcf-sign-conditions.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("rcf-sign-conditions.trace:26: the trace calls Z3_rcf_is_algebraic, which"),
+        "{err}"
+    );
     let trace = e2e::repo_root().join("traces/newer/chars.trace");
     let out = replay(&trace, None, &[]);
     let err = stderr(&out);
@@ -90,6 +98,48 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         err.contains("chars.trace:11: the trace calls Z3_mk_char_sort, which the loaded libz3"),
         "{err}"
     );
+}
+
+#[test]
+fn an_algebraic_polynomial_finding_replays_and_minimizes_on_both_z3s() {
+    // `wrong-rcf` reads the signs of `Z3_algebraic_eval` negated in `check_algebraic_poly`.
+    let trace = example("algebraic.trace");
+    let inject = [("UNTRACE_INJECT", "wrong-rcf")];
+    let signature = "signature: rcf|check_algebraic_poly: eval at a rational departs";
+    let lib = other_z3("an_algebraic_polynomial_finding_replays_and_minimizes_on_both_z3s");
+    let libs: Vec<Option<&Path>> = std::iter::once(None)
+        .chain(lib.as_deref().map(Some))
+        .collect();
+    for lib in libs {
+        let clean = replay(&trace, lib, &[]);
+        assert_eq!(clean.status.code(), Some(0), "{lib:?}: {}", stderr(&clean));
+        let out = replay(&trace, lib, &inject);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(5), "{lib:?}: {err}");
+        assert!(err.contains(signature), "{lib:?}: {err}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let min = dir.path().join("min.trace");
+    let out = run(
+        "ddtrace",
+        &[
+            "-j".as_ref(),
+            "2".as_ref(),
+            trace.as_os_str(),
+            min.as_os_str(),
+        ],
+        &inject,
+    );
+    assert!(out.status.success(), "ddtrace: {}", stderr(&out));
+    let text = std::fs::read_to_string(&min).unwrap();
+    let calls = text
+        .lines()
+        .filter(|l| !l.starts_with(';') && !l.starts_with("return") && !l.starts_with("z3-trace"))
+        .count();
+    // A sort, a literal and the check.
+    assert!(calls <= 3, "{text}");
+    let again = replay(&min, None, &inject);
+    assert!(stderr(&again).contains(signature), "{}", stderr(&again));
 }
 
 #[test]
@@ -108,6 +158,7 @@ fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
         e2e::repo_root().join("traces/newer/initial-value.trace"),
         e2e::repo_root().join("traces/newer/parser-context.trace"),
         e2e::repo_root().join("traces/newer/chars.trace"),
+        e2e::repo_root().join("traces/newer/rcf-sign-conditions.trace"),
     ] {
         let out = replay(&trace, Some(&lib), &[]);
         assert_eq!(

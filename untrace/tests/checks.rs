@@ -420,6 +420,73 @@ fn the_algebraic_check_judges_signs_and_comparisons_by_exact_arithmetic() {
     assert_eq!(exit, Exit::Malformed);
 }
 
+/// Algebraic numbers: t1 = 2, t2 = sqrt 2, t3 = -3/4, t4 = sqrt 2 - 3/4, t5 = the cube root
+/// of -3/4, t6 = 0, t7 = 1, t8 = -1, t9 = -2.
+const ALGEBRAIC: &str =
+    "sort_real\nreturn s1\nlit s1 \"2\"\nreturn t1\nalgebraic_root t1 2\nreturn t2\n\
+lit s1 \"-3/4\"\nreturn t3\nalgebraic_add t2 t3\nreturn t4\nalgebraic_root t3 3\nreturn t5\n\
+lit s1 \"0\"\nreturn t6\nlit s1 \"1\"\nreturn t7\nlit s1 \"-1\"\nreturn t8\n\
+lit s1 \"-2\"\nreturn t9\n";
+
+#[test]
+fn the_algebraic_polynomial_check_judges_roots_bounds_and_signs_by_exact_arithmetic() {
+    let text = format!(
+        "{ALGEBRAIC}check_algebraic_poly t2\ncheck_algebraic_poly t4\ncheck_algebraic_poly t5\n\
+         check_algebraic_poly t3\ncheck_algebraic_poly t6\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    // The signs of Z3_algebraic_eval read negated.
+    assert_finding(
+        &replay(
+            &format!("{ALGEBRAIC}check_algebraic_poly t2\n"),
+            Some(Fault::WrongRcf),
+        ),
+        FailureKind::Rcf,
+        "check_algebraic_poly: eval at a rational departs from exact arithmetic",
+    );
+    assert_finding(
+        &replay(
+            &format!("{ALGEBRAIC}check_algebraic_poly t3\n"),
+            Some(Fault::WrongRcf),
+        ),
+        FailureKind::Rcf,
+        "check_algebraic_poly: eval at a rational departs from exact arithmetic",
+    );
+}
+
+#[test]
+fn the_subresultant_check_counts_the_euclidean_remainders() {
+    // x^2 - 2 and x^3 - x (remainders x and -2); x^2 - 1 and -2x^2 + 2 (no remainder);
+    // 2 + x^3 and -3/4 + x (one constant remainder).
+    let text = format!(
+        "{ALGEBRAIC}check_subresultants t9 t6 t7 and t6 t8 t6 t7\n\
+         check_subresultants t8 t6 t7 and t1 t6 t9\ncheck_subresultants t1 t6 t6 t7 and t3 t7\n"
+    );
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongRcf)),
+        FailureKind::Rcf,
+        "check_subresultants: the subresultant chain departs from the remainder sequence",
+    );
+    // Coefficients of 30 and 59 digits: Z3's chain has coefficients of over 200 digits, and a
+    // negative one written as the negation of a numeral.
+    let large = format!(
+        "{ALGEBRAIC}lit s1 \"15241578753238836750495351562536198787501905199875019052100\"\nreturn t10\n\
+         lit s1 \"123456789012345678901234567890\"\nreturn t11\nlit s1 \"-6\"\nreturn t12\n\
+         check_subresultants t12 t10 t12 t11 and t12 t10 t12 t10 t11\n"
+    );
+    assert_eq!(replay(&large, None).exit, Exit::Ok);
+    // A polynomial of degree 0, or with a coefficient not known exactly, is no trace.
+    for body in [
+        "check_subresultants t1 t6 and t7 t7\n",
+        "check_subresultants t2 t7 and t7 t7\n",
+    ] {
+        let trace = model::trace::text::parse(&format!("z3-trace 1\n{ALGEBRAIC}{body}")).unwrap();
+        let exit = replay_trace("t.trace", &trace, &ReplayOptions::default()).exit;
+        assert_eq!(exit, Exit::Malformed, "{body}");
+    }
+}
+
 /// A counter R over Int: R(0), R(x) and x < 3 give R(x + 1); t10 asks for an x > 5 in R
 /// (unreachable), t11 for an x > 1 (reachable).
 const HORN: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nfun \"R\" s2 s1\nreturn f1\n\

@@ -328,6 +328,9 @@ impl Executor {
             }
             Check::ParserContext(terms) => self.check_parser_context(check, terms),
             Check::Chars(t) => self.check_chars(check, *t),
+            Check::AlgebraicPoly(t) => self.check_algebraic_poly(check, *t),
+            Check::Subresultants { p, q } => self.check_subresultants(check, p, q),
+            Check::RcfSignConditions(r) => self.check_rcf_sign_conditions(check, *r),
         }
     }
 

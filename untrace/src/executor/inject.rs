@@ -27,7 +27,7 @@
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
 //! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more, and so do the sizes of `ast_map`'s and `ast_vector`'s containers and `Z3_global_param_get` of a number; `sort_fp_fixed` sees another sort; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
-//! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
+//! | `wrong-rcf` | `rcf_add` and `algebraic_add` make a sum one too large; `check_algebraic_poly` reads `Z3_algebraic_eval`'s signs negated, `check_subresultants` the chain one coefficient short, `check_rcf_sign_conditions` each stated sign negated | rcf |
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |

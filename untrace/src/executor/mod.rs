@@ -14,6 +14,7 @@
 //! `new_solver_config` makes a solver in one; terms asserted to such a solver, assumptions
 //! and model evaluations are translated on the fly into that solver's context.
 
+mod algebraic;
 mod chars;
 mod checks;
 mod datatypes;

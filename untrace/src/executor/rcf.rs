@@ -683,6 +683,114 @@ impl Executor {
     }
 }
 
+/// The functions `check_rcf_sign_conditions` looks up (only releases after 4.8.12 have them).
+pub(super) const SIGN_CONDITION_FUNCTIONS: &[&str] = &[
+    "Z3_rcf_is_algebraic",
+    "Z3_rcf_num_sign_conditions",
+    "Z3_rcf_sign_condition_sign",
+    "Z3_rcf_num_sign_condition_coefficients",
+    "Z3_rcf_sign_condition_coefficient",
+];
+
+/// One sign condition of a number as Z3 states it: its sign and its polynomial's
+/// coefficients (lowest degree first), each held.
+struct SignCondition {
+    sign: c_int,
+    coeffs: Vec<RcfNum>,
+}
+
+/// The sign conditions of the number `a` (none where it is not algebraic).
+///
+/// # Safety
+/// `a` is a live number of `ctx`; the functions are looked up by name with their z3_rcf.h
+/// signatures.
+unsafe fn sign_conditions(ctx: &Context, a: RcfPtr) -> Result<Vec<SignCondition>, String> {
+    use super::read::typed;
+    let c = ctx.get_z3_context();
+    if !typed::<RcfToBool>("Z3_rcf_is_algebraic")?(c, a) {
+        return Ok(vec![]);
+    }
+    let n = typed::<RcfToUint>("Z3_rcf_num_sign_conditions")?(c, a).min(MAX_RCF_READ_INDICES);
+    let sign = typed::<RcfIndexToInt>("Z3_rcf_sign_condition_sign")?;
+    let size = typed::<RcfIndexToUint>("Z3_rcf_num_sign_condition_coefficients")?;
+    let coefficient = typed::<RcfIndex2ToRcf>("Z3_rcf_sign_condition_coefficient")?;
+    Ok((0..n)
+        .map(|i| SignCondition {
+            sign: sign(c, a, i),
+            coeffs: (0..size(c, a, i).min(MAX_RCF_READ_INDICES))
+                .map(|j| made(ctx, coefficient(c, a, i, j)))
+                .collect(),
+        })
+        .collect())
+}
+
+impl Executor {
+    /// `check_rcf_sign_conditions rA`: see [`model::Check::RcfSignConditions`].
+    pub(super) fn check_rcf_sign_conditions(
+        &mut self,
+        check: &Check,
+        id: RcfId,
+    ) -> Result<(), ExecError> {
+        let a = self.rcf_raw(id)?;
+        let ctx = self.main.clone();
+        let c = ctx.get_z3_context();
+        // SAFETY: a live number of the thread-local context.
+        let conditions = guard::guarded(&ctx, || unsafe { sign_conditions(&ctx, a) })
+            .map_err(ExecError::Z3)?
+            .map_err(ExecError::Z3)?;
+        let zero = made(
+            &ctx,
+            self.main(|| unsafe { ffi::Z3_rcf_mk_small_int(c, 0) })?,
+        );
+        for (i, condition) in conditions.iter().enumerate() {
+            // The polynomial at A by Horner's rule in Z3's RCF arithmetic, every intermediate
+            // held, so deleted.
+            let mut acc = made(
+                &ctx,
+                self.main(|| unsafe { ffi::Z3_rcf_mk_small_int(c, 0) })?,
+            );
+            for coeff in condition.coeffs.iter().rev() {
+                let times = made(
+                    &ctx,
+                    self.main(|| unsafe { ffi::Z3_rcf_mul(c, acc.raw, a) })?,
+                );
+                acc = made(
+                    &ctx,
+                    self.main(|| unsafe { ffi::Z3_rcf_add(c, times.raw, coeff.raw) })?,
+                );
+            }
+            let (below, above) = self.main(|| {
+                (
+                    compare(c, RcfCmp::Lt, acc.raw, zero.raw),
+                    compare(c, RcfCmp::Gt, acc.raw, zero.raw),
+                )
+            })?;
+            let actual = i32::from(above) - i32::from(below);
+            let stated = match self.config.inject {
+                // The injected fault: every stated sign read negated.
+                Some(inject::Fault::WrongRcf) => -condition.sign,
+                _ => condition.sign,
+            };
+            if actual != stated.signum() || !(-1..=1).contains(&stated) {
+                return Err(Self::rcf_finding(
+                    check,
+                    format!(
+                        "sign condition {i} of {id} states sign {}, its polynomial of {} \
+                         coefficients has sign {actual} at {id} by Z3's own arithmetic",
+                        stated,
+                        condition.coeffs.len()
+                    ),
+                    "a sign condition does not hold at its number",
+                ));
+            }
+        }
+        if !conditions.is_empty() {
+            self.count("rcf: sign conditions judged");
+        }
+        Ok(())
+    }
+}
+
 /// An interval as a message shows it.
 fn show(i: &Interval) -> String {
     i.to_string()
@@ -699,30 +807,48 @@ mod algebraic {
     use z3::ast::{Ast, Dynamic};
     use z3_sys::{Z3_ast, Z3_context};
 
+    // The predicates that call `Z3_algebraic_lt`, `_eq` or `_sign` log as those: counted
+    // here (`z3log::table::NOT_LOGGED`).
     fn compare(c: Z3_context, cmp: RcfCmp, a: Z3_ast, b: Z3_ast) -> bool {
-        // SAFETY: two live numerals of context `c`.
-        unsafe {
-            match cmp {
-                RcfCmp::Lt => z3_sys::Z3_algebraic_lt(c, a, b),
-                RcfCmp::Gt => z3_sys::Z3_algebraic_gt(c, a, b),
-                RcfCmp::Le => z3_sys::Z3_algebraic_le(c, a, b),
-                RcfCmp::Ge => z3_sys::Z3_algebraic_ge(c, a, b),
-                RcfCmp::Eq => z3_sys::Z3_algebraic_eq(c, a, b),
-                RcfCmp::Neq => z3_sys::Z3_algebraic_neq(c, a, b),
+        let (name, answer): (&str, bool) = {
+            // SAFETY: two live numerals of context `c`.
+            unsafe {
+                match cmp {
+                    RcfCmp::Lt => ("Z3_algebraic_lt", z3_sys::Z3_algebraic_lt(c, a, b)),
+                    RcfCmp::Gt => ("Z3_algebraic_gt", z3_sys::Z3_algebraic_gt(c, a, b)),
+                    RcfCmp::Le => ("Z3_algebraic_le", z3_sys::Z3_algebraic_le(c, a, b)),
+                    RcfCmp::Ge => ("Z3_algebraic_ge", z3_sys::Z3_algebraic_ge(c, a, b)),
+                    RcfCmp::Eq => ("Z3_algebraic_eq", z3_sys::Z3_algebraic_eq(c, a, b)),
+                    RcfCmp::Neq => ("Z3_algebraic_neq", z3_sys::Z3_algebraic_neq(c, a, b)),
+                }
             }
-        }
+        };
+        super::super::unlogged::note(name);
+        answer
     }
 
     fn test(c: Z3_context, test: AlgebraicTest, a: Z3_ast) -> bool {
-        // SAFETY: a live AST of context `c` (a numeral, but for `is_value`).
-        unsafe {
-            match test {
-                AlgebraicTest::Value => z3_sys::Z3_algebraic_is_value(c, a),
-                AlgebraicTest::Pos => z3_sys::Z3_algebraic_is_pos(c, a),
-                AlgebraicTest::Neg => z3_sys::Z3_algebraic_is_neg(c, a),
-                AlgebraicTest::Zero => z3_sys::Z3_algebraic_is_zero(c, a),
+        let (name, answer): (&str, bool) = {
+            // SAFETY: a live AST of context `c` (a numeral, but for `is_value`).
+            unsafe {
+                match test {
+                    AlgebraicTest::Value => {
+                        ("Z3_algebraic_is_value", z3_sys::Z3_algebraic_is_value(c, a))
+                    }
+                    AlgebraicTest::Pos => {
+                        ("Z3_algebraic_is_pos", z3_sys::Z3_algebraic_is_pos(c, a))
+                    }
+                    AlgebraicTest::Neg => {
+                        ("Z3_algebraic_is_neg", z3_sys::Z3_algebraic_is_neg(c, a))
+                    }
+                    AlgebraicTest::Zero => {
+                        ("Z3_algebraic_is_zero", z3_sys::Z3_algebraic_is_zero(c, a))
+                    }
+                }
             }
-        }
+        };
+        super::super::unlogged::note(name);
+        answer
     }
 
     impl Executor {

@@ -113,6 +113,13 @@ pub fn global_available(function: &str) -> bool {
         .is_some_and(|(name, _, newer)| !newer || self::function(name).is_some())
 }
 
+/// Whether the loaded libz3 has every function of `check_rcf_sign_conditions`.
+pub fn sign_conditions_available() -> bool {
+    super::rcf::SIGN_CONDITION_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
 /// Whether the loaded libz3 has every function of `check_congruence`.
 pub fn congruence_available() -> bool {
     CONGRUENCE_FUNCTIONS.iter().all(|f| function(f).is_some())
@@ -138,6 +145,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::RcfSignConditions(_)) => {
+                super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::ParserContext(_)) => {
                 super::parser_context::PARSER_CONTEXT_FUNCTIONS.to_vec()
             }

@@ -2128,7 +2128,12 @@ impl Lower {
             Check::Fixedpoint => {
                 self.note("`check_fp`: the fixedpoint check is not expressed".into());
             }
-            Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => {
+            Check::Rcf(..)
+            | Check::RcfRoots(_)
+            | Check::Algebraic(..)
+            | Check::AlgebraicPoly(_)
+            | Check::Subresultants { .. }
+            | Check::RcfSignConditions(_) => {
                 // The intervals of exact arithmetic behind these checks are the reference
                 // state's, not a condition a program states: not written yet.
                 self.note(format!(
