@@ -81,10 +81,15 @@ pub enum FailureKind {
     /// A fixedpoint answer that does not hold up: an `unsat` whose invariant a rule or the
     /// query violates, a `sat` whose derivation has a step its rule does not give.
     Fixedpoint,
+    /// A user propagator saw what the solver's answer contradicts: assignments it enumerated
+    /// by conflicts that blocking clauses do not find (or back), fixed values or equalities
+    /// a model does not have, callbacks on terms it did not register, clauses reported that
+    /// do not follow from the assertions.
+    Propagator,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 24] = [
+    pub const ALL: [FailureKind; 25] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -109,6 +114,7 @@ impl FailureKind {
         FailureKind::ReadBack,
         FailureKind::Rcf,
         FailureKind::Fixedpoint,
+        FailureKind::Propagator,
     ];
 
     pub fn name(self) -> &'static str {
@@ -137,6 +143,7 @@ impl FailureKind {
             FailureKind::ReadBack => "read-back",
             FailureKind::Rcf => "rcf",
             FailureKind::Fixedpoint => "fixedpoint",
+            FailureKind::Propagator => "propagator",
         }
     }
 
@@ -168,6 +175,7 @@ impl FailureKind {
                 | FailureKind::ReadBack
                 | FailureKind::Rcf
                 | FailureKind::Fixedpoint
+                | FailureKind::Propagator
         )
     }
 }
@@ -200,6 +208,7 @@ impl Check {
             Check::OptValues { .. } | Check::OptBetter { .. } => K::Optimize,
             Check::Rcf(..) | Check::RcfRoots(_) | Check::Algebraic(..) => K::Rcf,
             Check::Fixedpoint => K::Fixedpoint,
+            Check::Propagator { .. } => K::Propagator,
             // The same formula answered two ways around an interrupt, as a shadow clone would.
             Check::Interrupt(_) => K::Shadow,
         }

@@ -318,6 +318,11 @@ impl Executor {
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
             Check::Fixedpoint => self.check_fp(check),
             Check::Interrupt(z) => self.check_interrupt(check, *z),
+            Check::Propagator {
+                solver,
+                mode,
+                terms,
+            } => self.check_propagator(check, *solver, mode, terms),
             Check::Simplifier {
                 solver,
                 simplifiers,

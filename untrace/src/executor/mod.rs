@@ -28,6 +28,7 @@ pub mod ops;
 mod optimize;
 mod parser_context;
 pub mod plain;
+mod propagator;
 mod quant;
 mod raw_solver;
 mod rcf;

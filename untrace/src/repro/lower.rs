@@ -2125,6 +2125,12 @@ impl Lower {
                     check.name()
                 ));
             }
+            Check::Propagator { .. } => {
+                self.note(
+                    "`check_propagator`: the user propagator's callbacks are not expressed (a program of its own: C callbacks with their state)"
+                        .into(),
+                );
+            }
             Check::Fixedpoint => {
                 self.note("`check_fp`: the fixedpoint check is not expressed".into());
             }
