@@ -1,0 +1,105 @@
+//! The user propagator (`check_propagator`) end to end on the other Z3 (the only one with the
+//! propagator's term callbacks; 4.8.12 refuses the trace, see `reads.rs`): the example trace
+//! replays, and a wrong propagator (injected: the first assignment enumerated forgotten, the
+//! first Boolean value `fixed` reports negated) is a `propagator` finding in either mode that
+//! replays, that ddtrace minimizes and that replays clean without the fault.
+
+use e2e::{other_z3, run, stderr};
+use std::path::{Path, PathBuf};
+
+fn replay(trace: &Path, lib: &Path, envs: &[(&str, &str)]) -> std::process::Output {
+    run(
+        "untrace",
+        &["--z3-lib".as_ref(), lib.as_os_str(), trace.as_os_str()],
+        envs,
+    )
+}
+
+fn example() -> PathBuf {
+    e2e::repo_root().join("traces/newer/propagator.trace")
+}
+
+/// The example trace up to its first check, then one `check_propagator` line.
+fn with_check(dir: &Path, name: &str, check: &str) -> PathBuf {
+    let text = std::fs::read_to_string(example()).expect("example trace");
+    let head: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("check_propagator"))
+        .collect();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{}\n{check}\n", head.join("\n"))).expect("trace written");
+    path
+}
+
+const INJECT: [(&str, &str); 1] = [("UNTRACE_INJECT", "wrong-propagator")];
+
+#[test]
+fn the_example_trace_replays_on_the_other_z3() {
+    let Some(lib) = other_z3("the_example_trace_replays_on_the_other_z3") else {
+        return;
+    };
+    let out = replay(&example(), &lib, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes() {
+    let Some(lib) =
+        other_z3("a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (mode, cause) in [
+        (
+            "enumerate\" t1 t2 t3 t9",
+            "a projection the propagated search misses",
+        ),
+        (
+            "observe\" t1 t2 t6 t7 t22 t9",
+            "a propagator's value the model does not have",
+        ),
+    ] {
+        let name = mode.split('"').next().unwrap().to_string();
+        let trace = with_check(
+            dir.path(),
+            &format!("{name}.trace"),
+            &format!("check_propagator z1 \"{mode}"),
+        );
+        let clean = replay(&trace, &lib, &[]);
+        assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+        let out = replay(&trace, &lib, &INJECT);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(5), "{err}");
+        let signature = format!("signature: propagator|check_propagator: {cause}");
+        assert!(err.contains(&signature), "{err}");
+
+        let min = dir.path().join(format!("{name}.min.trace"));
+        let out = run(
+            "ddtrace",
+            &[
+                "--z3-lib".as_ref(),
+                lib.as_os_str(),
+                "-j".as_ref(),
+                "2".as_ref(),
+                trace.as_os_str(),
+                min.as_os_str(),
+            ],
+            &INJECT,
+        );
+        assert!(out.status.success(), "ddtrace: {}", stderr(&out));
+        let text = std::fs::read_to_string(&min).unwrap();
+        let calls = text
+            .lines()
+            .filter(|l| {
+                !l.starts_with(';') && !l.starts_with("return") && !l.starts_with("z3-trace")
+            })
+            .count();
+        assert!(calls < 20, "{text}");
+        let again = replay(&min, &lib, &INJECT);
+        assert_eq!(again.status.code(), Some(5), "{}", stderr(&again));
+        assert!(stderr(&again).contains(&signature), "{}", stderr(&again));
+        let clean = replay(&min, &lib, &[]);
+        assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    }
+}
