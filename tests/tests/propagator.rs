@@ -2,7 +2,9 @@
 //! propagator's term callbacks; 4.8.12 refuses the trace, see `reads.rs`): the example trace
 //! replays, and a wrong propagator (injected: the first assignment enumerated forgotten, the
 //! first Boolean value `fixed` reports negated) is a `propagator` finding in either mode that
-//! replays, that ddtrace minimizes and that replays clean without the fault.
+//! replays, that ddtrace minimizes and that replays clean without the fault. The C
+//! reproducer of the example, compiled against the other Z3's z3.h, runs the same check
+//! and exits 0.
 
 use e2e::{other_z3, run, stderr};
 use std::path::{Path, PathBuf};
@@ -102,4 +104,76 @@ fn a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes() {
         let clean = replay(&min, &lib, &[]);
         assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
     }
+}
+
+#[test]
+fn the_c_reproducer_registers_the_callbacks_and_passes_on_the_other_z3() {
+    let Some(lib) = other_z3("the_c_reproducer_registers_the_callbacks_and_passes_on_the_other_z3")
+    else {
+        return;
+    };
+    let Some(z3_dir) = lib.parent().and_then(Path::parent) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("repro.c");
+    let out = run(
+        "untrace",
+        &[
+            "--emit".as_ref(),
+            "c".as_ref(),
+            source.as_os_str(),
+            example().as_os_str(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&source).unwrap();
+    for callback in [
+        "Z3_solver_propagate_init(ctx, s, &w, mbt_push, mbt_pop, mbt_fresh)",
+        "Z3_solver_propagate_final(ctx, s, mbt_final)",
+        "Z3_solver_propagate_decide(ctx, s, mbt_decide)",
+        "Z3_solver_propagate_created(ctx, s, mbt_created)",
+        "Z3_solver_register_on_clause(ctx, s, &w, mbt_clause)",
+        "mbt_propagate(ctx, assertions, 5, watched, 4, true,",
+    ] {
+        assert!(text.contains(callback), "{callback}");
+    }
+    let binary = dir.path().join("repro");
+    let lib_dir = lib.parent().unwrap();
+    let cc = std::process::Command::new("cc")
+        .arg("-w")
+        .arg(&source)
+        .arg("-I")
+        .arg(z3_dir.join("include"))
+        .arg("-L")
+        .arg(lib_dir)
+        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        .arg("-lz3")
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let ran = std::process::Command::new(&binary)
+        .output()
+        .expect("run the reproducer");
+    let text = String::from_utf8_lossy(&ran.stdout);
+    assert_eq!(
+        ran.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    assert!(text.contains("finished without failure"), "{text}");
+    // Z3 says nothing of its own: no assertion violation of a reference count.
+    assert!(
+        ran.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
 }

@@ -2125,11 +2125,29 @@ impl Lower {
                     check.name()
                 ));
             }
-            Check::Propagator { .. } => {
-                self.note(
-                    "`check_propagator`: the user propagator's callbacks are not expressed (a program of its own: C callbacks with their state)"
-                        .into(),
-                );
+            Check::Propagator {
+                solver,
+                mode,
+                terms,
+            } => {
+                let Some(info) = self.solvers.get(solver).cloned() else {
+                    return;
+                };
+                let ctx = info.ctx.clone();
+                let assertions = info
+                    .assertions()
+                    .into_iter()
+                    .map(|t| self.term_in(t, &ctx))
+                    .collect();
+                let terms = terms.iter().map(|t| self.term_in(*t, &ctx)).collect();
+                self.step(Step::Propagate(super::Propagate {
+                    ctx,
+                    assertions,
+                    terms,
+                    enumerate: mode == "enumerate",
+                    rlimit: CHECK_RLIMIT,
+                }));
+                self.note("`check_propagator`: the clauses `Z3_solver_register_on_clause` reports are counted, not judged (the suite judges a sample with a reference solver)".into());
             }
             Check::Fixedpoint => {
                 self.note("`check_fp`: the fixedpoint check is not expressed".into());

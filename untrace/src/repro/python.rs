@@ -5,6 +5,9 @@
 use super::{comment_text, Arg, Cond, OnError, Program, Step, Z3Call};
 use std::fmt::Write as _;
 
+/// Why the script leaves out `check_propagator` (the C reproducer runs it).
+const PROPAGATE_NOTE: &str = "`check_propagator`: the user propagator's callbacks are not written in this script (the C reproducer runs the check)";
+
 /// A Python string literal of `text`.
 pub fn py_string(text: &str) -> String {
     let mut out = String::from("\"");
@@ -179,6 +182,9 @@ pub fn write(p: &Program) -> String {
     for u in &p.unexpressed {
         let _ = writeln!(out, "# Not expressed: {}", comment_text(u));
     }
+    if p.steps.iter().any(|s| matches!(s, Step::Propagate(_))) {
+        let _ = writeln!(out, "# Not expressed: {PROPAGATE_NOTE}");
+    }
     out.push_str(PRELUDE);
     for step in &p.steps {
         match step {
@@ -209,6 +215,9 @@ pub fn write(p: &Program) -> String {
             }
             Step::Note(n) => {
                 let _ = writeln!(out, "    # {}", comment_text(n));
+            }
+            Step::Propagate(_) => {
+                let _ = writeln!(out, "    # {PROPAGATE_NOTE}");
             }
         }
     }
