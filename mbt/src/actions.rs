@@ -1482,6 +1482,29 @@ impl Action for PropagatorCheck {
     }
 }
 
+/// `check_proof_callback` after a definite answer: the main solver's dump evaluated with
+/// proofs on in a fresh context with a client proof checker. Applies only where the loaded
+/// libz3 has `Z3_set_proof_check_callback` (releases from 5.3.2), so rounds on 4.8.12 are
+/// what they were.
+pub struct ProofCallbackCheck;
+impl Action for ProofCallbackCheck {
+    fn name(&self) -> &'static str {
+        "proof_callback"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::proof_checks_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::ProofCallback(z)))?;
+        Ok(true)
+    }
+}
+
 /// Gives a new solver of `kind` the main solver's formula and last assumptions, checks it and
 /// compares the answers (`check_config`).
 fn cross_check_with(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<bool, Failure> {

@@ -145,6 +145,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &SimplifierCheck, 1, ResetIncremental),
     t(QueryModel, &InitialValueCheck, 1, ResetIncremental),
     t(QueryModel, &PropagatorCheck, 1, ResetIncremental),
+    t(QueryModel, &ProofCallbackCheck, 1, ResetIncremental),
     t(
         QueryModel,
         &crate::families::SolverIntrospect,

@@ -159,6 +159,7 @@ pub(crate) mod tests {
             "check_simplifier" => !untrace::executor::read::simplifiers_available(),
             "check_initial_value" => !untrace::executor::read::initial_values_available(),
             "check_propagator" => !untrace::executor::read::propagators_available(),
+            "check_proof_callback" => !untrace::executor::read::proof_checks_available(),
             "check_parser_context" => !untrace::executor::read::parser_contexts_available(),
             "check_chars" => !untrace::executor::read::chars_available(),
             _ => false,

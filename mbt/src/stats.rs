@@ -35,6 +35,7 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("algebraic", &["algebraic_*", "check_algebraic"]),
     ("fixedpoint", &["fp_*", "check_fp"]),
     ("propagator", &["check_propagator"]),
+    ("proof-check", &["check_proof_callback"]),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

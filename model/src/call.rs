@@ -502,6 +502,10 @@ macro_rules! walk_check {
                 $v.string(mode, "the mode: enumerate or observe");
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            Check::ProofCallback(z) => {
+                $v.head(spec!("check_proof_callback", None, Checks, ["Z3_mk_context_rc", "Z3_set_proof_check_callback", "Z3_eval_smtlib2_string", "Z3_solver_to_string"], ApiOnly));
+                $v.solver(z);
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -2253,6 +2257,14 @@ pub enum Check {
         mode: String,
         terms: Vec<TermId>,
     },
+    /// `check_proof_callback zZ`: Z's dump (`Z3_solver_to_string`) evaluated in a fresh
+    /// context with proofs on (`Z3_eval_smtlib2_string`) and a client proof checker
+    /// (`Z3_set_proof_check_callback`): after unsat the checker is called once, with the
+    /// assertions and a proof that concludes `false`, and its report is in the output; after
+    /// sat or unknown it is not called; a definite answer does not contradict Z's last one.
+    /// A function only releases from 5.3.2 have. Appended last: binary traces keep their
+    /// variant numbers.
+    ProofCallback(SolverId),
 }
 
 /// The most terms `check_propagator` registers.
@@ -2335,6 +2347,7 @@ impl Check {
                     mode: "enumerate".into(),
                     terms: vec![],
                 },
+                Check::ProofCallback(z),
             ]
         })
     }

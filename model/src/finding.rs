@@ -198,7 +198,7 @@ impl Check {
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config
             }
-            Check::Dump(_) | Check::ParserContext(_) => K::Dump,
+            Check::Dump(_) | Check::ParserContext(_) | Check::ProofCallback(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) | Check::Chars(_) => K::Literal,
             Check::Simplify(_) => K::Simplify,

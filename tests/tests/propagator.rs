@@ -2,7 +2,8 @@
 //! propagator's term callbacks; 4.8.12 refuses the trace, see `reads.rs`): the example trace
 //! replays, and a wrong propagator (injected: the first assignment enumerated forgotten, the
 //! first Boolean value `fixed` reports negated) is a `propagator` finding in either mode that
-//! replays, that ddtrace minimizes and that replays clean without the fault. The C
+//! replays, that ddtrace minimizes and that replays clean without the fault; so is a client
+//! proof checker (`check_proof_callback`) called twice after unsat (the same fault). The C
 //! reproducer of the example, compiled against the other Z3's z3.h, runs the same check
 //! and exits 0.
 
@@ -104,6 +105,49 @@ fn a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes() {
         let clean = replay(&min, &lib, &[]);
         assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
     }
+}
+
+#[test]
+fn a_proof_checker_called_twice_is_a_finding_that_replays_and_minimizes() {
+    let Some(lib) =
+        other_z3("a_proof_checker_called_twice_is_a_finding_that_replays_and_minimizes")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(example()).expect("example trace");
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("check_propagator"))
+        .collect();
+    let trace = dir.path().join("proof.trace");
+    std::fs::write(&trace, kept.join("\n") + "\n").expect("trace written");
+    let clean = replay(&trace, &lib, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let out = replay(&trace, &lib, &INJECT);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    let signature =
+        "signature: dump|check_proof_callback: a proof checker called against its documentation";
+    assert!(err.contains(signature), "{err}");
+    let min = dir.path().join("proof.min.trace");
+    let out = run(
+        "ddtrace",
+        &[
+            "--z3-lib".as_ref(),
+            lib.as_os_str(),
+            "-j".as_ref(),
+            "2".as_ref(),
+            trace.as_os_str(),
+            min.as_os_str(),
+        ],
+        &INJECT,
+    );
+    assert!(out.status.success(), "ddtrace: {}", stderr(&out));
+    let again = replay(&min, &lib, &INJECT);
+    assert!(stderr(&again).contains(signature), "{}", stderr(&again));
+    let clean = replay(&min, &lib, &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
 }
 
 #[test]

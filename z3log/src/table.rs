@@ -310,7 +310,8 @@ pub const NOT_LOGGED: &[&str] = &[
     "Z3_mk_pbeq",
 ];
 
-/// Functions of the user propagator and of clause observation that no log shows either
+/// Functions of the user propagator, of clause observation and the client proof checker
+/// (`Z3_set_proof_check_callback`) that no log shows either
 /// (checked on 5.4.1 with a Python program's log): those that take a callback (Z3's log has
 /// no form for a function pointer, so their calls are not written) and those a program may
 /// only call inside a callback, while the solver's check that runs the callback is the call
@@ -329,6 +330,7 @@ pub const NOT_LOGGED_CALLBACKS: &[&str] = &[
     "Z3_solver_propagate_consequence",
     "Z3_solver_propagate_register_cb",
     "Z3_solver_next_split",
+    "Z3_set_proof_check_callback",
 ];
 
 /// The releases that have a table, oldest first.

@@ -235,7 +235,7 @@ impl Formula {
             .filter(|a| *a != SatResult::Unknown && !self.changed)
     }
 
-    fn param(&self, key: &str) -> Option<&str> {
+    pub(super) fn param(&self, key: &str) -> Option<&str> {
         self.params
             .iter()
             .rev()
@@ -323,6 +323,7 @@ impl Executor {
                 mode,
                 terms,
             } => self.check_propagator(check, *solver, mode, terms),
+            Check::ProofCallback(z) => self.check_proof_callback(check, *z),
             Check::Simplifier {
                 solver,
                 simplifiers,

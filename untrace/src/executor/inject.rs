@@ -31,7 +31,7 @@
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
-//! | `wrong-propagator` | `check_propagator` forgets the first assignment it enumerates and reads the first Boolean value `fixed` reports negated | propagator |
+//! | `wrong-propagator` | `check_propagator` forgets the first assignment it enumerates and reads the first Boolean value `fixed` reports negated; `check_proof_callback` counts one call of the proof checker more after unsat | propagator, dump |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,

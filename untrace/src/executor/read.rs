@@ -49,8 +49,9 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 7] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 8] = [
     CONGRUENCE_FUNCTIONS,
+    super::proof_check::PROOF_CHECK_FUNCTIONS,
     super::propagator::PROPAGATOR_FUNCTIONS,
     super::simplifier::SIMPLIFIER_FUNCTIONS,
     NEWER_OP_FUNCTIONS,
@@ -75,6 +76,13 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has the function of `check_proof_callback`.
+pub fn proof_checks_available() -> bool {
+    super::proof_check::PROOF_CHECK_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_propagator`.
@@ -142,6 +150,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::Congruence { .. }) => CONGRUENCE_FUNCTIONS.to_vec(),
             model::Call::Check(model::Check::Propagator { .. }) => {
                 super::propagator::PROPAGATOR_FUNCTIONS.to_vec()
+            }
+            model::Call::Check(model::Check::ProofCallback(_)) => {
+                super::proof_check::PROOF_CHECK_FUNCTIONS.to_vec()
             }
             model::Call::Op { op, .. } => super::ops::NEWER_ONLY_OPS
                 .iter()

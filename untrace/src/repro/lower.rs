@@ -2125,6 +2125,9 @@ impl Lower {
                     check.name()
                 ));
             }
+            Check::ProofCallback(_) => {
+                self.note("`check_proof_callback`: the client proof checker of a dump evaluated with proofs on is not expressed".into());
+            }
             Check::Propagator {
                 solver,
                 mode,
