@@ -71,7 +71,7 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("propagator.trace:70: the trace calls Z3_solver_propagate_on_binding, which"),
+        err.contains("propagator.trace:73: the trace calls Z3_solver_propagate_on_binding, which"),
         "{err}"
     );
     let trace = e2e::repo_root().join("traces/newer/initial-value.trace");
