@@ -650,13 +650,12 @@ fn projections(asserted: &[Bool], terms: &[Bool]) -> Option<BTreeSet<Vec<bool>>>
 /// Whether `asserted` and the literals of `values` over `terms` are sat for a reference
 /// solver (`None`: unknown).
 fn consistent(asserted: &[Bool], terms: &[Bool], values: &[bool]) -> Option<bool> {
+    // Asserted, not assumed: a watched term may be any Boolean formula.
     let solver = RawSolver::reference(SOLVER_CHECK_RLIMIT, asserted)?;
-    let literals: Vec<Dynamic> = terms
-        .iter()
-        .zip(values)
-        .map(|(t, v)| Dynamic::from_ast(&if *v { t.clone() } else { t.not() }))
-        .collect();
-    match solver.check_assumptions(&literals) {
+    for (t, v) in terms.iter().zip(values) {
+        solver.assert(&if *v { t.clone() } else { t.not() });
+    }
+    match solver.check_assumptions(&[]) {
         SatResult::Sat => Some(true),
         SatResult::Unsat => Some(false),
         SatResult::Unknown => None,
@@ -1000,12 +999,10 @@ fn judge_clauses(watch: &Watch, record: &Record, asserted: &[Bool]) -> Outcome {
         let Some(solver) = RawSolver::reference(SOLVER_CHECK_RLIMIT, asserted) else {
             return Outcome::Open("no reference solver");
         };
-        let negated: Vec<Dynamic> = lits
-            .iter()
-            .filter_map(|l| l.as_bool())
-            .map(|l| Dynamic::from_ast(&l.not()))
-            .collect();
-        if solver.check_assumptions(&negated) == SatResult::Sat {
+        for l in lits.iter().filter_map(|l| l.as_bool()) {
+            solver.assert(&l.not());
+        }
+        if solver.check_assumptions(&[]) == SatResult::Sat {
             let text: Vec<String> = lits.iter().map(one_line).collect();
             return Outcome::Finding(
                 format!(
