@@ -4,8 +4,8 @@
 //! first Boolean value `fixed` reports negated) is a `propagator` finding in either mode that
 //! replays, that ddtrace minimizes and that replays clean without the fault; so is a client
 //! proof checker (`check_proof_callback`) called twice after unsat (the same fault). The C
-//! reproducer of the example, compiled against the other Z3's z3.h, runs the same check
-//! and exits 0.
+//! reproducer of the example, compiled against the other Z3's z3.h, and its Python
+//! reproducer, run by the other Z3's Python binding, register the same callbacks and exit 0.
 
 use e2e::{other_z3, run, stderr};
 use std::path::{Path, PathBuf};
@@ -151,8 +151,8 @@ fn a_proof_checker_called_twice_is_a_finding_that_replays_and_minimizes() {
 }
 
 #[test]
-fn the_c_reproducer_registers_the_callbacks_and_passes_on_the_other_z3() {
-    let Some(lib) = other_z3("the_c_reproducer_registers_the_callbacks_and_passes_on_the_other_z3")
+fn the_reproducers_register_the_callbacks_and_pass_on_the_other_z3() {
+    let Some(lib) = other_z3("the_reproducers_register_the_callbacks_and_pass_on_the_other_z3")
     else {
         return;
     };
@@ -215,6 +215,50 @@ fn the_c_reproducer_registers_the_callbacks_and_passes_on_the_other_z3() {
     );
     assert!(text.contains("finished without failure"), "{text}");
     // Z3 says nothing of its own: no assertion violation of a reference count.
+    assert!(
+        ran.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+
+    let python = e2e::repo_root().join(".ci/venv/bin/python");
+    if !python.is_file() {
+        eprintln!("no .ci/venv Python: the Python reproducer is not run");
+        return;
+    }
+    let script = dir.path().join("repro.py");
+    let out = run(
+        "untrace",
+        &[
+            "--emit".as_ref(),
+            "python".as_ref(),
+            script.as_os_str(),
+            example().as_os_str(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&script).unwrap();
+    for callback in [
+        "Z3_solver_propagate_init(ctx, s, None, push, pop, fresh)",
+        "Z3_solver_propagate_decide(ctx, s, decide)",
+        "Z3_solver_register_on_clause(ctx, s, None, clause)",
+        "mbt_propagate(ctx, [t10, t14, t16, t18, t21], [t1, t2, t3, t9], True,",
+    ] {
+        assert!(text.contains(callback), "{callback}");
+    }
+    let ran = std::process::Command::new(&python)
+        .arg(&script)
+        .output()
+        .expect("run the Python reproducer");
+    let text = String::from_utf8_lossy(&ran.stdout);
+    assert_eq!(
+        ran.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    assert!(text.contains("finished without failure"), "{text}");
     assert!(
         ran.stderr.is_empty(),
         "{}",

@@ -2150,7 +2150,7 @@ impl Lower {
                     enumerate: mode == "enumerate",
                     rlimit: CHECK_RLIMIT,
                 }));
-                self.note("`check_propagator`: the clauses `Z3_solver_register_on_clause` reports are counted, not judged (the suite judges a sample with a reference solver)".into());
+                self.note("`check_propagator`: the clauses `Z3_solver_register_on_clause` reports are counted, not judged (the suite judges a sample with a reference solver); a Z3 API log has no callbacks".into());
             }
             Check::Fixedpoint => {
                 self.note("`check_fp`: the fixedpoint check is not expressed".into());

@@ -297,9 +297,8 @@ pub enum Step {
     },
     /// A remark the writers print as a comment.
     Note(String),
-    /// A user propagator's check (`check_propagator`), which the C writer prints as a call of
-    /// callbacks and a judgement of its own (the Python writer and the log writer cannot
-    /// express it: they print a note).
+    /// A user propagator's check (`check_propagator`), which the C and Python writers print
+    /// as a call of callbacks and a judgement of their own (a Z3 API log cannot express it).
     Propagate(Propagate),
 }
 

@@ -5,8 +5,9 @@
 use super::{comment_text, Arg, Cond, OnError, Program, Step, Z3Call};
 use std::fmt::Write as _;
 
-/// Why the script leaves out `check_propagator` (the C reproducer runs it).
-const PROPAGATE_NOTE: &str = "`check_propagator`: the user propagator's callbacks are not written in this script (the C reproducer runs the check)";
+/// The callbacks and the judgement of `check_propagator` (`Step::Propagate`), on z3core's
+/// callback types, printed once before `main` where a script has the check.
+const PROPAGATOR: &str = include_str!("py_propagator.py");
 
 /// A Python string literal of `text`.
 pub fn py_string(text: &str) -> String {
@@ -182,10 +183,15 @@ pub fn write(p: &Program) -> String {
     for u in &p.unexpressed {
         let _ = writeln!(out, "# Not expressed: {}", comment_text(u));
     }
+    let (head, main) = PRELUDE
+        .split_once("def main():")
+        .expect("the prelude defines main");
+    out.push_str(head);
     if p.steps.iter().any(|s| matches!(s, Step::Propagate(_))) {
-        let _ = writeln!(out, "# Not expressed: {PROPAGATE_NOTE}");
+        out.push_str(PROPAGATOR);
     }
-    out.push_str(PRELUDE);
+    out.push_str("def main():");
+    out.push_str(main);
     for step in &p.steps {
         match step {
             Step::Line(l) => {
@@ -216,8 +222,16 @@ pub fn write(p: &Program) -> String {
             Step::Note(n) => {
                 let _ = writeln!(out, "    # {}", comment_text(n));
             }
-            Step::Propagate(_) => {
-                let _ = writeln!(out, "    # {PROPAGATE_NOTE}");
+            Step::Propagate(prop) => {
+                let _ = writeln!(
+                    out,
+                    "    mbt_propagate({}, [{}], [{}], {}, {})",
+                    prop.ctx,
+                    prop.assertions.join(", "),
+                    prop.terms.join(", "),
+                    if prop.enumerate { "True" } else { "False" },
+                    prop.rlimit
+                );
             }
         }
     }
