@@ -1427,6 +1427,84 @@ impl Action for InitialValueCheck {
     }
 }
 
+/// `check_propagator` after a definite answer: a user propagator on a fresh solver given the
+/// main solver's formula, watching terms of the pool (closed, without quantifiers): half the
+/// time one to three Boolean terms whose assignments it enumerates by conflicts, else one to
+/// four Boolean or bit-vector terms it observes. Applies only where the loaded libz3 has the
+/// user propagator's functions with terms in its callbacks (releases from 4.15.3), so rounds
+/// on 4.8.12 are what they were.
+pub struct PropagatorCheck;
+impl Action for PropagatorCheck {
+    fn name(&self) -> &'static str {
+        "propagator"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::propagators_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let enumerate = cx.rng.random_bool(0.5);
+        let candidates: Vec<TermId> = cx
+            .pool
+            .all()
+            .into_iter()
+            .filter(|t| {
+                cx.sut.state().term(*t).is_ok_and(|i| {
+                    !i.quantified
+                        && i.free_vars.is_empty()
+                        && (i.sort == Sort::Bool
+                            || (!enumerate && matches!(i.sort, Sort::BitVec(_))))
+                })
+            })
+            .collect();
+        if candidates.is_empty() {
+            return Ok(false);
+        }
+        let most = if enumerate { 3 } else { 4 };
+        let mut terms: Vec<TermId> = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=most) {
+            let t = candidates[cx.rng.random_range(0..candidates.len())];
+            if !terms.contains(&t) {
+                terms.push(t);
+            }
+        }
+        let mode = if enumerate { "enumerate" } else { "observe" };
+        cx.run(Call::Check(Check::Propagator {
+            solver: z,
+            mode: mode.into(),
+            terms,
+        }))?;
+        Ok(true)
+    }
+}
+
+/// `check_proof_callback` after a definite answer: the main solver's dump evaluated with
+/// proofs on in a fresh context with a client proof checker. Applies only where the loaded
+/// libz3 has `Z3_set_proof_check_callback` (releases from 5.3.2), so rounds on 4.8.12 are
+/// what they were.
+pub struct ProofCallbackCheck;
+impl Action for ProofCallbackCheck {
+    fn name(&self) -> &'static str {
+        "proof_callback"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CrossCheck.applies(cx)
+            && !beyond_limit(cx)
+            && untrace::executor::read::proof_checks_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        cx.run(Call::Check(Check::ProofCallback(z)))?;
+        Ok(true)
+    }
+}
+
 /// Gives a new solver of `kind` the main solver's formula and last assumptions, checks it and
 /// compares the answers (`check_config`).
 fn cross_check_with(cx: &mut RoundState<'_>, kind: SolverKind) -> Result<bool, Failure> {

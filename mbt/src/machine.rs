@@ -144,6 +144,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(QueryModel, &Congruence, 2, ResetIncremental),
     t(QueryModel, &SimplifierCheck, 1, ResetIncremental),
     t(QueryModel, &InitialValueCheck, 1, ResetIncremental),
+    t(QueryModel, &PropagatorCheck, 1, ResetIncremental),
+    t(QueryModel, &ProofCallbackCheck, 1, ResetIncremental),
     t(
         QueryModel,
         &crate::families::SolverIntrospect,

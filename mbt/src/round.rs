@@ -158,6 +158,8 @@ pub(crate) mod tests {
             "check_congruence" => !untrace::executor::read::congruence_available(),
             "check_simplifier" => !untrace::executor::read::simplifiers_available(),
             "check_initial_value" => !untrace::executor::read::initial_values_available(),
+            "check_propagator" => !untrace::executor::read::propagators_available(),
+            "check_proof_callback" => !untrace::executor::read::proof_checks_available(),
             "check_parser_context" => !untrace::executor::read::parser_contexts_available(),
             "check_chars" => !untrace::executor::read::chars_available(),
             "check_rcf_sign_conditions" => !untrace::executor::read::sign_conditions_available(),

@@ -34,6 +34,8 @@ pub const API_FAMILIES: &[(&str, &[&str])] = &[
     ("rcf", &["rcf_*", "check_rcf*"]),
     ("algebraic", &["algebraic_*", "check_algebraic"]),
     ("fixedpoint", &["fp_*", "check_fp"]),
+    ("propagator", &["check_propagator"]),
+    ("proof-check", &["check_proof_callback"]),
 ];
 
 /// The family a call named `name` counts for in `rounds_per_theory`: the theory of an

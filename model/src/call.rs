@@ -496,6 +496,16 @@ macro_rules! walk_check {
                 $v.head(spec!("check_parser_context", None, Checks, ["Z3_mk_parser_context", "Z3_parser_context_inc_ref", "Z3_parser_context_add_sort", "Z3_parser_context_add_decl", "Z3_parser_context_from_string", "Z3_parser_context_dec_ref", "Z3_is_eq_ast", "Z3_simplify"], ApiOnly));
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            Check::Propagator { solver, mode, terms } => {
+                $v.head(spec!("check_propagator", None, Checks, ["Z3_mk_simple_solver", "Z3_solver_propagate_init", "Z3_solver_propagate_register", "Z3_solver_propagate_fixed", "Z3_solver_propagate_final", "Z3_solver_propagate_eq", "Z3_solver_propagate_diseq", "Z3_solver_propagate_decide", "Z3_solver_propagate_created", "Z3_solver_propagate_declare", "Z3_solver_propagate_on_binding", "Z3_solver_propagate_register_cb", "Z3_solver_propagate_consequence", "Z3_solver_next_split", "Z3_solver_register_on_clause", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.solver(solver);
+                $v.string(mode, "the mode: enumerate or observe");
+                $v.terms(terms, List::Shrink { min: 1 });
+            }
+            Check::ProofCallback(z) => {
+                $v.head(spec!("check_proof_callback", None, Checks, ["Z3_mk_context_rc", "Z3_set_proof_check_callback", "Z3_eval_smtlib2_string", "Z3_solver_to_string"], ApiOnly));
+                $v.solver(z);
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -2289,7 +2299,43 @@ pub enum Check {
     /// Functions only releases after 4.8.12 have. Appended last: binary traces keep their
     /// variant numbers.
     RcfSignConditions(RcfId),
+    /// `check_propagator zZ "MODE" tT...`: a user propagator (`Z3_solver_propagate_init`
+    /// and its callbacks) on a fresh simple solver in Z's context given Z's assertions,
+    /// watching the terms T (registered with `Z3_solver_propagate_register`; Bool, and in
+    /// mode `observe` bit-vectors too; at most [`PROPAGATOR_MAX_TERMS`]). Mode `enumerate`:
+    /// every final callback blocks the current assignment of the terms by a conflict
+    /// (`Z3_solver_propagate_consequence` with the terms as antecedents and `false`), the
+    /// decide callback picks the next split (`Z3_solver_next_split`); the assignments seen
+    /// when the solver answers unsat must be exactly the projections onto T that blocking
+    /// clauses enumerate with a reference solver (both within [`PROPAGATOR_MAX_MODELS`]).
+    /// Mode `observe`: nothing is propagated; after sat the values `fixed` reported and the
+    /// equalities `eq`/`diseq` reported (registered terms of one sort) hold in the model;
+    /// a function declared by `Z3_solver_propagate_declare` applied to T gives `created`
+    /// callbacks of its applications only (each registered by `Z3_solver_propagate_register_cb`);
+    /// clauses `Z3_solver_register_on_clause` reports over the formula's own symbols follow
+    /// from the assertions (a sample, judged by a reference solver). Functions only releases
+    /// after 4.8.12 have. Appended last: binary traces keep their variant numbers.
+    Propagator {
+        solver: SolverId,
+        mode: String,
+        terms: Vec<TermId>,
+    },
+    /// `check_proof_callback zZ`: Z's dump (`Z3_solver_to_string`) evaluated in a fresh
+    /// context with proofs on (`Z3_eval_smtlib2_string`) and a client proof checker
+    /// (`Z3_set_proof_check_callback`): after unsat the checker is called once, with the
+    /// assertions and a proof that concludes `false`, and its report is in the output; after
+    /// sat or unknown it is not called; a definite answer does not contradict Z's last one.
+    /// A function only releases from 5.3.2 have. Appended last: binary traces keep their
+    /// variant numbers.
+    ProofCallback(SolverId),
 }
+
+/// The most terms `check_propagator` registers.
+pub const PROPAGATOR_MAX_TERMS: usize = 6;
+/// The most assignments `check_propagator` enumerates each way before it gives no verdict.
+pub const PROPAGATOR_MAX_MODELS: usize = 16;
+/// The modes of `check_propagator`.
+pub const PROPAGATOR_MODES: [&str; 2] = ["enumerate", "observe"];
 
 impl Check {
     /// One check of every kind, with empty arguments (see [`Call::templates`]).
@@ -2365,6 +2411,12 @@ impl Check {
                     q: vec![],
                 },
                 Check::RcfSignConditions(RcfId(0)),
+                Check::Propagator {
+                    solver: z,
+                    mode: "enumerate".into(),
+                    terms: vec![],
+                },
+                Check::ProofCallback(z),
             ]
         })
     }

@@ -81,10 +81,15 @@ pub enum FailureKind {
     /// A fixedpoint answer that does not hold up: an `unsat` whose invariant a rule or the
     /// query violates, a `sat` whose derivation has a step its rule does not give.
     Fixedpoint,
+    /// A user propagator saw what the solver's answer contradicts: assignments it enumerated
+    /// by conflicts that blocking clauses do not find (or back), fixed values or equalities
+    /// a model does not have, callbacks on terms it did not register, clauses reported that
+    /// do not follow from the assertions.
+    Propagator,
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 24] = [
+    pub const ALL: [FailureKind; 25] = [
         FailureKind::Crash,
         FailureKind::StackOverflow,
         FailureKind::Panic,
@@ -109,6 +114,7 @@ impl FailureKind {
         FailureKind::ReadBack,
         FailureKind::Rcf,
         FailureKind::Fixedpoint,
+        FailureKind::Propagator,
     ];
 
     pub fn name(self) -> &'static str {
@@ -137,6 +143,7 @@ impl FailureKind {
             FailureKind::ReadBack => "read-back",
             FailureKind::Rcf => "rcf",
             FailureKind::Fixedpoint => "fixedpoint",
+            FailureKind::Propagator => "propagator",
         }
     }
 
@@ -168,6 +175,7 @@ impl FailureKind {
                 | FailureKind::ReadBack
                 | FailureKind::Rcf
                 | FailureKind::Fixedpoint
+                | FailureKind::Propagator
         )
     }
 }
@@ -190,7 +198,7 @@ impl Check {
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config
             }
-            Check::Dump(_) | Check::ParserContext(_) => K::Dump,
+            Check::Dump(_) | Check::ParserContext(_) | Check::ProofCallback(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) | Check::Chars(_) => K::Literal,
             Check::Simplify(_) => K::Simplify,
@@ -205,6 +213,7 @@ impl Check {
             | Check::Subresultants { .. }
             | Check::RcfSignConditions(_) => K::Rcf,
             Check::Fixedpoint => K::Fixedpoint,
+            Check::Propagator { .. } => K::Propagator,
             // The same formula answered two ways around an interrupt, as a shadow clone would.
             Check::Interrupt(_) => K::Shadow,
         }

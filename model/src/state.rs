@@ -1648,6 +1648,7 @@ impl State {
                         }
                         Ok(())
                     }
+                    Check::Propagator { mode, terms, .. } => self.propagator_terms(mode, terms),
                     Check::InitialValue { var, value, .. } => {
                         let (v, x) = (self.term(*var)?, self.term(*value)?);
                         if !v.is_const {
@@ -1673,6 +1674,44 @@ impl State {
                 }
             }
         }
+    }
+
+    /// The preconditions of `check_propagator`: a known mode, one to
+    /// [`crate::call::PROPAGATOR_MAX_TERMS`] distinct closed terms without quantifiers, Bool
+    /// (and in mode `observe` bit-vectors too: Z3 registers Booleans and bit-vectors only).
+    fn propagator_terms(&self, mode: &str, terms: &[TermId]) -> Result<(), Violation> {
+        if !crate::call::PROPAGATOR_MODES.contains(&mode) {
+            return violation(format!(
+                "check_propagator mode {mode:?} (enumerate or observe)"
+            ));
+        }
+        if terms.is_empty() || terms.len() > crate::call::PROPAGATOR_MAX_TERMS {
+            return violation(format!(
+                "check_propagator registers 1 to {} terms, not {}",
+                crate::call::PROPAGATOR_MAX_TERMS,
+                terms.len()
+            ));
+        }
+        for (i, t) in terms.iter().enumerate() {
+            if terms[..i].contains(t) {
+                return violation(format!("check_propagator registers {t} twice"));
+            }
+            let info = self.term(*t)?;
+            if info.quantified || !info.free_vars.is_empty() {
+                return violation(format!(
+                    "check_propagator registers {t}, which holds a quantifier or a bound variable"
+                ));
+            }
+            match (&info.sort, mode) {
+                (Sort::Bool, _) | (Sort::BitVec(_), "observe") => {}
+                (other, _) => {
+                    return violation(format!(
+                        "check_propagator in mode {mode} registers {t} of sort {other}"
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Checks `call`, then records its effect. `ret` is the recorded result; calls that

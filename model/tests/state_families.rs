@@ -203,3 +203,43 @@ fn parser_context_checks_take_terms_without_quantifiers() {
     assert!(!accepts("check_parser_context t1 t4"));
     assert!(!accepts("check_parser_context t2"));
 }
+
+/// `check_propagator` watches one to six distinct closed terms without quantifiers: Booleans
+/// in mode `enumerate`, Booleans and bit-vectors in mode `observe`; anything else is
+/// malformed before Z3 runs.
+#[test]
+fn propagator_checks_take_known_modes_and_watchable_terms() {
+    let base = "z3-trace 1\nsort_bool\nreturn s1\nsort_bv 4\nreturn s2\nsort_int\nreturn s3\n\
+                const s1 \"a\"\nreturn t1\nconst s2 \"u\"\nreturn t2\nconst s3 \"x\"\nreturn t3\n\
+                var s3 \"y\"\nreturn t4\n= t3 t4\nreturn t5\nexists 0 t4 body t5\nreturn t6\n\
+                new_solver\nreturn z1\n";
+    let with = |line: &str| format!("{base}{line}\n");
+    run(&with("check_propagator z1 \"enumerate\" t1")).unwrap();
+    run(&with("check_propagator z1 \"observe\" t1 t2")).unwrap();
+    run(&with("check_proof_callback z1")).unwrap();
+    for (line, error) in [
+        ("check_propagator z1 \"guess\" t1", "mode \"guess\""),
+        (
+            "check_propagator z1 \"enumerate\" t2",
+            "registers t2 of sort",
+        ),
+        (
+            "check_propagator z1 \"observe\" t3",
+            "registers t3 of sort Int",
+        ),
+        (
+            "check_propagator z1 \"observe\" t1 t1",
+            "registers t1 twice",
+        ),
+        ("check_propagator z1 \"observe\" t6", "holds a quantifier"),
+        ("check_propagator z1 \"observe\" t5", "outside a quantifier"),
+        (
+            "check_propagator z1 \"observe\" t1 t1 t1 t1 t1 t1 t1",
+            "1 to 6 terms, not 7",
+        ),
+        ("check_propagator z2 \"observe\" t1", "z2"),
+    ] {
+        let got = run(&with(line)).expect_err(line);
+        assert!(got.contains(error), "{line}: {got}");
+    }
+}

@@ -302,7 +302,8 @@ lit s2 \"2\"\nreturn t4\ncheck_algebraic t4 t4\ncheck_congruence z1 t1\nfp_new \
 fp_query t1 1000\nreturn unsat\ncheck_fp\ncheck_interrupt z1\ncheck_simplifier z1 \"simplify solve-eqs\" \"som\" \"true\"\n\
 const s1 \"q\"\nreturn t5\nlit s1 \"true\"\nreturn t6\ncheck_initial_value z1 t5 t6\ncheck_parser_context t1 t5\n\
 sort_string\nreturn s3\nlit s3 \"ab\"\nreturn t7\ncheck_chars t7\nlit s2 \"1\"\nreturn t8\n\
-check_algebraic_poly t4\ncheck_subresultants t4 t8 and t8 t8\ncheck_rcf_sign_conditions r1\n";
+check_algebraic_poly t4\ncheck_subresultants t4 t8 and t8 t8\ncheck_rcf_sign_conditions r1\n\
+check_propagator z1 \"enumerate\" t1 t5\ncheck_proof_callback z1\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::names() {

@@ -66,6 +66,14 @@ fn a_function_the_loaded_z3_lacks_is_refused_before_any_call() {
         err.contains("bv-to-str.trace:13: the trace calls Z3_mk_sbv_to_str, which the loaded"),
         "{err}"
     );
+    let trace = e2e::repo_root().join("traces/newer/propagator.trace");
+    let out = replay(&trace, None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("propagator.trace:73: the trace calls Z3_solver_propagate_on_binding, which"),
+        "{err}"
+    );
     let trace = e2e::repo_root().join("traces/newer/initial-value.trace");
     let out = replay(&trace, None, &[]);
     let err = stderr(&out);
@@ -159,6 +167,7 @@ fn read_backs_replay_on_the_other_z3_with_its_newer_functions() {
         e2e::repo_root().join("traces/newer/parser-context.trace"),
         e2e::repo_root().join("traces/newer/chars.trace"),
         e2e::repo_root().join("traces/newer/rcf-sign-conditions.trace"),
+        e2e::repo_root().join("traces/newer/propagator.trace"),
     ] {
         let out = replay(&trace, Some(&lib), &[]);
         assert_eq!(

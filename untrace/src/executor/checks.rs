@@ -235,7 +235,7 @@ impl Formula {
             .filter(|a| *a != SatResult::Unknown && !self.changed)
     }
 
-    fn param(&self, key: &str) -> Option<&str> {
+    pub(super) fn param(&self, key: &str) -> Option<&str> {
         self.params
             .iter()
             .rev()
@@ -318,6 +318,12 @@ impl Executor {
             Check::Congruence { solver, terms } => self.check_congruence(check, *solver, terms),
             Check::Fixedpoint => self.check_fp(check),
             Check::Interrupt(z) => self.check_interrupt(check, *z),
+            Check::Propagator {
+                solver,
+                mode,
+                terms,
+            } => self.check_propagator(check, *solver, mode, terms),
+            Check::ProofCallback(z) => self.check_proof_callback(check, *z),
             Check::Simplifier {
                 solver,
                 simplifiers,

@@ -31,6 +31,7 @@
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
+//! | `wrong-propagator` | `check_propagator` forgets the first assignment it enumerates and reads the first Boolean value `fixed` reports negated; `check_proof_callback` counts one call of the proof checker more after unsat | propagator, dump |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
 //! only into the other side of a differential replay (`--diff-lib`,
@@ -68,6 +69,7 @@ pub enum Fault {
     WrongFixedpoint,
     WrongGoalRead,
     WrongInterrupt,
+    WrongPropagator,
 }
 
 impl Fault {
@@ -78,7 +80,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read or wrong-interrupt, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read, wrong-interrupt or wrong-propagator, got \
                  `{text}`"
             )
         };
@@ -112,6 +114,7 @@ impl Fault {
             ("wrong-fixedpoint", None) => Fault::WrongFixedpoint,
             ("wrong-goal-read", None) => Fault::WrongGoalRead,
             ("wrong-interrupt", None) => Fault::WrongInterrupt,
+            ("wrong-propagator", None) => Fault::WrongPropagator,
             _ => return Err(bad()),
         })
     }
@@ -192,6 +195,7 @@ mod tests {
         assert_eq!(Fault::parse("empty-core"), Ok(Fault::EmptyCore));
         assert_eq!(Fault::parse("dump-false"), Ok(Fault::DumpFalse));
         assert_eq!(Fault::parse("wrong-relation"), Ok(Fault::WrongRelation));
+        assert_eq!(Fault::parse("wrong-propagator"), Ok(Fault::WrongPropagator));
         for bad in [
             "abort",
             "abort@",

@@ -29,6 +29,8 @@ pub mod ops;
 mod optimize;
 mod parser_context;
 pub mod plain;
+mod proof_check;
+mod propagator;
 mod quant;
 mod raw_solver;
 mod rcf;

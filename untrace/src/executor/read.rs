@@ -49,8 +49,10 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 6] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 8] = [
     CONGRUENCE_FUNCTIONS,
+    super::proof_check::PROOF_CHECK_FUNCTIONS,
+    super::propagator::PROPAGATOR_FUNCTIONS,
     super::simplifier::SIMPLIFIER_FUNCTIONS,
     NEWER_OP_FUNCTIONS,
     super::initial_value::INITIAL_VALUE_FUNCTIONS,
@@ -74,6 +76,20 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         )
         .filter(|name| function(name).is_some())
         .collect()
+}
+
+/// Whether the loaded libz3 has the function of `check_proof_callback`.
+pub fn proof_checks_available() -> bool {
+    super::proof_check::PROOF_CHECK_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_propagator`.
+pub fn propagators_available() -> bool {
+    super::propagator::PROPAGATOR_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_chars`.
@@ -139,6 +155,12 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                     .collect()
             }
             model::Call::Check(model::Check::Congruence { .. }) => CONGRUENCE_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::Propagator { .. }) => {
+                super::propagator::PROPAGATOR_FUNCTIONS.to_vec()
+            }
+            model::Call::Check(model::Check::ProofCallback(_)) => {
+                super::proof_check::PROOF_CHECK_FUNCTIONS.to_vec()
+            }
             model::Call::Op { op, .. } => super::ops::NEWER_ONLY_OPS
                 .iter()
                 .filter(|(name, _)| *name == op.0.name)

@@ -1,5 +1,5 @@
 //! The executor's own calls of the Z3 functions that Z3's API log never shows
-//! (`z3log::table::NOT_LOGGED`): counted where the executor makes them, so that a campaign's
+//! (`z3log::table::NOT_LOGGED`, `NOT_LOGGED_CALLBACKS`): counted where the executor makes them, so that a campaign's
 //! API coverage, read from each round's log, sees them too (`mbt::api_coverage` adds
 //! [`take`] to the log's counts).
 
@@ -10,7 +10,11 @@ static CALLS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 
 /// Counts one call of `function` if the log cannot show it (other functions the log counts).
 pub fn note(function: &str) {
-    if let Some(name) = z3log::table::NOT_LOGGED.iter().find(|n| **n == function) {
+    if let Some(name) = z3log::table::NOT_LOGGED
+        .iter()
+        .chain(z3log::table::NOT_LOGGED_CALLBACKS)
+        .find(|n| **n == function)
+    {
         let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
         *calls.entry(name).or_default() += 1;
     }

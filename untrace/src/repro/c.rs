@@ -1,6 +1,6 @@
 //! The C writer: a [`Program`] as a C program against `z3.h` (`cc repro.c -lz3`).
 
-use super::{comment_text, Arg, Cond, OnError, Program, Step, Ty, Z3Call};
+use super::{comment_text, Arg, Cond, OnError, Program, Propagate, Step, Ty, Z3Call};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -148,6 +148,32 @@ static void fail(int code, const char *message) {
 
 "#;
 
+/// The callbacks and the judgement of `check_propagator` (`Step::Propagate`), printed once
+/// where a program has one.
+const PROPAGATOR: &str = include_str!("c_propagator.c");
+
+/// The call of [`PROPAGATOR`]'s check for one `check_propagator` line.
+fn propagate(out: &mut String, p: &Propagate) {
+    let array = |name: &str, items: &[String]| {
+        if items.is_empty() {
+            format!("Z3_ast *{name} = NULL;")
+        } else {
+            format!("Z3_ast {name}[] = {{{}}};", items.join(", "))
+        }
+    };
+    let _ = writeln!(
+        out,
+        "    {{ {} {} mbt_propagate({}, assertions, {}, watched, {}, {}, {}ul); }}",
+        array("assertions", &p.assertions),
+        array("watched", &p.terms),
+        p.ctx,
+        p.assertions.len(),
+        p.terms.len(),
+        p.enumerate,
+        p.rlimit
+    );
+}
+
 /// The C program of `p`.
 pub fn write(p: &Program) -> String {
     let mut w = Writer {
@@ -179,6 +205,9 @@ pub fn write(p: &Program) -> String {
     }
     w.out.push_str(" */\n");
     w.out.push_str(PRELUDE);
+    if p.steps.iter().any(|s| matches!(s, Step::Propagate(_))) {
+        w.out.push_str(PROPAGATOR);
+    }
     w.out.push_str("int main(void) {\n");
     for step in &p.steps {
         match step {
@@ -214,6 +243,7 @@ pub fn write(p: &Program) -> String {
             Step::Note(n) => {
                 let _ = writeln!(w.out, "    /* {} */", comment_text(n));
             }
+            Step::Propagate(prop) => propagate(&mut w.out, prop),
         }
     }
     for ctx in p.contexts().iter().rev().filter(|_| !p.keeps_contexts) {

@@ -2125,6 +2125,33 @@ impl Lower {
                     check.name()
                 ));
             }
+            Check::ProofCallback(_) => {
+                self.note("`check_proof_callback`: the client proof checker of a dump evaluated with proofs on is not expressed".into());
+            }
+            Check::Propagator {
+                solver,
+                mode,
+                terms,
+            } => {
+                let Some(info) = self.solvers.get(solver).cloned() else {
+                    return;
+                };
+                let ctx = info.ctx.clone();
+                let assertions = info
+                    .assertions()
+                    .into_iter()
+                    .map(|t| self.term_in(t, &ctx))
+                    .collect();
+                let terms = terms.iter().map(|t| self.term_in(*t, &ctx)).collect();
+                self.step(Step::Propagate(super::Propagate {
+                    ctx,
+                    assertions,
+                    terms,
+                    enumerate: mode == "enumerate",
+                    rlimit: CHECK_RLIMIT,
+                }));
+                self.note("`check_propagator`: the clauses `Z3_solver_register_on_clause` reports are counted, not judged (the suite judges a sample with a reference solver); a Z3 API log has no callbacks".into());
+            }
             Check::Fixedpoint => {
                 self.note("`check_fp`: the fixedpoint check is not expressed".into());
             }

@@ -297,6 +297,21 @@ pub enum Step {
     },
     /// A remark the writers print as a comment.
     Note(String),
+    /// A user propagator's check (`check_propagator`), which the C and Python writers print
+    /// as a call of callbacks and a judgement of their own (a Z3 API log cannot express it).
+    Propagate(Propagate),
+}
+
+/// What `check_propagator` needs: a fresh simple solver of `ctx` given `assertions`, a
+/// propagator watching `terms` in the mode, and the judgement of the executor's check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Propagate {
+    pub ctx: String,
+    pub assertions: Vec<String>,
+    pub terms: Vec<String>,
+    pub enumerate: bool,
+    /// The resource limit of every solver of the check.
+    pub rlimit: u64,
 }
 
 /// A reproducer in the intermediate form.
@@ -340,7 +355,7 @@ impl Program {
                     }
                 }
                 Step::Alias { var, .. } => add(var),
-                Step::Line(_) | Step::Fail { .. } | Step::Note(_) => {}
+                Step::Line(_) | Step::Fail { .. } | Step::Note(_) | Step::Propagate(_) => {}
             }
         }
         vars

@@ -5,6 +5,10 @@
 use super::{comment_text, Arg, Cond, OnError, Program, Step, Z3Call};
 use std::fmt::Write as _;
 
+/// The callbacks and the judgement of `check_propagator` (`Step::Propagate`), on z3core's
+/// callback types, printed once before `main` where a script has the check.
+const PROPAGATOR: &str = include_str!("py_propagator.py");
+
 /// A Python string literal of `text`.
 pub fn py_string(text: &str) -> String {
     let mut out = String::from("\"");
@@ -179,7 +183,15 @@ pub fn write(p: &Program) -> String {
     for u in &p.unexpressed {
         let _ = writeln!(out, "# Not expressed: {}", comment_text(u));
     }
-    out.push_str(PRELUDE);
+    let (head, main) = PRELUDE
+        .split_once("def main():")
+        .expect("the prelude defines main");
+    out.push_str(head);
+    if p.steps.iter().any(|s| matches!(s, Step::Propagate(_))) {
+        out.push_str(PROPAGATOR);
+    }
+    out.push_str("def main():");
+    out.push_str(main);
     for step in &p.steps {
         match step {
             Step::Line(l) => {
@@ -209,6 +221,17 @@ pub fn write(p: &Program) -> String {
             }
             Step::Note(n) => {
                 let _ = writeln!(out, "    # {}", comment_text(n));
+            }
+            Step::Propagate(prop) => {
+                let _ = writeln!(
+                    out,
+                    "    mbt_propagate({}, [{}], [{}], {}, {})",
+                    prop.ctx,
+                    prop.assertions.join(", "),
+                    prop.terms.join(", "),
+                    if prop.enumerate { "True" } else { "False" },
+                    prop.rlimit
+                );
             }
         }
     }
