@@ -496,6 +496,11 @@ macro_rules! walk_check {
                 $v.head(spec!("check_parser_context", None, Checks, ["Z3_mk_parser_context", "Z3_parser_context_inc_ref", "Z3_parser_context_add_sort", "Z3_parser_context_add_decl", "Z3_parser_context_from_string", "Z3_parser_context_dec_ref", "Z3_is_eq_ast", "Z3_simplify"], ApiOnly));
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            Check::FiniteSet { atoms, witnesses } => {
+                $v.head(spec!("check_fset", None, FiniteSets, ["Z3_substitute", "Z3_simplify", "Z3_mk_simple_solver", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
+                $v.term_pairs(witnesses, "pairs of a constant and its witness");
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -1312,6 +1317,64 @@ macro_rules! walk_call {
                 $v.func(func);
                 $v.terms(arrays, List::Fixed);
             }
+            Call::SortFiniteSet(element) => {
+                $v.head(spec!("sort_finite_set", Sort, FiniteSets, ["Z3_mk_finite_set_sort", "Z3_is_finite_set_sort", "Z3_get_finite_set_sort_basis"], Written));
+                $v.sort(element);
+            }
+            Call::FsetEmpty(s) => {
+                $v.head(spec!("fset_empty", Term, FiniteSets, ["Z3_mk_finite_set_empty"], Written));
+                $v.sort(s);
+            }
+            Call::FsetSingleton(e) => {
+                $v.head(spec!("fset_singleton", Term, FiniteSets, ["Z3_mk_finite_set_singleton"], Smt2::Indexed { head: "set.singleton", standard: false }));
+                $v.term(e);
+            }
+            Call::FsetUnion(a, b) => {
+                $v.head(spec!("fset_union", Term, FiniteSets, ["Z3_mk_finite_set_union"], Smt2::Indexed { head: "set.union", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetIntersect(a, b) => {
+                $v.head(spec!("fset_intersect", Term, FiniteSets, ["Z3_mk_finite_set_intersect"], Smt2::Indexed { head: "set.intersect", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetDifference(a, b) => {
+                $v.head(spec!("fset_difference", Term, FiniteSets, ["Z3_mk_finite_set_difference"], Smt2::Indexed { head: "set.difference", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetMember(e, set) => {
+                $v.head(spec!("fset_member", Term, FiniteSets, ["Z3_mk_finite_set_member"], Smt2::Indexed { head: "set.in", standard: false }));
+                $v.term(e);
+                $v.term(set);
+            }
+            Call::FsetSubset(a, b) => {
+                $v.head(spec!("fset_subset", Term, FiniteSets, ["Z3_mk_finite_set_subset"], Smt2::Indexed { head: "set.subset", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetSize(set) => {
+                $v.head(spec!("fset_size", Term, FiniteSets, ["Z3_mk_finite_set_size"], Smt2::Indexed { head: "set.size", standard: false }));
+                $v.term(set);
+            }
+            Call::FsetRange(low, high) => {
+                $v.head(spec!("fset_range", Term, FiniteSets, ["Z3_mk_finite_set_range"], Smt2::Indexed { head: "set.range", standard: false }));
+                $v.term(low);
+                $v.term(high);
+            }
+            Call::FsetMap { set, add, mul } => {
+                $v.head(spec!("fset_map", Term, FiniteSets, ["Z3_mk_finite_set_map", "Z3_mk_lambda_const"], Written));
+                $v.term(set);
+                $v.int(add, "the lambda's addend");
+                $v.int(mul, "the lambda's factor");
+            }
+            Call::FsetFilter { set, low, high } => {
+                $v.head(spec!("fset_filter", Term, FiniteSets, ["Z3_mk_finite_set_filter", "Z3_mk_lambda_const"], Written));
+                $v.term(set);
+                $v.int(low, "the least element kept");
+                $v.int(high, "the greatest element kept");
+            }
             Call::Qe { lite: false, model, formula, vars } => {
                 $v.head(spec!("qe_project", Term, Quantifiers, ["Z3_qe_model_project", "Z3_model_eval"], ApiOnly));
                 $v.model(model);
@@ -1372,6 +1435,15 @@ macro_rules! plain_call {
             | $crate::call::Call::SetDel(..)
             | $crate::call::Call::SetMember(..)
             | $crate::call::Call::ArrayExt(..)
+            | $crate::call::Call::FsetEmpty(..)
+            | $crate::call::Call::FsetSingleton(..)
+            | $crate::call::Call::FsetUnion(..)
+            | $crate::call::Call::FsetIntersect(..)
+            | $crate::call::Call::FsetDifference(..)
+            | $crate::call::Call::FsetMember(..)
+            | $crate::call::Call::FsetSubset(..)
+            | $crate::call::Call::FsetSize(..)
+            | $crate::call::Call::FsetRange(..)
     };
 }
 
@@ -1960,6 +2032,46 @@ pub enum Call {
         func: FuncId,
         arrays: Vec<TermId>,
     },
+    // Z3's finite sets (releases after 4.8.12 only, looked up by name: a replay on 4.8.12
+    // refuses them, exit 3). Values are finite sets of Int, Bool or bit-vector elements
+    // (`crate::fset`); `check_fset` judges them.
+    /// `sort_finite_set sE`: the sort `(FiniteSet E)` (`Z3_mk_finite_set_sort`), E Int, Bool
+    /// or a bit-vector sort.
+    SortFiniteSet(SortId),
+    /// `fset_empty sS`: the empty set of the finite set sort S (`Z3_mk_finite_set_empty`).
+    FsetEmpty(SortId),
+    /// `fset_singleton tE`: the set of E alone (`Z3_mk_finite_set_singleton`).
+    FsetSingleton(TermId),
+    /// `fset_union tA tB` (`Z3_mk_finite_set_union`).
+    FsetUnion(TermId, TermId),
+    /// `fset_intersect tA tB` (`Z3_mk_finite_set_intersect`).
+    FsetIntersect(TermId, TermId),
+    /// `fset_difference tA tB`: A without B (`Z3_mk_finite_set_difference`).
+    FsetDifference(TermId, TermId),
+    /// `fset_member tE tS`: whether E is in S (`Z3_mk_finite_set_member`, the element first).
+    FsetMember(TermId, TermId),
+    /// `fset_subset tA tB`: whether A is a subset of B (`Z3_mk_finite_set_subset`).
+    FsetSubset(TermId, TermId),
+    /// `fset_size tS`: the number of elements of S, an Int (`Z3_mk_finite_set_size`).
+    FsetSize(TermId),
+    /// `fset_range tL tH`: the Ints from L to H, both included (`Z3_mk_finite_set_range`;
+    /// Z3's header says `[low, high)`, but 5.4.1's rewriter, solver and model evaluation all
+    /// include H: the size of `(set.range 0 3)` is 4).
+    FsetRange(TermId, TermId),
+    /// `fset_map tS ADD MUL`: the images of S's elements (Ints) under `(lambda ((x Int)) (+
+    /// (* MUL x) ADD))` (`Z3_mk_finite_set_map` of a `Z3_mk_lambda_const` lambda).
+    FsetMap {
+        set: TermId,
+        add: i32,
+        mul: i32,
+    },
+    /// `fset_filter tS LOW HIGH`: the elements x of S (Ints) with LOW <= x <= HIGH
+    /// (`Z3_mk_finite_set_filter` of a `Z3_mk_lambda_const` lambda).
+    FsetFilter {
+        set: TermId,
+        low: i32,
+        high: i32,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2226,6 +2338,21 @@ pub enum Check {
     /// solver (unknown is no verdict). Functions only releases after 4.8.12 have. Appended
     /// last: binary traces keep their variant numbers.
     Chars(TermId),
+    /// `check_fset tA... with tC tW...`: Z3's finite sets agree with the sets of values
+    /// `crate::fset` computes. Each atom A (a term of the `fset_*` calls, of sort Bool, Int
+    /// or a finite set) has the value v that the witnesses give its constants (each C a
+    /// `const`, W a ground term of C's sort). A with every C replaced by its W
+    /// (`Z3_substitute`) must be v (`Z3_simplify` of the equation, else a reference solver
+    /// finds no difference); and the atoms with their constants free, each asserted equal
+    /// to its v, are satisfiable (the witnesses satisfy them), so a fresh solver must not
+    /// answer unsat, and after sat its model must not evaluate an equation false
+    /// (`Z3_model_eval` with completion; Z3's own model values of sets are abstract, where
+    /// it cannot evaluate no verdict). Functions only releases after 4.8.12 have. Appended
+    /// last: binary traces keep their variant numbers.
+    FiniteSet {
+        atoms: Vec<TermId>,
+        witnesses: Vec<(TermId, TermId)>,
+    },
 }
 
 impl Check {
@@ -2296,6 +2423,10 @@ impl Check {
                 },
                 Check::ParserContext(vec![]),
                 Check::Chars(t),
+                Check::FiniteSet {
+                    atoms: vec![t],
+                    witnesses: vec![],
+                },
             ]
         })
     }
@@ -2506,6 +2637,12 @@ impl Call {
                     name: name.clone(),
                     params: ids,
                 }
+            }
+            Sort::FiniteSet(e) => {
+                let Some(e) = component(e)? else {
+                    return Ok(None);
+                };
+                Call::SortFiniteSet(e)
             }
             Sort::RegLan => return Ok(None),
         }))
@@ -2959,6 +3096,26 @@ impl Call {
                 Call::ArrayMap {
                     func: FuncId(0),
                     arrays: vec![t],
+                },
+                Call::SortFiniteSet(s),
+                Call::FsetEmpty(s),
+                Call::FsetSingleton(t),
+                Call::FsetUnion(t, t),
+                Call::FsetIntersect(t, t),
+                Call::FsetDifference(t, t),
+                Call::FsetMember(t, t),
+                Call::FsetSubset(t, t),
+                Call::FsetSize(t),
+                Call::FsetRange(t, t),
+                Call::FsetMap {
+                    set: t,
+                    add: 0,
+                    mul: 1,
+                },
+                Call::FsetFilter {
+                    set: t,
+                    low: 0,
+                    high: 0,
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

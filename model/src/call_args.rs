@@ -69,6 +69,8 @@ pub enum Family {
     Reads,
     /// Fixedpoint contexts (`fp_*`: Spacer, Datalog) and their check.
     Fixedpoint,
+    /// Z3's finite sets (`sort_finite_set`, `fset_*`, `check_fset`; releases after 4.8.12).
+    FiniteSets,
 }
 
 impl Family {
@@ -91,6 +93,7 @@ impl Family {
             Family::Rcf => Some("rcf"),
             Family::Algebraic => Some("algebraic"),
             Family::Fixedpoint => Some("fixedpoint"),
+            Family::FiniteSets => Some("finite-sets"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -258,6 +258,7 @@ fn sort_group(sort: &Sort) -> Option<Group> {
         Sort::String | Sort::RegLan | Sort::Seq(_) => Some(Group::Strings),
         Sort::FloatingPoint(..) | Sort::RoundingMode => Some(Group::Fp),
         Sort::Array(i, e) => sort_group(i).or_else(|| sort_group(e)),
+        Sort::FiniteSet(e) => sort_group(e),
         Sort::Bool | Sort::Named(..) => None,
     }
 }

@@ -79,6 +79,9 @@ pub fn declare_limits(text: &str, limits: DeclaredLimits) -> String {
 /// The word of a `check_consequences` line between its assumptions and its variables.
 pub const CONSEQUENCE_VARS: &str = "vars";
 
+/// The word between the atoms of `check_fset` and its witnesses.
+pub const FSET_WITNESSES: &str = "with";
+
 /// Formats a call as its trace line (without newline): its name, then each argument as the
 /// call's walk (`call_args`) presents it.
 pub fn format_call(call: &Call) -> String {

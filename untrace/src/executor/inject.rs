@@ -30,6 +30,7 @@
 //! | `wrong-rcf` | `rcf_add` makes a sum one too large | rcf |
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
+//! | `wrong-fset` | `check_fset` reads its first atom with its constants replaced wrong (a Bool negated, an Int one more, a set with one more element); `sort_finite_set` is untouched | eval-disagreement |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
 //!
 //! The older `UNTRACE_FAIL_ON=PAT` is `abort@PAT`. `UNTRACE_INJECT_OTHER=FAULT` injects FAULT
@@ -68,6 +69,7 @@ pub enum Fault {
     WrongFixedpoint,
     WrongGoalRead,
     WrongInterrupt,
+    WrongFset,
 }
 
 impl Fault {
@@ -78,7 +80,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read or wrong-interrupt, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read, wrong-interrupt or wrong-fset, got \
                  `{text}`"
             )
         };
@@ -112,6 +114,7 @@ impl Fault {
             ("wrong-fixedpoint", None) => Fault::WrongFixedpoint,
             ("wrong-goal-read", None) => Fault::WrongGoalRead,
             ("wrong-interrupt", None) => Fault::WrongInterrupt,
+            ("wrong-fset", None) => Fault::WrongFset,
             _ => return Err(bad()),
         })
     }

@@ -49,13 +49,14 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 6] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 7] = [
     CONGRUENCE_FUNCTIONS,
     super::simplifier::SIMPLIFIER_FUNCTIONS,
     NEWER_OP_FUNCTIONS,
     super::initial_value::INITIAL_VALUE_FUNCTIONS,
     super::parser_context::PARSER_CONTEXT_FUNCTIONS,
     super::chars::CHAR_FUNCTIONS,
+    super::fsets::FSET_FUNCTIONS,
 ];
 
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
@@ -79,6 +80,13 @@ pub fn newer_functions_present() -> Vec<&'static str> {
 /// Whether the loaded libz3 has every function of `check_chars`.
 pub fn chars_available() -> bool {
     super::chars::CHAR_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of Z3's finite sets.
+pub fn finite_sets_available() -> bool {
+    super::fsets::FSET_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
 }
@@ -138,6 +146,19 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            // The check builds values with the set makers.
+            model::Call::Check(model::Check::FiniteSet { .. }) => {
+                super::fsets::FSET_FUNCTIONS.to_vec()
+            }
+            // A finite-set call needs its own functions (those of its description that are
+            // finite-set functions); a term or constant of a finite set sort needed the sort.
+            call if call.spec().family == model::call_args::Family::FiniteSets => call
+                .spec()
+                .z3
+                .iter()
+                .copied()
+                .filter(|f| super::fsets::FSET_FUNCTIONS.contains(f))
+                .collect(),
             model::Call::Check(model::Check::ParserContext(_)) => {
                 super::parser_context::PARSER_CONTEXT_FUNCTIONS.to_vec()
             }

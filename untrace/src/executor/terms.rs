@@ -22,6 +22,8 @@ pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
         Sort::RoundingMode => RoundingMode::round_towards_zero().get_sort(),
         Sort::String => z3::Sort::string(),
         Sort::Seq(e) => z3::Sort::seq(&z3_sort(e)?),
+        // Looked up by name (releases after 4.8.12 only), never linked.
+        Sort::FiniteSet(e) => super::fsets::finite_set_sort(&z3_sort(e)?)?,
         Sort::Named(name, params) if params.is_empty() => {
             z3::Sort::uninterpreted(Symbol::String(name.clone()))
         }

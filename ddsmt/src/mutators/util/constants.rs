@@ -53,6 +53,7 @@ pub fn simple_constants(sort: &Sort) -> Vec<String> {
         Sort::String => vec!["\"\"".into()],
         Sort::RegLan => vec!["re.none".into(), "re.all".into()],
         Sort::Seq(_) => vec![format!("(as seq.empty {sort})")],
+        Sort::FiniteSet(_) => vec![format!("(as set.empty {sort})")],
         Sort::Array(_, element) => simple_constants(element)
             .into_iter()
             .take(1)
