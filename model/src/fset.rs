@@ -239,11 +239,11 @@ mod tests {
     #[test]
     fn values_of_the_operations() {
         let state = state_of(
-            "sort_int\n-> s1\nsort_finite_set s1\n-> s2\nlit s1 \"1\"\n-> t1\nlit s1 \"3\"\n-> t2\n\
-             fset_range t1 t2\n-> t3\nfset_singleton t2\n-> t4\nfset_difference t3 t4\n-> t5\n\
-             fset_size t3\n-> t6\nfset_member t2 t5\n-> t7\nfset_subset t5 t3\n-> t8\n\
-             fset_map t3 1 2\n-> t9\nfset_filter t9 4 7\n-> t10\nconst s2 \"a\"\n-> t11\n\
-             fset_union t11 t4\n-> t12\nfset_empty s2\n-> t13\nfset_intersect t3 t13\n-> t14\n",
+            "sort_int\nreturn s1\nsort_finite_set s1\nreturn s2\nlit s1 \"1\"\nreturn t1\nlit s1 \"3\"\nreturn t2\n\
+             fset_range t1 t2\nreturn t3\nfset_singleton t2\nreturn t4\nfset_difference t3 t4\nreturn t5\n\
+             fset_size t3\nreturn t6\nfset_member t2 t5\nreturn t7\nfset_subset t5 t3\nreturn t8\n\
+             fset_map t3 1 2\nreturn t9\nfset_filter t9 4 7\nreturn t10\nconst s2 \"a\"\nreturn t11\n\
+             fset_union t11 t4\nreturn t12\nfset_empty s2\nreturn t13\nfset_intersect t3 t13\nreturn t14\n",
         );
         let none = HashMap::new();
         let v = |t: u32| value(&state, TermId(t), &none).unwrap();
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn a_large_range_is_no_value() {
         let state = state_of(
-            "sort_int\n-> s1\nlit s1 \"0\"\n-> t1\nlit s1 \"100000\"\n-> t2\nfset_range t1 t2\n-> t3\n",
+            "sort_int\nreturn s1\nlit s1 \"0\"\nreturn t1\nlit s1 \"100000\"\nreturn t2\nfset_range t1 t2\nreturn t3\n",
         );
         assert!(value(&state, TermId(3), &HashMap::new()).is_err());
     }
