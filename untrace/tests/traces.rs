@@ -58,6 +58,7 @@ fn sort_kind(sort: &Sort) -> &'static str {
         Sort::String => "String",
         Sort::RegLan => "RegLan",
         Sort::Seq(_) => "Seq",
+        Sort::FiniteSet(_) => "FiniteSet",
         Sort::Named(..) => "uninterpreted",
     }
 }
@@ -111,6 +112,7 @@ fn traces_cover_every_call_sort_and_operation() {
         "RoundingMode",
         "String",
         "Seq",
+        "FiniteSet",
         "uninterpreted",
     ] {
         assert!(
