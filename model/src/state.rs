@@ -451,8 +451,9 @@ impl State {
     }
 
     /// `id` has sort `sort`, as an argument of `what`.
-    /// The preconditions of `check_fset`: atoms of the family of sort Bool, Int or a finite
-    /// set, closed, each with a value the witnesses give; each witness a `const` once, its
+    /// The preconditions of `check_fset`: atoms of sort Bool, Int or a finite set, closed,
+    /// each with a value the witnesses give (a term of the family, a literal or a witnessed
+    /// constant: `crate::fset::value`); each witness a `const` once, its
     /// witness a ground term of its sort.
     fn fset_check(
         &self,
@@ -482,9 +483,6 @@ impl State {
         }
         for a in atoms {
             let info = self.term(*a)?;
-            if !self.fsets.contains_key(a) {
-                return violation(format!("check_fset: {a} is no finite-set term"));
-            }
             if !matches!(info.sort, Sort::Bool | Sort::Int | Sort::FiniteSet(_)) {
                 return violation(format!("check_fset: {a} has sort {}", info.sort));
             }
