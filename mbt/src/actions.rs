@@ -1669,6 +1669,75 @@ impl Action for FiniteSets {
     }
 }
 
+/// Z3's prime fields (releases after 4.8.12 only, so rounds on 4.8.12 are what they were):
+/// a field of a small or a large prime order, literals, one or two constants each with a
+/// literal witness, sums, products, inverses and bit-sums over them, then `check_ff` of some
+/// of them. None of the terms joins the pool.
+pub struct FiniteFields;
+impl Action for FiniteFields {
+    fn name(&self) -> &'static str {
+        "finite_fields"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && untrace::executor::read::finite_fields_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        const PRIMES: [u32; 9] = [2, 3, 5, 7, 11, 13, 251, 65_521, 2_147_483_647];
+        let p = PRIMES[cx.rng.random_range(0..PRIMES.len())];
+        let Some(fs) = cx.sort_id(&Sort::FiniteField(p))? else {
+            return Ok(false);
+        };
+        let literal = |cx: &mut RoundState<'_>| -> Result<Option<TermId>, Failure> {
+            let value = cx.rng.random_range(0..p).to_string();
+            Ok(cx.run(Call::Lit { sort: fs, value })?.term())
+        };
+        let mut terms = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=3) {
+            terms.extend(literal(cx)?);
+        }
+        let mut witnesses = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=2) {
+            let name = cx.fresh_name("ff");
+            let (Some(c), Some(w)) = (cx.run(Call::Const { sort: fs, name })?.term(), literal(cx)?)
+            else {
+                continue;
+            };
+            witnesses.push((c, w));
+            terms.push(c);
+        }
+        if terms.len() < 2 {
+            return Ok(false);
+        }
+        let mut built = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=5) {
+            let pick = |cx: &mut RoundState<'_>| terms[cx.rng.random_range(0..terms.len())];
+            let args: Vec<TermId> = (0..cx.rng.random_range(2..=3)).map(|_| pick(cx)).collect();
+            let call = match cx.rng.random_range(0..4) {
+                0 => Call::FfAdd(args),
+                1 => Call::FfMul(args),
+                2 => Call::FfBitsum(args),
+                _ => Call::FfNeg(args[0]),
+            };
+            if let Some(t) = cx.run(call)?.term() {
+                built.push(t);
+                terms.push(t);
+            }
+        }
+        if built.is_empty() {
+            return Ok(false);
+        }
+        let mut atoms = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let t = built[cx.rng.random_range(0..built.len())];
+            if !atoms.contains(&t) {
+                atoms.push(t);
+            }
+        }
+        cx.run(Call::Check(Check::FiniteField { atoms, witnesses }))?;
+        Ok(true)
+    }
+}
+
 /// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
 /// `check_literal`: the executor builds the same value through every other exact numeral
 /// constructor of Z3's API and compares.

@@ -496,6 +496,11 @@ macro_rules! walk_check {
                 $v.head(spec!("check_parser_context", None, Checks, ["Z3_mk_parser_context", "Z3_parser_context_inc_ref", "Z3_parser_context_add_sort", "Z3_parser_context_add_decl", "Z3_parser_context_from_string", "Z3_parser_context_dec_ref", "Z3_is_eq_ast", "Z3_simplify"], ApiOnly));
                 $v.terms(terms, List::Shrink { min: 1 });
             }
+            Check::FiniteField { atoms, witnesses } => {
+                $v.head(spec!("check_ff", None, FiniteFields, ["Z3_substitute", "Z3_simplify", "Z3_mk_simple_solver", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
+                $v.term_pairs(witnesses, "pairs of a constant and its witness");
+            }
             Check::FiniteSet { atoms, witnesses } => {
                 $v.head(spec!("check_fset", None, FiniteSets, ["Z3_substitute", "Z3_simplify", "Z3_mk_simple_solver", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
                 $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
@@ -1369,6 +1374,26 @@ macro_rules! walk_call {
                 $v.int(add, "the lambda's addend");
                 $v.int(mul, "the lambda's factor");
             }
+            Call::SortFiniteField(prime) => {
+                $v.head(spec!("sort_finite_field", Sort, FiniteFields, ["Z3_mk_finite_field_sort", "Z3_get_finite_field_sort_size"], Written));
+                $v.number(prime, "the field's prime order");
+            }
+            Call::FfAdd(terms) => {
+                $v.head(spec!("ff_add", Term, FiniteFields, ["Z3_mk_ff_add"], Smt2::Indexed { head: "ff.add", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
+            Call::FfMul(terms) => {
+                $v.head(spec!("ff_mul", Term, FiniteFields, ["Z3_mk_ff_mul"], Smt2::Indexed { head: "ff.mul", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
+            Call::FfNeg(a) => {
+                $v.head(spec!("ff_neg", Term, FiniteFields, ["Z3_mk_ff_neg"], Smt2::Indexed { head: "ff.neg", standard: false }));
+                $v.term(a);
+            }
+            Call::FfBitsum(terms) => {
+                $v.head(spec!("ff_bitsum", Term, FiniteFields, ["Z3_mk_ff_bitsum"], Smt2::Indexed { head: "ff.bitsum", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
             Call::FsetFilter { set, low, high } => {
                 $v.head(spec!("fset_filter", Term, FiniteSets, ["Z3_mk_finite_set_filter", "Z3_mk_lambda_const"], Written));
                 $v.term(set);
@@ -1444,6 +1469,10 @@ macro_rules! plain_call {
             | $crate::call::Call::FsetSubset(..)
             | $crate::call::Call::FsetSize(..)
             | $crate::call::Call::FsetRange(..)
+            | $crate::call::Call::FfAdd(..)
+            | $crate::call::Call::FfMul(..)
+            | $crate::call::Call::FfNeg(..)
+            | $crate::call::Call::FfBitsum(..)
     };
 }
 
@@ -2072,6 +2101,20 @@ pub enum Call {
         low: i32,
         high: i32,
     },
+    // Z3's prime fields (releases after 4.8.12 only, looked up by name). Values are numbers
+    // modulo the field's order (`crate::fset::Value::Field`); `check_ff` judges them.
+    /// `sort_finite_field P`: the sort `(_ FiniteField P)` of the prime P below 2^31
+    /// (`Z3_mk_finite_field_sort`).
+    SortFiniteField(u32),
+    /// `ff_add tA tB...`: the sum of at least two elements of one field (`Z3_mk_ff_add`).
+    FfAdd(Vec<TermId>),
+    /// `ff_mul tA tB...`: the product of at least two elements of one field (`Z3_mk_ff_mul`).
+    FfMul(Vec<TermId>),
+    /// `ff_neg tA`: the additive inverse (`Z3_mk_ff_neg`).
+    FfNeg(TermId),
+    /// `ff_bitsum tA tB...`: A + 2B + 4C + ... of at least two elements of one field
+    /// (`Z3_mk_ff_bitsum`; the arguments are not constrained to bits).
+    FfBitsum(Vec<TermId>),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2353,6 +2396,14 @@ pub enum Check {
         atoms: Vec<TermId>,
         witnesses: Vec<(TermId, TermId)>,
     },
+    /// `check_ff tA... with tC tW...`: `check_fset` for Z3's prime fields: each atom (a term
+    /// of a field sort made of `ff_*` calls, field literals and witnessed constants) has the
+    /// value modulo the field's order that `crate::fset` computes; judged as `check_fset`
+    /// judges. Functions only releases after 4.8.12 have. Appended last.
+    FiniteField {
+        atoms: Vec<TermId>,
+        witnesses: Vec<(TermId, TermId)>,
+    },
 }
 
 impl Check {
@@ -2424,6 +2475,10 @@ impl Check {
                 Check::ParserContext(vec![]),
                 Check::Chars(t),
                 Check::FiniteSet {
+                    atoms: vec![t],
+                    witnesses: vec![],
+                },
+                Check::FiniteField {
                     atoms: vec![t],
                     witnesses: vec![],
                 },
@@ -2644,6 +2699,7 @@ impl Call {
                 };
                 Call::SortFiniteSet(e)
             }
+            Sort::FiniteField(p) => Call::SortFiniteField(*p),
             Sort::RegLan => return Ok(None),
         }))
     }
@@ -3117,6 +3173,11 @@ impl Call {
                     low: 0,
                     high: 0,
                 },
+                Call::SortFiniteField(7),
+                Call::FfAdd(vec![t, t]),
+                Call::FfMul(vec![t, t]),
+                Call::FfNeg(t),
+                Call::FfBitsum(vec![t, t]),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

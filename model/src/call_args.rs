@@ -71,6 +71,8 @@ pub enum Family {
     Fixedpoint,
     /// Z3's finite sets (`sort_finite_set`, `fset_*`, `check_fset`; releases after 4.8.12).
     FiniteSets,
+    /// Z3's prime fields (`sort_finite_field`, `ff_*`, `check_ff`; releases after 4.8.12).
+    FiniteFields,
 }
 
 impl Family {
@@ -94,6 +96,7 @@ impl Family {
             Family::Algebraic => Some("algebraic"),
             Family::Fixedpoint => Some("fixedpoint"),
             Family::FiniteSets => Some("finite-sets"),
+            Family::FiniteFields => Some("finite-fields"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -1,7 +1,8 @@
-//! Z3's finite sets (`sort_finite_set`, `fset_*`; releases after 4.8.12) as the reference
-//! state knows them: the sorts their elements may have, and the value of a term of the
-//! family, a finite set of values, computed from the calls that built it ([`value`]) for
-//! `check_fset`.
+//! Z3's finite sets (`sort_finite_set`, `fset_*`) and prime fields (`sort_finite_field`,
+//! `ff_*`), both of releases after 4.8.12, as the reference state knows them: the sorts
+//! their elements may have, and the value of a term of either family (a finite set of
+//! values, a number modulo the field's order), computed from the calls that built it
+//! ([`value`]) for `check_fset` and `check_ff`.
 
 use crate::call::{Call, TermId};
 use crate::state::{Origin, State};
@@ -25,6 +26,16 @@ pub enum Value {
     /// A bit-vector element, its bits as an unsigned number (its width is its sort's).
     Bv(BigUint),
     Set(BTreeSet<Value>),
+    /// An element of a prime field, below its order.
+    Field(u64),
+}
+
+/// Whether `p` is a prime (below 2^31 as a `u32` is): the order of a field the model knows.
+pub fn is_field_order(p: u32) -> bool {
+    (2..(1 << 31)).contains(&p)
+        && (2..)
+            .take_while(|d: &u32| d * d <= p)
+            .all(|d| !p.is_multiple_of(d))
 }
 
 /// Whether sets of `element` are sets the reference computes: Int, Bool and bit-vectors up
@@ -52,6 +63,10 @@ pub fn is_fset_term_call(call: &Call) -> bool {
             | Call::FsetRange(..)
             | Call::FsetMap { .. }
             | Call::FsetFilter { .. }
+            | Call::FfAdd(_)
+            | Call::FfMul(_)
+            | Call::FfNeg(_)
+            | Call::FfBitsum(_)
     )
 }
 
@@ -175,6 +190,26 @@ fn value_memo(
                 }
                 Value::Set(kept)
             }
+            Call::FfAdd(ts) | Call::FfMul(ts) | Call::FfBitsum(ts) => {
+                let p = u128::from(field_order(&info.sort)?);
+                let mut acc: u128 = u128::from(matches!(call, Call::FfMul(_)));
+                // The weight of the bit-sum's next argument, 2^i modulo p.
+                let mut weight: u128 = 1;
+                for t in ts {
+                    let x = u128::from(field(sub(t)?)?);
+                    acc = match call {
+                        Call::FfMul(_) => acc * x % p,
+                        Call::FfBitsum(_) => (acc + x * weight) % p,
+                        _ => (acc + x) % p,
+                    };
+                    weight = weight * 2 % p;
+                }
+                Value::Field(acc as u64)
+            }
+            Call::FfNeg(a) => {
+                let p = u64::from(field_order(&info.sort)?);
+                Value::Field((p - field(sub(a)?)?) % p)
+            }
             other => return Err(format!("`{}` is no finite-set call", other.name())),
         },
         _ => return Err(format!("{term} is no literal, constant or finite-set term")),
@@ -197,6 +232,20 @@ fn int(v: Value) -> Result<BigInt, String> {
     }
 }
 
+fn field(v: Value) -> Result<u64, String> {
+    match v {
+        Value::Field(n) => Ok(n),
+        other => Err(format!("{other:?} is no field element")),
+    }
+}
+
+fn field_order(sort: &Sort) -> Result<u32, String> {
+    match sort {
+        Sort::FiniteField(p) => Ok(*p),
+        other => Err(format!("{other} is no finite field")),
+    }
+}
+
 fn bounded(items: BTreeSet<Value>) -> Result<Value, String> {
     if items.len() > MAX_ELEMENTS {
         return Err(format!("a set of more than {MAX_ELEMENTS} elements"));
@@ -215,6 +264,10 @@ fn literal(sort: &Sort, text: &str) -> Result<Value, String> {
         },
         Sort::Int => text.parse::<BigInt>().map(Value::Int).map_err(|_| bad()),
         Sort::BitVec(_) => text.parse::<BigUint>().map(Value::Bv).map_err(|_| bad()),
+        Sort::FiniteField(p) => text
+            .parse::<u64>()
+            .map(|v| Value::Field(v % u64::from(*p)))
+            .map_err(|_| bad()),
         _ => Err(format!("a literal of {sort} is no finite-set element")),
     }
 }
@@ -262,6 +315,23 @@ mod tests {
             value(&state, TermId(12), &witnessed).unwrap(),
             ints(&[1, 2, 3])
         );
+    }
+
+    #[test]
+    fn values_of_field_operations() {
+        let state = state_of(
+            "sort_finite_field 7\nreturn s1\nlit s1 \"3\"\nreturn t1\nlit s1 \"5\"\nreturn t2\n\
+             ff_add t1 t2\nreturn t3\nff_mul t1 t2 t2\nreturn t4\nff_neg t1\nreturn t5\n\
+             ff_bitsum t1 t2 t1\nreturn t6\n",
+        );
+        let v = |t: u32| value(&state, TermId(t), &HashMap::new()).unwrap();
+        assert_eq!(v(3), Value::Field(1));
+        // 3 * 5 * 5 = 75 = 5 (mod 7).
+        assert_eq!(v(4), Value::Field(5));
+        assert_eq!(v(5), Value::Field(4));
+        // 3 + 2 * 5 + 4 * 3 = 25 = 4 (mod 7).
+        assert_eq!(v(6), Value::Field(4));
+        assert!(is_field_order(7) && !is_field_order(9) && !is_field_order(1));
     }
 
     #[test]

@@ -1193,7 +1193,7 @@ fn sort_kind(s: &Sort) -> Option<u32> {
         Sort::String | Sort::Seq(_) => 11,
         Sort::RegLan => 12,
         // Z3 4.8.12 has no finite sets; their kind is a newer release's number.
-        Sort::Named(..) | Sort::FiniteSet(_) => return None,
+        Sort::Named(..) | Sort::FiniteSet(_) | Sort::FiniteField(_) => return None,
     })
 }
 

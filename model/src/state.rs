@@ -459,6 +459,7 @@ impl State {
         &self,
         atoms: &[TermId],
         witnesses: &[(TermId, TermId)],
+        fields: bool,
     ) -> Result<(), Violation> {
         if atoms.is_empty() {
             return violation("check_fset needs at least one atom");
@@ -483,8 +484,13 @@ impl State {
         }
         for a in atoms {
             let info = self.term(*a)?;
-            if !matches!(info.sort, Sort::Bool | Sort::Int | Sort::FiniteSet(_)) {
-                return violation(format!("check_fset: {a} has sort {}", info.sort));
+            let fits = match &info.sort {
+                Sort::FiniteField(_) => fields,
+                Sort::Bool | Sort::Int | Sort::FiniteSet(_) => !fields,
+                _ => false,
+            };
+            if !fits {
+                return violation(format!("check_fset/check_ff: {a} has sort {}", info.sort));
             }
             self.closed_term(*a, "check_fset atom")?;
             crate::fset::value(self, *a, &given)
@@ -601,7 +607,9 @@ impl State {
             | Call::FsetMember(a, b)
             | Call::FsetSubset(a, b)
             | Call::FsetRange(a, b) => union(&mut [a, b].into_iter()),
-            Call::FsetSingleton(t)
+            Call::FfAdd(ts) | Call::FfMul(ts) | Call::FfBitsum(ts) => union(&mut ts.iter()),
+            Call::FfNeg(t)
+            | Call::FsetSingleton(t)
             | Call::FsetSize(t)
             | Call::FsetMap { set: t, .. }
             | Call::FsetFilter { set: t, .. } => of(t),
@@ -976,6 +984,32 @@ impl State {
                 }
                 Sort::array(index, range.clone())
             }
+            Call::FfAdd(ts) | Call::FfMul(ts) | Call::FfBitsum(ts) => {
+                let Some(first) = ts.first() else {
+                    return violation(format!("{} needs at least two elements", call.name()));
+                };
+                let sort = self.term_sort(*first)?.clone();
+                if !matches!(sort, Sort::FiniteField(_)) || ts.len() < 2 {
+                    return violation(format!(
+                        "{} needs at least two elements of a finite field, got {} of {sort}",
+                        call.name(),
+                        ts.len()
+                    ));
+                }
+                for t in &ts[1..] {
+                    self.same_sort(*t, &sort, call.name())?;
+                }
+                sort
+            }
+            Call::FfNeg(a) => {
+                let sort = self.term_sort(*a)?.clone();
+                if !matches!(sort, Sort::FiniteField(_)) {
+                    return violation(format!(
+                        "ff_neg of {a}, of sort {sort}, expected a finite field"
+                    ));
+                }
+                sort
+            }
             Call::FsetEmpty(s) => {
                 let sort = self.sort(*s)?;
                 if !matches!(sort, Sort::FiniteSet(_)) {
@@ -1302,6 +1336,15 @@ impl State {
                 within_sort_size(size)
             }
             Call::SortSeq(e) => within_sort_size(1 + self.sort(*e)?.size()),
+            Call::SortFiniteField(p) => {
+                if crate::fset::is_field_order(*p) {
+                    Ok(())
+                } else {
+                    violation(format!(
+                        "sort_finite_field {p}: the order is a prime below 2^31"
+                    ))
+                }
+            }
             Call::SortFiniteSet(e) => {
                 let element = self.sort(*e)?;
                 if crate::fset::element_fits(element) {
@@ -1735,7 +1778,8 @@ impl State {
                         params,
                         ..
                     } => simplifier_chain(simplifiers, params),
-                    Check::FiniteSet { atoms, witnesses } => self.fset_check(atoms, witnesses),
+                    Check::FiniteSet { atoms, witnesses } => self.fset_check(atoms, witnesses, false),
+                    Check::FiniteField { atoms, witnesses } => self.fset_check(atoms, witnesses, true),
                     Check::Chars(t) => {
                         let info = self.term(*t)?;
                         match (&info.sort, &info.origin) {
@@ -1932,6 +1976,7 @@ impl State {
                 let sort = Sort::finite_set(self.sorts[e].clone());
                 self.bind_sort(new_id, sort)
             }
+            Call::SortFiniteField(p) => self.bind_sort(new_id, Sort::FiniteField(*p)),
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
@@ -2502,6 +2547,12 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
         Sort::RoundingMode => matches!(value, "RNE" | "RNA" | "RTP" | "RTN" | "RTZ"),
         Sort::String => true,
         Sort::Seq(_) => value.is_empty(),
+        Sort::FiniteField(p) => {
+            !value.is_empty()
+                && value.bytes().all(|b| b.is_ascii_digit())
+                && value.len() <= 10
+                && value.parse::<u64>().is_ok_and(|v| v < u64::from(*p))
+        }
         Sort::Array(..) | Sort::RegLan | Sort::Named(..) | Sort::FiniteSet(_) => false,
     };
     if ok {

@@ -303,7 +303,8 @@ fp_query t1 1000\nreturn unsat\ncheck_fp\ncheck_interrupt z1\ncheck_simplifier z
 const s1 \"q\"\nreturn t5\nlit s1 \"true\"\nreturn t6\ncheck_initial_value z1 t5 t6\ncheck_parser_context t1 t5\n\
 sort_string\nreturn s3\nlit s3 \"ab\"\nreturn t7\ncheck_chars t7\n\
 sort_int\nreturn s4\nsort_finite_set s4\nreturn s5\nconst s5 \"a\"\nreturn t8\nfset_empty s5\nreturn t9\n\
-fset_subset t9 t8\nreturn t10\ncheck_fset t10 with t8 t9\n";
+fset_subset t9 t8\nreturn t10\ncheck_fset t10 with t8 t9\n\
+sort_finite_field 5\nreturn s6\nlit s6 \"4\"\nreturn t11\nff_neg t11\nreturn t12\ncheck_ff t12 with\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::names() {

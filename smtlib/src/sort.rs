@@ -29,6 +29,9 @@ pub enum Sort {
     /// `(FiniteSet T)`: Z3's finite sets of T (releases after 4.8.12; `Z3_mk_finite_set_sort`).
     /// Appended last: binary traces keep the variant numbers of the sorts above.
     FiniteSet(Arc<Sort>),
+    /// `(_ FiniteField p)`: Z3's prime field of order p (releases after 4.8.12;
+    /// `Z3_mk_finite_field_sort`). Appended last, as `FiniteSet`.
+    FiniteField(u32),
 }
 
 /// The most nodes a sort of a trace may have (`(Array Int Int)` has three). Sorts nest by
@@ -98,7 +101,7 @@ impl Sort {
     pub fn theory(&self) -> Theory {
         match self {
             Sort::Bool => Theory::Core,
-            Sort::Int | Sort::Real => Theory::Arith,
+            Sort::Int | Sort::Real | Sort::FiniteField(_) => Theory::Arith,
             Sort::BitVec(_) => Theory::Bv,
             // Z3's finite sets are sets of values of the element sort, judged by their own
             // check (`check_finite_set`), never by the array theory's operations.
@@ -125,6 +128,7 @@ impl fmt::Display for Sort {
             Sort::RegLan => f.write_str("RegLan"),
             Sort::Seq(e) => write!(f, "(Seq {e})"),
             Sort::FiniteSet(e) => write!(f, "(FiniteSet {e})"),
+            Sort::FiniteField(p) => write!(f, "(_ FiniteField {p})"),
             Sort::Named(name, params) if params.is_empty() => f.write_str(name),
             Sort::Named(name, params) => {
                 write!(f, "({name}")?;

@@ -1,14 +1,19 @@
-//! Z3's finite sets (`sort_finite_set`, `fset_*`, `check_fset`; releases after 4.8.12 only)
-//! end to end: 4.8.12 refuses the example trace before any call runs (exit 3, naming the
-//! function it lacks); the newer Z3 replays it, and a wrong value (injected: `check_fset`'s
-//! first atom is read wrong) is an `eval-disagreement` finding that replays and that ddtrace
-//! minimizes on that Z3; the reproducers of the trace run on it.
+//! Z3's finite sets (`sort_finite_set`, `fset_*`, `check_fset`) and prime fields
+//! (`sort_finite_field`, `ff_*`, `check_ff`), releases after 4.8.12 only, end to end: 4.8.12
+//! refuses the example traces before any call runs (exit 3, naming the function it lacks);
+//! the newer Z3 replays them, and a wrong value (injected: the check's first atom is read
+//! wrong) is an `eval-disagreement` finding that replays and that ddtrace minimizes on that
+//! Z3; the reproducers of the trace run on it.
 
 use e2e::{other_z3, run, stderr};
 use std::path::{Path, PathBuf};
 
 fn trace() -> PathBuf {
     e2e::repo_root().join("traces/newer/finite-sets.trace")
+}
+
+fn fields() -> PathBuf {
+    e2e::repo_root().join("traces/newer/finite-fields.trace")
 }
 
 fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> std::process::Output {
@@ -30,6 +35,35 @@ fn finite_sets_are_refused_by_4_8_12() {
         err.contains("finite-sets.trace:9: the trace calls Z3_mk_finite_set_sort, which the"),
         "{err}"
     );
+    let out = replay(&fields(), None, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("finite-fields.trace:7: the trace calls Z3_mk_finite_field_sort, which the"),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
+fn finite_fields_replay_on_the_other_z3_and_a_wrong_value_is_a_finding() {
+    let Some(lib) = other_z3("finite_fields_replay_on_the_other_z3_and_a_wrong_value_is_a_finding")
+    else {
+        return;
+    };
+    let out = replay(&fields(), Some(&lib), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = replay(&fields(), Some(&lib), &[("UNTRACE_INJECT", "wrong-fset")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("signature: eval-disagreement|check_ff: values disagree"),
+        "{err}"
+    );
+    let out = replay(&fields(), Some(&lib), &[("UNTRACE_INJECT", "wrong-read")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("Z3_get_finite_field_sort_size"), "{err}");
 }
 
 #[test]
@@ -46,7 +80,7 @@ fn finite_sets_replay_on_the_other_z3_and_a_wrong_value_minimizes() {
     let out = replay(&trace(), Some(&lib), &inject);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(5), "{err}");
-    let signature = "signature: eval-disagreement|check_fset: finite-set values disagree";
+    let signature = "signature: eval-disagreement|check_fset: values disagree";
     assert!(err.contains(signature), "{err}");
 
     let dir = tempfile::tempdir().expect("temp dir");

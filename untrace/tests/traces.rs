@@ -59,6 +59,7 @@ fn sort_kind(sort: &Sort) -> &'static str {
         Sort::RegLan => "RegLan",
         Sort::Seq(_) => "Seq",
         Sort::FiniteSet(_) => "FiniteSet",
+        Sort::FiniteField(_) => "FiniteField",
         Sort::Named(..) => "uninterpreted",
     }
 }
@@ -113,6 +114,7 @@ fn traces_cover_every_call_sort_and_operation() {
         "String",
         "Seq",
         "FiniteSet",
+        "FiniteField",
         "uninterpreted",
     ] {
         assert!(

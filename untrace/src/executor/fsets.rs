@@ -36,6 +36,19 @@ pub const FSET_FUNCTIONS: &[&str] = &[
     "Z3_mk_finite_set_filter",
 ];
 
+/// The functions of Z3's prime fields, which only releases after 4.8.12 have.
+pub const FF_FUNCTIONS: &[&str] = &[
+    "Z3_mk_finite_field_sort",
+    "Z3_get_finite_field_sort_size",
+    "Z3_mk_ff_add",
+    "Z3_mk_ff_mul",
+    "Z3_mk_ff_neg",
+    "Z3_mk_ff_bitsum",
+];
+
+type MkFieldSort = unsafe extern "C" fn(Z3_context, *const std::ffi::c_char) -> Option<Z3_sort>;
+type FieldSize = unsafe extern "C" fn(Z3_context, Z3_sort) -> *const std::ffi::c_char;
+type AstArray = unsafe extern "C" fn(Z3_context, std::ffi::c_uint, *const Z3_ast) -> Option<Z3_ast>;
 type MkSort = unsafe extern "C" fn(Z3_context, Z3_sort) -> Option<Z3_sort>;
 type IsSort = unsafe extern "C" fn(Z3_context, Z3_sort) -> bool;
 type SortOfSort = unsafe extern "C" fn(Z3_context, Z3_sort) -> Option<Z3_sort>;
@@ -52,6 +65,29 @@ pub fn finite_set_sort(element: &z3::Sort) -> Result<z3::Sort, String> {
         let made = mk(ctx.get_z3_context(), element.get_z3_sort())
             .ok_or("Z3_mk_finite_set_sort returned no sort")?;
         Ok(super::datatypes::sort_of_raw(made))
+    }
+}
+
+/// The Z3 sort `(_ FiniteField p)` in the thread-local context.
+pub fn finite_field_sort(p: u32) -> Result<z3::Sort, String> {
+    let ctx = Context::thread_local();
+    let text = std::ffi::CString::new(p.to_string()).map_err(|e| e.to_string())?;
+    // SAFETY: the function's z3_api.h signature; the string lives across the call.
+    unsafe {
+        let mk: MkFieldSort = typed("Z3_mk_finite_field_sort")?;
+        let made = mk(ctx.get_z3_context(), text.as_ptr())
+            .ok_or("Z3_mk_finite_field_sort returned no sort")?;
+        Ok(super::datatypes::sort_of_raw(made))
+    }
+}
+
+/// Z3's order of a field sort (`Z3_get_finite_field_sort_size`), as text.
+fn field_size(sort: &z3::Sort) -> Result<String, String> {
+    let ctx = Context::thread_local();
+    // SAFETY: the function's z3_api.h signature; Z3 owns the string until its next call.
+    unsafe {
+        let size: FieldSize = typed("Z3_get_finite_field_sort_size")?;
+        super::read::text(size(ctx.get_z3_context(), sort.get_z3_sort()))
     }
 }
 
@@ -117,6 +153,15 @@ fn value_term(value: &Value, sort: &Sort, z3_sort: &z3::Sort) -> Result<Dynamic,
         ),
         (Value::Bv(bits), Sort::BitVec(w)) => {
             Dynamic::from_ast(&BV::from_str(*w, &bits.to_string()).ok_or("a bit-vector")?)
+        }
+        (Value::Field(n), Sort::FiniteField(_)) => {
+            let text = std::ffi::CString::new(n.to_string()).map_err(|e| e.to_string())?;
+            // SAFETY: a plain constructor call on the live context and sort; wrapped at once.
+            unsafe {
+                let made = z3_sys::Z3_mk_numeral(raw, text.as_ptr(), z3_sort.get_z3_sort())
+                    .ok_or("no field numeral")?;
+                Dynamic::wrap(&ctx, made)
+            }
         }
         (Value::Set(items), Sort::FiniteSet(element)) => {
             let element_z3 = super::terms::z3_sort(element)?;
@@ -279,6 +324,28 @@ impl Executor {
         Ok(Outcome::Sort(made))
     }
 
+    /// `sort_finite_field P`: the sort, whose order Z3 must read as P.
+    pub(super) fn sort_finite_field(&mut self, p: u32) -> Result<Outcome, ExecError> {
+        let (made, size) = self
+            .main(|| {
+                let made = finite_field_sort(p)?;
+                let size = field_size(&made)?;
+                Ok::<_, String>((made, size))
+            })?
+            .map_err(ExecError::Z3)?;
+        let size = match self.config.inject {
+            Some(inject::Fault::WrongRead) => format!("{size}0"),
+            _ => size,
+        };
+        if size != p.to_string() && self.config.run_checks {
+            return Err(super::read_back_finding(
+                format!("Z3_get_finite_field_sort_size of {made} is {size}, expected {p}"),
+                "sort_finite_field: Z3's reading of a field's order".into(),
+            ));
+        }
+        Ok(Outcome::Sort(made))
+    }
+
     /// `fset_map` / `fset_filter` of the term `set`.
     pub(super) fn fset_map_or_filter(
         &mut self,
@@ -356,15 +423,15 @@ impl Executor {
             Ok(j) => j,
             Err(message) => return self.check_error(check, message),
         };
-        for (what, judged) in [("values", by_value), ("witnessed formula", planted)] {
+        for (what, judged) in [("values", by_value), ("witnessed atoms", planted)] {
             match judged {
-                Judged::Agreed => self.count(&format!("fset {what}: agreed")),
-                Judged::Open => self.count(&format!("fset {what}: unknown")),
+                Judged::Agreed => self.count(&format!("{} {what}: agreed", check.name())),
+                Judged::Open => self.count(&format!("{} {what}: unknown", check.name())),
                 Judged::Wrong(problem) => {
                     return Err(Self::finding(
                         check,
-                        format!("finite sets: {problem}"),
-                        format!("finite-set {what} disagree with their reference values"),
+                        format!("{}: {problem}", check.name()),
+                        format!("{what} disagree with their reference values"),
                     ))
                 }
             }
@@ -373,8 +440,20 @@ impl Executor {
     }
 }
 
+/// Whether Z3 says `sort` is a finite set sort (false where the libz3 has no finite sets).
+fn is_set_sort(sort: &z3::Sort) -> Result<bool, String> {
+    let ctx = Context::thread_local();
+    // SAFETY: the function's z3_api.h signature, a sort of the live context.
+    unsafe {
+        match typed::<IsSort>("Z3_is_finite_set_sort") {
+            Ok(is) => Ok(is(ctx.get_z3_context(), sort.get_z3_sort())),
+            Err(_) => Ok(false),
+        }
+    }
+}
+
 /// The term a faulty Z3 would give instead of `t` (`wrong-fset`): a Bool negated, an Int
-/// one more, a set with one more element.
+/// one more, a set with one more element, a field element one more.
 fn perturbed(t: &Dynamic) -> Result<Dynamic, String> {
     if let Some(b) = t.as_bool() {
         return Ok(Dynamic::from_ast(&b.not()));
@@ -382,10 +461,25 @@ fn perturbed(t: &Dynamic) -> Result<Dynamic, String> {
     if let Some(n) = t.as_int() {
         return Ok(Dynamic::from_ast(&(n + Int::from_i64(1))));
     }
-    // A set: add an element no value of the check has (bit-vector sets of one bit may
-    // have them all: then remove one instead through the difference with everything).
     let ctx = Context::thread_local();
     let raw = ctx.get_z3_context();
+    // A field element: one more (`Z3_mk_ff_add` with the numeral 1).
+    // (The sort's kind is not asked: 5.x numbers kinds the `z3-sys` enum does not know.)
+    if !is_set_sort(&t.get_sort())? {
+        let one = std::ffi::CString::new("1").map_err(|e| e.to_string())?;
+        // SAFETY: the functions' z3_api.h signatures; terms of the live context, results
+        // wrapped (referenced) at once.
+        unsafe {
+            let one = z3_sys::Z3_mk_numeral(raw, one.as_ptr(), t.get_sort().get_z3_sort())
+                .ok_or("no field numeral")?;
+            let one = Dynamic::wrap(&ctx, one);
+            let add: AstArray = typed("Z3_mk_ff_add")?;
+            let args = [t.get_z3_ast(), one.get_z3_ast()];
+            let sum = add(raw, 2, args.as_ptr()).ok_or("no sum")?;
+            return Ok(Dynamic::wrap(&ctx, sum));
+        }
+    }
+    // A set: add an element no value of the check has, a fresh constant.
     // SAFETY: the functions' z3_api.h signatures; terms of the live context, results
     // wrapped (referenced) at once.
     unsafe {

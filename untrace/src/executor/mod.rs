@@ -1405,6 +1405,7 @@ impl Executor {
                 Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?))
             }
             Call::SortFiniteSet(element) => self.sort_finite_set(*element)?,
+            Call::SortFiniteField(p) => self.sort_finite_field(*p)?,
             Call::FsetMap { set, add, mul } => self.fset_map_or_filter(*set, true, *add, *mul)?,
             Call::FsetFilter { set, low, high } => {
                 self.fset_map_or_filter(*set, false, *low, *high)?

@@ -49,7 +49,7 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 7] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 8] = [
     CONGRUENCE_FUNCTIONS,
     super::simplifier::SIMPLIFIER_FUNCTIONS,
     NEWER_OP_FUNCTIONS,
@@ -57,6 +57,7 @@ const NEWER_FUNCTION_LISTS: [&[&str]; 7] = [
     super::parser_context::PARSER_CONTEXT_FUNCTIONS,
     super::chars::CHAR_FUNCTIONS,
     super::fsets::FSET_FUNCTIONS,
+    super::fsets::FF_FUNCTIONS,
 ];
 
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
@@ -87,6 +88,13 @@ pub fn chars_available() -> bool {
 /// Whether the loaded libz3 has every function of Z3's finite sets.
 pub fn finite_sets_available() -> bool {
     super::fsets::FSET_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of Z3's prime fields.
+pub fn finite_fields_available() -> bool {
+    super::fsets::FF_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
 }
@@ -150,6 +158,16 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::FiniteSet { .. }) => {
                 super::fsets::FSET_FUNCTIONS.to_vec()
             }
+            model::Call::Check(model::Check::FiniteField { .. }) => {
+                super::fsets::FF_FUNCTIONS.to_vec()
+            }
+            call if call.spec().family == model::call_args::Family::FiniteFields => call
+                .spec()
+                .z3
+                .iter()
+                .copied()
+                .filter(|f| super::fsets::FF_FUNCTIONS.contains(f))
+                .collect(),
             // A finite-set call needs its own functions (those of its description that are
             // finite-set functions); a term or constant of a finite set sort needed the sort.
             call if call.spec().family == model::call_args::Family::FiniteSets => call

@@ -1282,6 +1282,14 @@ impl Lower {
                     Some((b, Ty::Sort)),
                 );
             }
+            Call::SortFiniteField(p) => {
+                self.emit(
+                    "Z3_mk_finite_field_sort",
+                    MAIN,
+                    vec![Arg::Str(p.to_string())],
+                    Some((b, Ty::Sort)),
+                );
+            }
             Call::FsetMap { set, add, mul } => {
                 let body = self.fset_lambda_body(true, *add, *mul);
                 self.fset_apply("Z3_mk_finite_set_map", body, *set, b);
@@ -2194,6 +2202,7 @@ impl Lower {
             | Check::InitialValue { .. }
             | Check::ParserContext(_)
             | Check::FiniteSet { .. }
+            | Check::FiniteField { .. }
             | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",
