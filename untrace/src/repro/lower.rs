@@ -866,6 +866,13 @@ impl Lower {
                         self.emit("Z3_mk_string", MAIN, vec![Arg::Str(text)], bind)
                     }
                     Sort::Seq(_) => self.emit("Z3_mk_seq_empty", MAIN, vec![var(&s)], bind),
+                    // A field element by its decimal value, as the executor makes it.
+                    Sort::FiniteField(_) => self.emit(
+                        "Z3_mk_numeral",
+                        MAIN,
+                        vec![Arg::Str(value.clone()), var(&s)],
+                        bind,
+                    ),
                     other => self.note(format!("`lit` of sort {other}: no constructor known")),
                 }
             }
