@@ -197,10 +197,12 @@ fn value_memo(
                 let mut weight: u128 = 1;
                 for t in ts {
                     let x = u128::from(field(sub(t)?)?);
-                    acc = match call {
-                        Call::FfMul(_) => acc * x % p,
-                        Call::FfBitsum(_) => (acc + x * weight) % p,
-                        _ => (acc + x) % p,
+                    acc = if matches!(call, Call::FfMul(_)) {
+                        acc * x % p
+                    } else if matches!(call, Call::FfBitsum(_)) {
+                        (acc + x * weight) % p
+                    } else {
+                        (acc + x) % p
                     };
                     weight = weight * 2 % p;
                 }
