@@ -1622,6 +1622,200 @@ impl Action for CharsCheck {
     }
 }
 
+/// Z3's finite sets (releases after 4.8.12 only, so rounds on 4.8.12 are what they were):
+/// a set sort of Int (most often), Bool or small bit-vector elements, ground sets of
+/// literals (empty, singletons, unions, a range of Ints), one or two set constants each with
+/// a ground witness, a few set operations over them (`fset_map` and `fset_filter` on Ints),
+/// then `check_fset` of memberships, subsets, sizes and sets. None of the terms joins the
+/// pool: the round's formula never holds a finite set.
+pub struct FiniteSets;
+impl FiniteSets {
+    fn term(cx: &mut RoundState<'_>, call: Call) -> Result<Option<TermId>, Failure> {
+        Ok(cx.run(call)?.term())
+    }
+
+    fn pick(cx: &mut RoundState<'_>, from: &[TermId]) -> TermId {
+        from[cx.rng.random_range(0..from.len())]
+    }
+
+    fn literal(
+        cx: &mut RoundState<'_>,
+        sort: model::SortId,
+        element: &Sort,
+    ) -> Result<Option<TermId>, Failure> {
+        let value = match element {
+            Sort::Bool => cx.rng.random_bool(0.5).to_string(),
+            Sort::BitVec(w) => cx.rng.random_range(0..(1u32 << w)).to_string(),
+            _ => cx.rng.random_range(-3i32..=6).to_string(),
+        };
+        Self::term(cx, Call::Lit { sort, value })
+    }
+}
+impl Action for FiniteSets {
+    fn name(&self) -> &'static str {
+        "finite_sets"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && untrace::executor::read::finite_sets_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let element = match cx.rng.random_range(0..5) {
+            0 => Sort::Bool,
+            1 => Sort::BitVec(cx.rng.random_range(2..=4)),
+            _ => Sort::Int,
+        };
+        let ints = element == Sort::Int;
+        let (Some(es), Some(ss)) = (
+            cx.sort_id(&element)?,
+            cx.sort_id(&Sort::finite_set(element.clone()))?,
+        ) else {
+            return Ok(false);
+        };
+        let mut elements = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=4) {
+            elements.extend(Self::literal(cx, es, &element)?);
+        }
+        if elements.is_empty() {
+            return Ok(false);
+        }
+        let mut ground: Vec<TermId> = Vec::new();
+        ground.extend(Self::term(cx, Call::FsetEmpty(ss))?);
+        for e in elements.clone() {
+            ground.extend(Self::term(cx, Call::FsetSingleton(e))?);
+        }
+        for _ in 0..2 {
+            let (a, b) = (Self::pick(cx, &ground), Self::pick(cx, &ground));
+            ground.extend(Self::term(cx, Call::FsetUnion(a, b))?);
+        }
+        if ints {
+            let (low, high) = (Self::pick(cx, &elements), Self::pick(cx, &elements));
+            ground.extend(Self::term(cx, Call::FsetRange(low, high))?);
+        }
+        let mut sets = ground.clone();
+        let mut witnesses = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=2) {
+            let name = cx.fresh_name("fs");
+            let Some(c) = Self::term(cx, Call::Const { sort: ss, name })? else {
+                continue;
+            };
+            let w = Self::pick(cx, &ground);
+            witnesses.push((c, w));
+            sets.push(c);
+        }
+        for _ in 0..cx.rng.random_range(2..=5) {
+            let (a, b) = (Self::pick(cx, &sets), Self::pick(cx, &sets));
+            let call = match cx.rng.random_range(0..if ints { 5 } else { 3 }) {
+                0 => Call::FsetUnion(a, b),
+                1 => Call::FsetIntersect(a, b),
+                2 => Call::FsetDifference(a, b),
+                3 => Call::FsetMap {
+                    set: a,
+                    add: cx.rng.random_range(-3..=3),
+                    mul: cx.rng.random_range(-2..=2),
+                },
+                _ => {
+                    let low = cx.rng.random_range(-3..=4);
+                    Call::FsetFilter {
+                        set: a,
+                        low,
+                        high: low + cx.rng.random_range(0..=4),
+                    }
+                }
+            };
+            sets.extend(Self::term(cx, call)?);
+        }
+        let mut atoms = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=4) {
+            let (a, b) = (Self::pick(cx, &sets), Self::pick(cx, &sets));
+            let call = match cx.rng.random_range(0..4) {
+                0 => Call::FsetMember(Self::pick(cx, &elements), a),
+                1 => Call::FsetSubset(a, b),
+                2 => Call::FsetSize(a),
+                _ => {
+                    atoms.push(a);
+                    continue;
+                }
+            };
+            atoms.extend(Self::term(cx, call)?);
+        }
+        atoms.dedup();
+        if atoms.is_empty() {
+            return Ok(false);
+        }
+        cx.run(Call::Check(Check::FiniteSet { atoms, witnesses }))?;
+        Ok(true)
+    }
+}
+
+/// Z3's prime fields (releases after 4.8.12 only, so rounds on 4.8.12 are what they were):
+/// a field of a small or a large prime order, literals, one or two constants each with a
+/// literal witness, sums, products, inverses and bit-sums over them, then `check_ff` of some
+/// of them. None of the terms joins the pool.
+pub struct FiniteFields;
+impl Action for FiniteFields {
+    fn name(&self) -> &'static str {
+        "finite_fields"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && untrace::executor::read::finite_fields_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        const PRIMES: [u32; 9] = [2, 3, 5, 7, 11, 13, 251, 65_521, 2_147_483_647];
+        let p = PRIMES[cx.rng.random_range(0..PRIMES.len())];
+        let Some(fs) = cx.sort_id(&Sort::FiniteField(p))? else {
+            return Ok(false);
+        };
+        let literal = |cx: &mut RoundState<'_>| -> Result<Option<TermId>, Failure> {
+            let value = cx.rng.random_range(0..p).to_string();
+            Ok(cx.run(Call::Lit { sort: fs, value })?.term())
+        };
+        let mut terms = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=3) {
+            terms.extend(literal(cx)?);
+        }
+        let mut witnesses = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=2) {
+            let name = cx.fresh_name("ff");
+            let (Some(c), Some(w)) = (cx.run(Call::Const { sort: fs, name })?.term(), literal(cx)?)
+            else {
+                continue;
+            };
+            witnesses.push((c, w));
+            terms.push(c);
+        }
+        if terms.len() < 2 {
+            return Ok(false);
+        }
+        let mut built = Vec::new();
+        for _ in 0..cx.rng.random_range(2..=5) {
+            let pick = |cx: &mut RoundState<'_>| terms[cx.rng.random_range(0..terms.len())];
+            let args: Vec<TermId> = (0..cx.rng.random_range(2..=3)).map(|_| pick(cx)).collect();
+            let call = match cx.rng.random_range(0..4) {
+                0 => Call::FfAdd(args),
+                1 => Call::FfMul(args),
+                2 => Call::FfBitsum(args),
+                _ => Call::FfNeg(args[0]),
+            };
+            if let Some(t) = cx.run(call)?.term() {
+                built.push(t);
+                terms.push(t);
+            }
+        }
+        if built.is_empty() {
+            return Ok(false);
+        }
+        let mut atoms = Vec::new();
+        for _ in 0..cx.rng.random_range(1..=3) {
+            let t = built[cx.rng.random_range(0..built.len())];
+            if !atoms.contains(&t) {
+                atoms.push(t);
+            }
+        }
+        cx.run(Call::Check(Check::FiniteField { atoms, witnesses }))?;
+        Ok(true)
+    }
+}
+
 /// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
 /// `check_literal`: the executor builds the same value through every other exact numeral
 /// constructor of Z3's API and compares.

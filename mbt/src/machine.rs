@@ -103,6 +103,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &CheckLiteral, 2, Main),
     t(Main, &ParserContextCheck, 1, Main),
     t(Main, &CharsCheck, 1, Main),
+    t(Main, &FiniteSets, 1, Main),
+    t(Main, &FiniteFields, 1, Main),
     t(Main, &crate::families::ApplyTactic, 1, Main),
     t(Main, &crate::families::Optimize, 1, Main),
     t(Main, &crate::families::ReadBack, 3, Main),

@@ -163,6 +163,20 @@ pub(crate) mod tests {
             "check_parser_context" => !untrace::executor::read::parser_contexts_available(),
             "check_chars" => !untrace::executor::read::chars_available(),
             "check_rcf_sign_conditions" => !untrace::executor::read::sign_conditions_available(),
+            // Z3's finite sets (the calls of the family and its check).
+            name if name == "sort_finite_set"
+                || name.starts_with("fset_")
+                || name == "check_fset" =>
+            {
+                !untrace::executor::read::finite_sets_available()
+            }
+            // Z3's prime fields.
+            name if name == "sort_finite_field"
+                || name.starts_with("ff_")
+                || name == "check_ff" =>
+            {
+                !untrace::executor::read::finite_fields_available()
+            }
             _ => false,
         };
         for name in names.filter(|n| !matches!(**n, "from_string" | "cube") && !newer_missing(n)) {

@@ -506,6 +506,16 @@ macro_rules! walk_check {
                 $v.head(spec!("check_proof_callback", None, Checks, ["Z3_mk_context_rc", "Z3_set_proof_check_callback", "Z3_eval_smtlib2_string", "Z3_solver_to_string"], ApiOnly));
                 $v.solver(z);
             }
+            Check::FiniteField { atoms, witnesses } => {
+                $v.head(spec!("check_ff", None, FiniteFields, ["Z3_substitute", "Z3_simplify", "Z3_mk_simple_solver", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
+                $v.term_pairs(witnesses, "pairs of a constant and its witness");
+            }
+            Check::FiniteSet { atoms, witnesses } => {
+                $v.head(spec!("check_fset", None, FiniteSets, ["Z3_substitute", "Z3_simplify", "Z3_mk_simple_solver", "Z3_solver_check", "Z3_model_eval"], ApiOnly));
+                $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
+                $v.term_pairs(witnesses, "pairs of a constant and its witness");
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -1345,6 +1355,84 @@ macro_rules! walk_call {
                 $v.func(func);
                 $v.terms(arrays, List::Fixed);
             }
+            Call::SortFiniteSet(element) => {
+                $v.head(spec!("sort_finite_set", Sort, FiniteSets, ["Z3_mk_finite_set_sort", "Z3_is_finite_set_sort", "Z3_get_finite_set_sort_basis"], Written));
+                $v.sort(element);
+            }
+            Call::FsetEmpty(s) => {
+                $v.head(spec!("fset_empty", Term, FiniteSets, ["Z3_mk_finite_set_empty"], Written));
+                $v.sort(s);
+            }
+            Call::FsetSingleton(e) => {
+                $v.head(spec!("fset_singleton", Term, FiniteSets, ["Z3_mk_finite_set_singleton"], Smt2::Indexed { head: "set.singleton", standard: false }));
+                $v.term(e);
+            }
+            Call::FsetUnion(a, b) => {
+                $v.head(spec!("fset_union", Term, FiniteSets, ["Z3_mk_finite_set_union"], Smt2::Indexed { head: "set.union", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetIntersect(a, b) => {
+                $v.head(spec!("fset_intersect", Term, FiniteSets, ["Z3_mk_finite_set_intersect"], Smt2::Indexed { head: "set.intersect", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetDifference(a, b) => {
+                $v.head(spec!("fset_difference", Term, FiniteSets, ["Z3_mk_finite_set_difference"], Smt2::Indexed { head: "set.difference", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetMember(e, set) => {
+                $v.head(spec!("fset_member", Term, FiniteSets, ["Z3_mk_finite_set_member"], Smt2::Indexed { head: "set.in", standard: false }));
+                $v.term(e);
+                $v.term(set);
+            }
+            Call::FsetSubset(a, b) => {
+                $v.head(spec!("fset_subset", Term, FiniteSets, ["Z3_mk_finite_set_subset"], Smt2::Indexed { head: "set.subset", standard: false }));
+                $v.term(a);
+                $v.term(b);
+            }
+            Call::FsetSize(set) => {
+                $v.head(spec!("fset_size", Term, FiniteSets, ["Z3_mk_finite_set_size"], Smt2::Indexed { head: "set.size", standard: false }));
+                $v.term(set);
+            }
+            Call::FsetRange(low, high) => {
+                $v.head(spec!("fset_range", Term, FiniteSets, ["Z3_mk_finite_set_range"], Smt2::Indexed { head: "set.range", standard: false }));
+                $v.term(low);
+                $v.term(high);
+            }
+            Call::FsetMap { set, add, mul } => {
+                $v.head(spec!("fset_map", Term, FiniteSets, ["Z3_mk_finite_set_map", "Z3_mk_lambda_const"], Written));
+                $v.term(set);
+                $v.int(add, "the lambda's addend");
+                $v.int(mul, "the lambda's factor");
+            }
+            Call::SortFiniteField(prime) => {
+                $v.head(spec!("sort_finite_field", Sort, FiniteFields, ["Z3_mk_finite_field_sort", "Z3_get_finite_field_sort_size"], Written));
+                $v.number(prime, "the field's prime order");
+            }
+            Call::FfAdd(terms) => {
+                $v.head(spec!("ff_add", Term, FiniteFields, ["Z3_mk_ff_add"], Smt2::Indexed { head: "ff.add", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
+            Call::FfMul(terms) => {
+                $v.head(spec!("ff_mul", Term, FiniteFields, ["Z3_mk_ff_mul"], Smt2::Indexed { head: "ff.mul", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
+            Call::FfNeg(a) => {
+                $v.head(spec!("ff_neg", Term, FiniteFields, ["Z3_mk_ff_neg"], Smt2::Indexed { head: "ff.neg", standard: false }));
+                $v.term(a);
+            }
+            Call::FfBitsum(terms) => {
+                $v.head(spec!("ff_bitsum", Term, FiniteFields, ["Z3_mk_ff_bitsum"], Smt2::Indexed { head: "ff.bitsum", standard: false }));
+                $v.terms(terms, List::Shrink { min: 2 });
+            }
+            Call::FsetFilter { set, low, high } => {
+                $v.head(spec!("fset_filter", Term, FiniteSets, ["Z3_mk_finite_set_filter", "Z3_mk_lambda_const"], Written));
+                $v.term(set);
+                $v.int(low, "the least element kept");
+                $v.int(high, "the greatest element kept");
+            }
             Call::Qe { lite: false, model, formula, vars } => {
                 $v.head(spec!("qe_project", Term, Quantifiers, ["Z3_qe_model_project", "Z3_model_eval"], ApiOnly));
                 $v.model(model);
@@ -1406,6 +1494,19 @@ macro_rules! plain_call {
             | $crate::call::Call::SetMember(..)
             | $crate::call::Call::ArrayExt(..)
             | $crate::call::Call::Card { .. }
+            | $crate::call::Call::FsetEmpty(..)
+            | $crate::call::Call::FsetSingleton(..)
+            | $crate::call::Call::FsetUnion(..)
+            | $crate::call::Call::FsetIntersect(..)
+            | $crate::call::Call::FsetDifference(..)
+            | $crate::call::Call::FsetMember(..)
+            | $crate::call::Call::FsetSubset(..)
+            | $crate::call::Call::FsetSize(..)
+            | $crate::call::Call::FsetRange(..)
+            | $crate::call::Call::FfAdd(..)
+            | $crate::call::Call::FfMul(..)
+            | $crate::call::Call::FfNeg(..)
+            | $crate::call::Call::FfBitsum(..)
     };
 }
 
@@ -2003,6 +2104,60 @@ pub enum Call {
         bound: u32,
         terms: Vec<TermId>,
     },
+    // Z3's finite sets (releases after 4.8.12 only, looked up by name: a replay on 4.8.12
+    // refuses them, exit 3). Values are finite sets of Int, Bool or bit-vector elements
+    // (`crate::fset`); `check_fset` judges them.
+    /// `sort_finite_set sE`: the sort `(FiniteSet E)` (`Z3_mk_finite_set_sort`), E Int, Bool
+    /// or a bit-vector sort.
+    SortFiniteSet(SortId),
+    /// `fset_empty sS`: the empty set of the finite set sort S (`Z3_mk_finite_set_empty`).
+    FsetEmpty(SortId),
+    /// `fset_singleton tE`: the set of E alone (`Z3_mk_finite_set_singleton`).
+    FsetSingleton(TermId),
+    /// `fset_union tA tB` (`Z3_mk_finite_set_union`).
+    FsetUnion(TermId, TermId),
+    /// `fset_intersect tA tB` (`Z3_mk_finite_set_intersect`).
+    FsetIntersect(TermId, TermId),
+    /// `fset_difference tA tB`: A without B (`Z3_mk_finite_set_difference`).
+    FsetDifference(TermId, TermId),
+    /// `fset_member tE tS`: whether E is in S (`Z3_mk_finite_set_member`, the element first).
+    FsetMember(TermId, TermId),
+    /// `fset_subset tA tB`: whether A is a subset of B (`Z3_mk_finite_set_subset`).
+    FsetSubset(TermId, TermId),
+    /// `fset_size tS`: the number of elements of S, an Int (`Z3_mk_finite_set_size`).
+    FsetSize(TermId),
+    /// `fset_range tL tH`: the Ints from L to H, both included (`Z3_mk_finite_set_range`;
+    /// Z3's header says `[low, high)`, but 5.4.1's rewriter, solver and model evaluation all
+    /// include H: the size of `(set.range 0 3)` is 4).
+    FsetRange(TermId, TermId),
+    /// `fset_map tS ADD MUL`: the images of S's elements (Ints) under `(lambda ((x Int)) (+
+    /// (* MUL x) ADD))` (`Z3_mk_finite_set_map` of a `Z3_mk_lambda_const` lambda).
+    FsetMap {
+        set: TermId,
+        add: i32,
+        mul: i32,
+    },
+    /// `fset_filter tS LOW HIGH`: the elements x of S (Ints) with LOW <= x <= HIGH
+    /// (`Z3_mk_finite_set_filter` of a `Z3_mk_lambda_const` lambda).
+    FsetFilter {
+        set: TermId,
+        low: i32,
+        high: i32,
+    },
+    // Z3's prime fields (releases after 4.8.12 only, looked up by name). Values are numbers
+    // modulo the field's order (`crate::fset::Value::Field`); `check_ff` judges them.
+    /// `sort_finite_field P`: the sort `(_ FiniteField P)` of the prime P below 2^31
+    /// (`Z3_mk_finite_field_sort`).
+    SortFiniteField(u32),
+    /// `ff_add tA tB...`: the sum of at least two elements of one field (`Z3_mk_ff_add`).
+    FfAdd(Vec<TermId>),
+    /// `ff_mul tA tB...`: the product of at least two elements of one field (`Z3_mk_ff_mul`).
+    FfMul(Vec<TermId>),
+    /// `ff_neg tA`: the additive inverse (`Z3_mk_ff_neg`).
+    FfNeg(TermId),
+    /// `ff_bitsum tA tB...`: A + 2B + 4C + ... of at least two elements of one field
+    /// (`Z3_mk_ff_bitsum`; the arguments are not constrained to bits).
+    FfBitsum(Vec<TermId>),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2328,6 +2483,29 @@ pub enum Check {
     /// A function only releases from 5.3.2 have. Appended last: binary traces keep their
     /// variant numbers.
     ProofCallback(SolverId),
+    /// `check_fset tA... with tC tW...`: Z3's finite sets agree with the sets of values
+    /// `crate::fset` computes. Each atom A (a term of the `fset_*` calls, of sort Bool, Int
+    /// or a finite set) has the value v that the witnesses give its constants (each C a
+    /// `const`, W a ground term of C's sort). A with every C replaced by its W
+    /// (`Z3_substitute`) must be v (`Z3_simplify` of the equation, else a reference solver
+    /// finds no difference); and the atoms with their constants free, each asserted equal
+    /// to its v, are satisfiable (the witnesses satisfy them), so a fresh solver must not
+    /// answer unsat, and after sat its model must not evaluate an equation false
+    /// (`Z3_model_eval` with completion; Z3's own model values of sets are abstract, where
+    /// it cannot evaluate no verdict). Functions only releases after 4.8.12 have. Appended
+    /// last: binary traces keep their variant numbers.
+    FiniteSet {
+        atoms: Vec<TermId>,
+        witnesses: Vec<(TermId, TermId)>,
+    },
+    /// `check_ff tA... with tC tW...`: `check_fset` for Z3's prime fields: each atom (a term
+    /// of a field sort made of `ff_*` calls, field literals and witnessed constants) has the
+    /// value modulo the field's order that `crate::fset` computes; judged as `check_fset`
+    /// judges. Functions only releases after 4.8.12 have. Appended last.
+    FiniteField {
+        atoms: Vec<TermId>,
+        witnesses: Vec<(TermId, TermId)>,
+    },
 }
 
 /// The most terms `check_propagator` registers.
@@ -2417,6 +2595,14 @@ impl Check {
                     terms: vec![],
                 },
                 Check::ProofCallback(z),
+                Check::FiniteSet {
+                    atoms: vec![t],
+                    witnesses: vec![],
+                },
+                Check::FiniteField {
+                    atoms: vec![t],
+                    witnesses: vec![],
+                },
             ]
         })
     }
@@ -2628,6 +2814,13 @@ impl Call {
                     params: ids,
                 }
             }
+            Sort::FiniteSet(e) => {
+                let Some(e) = component(e)? else {
+                    return Ok(None);
+                };
+                Call::SortFiniteSet(e)
+            }
+            Sort::FiniteField(p) => Call::SortFiniteField(*p),
             Sort::RegLan => return Ok(None),
         }))
     }
@@ -3091,6 +3284,31 @@ impl Call {
                     bound: 0,
                     terms: vec![t],
                 },
+                Call::SortFiniteSet(s),
+                Call::FsetEmpty(s),
+                Call::FsetSingleton(t),
+                Call::FsetUnion(t, t),
+                Call::FsetIntersect(t, t),
+                Call::FsetDifference(t, t),
+                Call::FsetMember(t, t),
+                Call::FsetSubset(t, t),
+                Call::FsetSize(t),
+                Call::FsetRange(t, t),
+                Call::FsetMap {
+                    set: t,
+                    add: 0,
+                    mul: 1,
+                },
+                Call::FsetFilter {
+                    set: t,
+                    low: 0,
+                    high: 0,
+                },
+                Call::SortFiniteField(7),
+                Call::FfAdd(vec![t, t]),
+                Call::FfMul(vec![t, t]),
+                Call::FfNeg(t),
+                Call::FfBitsum(vec![t, t]),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

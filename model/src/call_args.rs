@@ -69,6 +69,10 @@ pub enum Family {
     Reads,
     /// Fixedpoint contexts (`fp_*`: Spacer, Datalog) and their check.
     Fixedpoint,
+    /// Z3's finite sets (`sort_finite_set`, `fset_*`, `check_fset`; releases after 4.8.12).
+    FiniteSets,
+    /// Z3's prime fields (`sort_finite_field`, `ff_*`, `check_ff`; releases after 4.8.12).
+    FiniteFields,
 }
 
 impl Family {
@@ -91,6 +95,8 @@ impl Family {
             Family::Rcf => Some("rcf"),
             Family::Algebraic => Some("algebraic"),
             Family::Fixedpoint => Some("fixedpoint"),
+            Family::FiniteSets => Some("finite-sets"),
+            Family::FiniteFields => Some("finite-fields"),
             Family::Sorts
             | Family::Terms
             | Family::Solvers

@@ -136,6 +136,8 @@ pub fn literal(sort: &Sort, value: &str) -> Option<String> {
         },
         Sort::String => string_literal(value),
         Sort::Seq(_) => format!("(as seq.empty {sort})"),
+        // Z3's prime-field elements (its dialect), as Z3 prints them.
+        Sort::FiniteField(_) => format!("(as ff{value} {sort})"),
         _ => return None,
     })
 }

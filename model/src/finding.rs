@@ -193,7 +193,11 @@ impl Check {
             | Check::Quant { .. }
             | Check::Relation { .. }
             | Check::Congruence { .. } => K::Model,
-            Check::Eval { .. } => K::EvalDisagreement,
+            // Z3's values of finite-set terms, or its answer on atoms a witness satisfies,
+            // against the values `crate::fset` computes.
+            Check::Eval { .. } | Check::FiniteSet { .. } | Check::FiniteField { .. } => {
+                K::EvalDisagreement
+            }
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config

@@ -27,6 +27,7 @@ pub mod call_text;
 pub mod datatype;
 pub mod finding;
 pub mod fixedpoint;
+pub mod fset;
 pub mod fuzz;
 pub mod goals;
 pub mod handles;

@@ -371,6 +371,9 @@ pub struct State {
     /// The global parameters the trace set (`set_global`), in order: what
     /// `Z3_global_param_get` must read back (`crate::handles::expected_global`).
     pub globals: Vec<(String, String)>,
+    /// The terms of Z3's finite sets (`fset_*`), each with the call that built it: what
+    /// `crate::fset::value` computes their values from.
+    pub fsets: HashMap<TermId, Call>,
     /// The next fresh number per id kind, for recorders.
     next: [u32; AnyId::KINDS],
 }
@@ -448,6 +451,66 @@ impl State {
     }
 
     /// `id` has sort `sort`, as an argument of `what`.
+    /// The preconditions of `check_fset`: atoms of sort Bool, Int or a finite set, closed,
+    /// each with a value the witnesses give (a term of the family, a literal or a witnessed
+    /// constant: `crate::fset::value`); each witness a `const` once, its
+    /// witness a ground term of its sort.
+    fn fset_check(
+        &self,
+        atoms: &[TermId],
+        witnesses: &[(TermId, TermId)],
+        fields: bool,
+    ) -> Result<(), Violation> {
+        if atoms.is_empty() {
+            return violation("check_fset needs at least one atom");
+        }
+        let mut given = HashMap::new();
+        for (c, w) in witnesses {
+            let (ci, wi) = (self.term(*c)?, self.term(*w)?);
+            if !ci.is_const {
+                return violation(format!("check_fset: {c} is no constant made by `const`"));
+            }
+            if ci.sort != wi.sort {
+                return violation(format!(
+                    "check_fset: {c} has sort {}, its witness {w} sort {}",
+                    ci.sort, wi.sort
+                ));
+            }
+            if given.insert(*c, *w).is_some() {
+                return violation(format!("check_fset: {c} has two witnesses"));
+            }
+            crate::fset::value(self, *w, &HashMap::new())
+                .map_err(|why| Violation(format!("check_fset: witness {w}: {why}")))?;
+        }
+        for a in atoms {
+            let info = self.term(*a)?;
+            let fits = match &info.sort {
+                Sort::FiniteField(_) => fields,
+                Sort::Bool | Sort::Int | Sort::FiniteSet(_) => !fields,
+                _ => false,
+            };
+            if !fits {
+                return violation(format!("check_fset/check_ff: {a} has sort {}", info.sort));
+            }
+            self.closed_term(*a, "check_fset atom")?;
+            crate::fset::value(self, *a, &given)
+                .map_err(|why| Violation(format!("check_fset: {a}: {why}")))?;
+        }
+        Ok(())
+    }
+
+    /// The sort of `id`, a finite set (`sort_finite_set`).
+    fn finite_set_sort(&self, id: TermId, what: &str) -> Result<Sort, Violation> {
+        let sort = self.term_sort(id)?;
+        if matches!(sort, Sort::FiniteSet(_)) {
+            Ok(sort.clone())
+        } else {
+            violation(format!(
+                "{what} of {id}, of sort {sort}, expected a finite set"
+            ))
+        }
+    }
+
     fn same_sort(&self, id: TermId, sort: &Sort, what: &str) -> Result<(), Violation> {
         let other = self.term_sort(id)?;
         if other == sort {
@@ -539,6 +602,18 @@ impl State {
             Call::QuantRebuild { term, .. } => of(term),
             Call::ArrayExt(a, b) => union(&mut [a, b].into_iter()),
             Call::ArrayMap { arrays, .. } => union(&mut arrays.iter()),
+            Call::FsetUnion(a, b)
+            | Call::FsetIntersect(a, b)
+            | Call::FsetDifference(a, b)
+            | Call::FsetMember(a, b)
+            | Call::FsetSubset(a, b)
+            | Call::FsetRange(a, b) => union(&mut [a, b].into_iter()),
+            Call::FfAdd(ts) | Call::FfMul(ts) | Call::FfBitsum(ts) => union(&mut ts.iter()),
+            Call::FfNeg(t)
+            | Call::FsetSingleton(t)
+            | Call::FsetSize(t)
+            | Call::FsetMap { set: t, .. }
+            | Call::FsetFilter { set: t, .. } => of(t),
             Call::Quantifier {
                 vars,
                 body,
@@ -615,6 +690,9 @@ impl State {
                     origin: self.origin_of(call)?,
                 },
             );
+            if crate::fset::is_fset_term_call(call) {
+                self.fsets.insert(t, call.clone());
+            }
         }
         Ok(())
     }
@@ -916,6 +994,79 @@ impl State {
                 }
                 Sort::array(index, range.clone())
             }
+            Call::FfAdd(ts) | Call::FfMul(ts) | Call::FfBitsum(ts) => {
+                let Some(first) = ts.first() else {
+                    return violation(format!("{} needs at least two elements", call.name()));
+                };
+                let sort = self.term_sort(*first)?.clone();
+                if !matches!(sort, Sort::FiniteField(_)) || ts.len() < 2 {
+                    return violation(format!(
+                        "{} needs at least two elements of a finite field, got {} of {sort}",
+                        call.name(),
+                        ts.len()
+                    ));
+                }
+                for t in &ts[1..] {
+                    self.same_sort(*t, &sort, call.name())?;
+                }
+                sort
+            }
+            Call::FfNeg(a) => {
+                let sort = self.term_sort(*a)?.clone();
+                if !matches!(sort, Sort::FiniteField(_)) {
+                    return violation(format!(
+                        "ff_neg of {a}, of sort {sort}, expected a finite field"
+                    ));
+                }
+                sort
+            }
+            Call::FsetEmpty(s) => {
+                let sort = self.sort(*s)?;
+                if !matches!(sort, Sort::FiniteSet(_)) {
+                    return violation(format!(
+                        "fset_empty of {s}, of sort {sort}, expected a finite set sort"
+                    ));
+                }
+                sort.clone()
+            }
+            Call::FsetSingleton(e) => {
+                let element = self.term_sort(*e)?;
+                if !crate::fset::element_fits(element) {
+                    return violation(format!("fset_singleton of {e}, of sort {element}, which is no finite-set element sort"));
+                }
+                Sort::finite_set(element.clone())
+            }
+            Call::FsetUnion(a, b) | Call::FsetIntersect(a, b) | Call::FsetDifference(a, b) => {
+                let sort = self.finite_set_sort(*a, call.name())?;
+                self.same_sort(*b, &sort, call.name())?;
+                sort
+            }
+            Call::FsetSubset(a, b) => {
+                let sort = self.finite_set_sort(*a, call.name())?;
+                self.same_sort(*b, &sort, call.name())?;
+                Sort::Bool
+            }
+            Call::FsetMember(e, set) => {
+                let Sort::FiniteSet(element) = self.finite_set_sort(*set, call.name())? else {
+                    unreachable!("finite_set_sort returns a finite set sort")
+                };
+                self.same_sort(*e, &element, call.name())?;
+                Sort::Bool
+            }
+            Call::FsetSize(set) => {
+                self.finite_set_sort(*set, call.name())?;
+                Sort::Int
+            }
+            Call::FsetRange(low, high) => {
+                self.same_sort(*low, &Sort::Int, call.name())?;
+                self.same_sort(*high, &Sort::Int, call.name())?;
+                Sort::finite_set(Sort::Int)
+            }
+            Call::FsetMap { set, .. } | Call::FsetFilter { set, .. } => {
+                let ints = Sort::finite_set(Sort::Int);
+                self.same_sort(*set, &ints, call.name())?;
+                ints
+            }
             Call::QuantRebuild { function, term } => {
                 let Some(maker) = crate::quant::Maker::by_name(function) else {
                     return violation(format!(
@@ -1195,6 +1346,26 @@ impl State {
                 within_sort_size(size)
             }
             Call::SortSeq(e) => within_sort_size(1 + self.sort(*e)?.size()),
+            Call::SortFiniteField(p) => {
+                if crate::fset::is_field_order(*p) {
+                    Ok(())
+                } else {
+                    violation(format!(
+                        "sort_finite_field {p}: the order is a prime below 2^31"
+                    ))
+                }
+            }
+            Call::SortFiniteSet(e) => {
+                let element = self.sort(*e)?;
+                if crate::fset::element_fits(element) {
+                    Ok(())
+                } else {
+                    violation(format!(
+                        "sort_finite_set of {element}: elements are Int, Bool or bit-vectors of at most {} bits",
+                        crate::fset::MAX_ELEMENT_WIDTH
+                    ))
+                }
+            }
             Call::SortUninterpreted(name) => {
                 if name.is_empty() {
                     violation("an uninterpreted sort needs a name")
@@ -1250,6 +1421,8 @@ impl State {
             | Call::ArrayMap { .. }
             | Call::Qe { .. }
             | Call::Pb { .. }
+            | Call::FsetMap { .. }
+            | Call::FsetFilter { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
@@ -1628,6 +1801,8 @@ impl State {
                         self.rational_polynomial(q).map(drop)
                     }
                     Check::RcfSignConditions(r) => self.rcf(*r).map(drop),
+                    Check::FiniteSet { atoms, witnesses } => self.fset_check(atoms, witnesses, false),
+                    Check::FiniteField { atoms, witnesses } => self.fset_check(atoms, witnesses, true),
                     Check::Chars(t) => {
                         let info = self.term(*t)?;
                         match (&info.sort, &info.origin) {
@@ -1856,7 +2031,14 @@ impl State {
             | Call::DtUpdate { .. }
             | Call::GoalFormula(_)
             | Call::Pb { .. }
+            | Call::FsetMap { .. }
+            | Call::FsetFilter { .. }
             | crate::plain_call!() => {}
+            Call::SortFiniteSet(e) => {
+                let sort = Sort::finite_set(self.sorts[e].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortFiniteField(p) => self.bind_sort(new_id, Sort::FiniteField(*p)),
             Call::NewSolver(kind) => {
                 if let Some(AnyId::Solver(z)) = new_id {
                     self.solvers.insert(z, SolverInfo::new(kind.clone()));
@@ -2453,7 +2635,13 @@ pub fn check_literal(sort: &Sort, value: &str) -> Result<(), Violation> {
         Sort::RoundingMode => matches!(value, "RNE" | "RNA" | "RTP" | "RTN" | "RTZ"),
         Sort::String => true,
         Sort::Seq(_) => value.is_empty(),
-        Sort::Array(..) | Sort::RegLan | Sort::Named(..) => false,
+        Sort::FiniteField(p) => {
+            !value.is_empty()
+                && value.bytes().all(|b| b.is_ascii_digit())
+                && value.len() <= 10
+                && value.parse::<u64>().is_ok_and(|v| v < u64::from(*p))
+        }
+        Sort::Array(..) | Sort::RegLan | Sort::Named(..) | Sort::FiniteSet(_) => false,
     };
     if ok {
         Ok(())

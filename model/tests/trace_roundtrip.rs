@@ -303,7 +303,10 @@ fp_query t1 1000\nreturn unsat\ncheck_fp\ncheck_interrupt z1\ncheck_simplifier z
 const s1 \"q\"\nreturn t5\nlit s1 \"true\"\nreturn t6\ncheck_initial_value z1 t5 t6\ncheck_parser_context t1 t5\n\
 sort_string\nreturn s3\nlit s3 \"ab\"\nreturn t7\ncheck_chars t7\nlit s2 \"1\"\nreturn t8\n\
 check_algebraic_poly t4\ncheck_subresultants t4 t8 and t8 t8\ncheck_rcf_sign_conditions r1\n\
-check_propagator z1 \"enumerate\" t1 t5\ncheck_proof_callback z1\n";
+check_propagator z1 \"enumerate\" t1 t5\ncheck_proof_callback z1\n\
+sort_int\nreturn s4\nsort_finite_set s4\nreturn s5\nconst s5 \"a\"\nreturn t9\nfset_empty s5\nreturn t10\n\
+fset_subset t10 t9\nreturn t11\ncheck_fset t11 with t9 t10\n\
+sort_finite_field 5\nreturn s6\nlit s6 \"4\"\nreturn t12\nff_neg t12\nreturn t13\ncheck_ff t13 with\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::names() {

@@ -26,6 +26,12 @@ pub enum Sort {
     Seq(Arc<Sort>),
     /// A declared (uninterpreted) sort, a datatype or any other named sort with its parameters.
     Named(String, Vec<Sort>),
+    /// `(FiniteSet T)`: Z3's finite sets of T (releases after 4.8.12; `Z3_mk_finite_set_sort`).
+    /// Appended last: binary traces keep the variant numbers of the sorts above.
+    FiniteSet(Arc<Sort>),
+    /// `(_ FiniteField p)`: Z3's prime field of order p (releases after 4.8.12;
+    /// `Z3_mk_finite_field_sort`). Appended last, as `FiniteSet`.
+    FiniteField(u32),
 }
 
 /// The most nodes a sort of a trace may have (`(Array Int Int)` has three). Sorts nest by
@@ -47,7 +53,7 @@ impl Sort {
                     walk(i, budget);
                     walk(e, budget);
                 }
-                Sort::Seq(e) => walk(e, budget),
+                Sort::Seq(e) | Sort::FiniteSet(e) => walk(e, budget),
                 Sort::Named(_, params) => params.iter().for_each(|p| walk(p, budget)),
                 _ => {}
             }
@@ -63,6 +69,10 @@ impl Sort {
 
     pub fn seq(element: Sort) -> Sort {
         Sort::Seq(Arc::new(element))
+    }
+
+    pub fn finite_set(element: Sort) -> Sort {
+        Sort::FiniteSet(Arc::new(element))
     }
 
     pub fn uninterpreted(name: impl Into<String>) -> Sort {
@@ -91,9 +101,11 @@ impl Sort {
     pub fn theory(&self) -> Theory {
         match self {
             Sort::Bool => Theory::Core,
-            Sort::Int | Sort::Real => Theory::Arith,
+            Sort::Int | Sort::Real | Sort::FiniteField(_) => Theory::Arith,
             Sort::BitVec(_) => Theory::Bv,
-            Sort::Array(..) => Theory::Array,
+            // Z3's finite sets are sets of values of the element sort, judged by their own
+            // check (`check_finite_set`), never by the array theory's operations.
+            Sort::Array(..) | Sort::FiniteSet(_) => Theory::Array,
             Sort::FloatingPoint(..) | Sort::RoundingMode => Theory::Fp,
             Sort::String | Sort::Seq(_) => Theory::Strings,
             Sort::RegLan => Theory::Regex,
@@ -115,6 +127,8 @@ impl fmt::Display for Sort {
             Sort::String => f.write_str("String"),
             Sort::RegLan => f.write_str("RegLan"),
             Sort::Seq(e) => write!(f, "(Seq {e})"),
+            Sort::FiniteSet(e) => write!(f, "(FiniteSet {e})"),
+            Sort::FiniteField(p) => write!(f, "(_ FiniteField {p})"),
             Sort::Named(name, params) if params.is_empty() => f.write_str(name),
             Sort::Named(name, params) => {
                 write!(f, "({name}")?;

@@ -336,6 +336,12 @@ const CALL_CATCH_ALLS: &[(&str, &str)] = &[
     ("model/src/call_text.rs", "_ => return None,"),
     // Z3's other maker of a sort: only floating-point and set sorts have one.
     ("mbt/src/round_state.rs", "call => call,"),
+    // The value of a term of Z3's finite sets and prime fields: the state keeps only those
+    // calls in `fsets`, so any other is no term of theirs.
+    (
+        "model/src/fset.rs",
+        "other => return Err(format!(\"`{}` is no finite-set call\", other.name())),",
+    ),
     // The reference state: the free variables of term-building calls (others build none),
     // and the result sort of term-building calls (others: `None`).
     ("model/src/state.rs", "_ => BTreeSet::new(),"),

@@ -343,6 +343,28 @@ impl Writer {
                 let index = self.state.sorts[index].clone();
                 format!("((as const (Array {index} {element})) {v})")
             }
+            // Z3's finite sets (its dialect only): the empty set by its sort, map and filter
+            // over the lambda the executor builds.
+            Call::FsetEmpty(s) if !self.portable => {
+                let sort = self.state.sorts.get(s).ok_or(MISSING)?;
+                format!("(as set.empty {sort})")
+            }
+            Call::FsetMap { set, add, mul } if !self.portable => {
+                let set = self.name(*set).ok_or(MISSING)?;
+                format!(
+                    "(set.map (lambda ((x Int)) (+ (* {} x) {})) {set})",
+                    int(*mul),
+                    int(*add)
+                )
+            }
+            Call::FsetFilter { set, low, high } if !self.portable => {
+                let set = self.name(*set).ok_or(MISSING)?;
+                format!(
+                    "(set.filter (lambda ((x Int)) (and (<= {} x) (<= x {}))) {set})",
+                    int(*low),
+                    int(*high)
+                )
+            }
             // The empty and full sets are constant arrays to Bool (Z3's own form of them).
             Call::EmptySet(s) | Call::FullSet(s) => {
                 let element = self.state.sorts.get(s).ok_or(MISSING)?;
@@ -826,5 +848,14 @@ impl Writer {
                 self.defined.insert(t);
             }
         }
+    }
+}
+
+/// An SMT-LIB Int numeral (a negative one as `(- N)`).
+fn int(n: i32) -> String {
+    if n < 0 {
+        format!("(- {})", n.unsigned_abs())
+    } else {
+        n.to_string()
     }
 }

@@ -58,6 +58,8 @@ fn sort_kind(sort: &Sort) -> &'static str {
         Sort::String => "String",
         Sort::RegLan => "RegLan",
         Sort::Seq(_) => "Seq",
+        Sort::FiniteSet(_) => "FiniteSet",
+        Sort::FiniteField(_) => "FiniteField",
         Sort::Named(..) => "uninterpreted",
     }
 }
@@ -111,6 +113,8 @@ fn traces_cover_every_call_sort_and_operation() {
         "RoundingMode",
         "String",
         "Seq",
+        "FiniteSet",
+        "FiniteField",
         "uninterpreted",
     ] {
         assert!(

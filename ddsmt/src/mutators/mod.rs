@@ -253,11 +253,12 @@ pub fn registry_with(config: &MutatorConfig) -> Vec<Box<dyn Mutator>> {
 /// The theory group a sort belongs to, if it is a theory group.
 fn sort_group(sort: &Sort) -> Option<Group> {
     match sort {
-        Sort::Int | Sort::Real => Some(Group::Arithmetic),
+        Sort::Int | Sort::Real | Sort::FiniteField(_) => Some(Group::Arithmetic),
         Sort::BitVec(_) => Some(Group::Bv),
         Sort::String | Sort::RegLan | Sort::Seq(_) => Some(Group::Strings),
         Sort::FloatingPoint(..) | Sort::RoundingMode => Some(Group::Fp),
         Sort::Array(i, e) => sort_group(i).or_else(|| sort_group(e)),
+        Sort::FiniteSet(e) => sort_group(e),
         Sort::Bool | Sort::Named(..) => None,
     }
 }

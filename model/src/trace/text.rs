@@ -81,6 +81,8 @@ pub const CONSEQUENCE_VARS: &str = "vars";
 
 /// The word between the two polynomials of `check_subresultants`.
 pub const SUBRESULTANTS_SECOND: &str = "and";
+/// The word between the atoms of `check_fset` and its witnesses.
+pub const FSET_WITNESSES: &str = "with";
 
 /// Formats a call as its trace line (without newline): its name, then each argument as the
 /// call's walk (`call_args`) presents it.

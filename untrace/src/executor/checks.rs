@@ -298,6 +298,9 @@ impl Executor {
             Check::Dump(z) => self.check_dump(check, *z),
             Check::Core(z) => self.check_core(check, *z),
             Check::Literal(t) => self.check_literal(check, *t),
+            Check::FiniteSet { atoms, witnesses } | Check::FiniteField { atoms, witnesses } => {
+                self.check_fset(check, atoms, witnesses)
+            }
             Check::Simplify(s) => self.check_simplify(check, *s),
             Check::Quant { model, term } => self.check_quant(check, *model, *term),
             Check::Consequences {

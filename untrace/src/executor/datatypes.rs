@@ -396,7 +396,7 @@ fn aliased(sort: &Sort, z3: &z3::Sort, aliases: &mut Aliases) -> String {
 ///
 /// # Safety
 /// `raw` is a live sort of the thread-local context.
-unsafe fn sort_of_raw(raw: z3_sys::Z3_sort) -> z3::Sort {
+pub(super) unsafe fn sort_of_raw(raw: z3_sys::Z3_sort) -> z3::Sort {
     let ctx = Context::thread_local();
     let c = ctx.get_z3_context();
     let name = CString::new("dt!witness").expect("no NUL");

@@ -25,11 +25,12 @@
 //! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
 //! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
-//! | `wrong-read` | every read-back (`read`, `read_sort`) that answers an integer answers one more, and so do the sizes of `ast_map`'s and `ast_vector`'s containers and `Z3_global_param_get` of a number; `sort_fp_fixed` sees another sort; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated | read-back |
+//! | `wrong-read` | (also: `sort_finite_set` reads another basis, `sort_finite_field` another order) every read-back (`read`, `read_sort`) that answers an integer answers one more, and so do the sizes of `ast_map`'s and `ast_vector`'s containers and `Z3_global_param_get` of a number; `sort_fp_fixed` sees another sort; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated | read-back |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //! | `wrong-rcf` | `rcf_add` and `algebraic_add` make a sum one too large; `check_algebraic_poly` reads `Z3_algebraic_eval`'s signs negated, `check_subresultants` the chain one coefficient short, `check_rcf_sign_conditions` each stated sign negated | rcf |
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
+//! | `wrong-fset` | `check_fset` and `check_ff` read their first atom with its constants replaced wrong (a Bool negated, an Int one more, a set with one more element, a field element one more) | eval-disagreement |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
 //! | `wrong-propagator` | `check_propagator` forgets the first assignment it enumerates and reads the first Boolean value `fixed` reports negated; `check_proof_callback` counts one call of the proof checker more after unsat | propagator, dump |
 //!
@@ -70,6 +71,7 @@ pub enum Fault {
     WrongGoalRead,
     WrongInterrupt,
     WrongPropagator,
+    WrongFset,
 }
 
 impl Fault {
@@ -80,7 +82,7 @@ impl Fault {
                 "{ENV}: expected abort@PAT, hang@PAT, alloc@PAT, error@PAT, flip-solver@N, \
                  wrong-eval@OP, empty-core, dump-false, wrong-model, wrong-numeral, \
                  wrong-simplify, wrong-quantifier, no-proof, wrong-consequence, wrong-cube, \
-                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read, wrong-interrupt or wrong-propagator, got \
+                 drop-subgoal, wrong-opt-value, worse-optimum, wrong-read, wrong-relation, wrong-rcf, wrong-fixedpoint, wrong-goal-read, wrong-interrupt, wrong-propagator or wrong-fset, got \
                  `{text}`"
             )
         };
@@ -115,6 +117,7 @@ impl Fault {
             ("wrong-goal-read", None) => Fault::WrongGoalRead,
             ("wrong-interrupt", None) => Fault::WrongInterrupt,
             ("wrong-propagator", None) => Fault::WrongPropagator,
+            ("wrong-fset", None) => Fault::WrongFset,
             _ => return Err(bad()),
         })
     }

@@ -19,6 +19,7 @@ mod chars;
 mod checks;
 mod datatypes;
 mod fixedpoint;
+pub mod fsets;
 mod guard;
 mod handles;
 mod initial_value;
@@ -1405,6 +1406,12 @@ impl Executor {
             Call::AsArray(func) => {
                 let f = self.func_decl(*func)?;
                 Outcome::Term(Dynamic::from_ast(&self.main(|| f.as_array())?))
+            }
+            Call::SortFiniteSet(element) => self.sort_finite_set(*element)?,
+            Call::SortFiniteField(p) => self.sort_finite_field(*p)?,
+            Call::FsetMap { set, add, mul } => self.fset_map_or_filter(*set, true, *add, *mul)?,
+            Call::FsetFilter { set, low, high } => {
+                self.fset_map_or_filter(*set, false, *low, *high)?
             }
             Call::ArrayMap { func, arrays } => {
                 let f = self.func_decl(*func)?;

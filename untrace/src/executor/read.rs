@@ -40,16 +40,17 @@ pub const CONGRUENCE_FUNCTIONS: &[&str] = &[
     "Z3_solver_congruence_explain",
 ];
 
-/// The constructors of `str.from_code`, `str.from_ubv` and `str.from_sbv`, which only
-/// releases after 4.8.12 have.
+/// The constructors of `bit2bool`, `str.from_code`, `str.from_ubv` and `str.from_sbv`, which
+/// only releases after 4.8.12 have.
 const NEWER_OP_FUNCTIONS: &[&str] = &[
+    "Z3_mk_bit2bool",
     "Z3_mk_string_from_code",
     "Z3_mk_ubv_to_str",
     "Z3_mk_sbv_to_str",
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 8] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 10] = [
     CONGRUENCE_FUNCTIONS,
     super::proof_check::PROOF_CHECK_FUNCTIONS,
     super::propagator::PROPAGATOR_FUNCTIONS,
@@ -58,6 +59,8 @@ const NEWER_FUNCTION_LISTS: [&[&str]; 8] = [
     super::initial_value::INITIAL_VALUE_FUNCTIONS,
     super::parser_context::PARSER_CONTEXT_FUNCTIONS,
     super::chars::CHAR_FUNCTIONS,
+    super::fsets::FSET_FUNCTIONS,
+    super::fsets::FF_FUNCTIONS,
 ];
 
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
@@ -95,6 +98,20 @@ pub fn propagators_available() -> bool {
 /// Whether the loaded libz3 has every function of `check_chars`.
 pub fn chars_available() -> bool {
     super::chars::CHAR_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of Z3's finite sets.
+pub fn finite_sets_available() -> bool {
+    super::fsets::FSET_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of Z3's prime fields.
+pub fn finite_fields_available() -> bool {
+    super::fsets::FF_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
 }
@@ -170,6 +187,29 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::RcfSignConditions(_)) => {
                 super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
             }
+            // The check builds values with the set makers.
+            model::Call::Check(model::Check::FiniteSet { .. }) => {
+                super::fsets::FSET_FUNCTIONS.to_vec()
+            }
+            model::Call::Check(model::Check::FiniteField { .. }) => {
+                super::fsets::FF_FUNCTIONS.to_vec()
+            }
+            call if call.spec().family == model::call_args::Family::FiniteFields => call
+                .spec()
+                .z3
+                .iter()
+                .copied()
+                .filter(|f| super::fsets::FF_FUNCTIONS.contains(f))
+                .collect(),
+            // A finite-set call needs its own functions (those of its description that are
+            // finite-set functions); a term or constant of a finite set sort needed the sort.
+            call if call.spec().family == model::call_args::Family::FiniteSets => call
+                .spec()
+                .z3
+                .iter()
+                .copied()
+                .filter(|f| super::fsets::FSET_FUNCTIONS.contains(f))
+                .collect(),
             model::Call::Check(model::Check::ParserContext(_)) => {
                 super::parser_context::PARSER_CONTEXT_FUNCTIONS.to_vec()
             }

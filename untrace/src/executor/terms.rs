@@ -22,6 +22,9 @@ pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
         Sort::RoundingMode => RoundingMode::round_towards_zero().get_sort(),
         Sort::String => z3::Sort::string(),
         Sort::Seq(e) => z3::Sort::seq(&z3_sort(e)?),
+        // Looked up by name (releases after 4.8.12 only), never linked.
+        Sort::FiniteSet(e) => super::fsets::finite_set_sort(&z3_sort(e)?)?,
+        Sort::FiniteField(p) => super::fsets::finite_field_sort(*p)?,
         Sort::Named(name, params) if params.is_empty() => {
             z3::Sort::uninterpreted(Symbol::String(name.clone()))
         }
@@ -88,6 +91,13 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
             .map_err(|_| format!("string literal {value:?} contains NUL"))?
             .into(),
         Sort::Seq(element) if value.is_empty() => Seq::empty(&z3_sort(element)?).into(),
+        // A field element by its decimal value (`Z3_mk_numeral` of the field's sort).
+        Sort::FiniteField(_) => {
+            let text = CString::new(value).map_err(|_| bad())?;
+            // SAFETY: a plain constructor call on the thread-local context and a live sort.
+            let ast = unsafe { z3_sys::Z3_mk_numeral(raw, text.as_ptr(), z3.get_z3_sort()) };
+            wrap(ast, "a field literal")
+        }
         _ => return Err(bad()),
     })
 }

@@ -227,6 +227,62 @@ impl Lower {
         }
     }
 
+    /// The Int constant and body of `fset_map`'s lambda (`map`: MUL·x + ADD, from `a` and
+    /// `b`) or `fset_filter`'s (LOW <= x <= HIGH).
+    fn fset_lambda_body(&mut self, map: bool, a: i32, b: i32) -> (String, String) {
+        let int = self.fresh("int");
+        self.emit("Z3_mk_int_sort", MAIN, vec![], Some((&int, Ty::Sort)));
+        let x = self.fresh("x");
+        let args = vec![Arg::Str("x".into()), var(&int)];
+        self.emit("Z3_mk_fresh_const", MAIN, args, Some((&x, Ty::Ast)));
+        let (na, nb) = (self.fresh("n"), self.fresh("n"));
+        for (n, v) in [(&na, a), (&nb, b)] {
+            let args = vec![Arg::Int(i64::from(v)), var(&int)];
+            self.emit("Z3_mk_int", MAIN, args, Some((n, Ty::Ast)));
+        }
+        let body = self.fresh("body");
+        let pair = |f: &str, g: &str| Arg::Array(Ty::Ast, vec![var(f), var(g)]);
+        if map {
+            let product = self.fresh("product");
+            let args = vec![Arg::Uint(2), pair(&nb, &x)];
+            self.emit("Z3_mk_mul", MAIN, args, Some((&product, Ty::Ast)));
+            let args = vec![Arg::Uint(2), pair(&product, &na)];
+            self.emit("Z3_mk_add", MAIN, args, Some((&body, Ty::Ast)));
+        } else {
+            let (above, below) = (self.fresh("above"), self.fresh("below"));
+            self.emit(
+                "Z3_mk_le",
+                MAIN,
+                vec![var(&na), var(&x)],
+                Some((&above, Ty::Ast)),
+            );
+            self.emit(
+                "Z3_mk_le",
+                MAIN,
+                vec![var(&x), var(&nb)],
+                Some((&below, Ty::Ast)),
+            );
+            let args = vec![Arg::Uint(2), pair(&above, &below)];
+            self.emit("Z3_mk_and", MAIN, args, Some((&body, Ty::Ast)));
+        }
+        (x, body)
+    }
+
+    /// `function` (`Z3_mk_finite_set_map` or `_filter`) of the lambda of `x` and `body` and
+    /// the set, bound to `b`.
+    fn fset_apply(&mut self, function: &str, (x, body): (String, String), set: TermId, b: &str) {
+        let lambda = self.fresh("lambda");
+        let args = vec![
+            Arg::Uint(1),
+            Arg::Array(Ty::App, vec![Arg::Conv("Z3_to_app", x)]),
+            var(&body),
+        ];
+        self.emit("Z3_mk_lambda_const", MAIN, args, Some((&lambda, Ty::Ast)));
+        let args = vec![var(&lambda), Arg::Var(set.to_string())];
+        self.emit(function, MAIN, args, Some((b, Ty::Ast)));
+        self.ctx_of.insert(b.to_string(), MAIN.into());
+    }
+
     fn emit(&mut self, func: &str, ctx: &str, mut args: Vec<Arg>, bind: Option<(&str, Ty)>) {
         args.insert(0, var(ctx));
         self.emit_owned(func, Some(ctx), args, bind, None);
@@ -810,6 +866,13 @@ impl Lower {
                         self.emit("Z3_mk_string", MAIN, vec![Arg::Str(text)], bind)
                     }
                     Sort::Seq(_) => self.emit("Z3_mk_seq_empty", MAIN, vec![var(&s)], bind),
+                    // A field element by its decimal value, as the executor makes it.
+                    Sort::FiniteField(_) => self.emit(
+                        "Z3_mk_numeral",
+                        MAIN,
+                        vec![Arg::Str(value.clone()), var(&s)],
+                        bind,
+                    ),
                     other => self.note(format!("`lit` of sort {other}: no constructor known")),
                 }
             }
@@ -1215,6 +1278,32 @@ impl Lower {
                     of: formula.to_string(),
                 });
                 self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
+            // Z3's finite sets (newer releases): the sort by its maker; map and filter by
+            // their lambda over a fresh Int constant, as the executor makes it.
+            Call::SortFiniteSet(element) => {
+                self.emit(
+                    "Z3_mk_finite_set_sort",
+                    MAIN,
+                    vec![Arg::Var(element.to_string())],
+                    Some((b, Ty::Sort)),
+                );
+            }
+            Call::SortFiniteField(p) => {
+                self.emit(
+                    "Z3_mk_finite_field_sort",
+                    MAIN,
+                    vec![Arg::Str(p.to_string())],
+                    Some((b, Ty::Sort)),
+                );
+            }
+            Call::FsetMap { set, add, mul } => {
+                let body = self.fset_lambda_body(true, *add, *mul);
+                self.fset_apply("Z3_mk_finite_set_map", body, *set, b);
+            }
+            Call::FsetFilter { set, low, high } => {
+                let body = self.fset_lambda_body(false, *low, *high);
+                self.fset_apply("Z3_mk_finite_set_filter", body, *set, b);
             }
             Call::AsArray(f) => {
                 self.emit(
@@ -2119,6 +2208,8 @@ impl Lower {
             | Check::Simplifier { .. }
             | Check::InitialValue { .. }
             | Check::ParserContext(_)
+            | Check::FiniteSet { .. }
+            | Check::FiniteField { .. }
             | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",

@@ -53,6 +53,8 @@ pub fn simple_constants(sort: &Sort) -> Vec<String> {
         Sort::String => vec!["\"\"".into()],
         Sort::RegLan => vec!["re.none".into(), "re.all".into()],
         Sort::Seq(_) => vec![format!("(as seq.empty {sort})")],
+        Sort::FiniteSet(_) => vec![format!("(as set.empty {sort})")],
+        Sort::FiniteField(_) => vec![format!("(as ff0 {sort})"), format!("(as ff1 {sort})")],
         Sort::Array(_, element) => simple_constants(element)
             .into_iter()
             .take(1)
