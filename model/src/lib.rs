@@ -30,6 +30,7 @@ pub mod fixedpoint;
 pub mod fuzz;
 pub mod goals;
 pub mod handles;
+pub mod introspect;
 pub mod options;
 pub mod quant;
 pub mod rcf;

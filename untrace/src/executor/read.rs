@@ -67,6 +67,12 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .map(|r| r.1)
         .chain(NEWER_FUNCTION_LISTS.iter().flat_map(|l| l.iter().copied()))
         .chain(
+            model::introspect::OPT_READERS
+                .iter()
+                .filter(|r| r.1)
+                .map(|r| r.0),
+        )
+        .chain(
             model::handles::GLOBAL_READERS
                 .iter()
                 .filter(|r| r.2)
@@ -147,6 +153,11 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::Simplifier { .. }) => {
                 super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
             }
+            model::Call::OptRead { function, .. } => model::introspect::OPT_READERS
+                .iter()
+                .filter(|(name, newer)| *newer && name == function)
+                .map(|(name, _)| *name)
+                .collect(),
             model::Call::ReadGlobal { function, .. } => model::handles::GLOBAL_READERS
                 .iter()
                 .filter(|(name, _, newer)| *newer && name == function)

@@ -672,6 +672,55 @@ impl Lower {
                     None,
                 );
             }
+            // The function's table: Z3_add_func_interp with the else value (the
+            // interpretation belongs to the model), each entry's arguments in a vector.
+            Call::ModelFunc {
+                model,
+                func,
+                default,
+                entries,
+            } => {
+                let fi = self.fresh("interp");
+                self.emit(
+                    "Z3_add_func_interp",
+                    MAIN,
+                    vec![
+                        Arg::Var(model.to_string()),
+                        Arg::Var(func.to_string()),
+                        Arg::Var(default.to_string()),
+                    ],
+                    Some((&fi, Ty::Opaque)),
+                );
+                let width = self
+                    .state
+                    .funcs
+                    .get(func)
+                    .map_or(entries.len().max(1), |(domain, _)| domain.len() + 1);
+                for row in entries.chunks(width).filter(|r| r.len() == width) {
+                    let v = self.fresh("args");
+                    self.emit("Z3_mk_ast_vector", MAIN, vec![], Some((&v, Ty::AstVector)));
+                    for a in &row[..width - 1] {
+                        self.emit(
+                            "Z3_ast_vector_push",
+                            MAIN,
+                            vec![var(&v), Arg::Var(a.to_string())],
+                            None,
+                        );
+                    }
+                    self.emit(
+                        "Z3_func_interp_add_entry",
+                        MAIN,
+                        vec![var(&fi), var(&v), Arg::Var(row[width - 1].to_string())],
+                        None,
+                    );
+                }
+                self.emit(
+                    "Z3_func_interp_set_else",
+                    MAIN,
+                    vec![var(&fi), Arg::Var(default.to_string())],
+                    None,
+                );
+            }
             Call::Delete(z) => {
                 let z = z.to_string();
                 let ctx = self.ctx(&z);
@@ -1594,9 +1643,11 @@ impl Lower {
             Call::GoalRead { .. }
             | Call::ProbeApply { .. }
             | Call::CheckSatInterrupted { .. }
-            | Call::SolverRead { .. } => {
+            | Call::SolverRead { .. }
+            | Call::OptRead { .. }
+            | Call::ModelRead { .. } => {
                 self.step(Step::Note(format!(
-                    "`{}`: goal and solver readers, probes and interrupts are not lowered (replay the trace)",
+                    "`{}`: goal, solver, Optimize and model readers, probes and interrupts are not lowered (replay the trace)",
                     model::trace::text::format_call(call)
                 )));
             }
