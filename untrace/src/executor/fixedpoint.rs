@@ -92,7 +92,7 @@ impl Executor {
 
     /// The Z3 declaration of function `f`: its application to fresh constants of its domain,
     /// asked for its declaration (the `z3` crate gives no raw handle of a `FuncDecl`).
-    pub(super) fn raw_decl(&self, f: FuncId) -> Result<Z3_func_decl, ExecError> {
+    fn raw_decl(&self, f: FuncId) -> Result<Z3_func_decl, ExecError> {
         let decl = self
             .funcs
             .get(&f)

@@ -28,6 +28,9 @@ pub struct HandModel {
     /// Functions with their else value and entries (arguments, value), in the order written
     /// (a later `model_func` of the same function replaces its table).
     funcs: Vec<Written>,
+    /// A `model_eval` with completion ran: Z3 completes the model with an interpretation
+    /// of every symbol it met (documented), so a symbol not written may be interpreted.
+    completed: std::cell::Cell<bool>,
 }
 
 impl Drop for HandModel {
@@ -48,11 +51,15 @@ impl HandModel {
             raw,
             consts: Vec::new(),
             funcs: Vec::new(),
+            completed: std::cell::Cell::new(false),
         })
     }
 
     /// Z3's value of `t` (`Z3_model_eval`), if it gives one.
     pub fn eval(&self, t: &Dynamic, completion: bool) -> Option<Dynamic> {
+        if completion {
+            self.completed.set(true);
+        }
         let mut out = std::mem::MaybeUninit::<z3_sys::Z3_ast>::uninit();
         // SAFETY: a live model and term of the main context; Z3 writes `out` where it
         // answers true.
@@ -182,6 +189,37 @@ unsafe fn const_decl(c: Z3_context, t: &Dynamic) -> Option<Z3_func_decl> {
 }
 
 impl Executor {
+    /// The Z3 declaration of function `f`: its application to fresh constants of the trace's
+    /// own sorts of its domain (a datatype sort made again would be another sort), asked for
+    /// its declaration; `None` where a domain sort is none of the trace's.
+    fn decl_raw(&self, f: FuncId) -> Option<Z3_func_decl> {
+        let decl = self.funcs.get(&f)?;
+        let (domain, _) = self.state.funcs.get(&f)?;
+        let sorts: Vec<z3::Sort> = domain
+            .iter()
+            .map(|s| {
+                self.state
+                    .sorts
+                    .iter()
+                    .filter(|(_, sort)| *sort == s)
+                    .find_map(|(id, _)| self.sorts.get(id).cloned())
+            })
+            .collect::<Option<_>>()?;
+        let c = self.main.get_z3_context();
+        guard::guarded(&self.main, || {
+            let args: Vec<Dynamic> = sorts
+                .iter()
+                .map(|s| Dynamic::fresh_const("decl_arg", s))
+                .collect();
+            let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+            let app = decl.apply(&refs);
+            // SAFETY: `app` is a live application; its declaration lives as long as `decl`.
+            unsafe { const_decl(c, &app) }
+        })
+        .ok()
+        .flatten()
+    }
+
     fn hand(&self, m: ModelId) -> Result<&HandModel, ExecError> {
         self.models
             .get(&m)
@@ -231,7 +269,9 @@ impl Executor {
         default: TermId,
         entries: &[TermId],
     ) -> Result<Outcome, ExecError> {
-        let decl = self.raw_decl(func)?;
+        let decl = self
+            .decl_raw(func)
+            .ok_or_else(|| z3err(format!("no declaration of function {func}")))?;
         let width = self.func_decl(func)?.arity() + 1;
         let rows: Vec<(Vec<TermId>, TermId)> = entries
             .chunks(width)
@@ -321,8 +361,11 @@ impl Executor {
                     })
                     .collect::<Vec<_>>()
             })?;
+            let decl = self
+                .decl_raw(*f)
+                .ok_or_else(|| z3err(format!("no declaration of function {f}")))?;
             tables.push(Table {
-                decl: self.raw_decl(*f)?,
+                decl,
                 name: d.name(),
                 arity: d.arity(),
                 default: self.z3_term(*default)?.clone(),
@@ -339,10 +382,16 @@ impl Executor {
             .collect();
         let mut others: Vec<(Z3_func_decl, String)> = Vec::new();
         for f in other_ids {
-            others.push((self.raw_decl(f)?, self.func_decl(f)?.name()));
+            if let Some(decl) = self.decl_raw(f) {
+                others.push((decl, self.func_decl(f)?.name()));
+            }
         }
         others.sort_by(|a, b| a.1.cmp(&b.1));
         let hand = self.hand(m)?;
+        // After a completing evaluation, the functions not written are not judged.
+        if hand.completed.get() {
+            others.clear();
+        }
         let (c, raw) = (hand.c, hand.raw);
         let inject = matches!(self.config.inject, Some(super::inject::Fault::WrongRead));
         // SAFETY (every arm): z3-sys reads of the live model and terms of the main context;

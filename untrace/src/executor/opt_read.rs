@@ -229,21 +229,19 @@ impl Executor {
     pub(super) fn opt_read(&mut self, function: &str, o: OptId) -> Result<Outcome, ExecError> {
         let newer = model::introspect::opt_reader(function)
             .ok_or_else(|| ExecError::Malformed(format!("`{function}` is no Optimize reader")))?;
-        if newer && read::function("Z3_optimize_translate").is_none() {
+        if newer && !read::opt_reader_available(function) {
             return Err(ExecError::Malformed(format!(
                 "{function} is not in the loaded libz3 (Z3 {})",
                 crate::z3_version()
             )));
         }
         let given = self.given(o)?;
+        if matches!(function, "Z3_optimize_to_string" | "Z3_optimize_from_file") {
+            return self.opt_parse_back(function, o, &given);
+        }
         let n_objectives = self.opt_slot(o)?.objectives().len();
         let expected = self.expected_objectives(o)?;
         let inject = matches!(self.config.inject, Some(super::inject::Fault::WrongRead));
-        let folder = tempfile::Builder::new()
-            .prefix("opt-read")
-            .tempdir()
-            .map_err(|e| ExecError::Io(e.to_string()))?;
-        let file = folder.path().join("optimize.smt2");
         let c = self.main.get_z3_context();
         // SAFETY (every block): z3-sys calls on the live main context and the copies made in
         // it, each released on drop; vectors referenced while read.
@@ -251,36 +249,6 @@ impl Executor {
             .main(|| -> Result<Found, String> {
                 let copy = || unsafe { given.copy(c, OPT_READ_RLIMIT, None) }.ok_or("no copy");
                 match function {
-                    "Z3_optimize_to_string" | "Z3_optimize_from_file" => {
-                        let copy = copy()?;
-                        let text = unsafe { z3_text(z3_sys::Z3_optimize_to_string(c, copy.o)) };
-                        let parsed = unsafe { RawOpt::new(c, OPT_READ_RLIMIT) }.ok_or("no copy")?;
-                        if function == "Z3_optimize_from_file" {
-                            std::fs::write(&file, &text).map_err(|e| e.to_string())?;
-                            let path = CString::new(file.to_string_lossy().into_owned())
-                                .map_err(|e| e.to_string())?;
-                            unsafe { z3_sys::Z3_optimize_from_file(c, parsed.o, path.as_ptr()) };
-                        } else {
-                            let source = CString::new(text).map_err(|e| e.to_string())?;
-                            unsafe {
-                                z3_sys::Z3_optimize_from_string(c, parsed.o, source.as_ptr())
-                            };
-                        }
-                        if guard::z3_error(c).is_some() {
-                            return Ok(Found::Holds("opt reads: skipped: text not parsed back"));
-                        }
-                        let (a, b) = unsafe { (copy.check(), parsed.check()) };
-                        let b = flip(b, inject);
-                        let (ba, bb) =
-                            unsafe { (copy.bounds(n_objectives), parsed.bounds(n_objectives)) };
-                        Ok(match differs((a, &ba), (b, &bb)) {
-                            Some(d) => Found::Finding(
-                                FailureKind::Dump,
-                                format!("{o} printed and parsed back {d}"),
-                            ),
-                            None => Found::Holds("opt reads: parsed back"),
-                        })
-                    }
                     "Z3_optimize_get_assertions" => {
                         let copy = copy()?;
                         let got = unsafe {
@@ -413,6 +381,72 @@ impl Executor {
         Ok(Outcome::Value("ok".into()))
     }
 
+    /// `Z3_optimize_to_string` of a copy of O parsed back into a fresh Optimize context,
+    /// from the string (`Z3_optimize_from_string`) or from a file of a private folder
+    /// (`Z3_optimize_from_file`): both answer the same check with the same bounds. Text Z3
+    /// cannot parse back (it declares no uninterpreted sorts, names its own objects) is no
+    /// verdict.
+    fn opt_parse_back(
+        &mut self,
+        function: &str,
+        o: OptId,
+        given: &Given,
+    ) -> Result<Outcome, ExecError> {
+        let n = self.opt_slot(o)?.objectives().len();
+        let inject = matches!(self.config.inject, Some(super::inject::Fault::WrongRead));
+        let c = self.main.get_z3_context();
+        // SAFETY (every block): z3-sys calls on the live main context and the copies made
+        // in it, released on drop.
+        let (copy, parsed, text) = self
+            .main(|| unsafe {
+                let copy = given.copy(c, OPT_READ_RLIMIT, None)?;
+                let text = z3_text(z3_sys::Z3_optimize_to_string(c, copy.o));
+                let parsed = RawOpt::new(c, OPT_READ_RLIMIT)?;
+                Some((copy, parsed, text))
+            })?
+            .ok_or_else(|| z3err("no copy of the Optimize context".into()))?;
+        let folder = tempfile::Builder::new()
+            .prefix("opt-read")
+            .tempdir()
+            .map_err(|e| ExecError::Io(e.to_string()))?;
+        let file = folder.path().join("optimize.smt2");
+        let source = if function == "Z3_optimize_from_file" {
+            std::fs::write(&file, &text).map_err(|e| ExecError::Io(e.to_string()))?;
+            file.to_string_lossy().into_owned()
+        } else {
+            text
+        };
+        let source = CString::new(source).map_err(|e| ExecError::Io(e.to_string()))?;
+        // Z3's log never shows either parser (`z3log::table::NOT_LOGGED`).
+        super::unlogged::note(function_parser(function));
+        let read = guard::guarded(&self.main, || unsafe {
+            if function == "Z3_optimize_from_file" {
+                z3_sys::Z3_optimize_from_file(c, parsed.o, source.as_ptr());
+            } else {
+                z3_sys::Z3_optimize_from_string(c, parsed.o, source.as_ptr());
+            }
+        });
+        if read.is_err() {
+            self.count("opt reads: skipped: text not parsed back");
+            return Ok(Outcome::Value("ok".into()));
+        }
+        let difference = self.main(|| unsafe {
+            let (a, b) = (copy.check(), flip(parsed.check(), inject));
+            differs((a, &copy.bounds(n)), (b, &parsed.bounds(n)))
+        })?;
+        match difference {
+            Some(d) if self.config.run_checks => Err(read_finding(
+                FailureKind::Dump,
+                function,
+                format!("{o} printed and parsed back {d}"),
+            )),
+            _ => {
+                self.count("opt reads: parsed back");
+                Ok(Outcome::Value("ok".into()))
+            }
+        }
+    }
+
     /// O's items as terms, per scope.
     fn given(&self, o: OptId) -> Result<Given, ExecError> {
         let slot = self.opt_slot(o)?;
@@ -469,6 +503,15 @@ impl Executor {
             });
         }
         Ok(out)
+    }
+}
+
+/// The parser a parse-back reader calls.
+fn function_parser(function: &str) -> &'static str {
+    if function == "Z3_optimize_from_file" {
+        "Z3_optimize_from_file"
+    } else {
+        "Z3_optimize_from_string"
     }
 }
 

@@ -119,6 +119,15 @@ pub fn global_available(function: &str) -> bool {
         .is_some_and(|(name, _, newer)| !newer || self::function(name).is_some())
 }
 
+/// Whether the loaded libz3 has the function of the Optimize reader `function`
+/// (`model::introspect::OPT_READERS`; those of releases after 4.8.12 are looked up).
+pub fn opt_reader_available(function: &str) -> bool {
+    model::introspect::OPT_READERS
+        .iter()
+        .find(|(name, _)| *name == function)
+        .is_some_and(|(name, newer)| !newer || self::function(name).is_some())
+}
+
 /// Whether the loaded libz3 has every function of `check_congruence`.
 pub fn congruence_available() -> bool {
     CONGRUENCE_FUNCTIONS.iter().all(|f| function(f).is_some())
