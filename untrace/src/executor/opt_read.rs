@@ -637,7 +637,7 @@ unsafe fn core_judged(
     let copy = given
         .copy(c, OPT_READ_RLIMIT, Some(&mut track))
         .ok_or("no copy")?;
-    // The contradiction at the base level, where every scope sees it.
+    // The contradiction after every constraint, in the innermost scope.
     let label = Bool::fresh_const("opt_label");
     z3_sys::Z3_optimize_assert_and_track(c, copy.o, contradiction.get_z3_ast(), label.get_z3_ast());
     tracked.push((contradiction, label));
