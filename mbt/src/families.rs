@@ -325,6 +325,20 @@ impl Action for Optimize {
                 cx.run(Call::Release(AnyId::Model(m)))?;
             }
         }
+        // Half the time a reader of the context (asked of a copy; those of releases after
+        // 4.8.12 only where the loaded libz3 has them).
+        if cx.rng.random_bool(0.5) {
+            let readers: Vec<&str> = model::introspect::OPT_READERS
+                .iter()
+                .filter(|(name, _)| untrace::executor::read::opt_reader_available(name))
+                .map(|(name, _)| *name)
+                .collect();
+            let function = readers[cx.rng.random_range(0..readers.len())];
+            cx.run(Call::OptRead {
+                function: function.into(),
+                opt: o,
+            })?;
+        }
         if scoped {
             cx.run(Call::OptPop(o))?;
         }

@@ -1391,10 +1391,19 @@ pub fn mk_hand_model(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
             })?;
         }
     }
+    let applied = if !cx.funcs.is_empty() && cx.rng.random_bool(0.5) {
+        hand_func(cx, m)?
+    } else {
+        Vec::new()
+    };
     let terms = cx.pool.all();
+    let mut evaluated: Vec<(TermId, bool)> = Vec::new();
     for _ in 0..cx.rng.random_range(2..=4) {
         let term = terms[cx.rng.random_range(0..terms.len())];
-        let completion = cx.rng.random_bool(0.5);
+        evaluated.push((term, cx.rng.random_bool(0.5)));
+    }
+    evaluated.extend(applied.into_iter().map(|t| (t, false)));
+    for (term, completion) in evaluated {
         let reply = cx.run(Call::ModelEval {
             model: m,
             term,
@@ -1408,8 +1417,72 @@ pub fn mk_hand_model(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
             }))?;
         }
     }
+    let readers = model::introspect::MODEL_READERS;
+    let function = readers[cx.rng.random_range(0..readers.len())];
+    cx.run(Call::ModelRead {
+        function: function.into(),
+        model: m,
+    })?;
     cx.run(Call::Release(model::AnyId::Model(m)))?;
     Ok(true)
+}
+
+/// A function of the round interpreted in hand model `m` by a table of one to three
+/// entries of literals, an entry's arguments now and then written again with another value,
+/// and an else value (`model_func`); returns its applications to the first entry's
+/// arguments and to other literals (the else value), for `model_eval`.
+fn hand_func(cx: &mut RoundState<'_>, m: model::ModelId) -> Result<Vec<TermId>, Failure> {
+    let (func, domain, range) = cx.funcs[cx.rng.random_range(0..cx.funcs.len())].clone();
+    let Some(default) = mk_lit(cx, &range, false)? else {
+        return Ok(Vec::new());
+    };
+    let mut rows: Vec<Vec<TermId>> = Vec::new();
+    for _ in 0..cx.rng.random_range(1..=3) {
+        let mut args = match rows.first() {
+            Some(first) if cx.rng.random_bool(0.3) => first[..domain.len()].to_vec(),
+            _ => {
+                let mut args = Vec::new();
+                for s in &domain {
+                    match mk_lit(cx, s, false)? {
+                        Some(a) => args.push(a),
+                        None => return Ok(Vec::new()),
+                    }
+                }
+                args
+            }
+        };
+        let Some(value) = mk_lit(cx, &range, false)? else {
+            return Ok(Vec::new());
+        };
+        args.push(value);
+        rows.push(args);
+    }
+    let call = Call::ModelFunc {
+        model: m,
+        func,
+        default,
+        entries: rows.concat(),
+    };
+    // Functions the state does not take (special relations, recursive functions).
+    if cx.sut.state().check(&call).is_err() {
+        return Ok(Vec::new());
+    }
+    cx.run(call)?;
+    let mut applied = Vec::new();
+    let first = rows[0][..domain.len()].to_vec();
+    let mut other = Vec::new();
+    for s in &domain {
+        match mk_lit(cx, s, false)? {
+            Some(a) => other.push(a),
+            None => return Ok(applied),
+        }
+    }
+    for args in [first, other] {
+        if let Some(t) = cx.new_term(Call::Apply { func, args }, false)? {
+            applied.push(t);
+        }
+    }
+    Ok(applied)
 }
 
 /// A constant array with a value from the pool, indexed by a scalar sort of the pool.

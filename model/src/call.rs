@@ -1464,6 +1464,26 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 global read function");
                 $v.string(subject, "its subject (a tactic, probe or parameter name, or empty)");
             }
+            // The function is an argument (`crate::introspect::OPT_READERS`); the spec names
+            // the functions every read makes to copy the context.
+            Call::OptRead { function, opt } => {
+                $v.head(spec!("opt_read", Value, Optimize, ["Z3_mk_optimize", "Z3_optimize_inc_ref", "Z3_optimize_assert", "Z3_optimize_assert_soft", "Z3_optimize_minimize", "Z3_optimize_maximize", "Z3_optimize_push", "Z3_optimize_dec_ref"], ApiOnly));
+                $v.string(function, "a Z3 Optimize function");
+                $v.opt(opt);
+            }
+            Call::ModelFunc { model, func, default, entries } => {
+                $v.head(spec!("model_func", None, HandModels, ["Z3_add_func_interp", "Z3_func_interp_inc_ref", "Z3_func_interp_add_entry", "Z3_func_interp_set_else", "Z3_func_interp_dec_ref", "Z3_mk_ast_vector"], ApiOnly));
+                $v.model(model);
+                $v.func(func);
+                $v.term(default);
+                $v.terms(entries, List::Fixed);
+            }
+            // The function is an argument (`crate::introspect::MODEL_READERS`).
+            Call::ModelRead { function, model } => {
+                $v.head(spec!("model_read", Value, HandModels, ["Z3_model_eval"], ApiOnly));
+                $v.string(function, "a Z3 model function");
+                $v.model(model);
+            }
         }
     }};
 }
@@ -2158,6 +2178,31 @@ pub enum Call {
     /// `ff_bitsum tA tB...`: A + 2B + 4C + ... of at least two elements of one field
     /// (`Z3_mk_ff_bitsum`; the arguments are not constrained to bits).
     FfBitsum(Vec<TermId>),
+    /// `opt_read "Z3_FUNCTION" oO`: a reader of Optimize context O
+    /// (`crate::introspect::OPT_READERS`), asked of a copy of O and judged by the executor;
+    /// records `ok`.
+    OptRead {
+        function: String,
+        opt: OptId,
+    },
+    /// `model_func mM fF tE tA... tV ...`: F interpreted in model M built by hand
+    /// (`Z3_add_func_interp`) by a table of entries, each F's arguments tA... then its value
+    /// tV (`Z3_func_interp_add_entry`; an entry for the same arguments again replaces the
+    /// value), and the else value E (`Z3_func_interp_set_else`). Every argument and value is
+    /// a literal (`lit`).
+    ModelFunc {
+        model: ModelId,
+        func: FuncId,
+        default: TermId,
+        entries: Vec<TermId>,
+    },
+    /// `model_read "Z3_FUNCTION" mM`: a reader of model M built by hand
+    /// (`crate::introspect::MODEL_READERS`), judged by the executor against what the trace
+    /// wrote into M; records `ok`.
+    ModelRead {
+        function: String,
+        model: ModelId,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -3309,6 +3354,20 @@ impl Call {
                 Call::FfMul(vec![t, t]),
                 Call::FfNeg(t),
                 Call::FfBitsum(vec![t, t]),
+                Call::OptRead {
+                    function: text(),
+                    opt: OptId(0),
+                },
+                Call::ModelFunc {
+                    model: m,
+                    func: FuncId(0),
+                    default: t,
+                    entries: vec![t, t],
+                },
+                Call::ModelRead {
+                    function: text(),
+                    model: m,
+                },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

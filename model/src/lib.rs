@@ -31,6 +31,7 @@ pub mod fset;
 pub mod fuzz;
 pub mod goals;
 pub mod handles;
+pub mod introspect;
 pub mod options;
 pub mod quant;
 pub mod rcf;

@@ -535,6 +535,51 @@ impl State {
     }
 
     /// `id` is a term without free variables: one that a solver, a model or a check may take.
+    /// `model_func`'s preconditions: M is built by hand; F an uninterpreted function of
+    /// the trace (`fun`) with arguments; the else value and every entry's arguments and
+    /// value literals of F's signature, the entries whole.
+    fn model_func(
+        &self,
+        model: ModelId,
+        func: FuncId,
+        default: TermId,
+        entries: &[TermId],
+    ) -> Result<(), Violation> {
+        if !self.hand_models.contains(&model) {
+            return violation(format!("model {model} is no model built by hand"));
+        }
+        let (domain, range) = defined(&self.funcs, func, "function")?;
+        if domain.is_empty()
+            || self.rec_funcs.contains_key(&func)
+            || self.relations.contains_key(&func)
+        {
+            return violation(format!(
+                "{func} is no uninterpreted function with arguments (`fun`)"
+            ));
+        }
+        let width = domain.len() + 1;
+        if !entries.len().is_multiple_of(width) {
+            return violation(format!(
+                "model_func of {func}: {} terms are no whole entries of {width}",
+                entries.len()
+            ));
+        }
+        let expected = domain.iter().chain(std::iter::once(range)).cycle();
+        for (t, sort) in std::iter::once((&default, range)).chain(entries.iter().zip(expected)) {
+            let info = self.term(*t)?;
+            if !matches!(info.origin, Origin::Lit(_)) {
+                return violation(format!("model_func of {func}: {t} is no literal (`lit`)"));
+            }
+            if info.sort != *sort {
+                return violation(format!(
+                    "model_func of {func}: {t} has sort {}, expected {sort}",
+                    info.sort
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn closed_term(&self, id: TermId, role: &str) -> Result<(), Violation> {
         match self.term(id)?.free_vars.first() {
             None => Ok(()),
@@ -1231,6 +1276,28 @@ impl State {
                 }
             }
             Call::CheckSatInterrupted { solver, .. } => self.solver(*solver).map(drop),
+            Call::OptRead { function, opt } => {
+                self.opt(*opt)?;
+                match crate::introspect::opt_reader(function) {
+                    Some(_) => Ok(()),
+                    None => violation(format!("`{function}` is no Optimize reader")),
+                }
+            }
+            Call::ModelFunc {
+                model,
+                func,
+                default,
+                entries,
+            } => self.model_func(*model, *func, *default, entries),
+            Call::ModelRead { function, model } => {
+                if !self.hand_models.contains(model) {
+                    return violation(format!("model {model} is no model built by hand"));
+                }
+                if !crate::introspect::model_reader(function) {
+                    return violation(format!("`{function}` is no reader of a model"));
+                }
+                Ok(())
+            }
             Call::SolverRead { function, solver } => {
                 let info = self.solver(*solver)?;
                 let Some((_, when)) = crate::goals::solver_reader(function) else {
@@ -2138,6 +2205,8 @@ impl State {
                 }
             }
             Call::GoalRead { .. } | Call::ProbeApply { .. } | Call::SolverRead { .. } => {}
+            // The executor keeps what was written into a model; the state needs no more.
+            Call::OptRead { .. } | Call::ModelFunc { .. } | Call::ModelRead { .. } => {}
             Call::CheckSatInterrupted { solver, .. } => {
                 // Its answer depends on the clock: nothing later may rely on it.
                 let info = self.solver_mut(*solver);

@@ -661,3 +661,74 @@ return \"ok\"\n"
         "solver_read: Z3_solver_get_param_descrs",
     );
 }
+
+/// An Optimize context o1 (`0 < x < 10` hard, `x` maximized, a soft `p` of group g, a scope
+/// with `x + y` minimized) and a model m1 built by hand: `x` is 2, `f(1, true)` written 10,
+/// `f(2, true)` 0, `f(1, true)` again 8, else 7.
+const OPT_MODEL: &str = "sort_int\nreturn s1\nsort_bool\nreturn s2\nconst s1 \"x\"\nreturn t1\n\
+const s1 \"y\"\nreturn t2\nconst s2 \"p\"\nreturn t3\nlit s1 \"0\"\nreturn t4\nlit s1 \"10\"\n\
+return t5\n> t1 t4\nreturn t6\n< t1 t5\nreturn t7\n+ t1 t2\nreturn t8\nopt_new\nreturn o1\n\
+opt_assert o1 t6\nopt_assert o1 t7\nopt_maximize o1 t1\nopt_assert_soft o1 t3 2 \"g\"\n\
+opt_push o1\nopt_minimize o1 t8\nfun \"f\" s1 s1 s2\nreturn f1\nlit s1 \"1\"\nreturn t9\n\
+lit s1 \"2\"\nreturn t10\nlit s2 \"true\"\nreturn t11\nlit s1 \"7\"\nreturn t12\n\
+lit s1 \"8\"\nreturn t13\nmodel_new\nreturn m1\nmodel_const m1 t1 t10\n\
+model_func m1 f1 t12 t9 t11 t5 t10 t11 t4 t9 t11 t13\n";
+
+#[test]
+fn optimize_readers_hold_and_fail_under_wrong_read() {
+    for (function, kind) in [
+        ("Z3_optimize_to_string", FailureKind::Dump),
+        ("Z3_optimize_from_file", FailureKind::Dump),
+        ("Z3_optimize_get_assertions", FailureKind::ReadBack),
+        ("Z3_optimize_get_objectives", FailureKind::ReadBack),
+        ("Z3_optimize_get_lower_as_vector", FailureKind::ReadBack),
+        ("Z3_optimize_get_upper_as_vector", FailureKind::ReadBack),
+        ("Z3_optimize_get_unsat_core", FailureKind::Core),
+        ("Z3_optimize_get_reason_unknown", FailureKind::ReadBack),
+        ("Z3_optimize_get_statistics", FailureKind::ReadBack),
+    ] {
+        let text = format!("{OPT_MODEL}opt_read \"{function}\" o1\nreturn \"ok\"\n");
+        assert_eq!(replay(&text, None).exit, Exit::Ok, "{function}");
+        assert_finding(
+            &replay(&text, Some(Fault::WrongRead)),
+            kind,
+            &format!("opt_read: {function}"),
+        );
+    }
+}
+
+#[test]
+fn a_hand_built_function_table_evaluates_and_reads_back_as_written() {
+    // f(x, true) + f(1, true) = 0 + 8: the entry written last for (1, true) counts.
+    let eval = format!(
+        "{OPT_MODEL}apply f1 t1 t11\nreturn t14\napply f1 t9 t11\nreturn t15\n+ t14 t15\n\
+return t16\nmodel_eval m1 t16 false\nreturn \"8\"\ncheck_eval m1 t16 false\n\
+apply f1 t5 t11\nreturn t17\nmodel_eval m1 t17 true\nreturn \"7\"\ncheck_eval m1 t17 true\n"
+    );
+    let mut options = ReplayOptions::default();
+    options.config.term_texts = true;
+    let trace = model::trace::text::parse(&format!("z3-trace 1\n{eval}")).expect("parses");
+    assert_eq!(replay_trace("t.trace", &trace, &options).exit, Exit::Ok);
+    for function in model::introspect::MODEL_READERS {
+        let text = format!("{OPT_MODEL}model_read \"{function}\" m1\nreturn \"ok\"\n");
+        assert_eq!(replay(&text, None).exit, Exit::Ok, "{function}");
+        assert_finding(
+            &replay(&text, Some(Fault::WrongRead)),
+            FailureKind::ReadBack,
+            &format!("model_read: {function}"),
+        );
+    }
+}
+
+#[test]
+fn a_function_table_takes_literals_of_its_signature_in_whole_entries() {
+    let state_of = |entries: &str| {
+        let text = format!("{OPT_MODEL}model_func m1 f1 {entries}\n");
+        replay(&text, None).exit
+    };
+    // Not a whole entry; a constant as an argument; a Bool where an Int goes.
+    assert_eq!(state_of("t12 t9 t11"), Exit::Malformed);
+    assert_eq!(state_of("t12 t1 t11 t5"), Exit::Malformed);
+    assert_eq!(state_of("t12 t11 t11 t5"), Exit::Malformed);
+    assert_eq!(state_of("t12"), Exit::Ok);
+}

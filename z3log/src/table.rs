@@ -304,6 +304,8 @@ pub const NOT_LOGGED: &[&str] = &[
     "Z3_mk_bvsub_no_underflow",
     "Z3_mk_bvsdiv_no_overflow",
     "Z3_mk_bvneg_no_overflow",
+    "Z3_optimize_from_string",
+    "Z3_optimize_from_file",
     "Z3_mk_fpa_sub",
     "Z3_mk_fpa_mul",
     "Z3_mk_fpa_div",

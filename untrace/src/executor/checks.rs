@@ -1237,11 +1237,20 @@ impl Executor {
     fn model_values(&mut self, m: ModelId) -> Option<&eval::Model> {
         let slot = self.models.get(&m)?;
         if slot.values.is_none() {
-            let text = guard::guarded(&slot.ctx, || z3_model::model_text(&slot.model))
-                .ok()
-                .flatten();
-            // Z3 prints the definitions one after another; the reader wants one list.
-            let values = text.and_then(|t| eval::Model::parse(&format!("({t})")).ok());
+            let values = match (&slot.hand, &self.texts) {
+                // What the trace wrote into a model built by hand, not Z3's reading of it.
+                (Some(hand), Some(texts)) => hand
+                    .definitions(texts, &self.state)
+                    .and_then(|t| eval::Model::parse(&t).ok()),
+                (Some(_), None) => None,
+                (None, _) => {
+                    let text = guard::guarded(&slot.ctx, || z3_model::model_text(&slot.model))
+                        .ok()
+                        .flatten();
+                    // Z3 prints the definitions one after another; the reader wants one list.
+                    text.and_then(|t| eval::Model::parse(&format!("({t})")).ok())
+                }
+            };
             self.count(if values.is_some() { MODELS } else { NO_MODEL });
             if let Some(slot) = self.models.get_mut(&m) {
                 slot.values = Some(values);

@@ -21,12 +21,14 @@ mod datatypes;
 mod fixedpoint;
 pub mod fsets;
 mod guard;
+mod hand_model;
 mod handles;
 mod initial_value;
 pub mod inject;
 mod introspect;
 mod numerals;
 pub mod ops;
+mod opt_read;
 mod optimize;
 mod parser_context;
 pub mod plain;
@@ -196,6 +198,8 @@ struct ModelSlot {
     premises: Vec<TermId>,
     /// The model's values as the independent evaluator reads them, once asked for.
     values: Option<Option<model::eval::Model>>,
+    /// A model built by hand (`model_new`): the model Z3 evaluates, with what was written.
+    hand: Option<hand_model::HandModel>,
 }
 
 /// What a call produced.
@@ -807,30 +811,35 @@ impl Executor {
                 self.define_recursive(*func, vars, *body);
                 Outcome::Nothing
             }
-            Call::NewModel => Outcome::Model(ModelSlot {
-                model: self.main(Model::new)?,
-                ctx: self.main.clone(),
-                foreign: false,
-                premises: Vec::new(),
-                values: None,
-            }),
+            Call::NewModel => {
+                let c = self.main.get_z3_context();
+                let hand = self
+                    .main(|| hand_model::HandModel::new(c))?
+                    .ok_or_else(|| z3err("Z3_mk_model made no model".into()))?;
+                Outcome::Model(ModelSlot {
+                    model: self.main(Model::new)?,
+                    ctx: self.main.clone(),
+                    foreign: false,
+                    premises: Vec::new(),
+                    values: None,
+                    hand: Some(hand),
+                })
+            }
             Call::ModelConst {
                 model,
                 constant,
                 value,
             } => {
-                let (c, v) = (self.z3_term(*constant)?, self.z3_term(*value)?);
-                let slot = self
-                    .models
-                    .get(model)
-                    .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
-                self.main(|| slot.model.add_const_interp(&c.decl(), v))?;
-                // The independent evaluator reads the model again.
-                if let Some(slot) = self.models.get_mut(model) {
-                    slot.values = None;
-                }
+                self.hand_const(*model, *constant, *value)?;
                 Outcome::Nothing
             }
+            Call::ModelFunc {
+                model,
+                func,
+                default,
+                entries,
+            } => self.model_func(*model, *func, *default, entries)?,
+            Call::ModelRead { function, model } => self.model_read(function, *model)?,
             Call::Relation { kind, sort, index } => {
                 let s = self.z3_sort(*sort)?;
                 let index = *index as usize;
@@ -1044,6 +1053,7 @@ impl Executor {
                     foreign,
                     premises,
                     values: None,
+                    hand: None,
                 })
             }
             Call::ModelEval {
@@ -1200,6 +1210,7 @@ impl Executor {
                 self.check_sat_interrupted(*solver, *delay_us)?
             }
             Call::SolverRead { function, solver } => self.solver_read(function, *solver)?,
+            Call::OptRead { function, opt } => self.opt_read(function, *opt)?,
             Call::ApplyTactic {
                 tactic,
                 goal,
@@ -1498,7 +1509,10 @@ impl Executor {
             .ok_or_else(|| ExecError::Malformed(format!("model {model} is not defined")))?;
         let value = guard::guarded(&slot.ctx, || {
             let local = into_context(t, &slot.ctx, slot.foreign);
-            slot.model.eval(&local, completion).map(|v| v.to_string())
+            match &slot.hand {
+                Some(hand) => hand.eval(&local, completion).map(|v| v.to_string()),
+                None => slot.model.eval(&local, completion).map(|v| v.to_string()),
+            }
         })
         .map_err(z3err)?;
         let value =

@@ -46,7 +46,7 @@ pub struct OptSlot {
 }
 
 /// An objective as Z3 numbers them.
-enum Objective {
+pub(super) enum Objective {
     Term {
         term: TermId,
         direction: Direction,
@@ -106,7 +106,7 @@ impl OptSlot {
             .collect()
     }
 
-    fn objectives(&self) -> Vec<Objective> {
+    pub(super) fn objectives(&self) -> Vec<Objective> {
         let mut out: Vec<Objective> = Vec::new();
         let mut groups: Vec<(String, usize)> = Vec::new();
         for item in self.scopes.iter().flatten() {
@@ -155,7 +155,7 @@ struct Judged {
 }
 
 impl Executor {
-    fn opt_slot(&self, o: OptId) -> Result<&OptSlot, ExecError> {
+    pub(super) fn opt_slot(&self, o: OptId) -> Result<&OptSlot, ExecError> {
         self.opts
             .get(&o)
             .ok_or_else(|| ExecError::Malformed(format!("optimize context {o} is not defined")))
@@ -254,6 +254,7 @@ impl Executor {
                     foreign: false,
                     premises: slot.hard(),
                     values: None,
+                    hand: None,
                 }))
             }
             C::OptBound { opt, index, upper } => {
@@ -513,7 +514,7 @@ impl Executor {
 }
 
 /// A soft group's penalty: the sum of the weights of its violated constraints.
-fn penalty(members: &[(Dynamic, u32)]) -> Dynamic {
+pub(super) fn penalty(members: &[(Dynamic, u32)]) -> Dynamic {
     let parts: Vec<Int> = members
         .iter()
         .map(|(t, w)| {

@@ -72,6 +72,12 @@ pub fn newer_functions_present() -> Vec<&'static str> {
         .map(|r| r.1)
         .chain(NEWER_FUNCTION_LISTS.iter().flat_map(|l| l.iter().copied()))
         .chain(
+            model::introspect::OPT_READERS
+                .iter()
+                .filter(|r| r.1)
+                .map(|r| r.0),
+        )
+        .chain(
             model::handles::GLOBAL_READERS
                 .iter()
                 .filter(|r| r.2)
@@ -152,6 +158,14 @@ pub fn sign_conditions_available() -> bool {
         .iter()
         .all(|f| function(f).is_some())
 }
+/// Whether the loaded libz3 has the function of the Optimize reader `function`
+/// (`model::introspect::OPT_READERS`; those of releases after 4.8.12 are looked up).
+pub fn opt_reader_available(function: &str) -> bool {
+    model::introspect::OPT_READERS
+        .iter()
+        .find(|(name, _)| *name == function)
+        .is_some_and(|(name, newer)| !newer || self::function(name).is_some())
+}
 
 /// Whether the loaded libz3 has every function of `check_congruence`.
 pub fn congruence_available() -> bool {
@@ -219,6 +233,11 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::Simplifier { .. }) => {
                 super::simplifier::SIMPLIFIER_FUNCTIONS.to_vec()
             }
+            model::Call::OptRead { function, .. } => model::introspect::OPT_READERS
+                .iter()
+                .filter(|(name, newer)| *newer && name == function)
+                .map(|(name, _)| *name)
+                .collect(),
             model::Call::ReadGlobal { function, .. } => model::handles::GLOBAL_READERS
                 .iter()
                 .filter(|(name, _, newer)| *newer && name == function)

@@ -335,6 +335,12 @@ impl TermTexts {
         }
     }
 
+    /// The SMT-LIB name of a function `fun` declared (recorded by
+    /// [`TermTexts::record_func`]).
+    pub fn func_name(&self, f: FuncId) -> Option<&str> {
+        self.funcs.get(&f).map(String::as_str)
+    }
+
     /// The SMT-LIB `define-fun-rec` of a recursive function `f` (recorded by
     /// [`TermTexts::record_func`]) with parameters `vars` (its `var` terms) and `body`, if the
     /// name and the body have a text; `state` gives the sorts.

@@ -61,6 +61,13 @@ impl SolverInfo {
     }
 }
 
+/// The left side of an equation written into a model built by hand.
+#[derive(Clone, PartialEq, Eq)]
+enum HandLeft {
+    Const(TermId),
+    App(model::FuncId, Vec<TermId>),
+}
+
 #[derive(Clone, Default)]
 struct OptInfo {
     hard: Vec<TermId>,
@@ -88,6 +95,10 @@ struct Lower {
     literals: HashMap<TermId, (Sort, String)>,
     simplified_from: HashMap<TermId, TermId>,
     applied: HashMap<model::call::GoalId, String>,
+    /// What was written into each model built by hand: its equations (a constant or a
+    /// function applied to an entry's arguments, and the value), the last one for the same
+    /// left side counting (as `model_read` judges it).
+    hand_written: HashMap<ModelId, Vec<(HandLeft, TermId)>>,
     param_kinds: Rc<HashMap<String, ParamKind>>,
     n_fresh: u32,
     n_contexts: u32,
@@ -112,6 +123,7 @@ pub fn lower(source: &str, trace: &Trace) -> Program {
         ctx_of: HashMap::new(),
         solvers: HashMap::new(),
         models: HashMap::new(),
+        hand_written: HashMap::new(),
         opts: HashMap::new(),
         translated: HashMap::new(),
         sort_vars: HashMap::new(),
@@ -710,6 +722,7 @@ impl Lower {
                 constant,
                 value,
             } => {
+                self.hand_write(*model, HandLeft::Const(*constant), *value);
                 let d = self.fresh("decl");
                 self.emit(
                     "Z3_get_app_decl",
@@ -727,6 +740,60 @@ impl Lower {
                     ],
                     None,
                 );
+            }
+            // The function's table: Z3_add_func_interp with the else value (the
+            // interpretation belongs to the model), each entry's arguments in a vector.
+            Call::ModelFunc {
+                model,
+                func,
+                default,
+                entries,
+            } => {
+                let fi = self.fresh("interp");
+                self.emit(
+                    "Z3_add_func_interp",
+                    MAIN,
+                    vec![
+                        Arg::Var(model.to_string()),
+                        Arg::Var(func.to_string()),
+                        Arg::Var(default.to_string()),
+                    ],
+                    Some((&fi, Ty::Opaque)),
+                );
+                // An object Z3 hands out unreferenced is released by its next call.
+                self.emit("Z3_func_interp_inc_ref", MAIN, vec![var(&fi)], None);
+                let width = self
+                    .state
+                    .funcs
+                    .get(func)
+                    .map_or(entries.len().max(1), |(domain, _)| domain.len() + 1);
+                for row in entries.chunks(width).filter(|r| r.len() == width) {
+                    let left = HandLeft::App(*func, row[..width - 1].to_vec());
+                    self.hand_write(*model, left, row[width - 1]);
+                    let v = self.fresh("args");
+                    self.emit("Z3_mk_ast_vector", MAIN, vec![], Some((&v, Ty::AstVector)));
+                    for a in &row[..width - 1] {
+                        self.emit(
+                            "Z3_ast_vector_push",
+                            MAIN,
+                            vec![var(&v), Arg::Var(a.to_string())],
+                            None,
+                        );
+                    }
+                    self.emit(
+                        "Z3_func_interp_add_entry",
+                        MAIN,
+                        vec![var(&fi), var(&v), Arg::Var(row[width - 1].to_string())],
+                        None,
+                    );
+                }
+                self.emit(
+                    "Z3_func_interp_set_else",
+                    MAIN,
+                    vec![var(&fi), Arg::Var(default.to_string())],
+                    None,
+                );
+                self.emit("Z3_func_interp_dec_ref", MAIN, vec![var(&fi)], None);
             }
             Call::Delete(z) => {
                 let z = z.to_string();
@@ -1689,6 +1756,19 @@ impl Lower {
                     model::trace::text::format_call(call)
                 )));
             }
+            // The Optimize and model readers are judged by the executor against what the trace
+            // wrote: not expressed (replay the trace).
+            // `Z3_model_extrapolate` is called on the conjunction of the equations written (its
+            // verdict, the result true in the model, is not expressed).
+            Call::ModelRead { function, model } if function == "Z3_model_extrapolate" => {
+                self.extrapolate(*model);
+            }
+            Call::OptRead { .. } | Call::ModelRead { .. } => {
+                self.note(format!(
+                    "`{}`: the Optimize and model readers are judged by untrace: not expressed (replay the trace)",
+                    call.name()
+                ));
+            }
             // Fixedpoint contexts are not lowered yet: a reproducer says so (replay the trace).
             Call::FpNew { .. }
             | Call::FpRegister(_)
@@ -1838,6 +1918,66 @@ impl Lower {
                 );
             }
         }
+    }
+
+    /// Records an equation written into hand model `m`, replacing one of the same left side.
+    fn hand_write(&mut self, m: ModelId, left: HandLeft, value: TermId) {
+        let written = self.hand_written.entry(m).or_default();
+        match written.iter_mut().find(|(l, _)| *l == left) {
+            Some(slot) => slot.1 = value,
+            None => written.push((left, value)),
+        }
+    }
+
+    /// `Z3_model_extrapolate` of model `m` on the conjunction of its written equations.
+    fn extrapolate(&mut self, m: ModelId) {
+        let written = self.hand_written.get(&m).cloned().unwrap_or_default();
+        let mut equations = Vec::new();
+        for (left, value) in written {
+            let lhs = match left {
+                HandLeft::Const(c) => c.to_string(),
+                HandLeft::App(f, args) => {
+                    let app = self.fresh("app");
+                    let a: Vec<Arg> = args.iter().map(|t| Arg::Var(t.to_string())).collect();
+                    self.emit(
+                        "Z3_mk_app",
+                        MAIN,
+                        vec![
+                            Arg::Var(f.to_string()),
+                            Arg::Uint(a.len() as u64),
+                            Arg::Array(Ty::Ast, a),
+                        ],
+                        Some((&app, Ty::Ast)),
+                    );
+                    app
+                }
+            };
+            let eq = self.fresh("eq");
+            self.emit(
+                "Z3_mk_eq",
+                MAIN,
+                vec![var(&lhs), Arg::Var(value.to_string())],
+                Some((&eq, Ty::Ast)),
+            );
+            equations.push(Arg::Var(eq));
+        }
+        let fml = self.fresh("fml");
+        self.emit(
+            "Z3_mk_and",
+            MAIN,
+            vec![
+                Arg::Uint(equations.len() as u64),
+                Arg::Array(Ty::Ast, equations),
+            ],
+            Some((&fml, Ty::Ast)),
+        );
+        let result = self.fresh("extrapolated");
+        self.emit(
+            "Z3_model_extrapolate",
+            MAIN,
+            vec![Arg::Var(m.to_string()), var(&fml)],
+            Some((&result, Ty::Ast)),
+        );
     }
 
     /// The declaration at the head of the first argument of the first formula of a parsed
