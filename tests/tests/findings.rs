@@ -342,7 +342,7 @@ fn wrong_consequences_are_bug_reports() {
 #[test]
 fn wrong_cubes_are_bug_reports() {
     let args = ["--theories", "core,arith"];
-    finding_is_a_bug_report("wrong-cube", "cube", 5, 60, &args, &[]);
+    finding_is_a_bug_report("wrong-cube", "cube", 5, 120, &args, &[]);
 }
 
 #[test]
