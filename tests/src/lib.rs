@@ -73,6 +73,17 @@ pub fn run(name: &str, args: &[&std::ffi::OsStr], envs: &[(&str, &str)]) -> Outp
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 
+/// `untrace TRACE` (with `--z3-lib LIB` where `lib` names one) and `envs`: its output.
+pub fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> Output {
+    let mut args = Vec::new();
+    if let Some(lib) = lib {
+        args.push("--z3-lib".as_ref());
+        args.push(lib.as_os_str());
+    }
+    args.push(trace.as_os_str());
+    run("untrace", &args, envs)
+}
+
 /// The standard error of `out` as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -5,8 +5,8 @@
 //! wrong) is an `eval-disagreement` finding that replays and that ddtrace minimizes on that
 //! Z3; the reproducers of the trace run on it.
 
-use e2e::{other_z3, run, stderr};
-use std::path::{Path, PathBuf};
+use e2e::{other_z3, replay, run, stderr};
+use std::path::PathBuf;
 
 fn trace() -> PathBuf {
     e2e::repo_root().join("traces/newer/finite-sets.trace")
@@ -14,16 +14,6 @@ fn trace() -> PathBuf {
 
 fn fields() -> PathBuf {
     e2e::repo_root().join("traces/newer/finite-fields.trace")
-}
-
-fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> std::process::Output {
-    let mut args = Vec::new();
-    if let Some(lib) = lib {
-        args.push("--z3-lib".as_ref());
-        args.push(lib.as_os_str());
-    }
-    args.push(trace.as_os_str());
-    run("untrace", &args, envs)
 }
 
 #[test]

@@ -4,18 +4,8 @@
 //! wrong answer (injected `wrong-read`) is a finding that names the reader, replays and
 //! that ddtrace minimizes.
 
-use e2e::{example, other_z3, run, stderr};
-use std::path::{Path, PathBuf};
-
-fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> std::process::Output {
-    let mut args = Vec::new();
-    if let Some(lib) = lib {
-        args.push("--z3-lib".as_ref());
-        args.push(lib.as_os_str());
-    }
-    args.push(trace.as_os_str());
-    run("untrace", &args, envs)
-}
+use e2e::{example, other_z3, replay, run, stderr};
+use std::path::PathBuf;
 
 fn newer() -> PathBuf {
     e2e::repo_root().join("traces/newer/opt-translate.trace")

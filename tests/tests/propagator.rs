@@ -7,16 +7,8 @@
 //! reproducer of the example, compiled against the other Z3's z3.h, and its Python
 //! reproducer, run by the other Z3's Python binding, register the same callbacks and exit 0.
 
-use e2e::{other_z3, run, stderr};
+use e2e::{other_z3, replay, run, stderr};
 use std::path::{Path, PathBuf};
-
-fn replay(trace: &Path, lib: &Path, envs: &[(&str, &str)]) -> std::process::Output {
-    run(
-        "untrace",
-        &["--z3-lib".as_ref(), lib.as_os_str(), trace.as_os_str()],
-        envs,
-    )
-}
 
 fn example() -> PathBuf {
     e2e::repo_root().join("traces/newer/propagator.trace")
@@ -41,7 +33,7 @@ fn the_example_trace_replays_on_the_other_z3() {
     let Some(lib) = other_z3("the_example_trace_replays_on_the_other_z3") else {
         return;
     };
-    let out = replay(&example(), &lib, &[]);
+    let out = replay(&example(), Some(&lib), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
@@ -69,9 +61,9 @@ fn a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes() {
             &format!("{name}.trace"),
             &format!("check_propagator z1 \"{mode}"),
         );
-        let clean = replay(&trace, &lib, &[]);
+        let clean = replay(&trace, Some(&lib), &[]);
         assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
-        let out = replay(&trace, &lib, &INJECT);
+        let out = replay(&trace, Some(&lib), &INJECT);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(5), "{err}");
         let signature = format!("signature: propagator|check_propagator: {cause}");
@@ -99,10 +91,10 @@ fn a_wrong_propagator_is_a_finding_in_both_modes_that_replays_and_minimizes() {
             })
             .count();
         assert!(calls < 20, "{text}");
-        let again = replay(&min, &lib, &INJECT);
+        let again = replay(&min, Some(&lib), &INJECT);
         assert_eq!(again.status.code(), Some(5), "{}", stderr(&again));
         assert!(stderr(&again).contains(&signature), "{}", stderr(&again));
-        let clean = replay(&min, &lib, &[]);
+        let clean = replay(&min, Some(&lib), &[]);
         assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
     }
 }
@@ -122,9 +114,9 @@ fn a_proof_checker_called_twice_is_a_finding_that_replays_and_minimizes() {
         .collect();
     let trace = dir.path().join("proof.trace");
     std::fs::write(&trace, kept.join("\n") + "\n").expect("trace written");
-    let clean = replay(&trace, &lib, &[]);
+    let clean = replay(&trace, Some(&lib), &[]);
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
-    let out = replay(&trace, &lib, &INJECT);
+    let out = replay(&trace, Some(&lib), &INJECT);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(5), "{err}");
     let signature =
@@ -144,9 +136,9 @@ fn a_proof_checker_called_twice_is_a_finding_that_replays_and_minimizes() {
         &INJECT,
     );
     assert!(out.status.success(), "ddtrace: {}", stderr(&out));
-    let again = replay(&min, &lib, &INJECT);
+    let again = replay(&min, Some(&lib), &INJECT);
     assert!(stderr(&again).contains(signature), "{}", stderr(&again));
-    let clean = replay(&min, &lib, &[]);
+    let clean = replay(&min, Some(&lib), &[]);
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
 }
 

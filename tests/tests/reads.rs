@@ -3,18 +3,8 @@
 //! before any call runs, and a wrong read-back (injected) is a finding that replays, that
 //! ddtrace minimizes and that a campaign meets.
 
-use e2e::{example, other_z3, run, stderr, summary};
+use e2e::{example, other_z3, replay, run, stderr, summary};
 use std::path::Path;
-
-fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> std::process::Output {
-    let mut args = Vec::new();
-    if let Some(lib) = lib {
-        args.push("--z3-lib".as_ref());
-        args.push(lib.as_os_str());
-    }
-    args.push(trace.as_os_str());
-    run("untrace", &args, envs)
-}
 
 #[test]
 fn read_backs_replay_on_the_linked_z3() {
