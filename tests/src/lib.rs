@@ -84,6 +84,17 @@ pub fn replay(trace: &Path, lib: Option<&Path>, envs: &[(&str, &str)]) -> Output
     run("untrace", &args, envs)
 }
 
+/// `untrace --emit FORMAT OUT TRACE`: the reproducer of `trace` in `format` written to `out`.
+pub fn emit(format: &str, out: &Path, trace: &Path) -> Output {
+    let args = [
+        "--emit".as_ref(),
+        format.as_ref(),
+        out.as_os_str(),
+        trace.as_os_str(),
+    ];
+    run("untrace", &args, &[])
+}
+
 /// The standard error of `out` as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -110,16 +110,7 @@ fn the_python_reproducer_of_finite_sets_runs_on_the_other_z3() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let script = dir.path().join("repro.py");
-    let out = run(
-        "untrace",
-        &[
-            "--emit".as_ref(),
-            "python".as_ref(),
-            script.as_os_str(),
-            trace().as_os_str(),
-        ],
-        &[],
-    );
+    let out = e2e::emit("python", &script, &trace());
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&script).expect("script");
     for f in [

@@ -153,16 +153,7 @@ fn the_reproducers_register_the_callbacks_and_pass_on_the_other_z3() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let source = dir.path().join("repro.c");
-    let out = run(
-        "untrace",
-        &[
-            "--emit".as_ref(),
-            "c".as_ref(),
-            source.as_os_str(),
-            example().as_os_str(),
-        ],
-        &[],
-    );
+    let out = e2e::emit("c", &source, &example());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&source).unwrap();
     for callback in [
@@ -219,16 +210,7 @@ fn the_reproducers_register_the_callbacks_and_pass_on_the_other_z3() {
         return;
     }
     let script = dir.path().join("repro.py");
-    let out = run(
-        "untrace",
-        &[
-            "--emit".as_ref(),
-            "python".as_ref(),
-            script.as_os_str(),
-            example().as_os_str(),
-        ],
-        &[],
-    );
+    let out = e2e::emit("python", &script, &example());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&script).unwrap();
     for callback in [
