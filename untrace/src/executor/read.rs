@@ -349,6 +349,16 @@ unsafe fn decl_parameters(ctx: Z3_context, decl: z3_sys::Z3_func_decl) -> Result
     unsafe {
         for i in 0..Z3_get_decl_num_parameters(ctx, decl) {
             let as_ast = || Z3_get_decl_ast_parameter(ctx, decl, i).ok_or("no AST parameter");
+            // `part` of a sort or function parameter whose own AST is `typed`: marked where
+            // the AST parameter is another object.
+            let checked = |part: String, typed: Option<Z3_ast>| -> Result<String, String> {
+                super::unlogged::note("Z3_is_eq_ast");
+                let ast = as_ast()?;
+                Ok(match typed.is_some_and(|t| Z3_is_eq_ast(ctx, t, ast)) {
+                    true => part,
+                    false => format!("{part} {differs}"),
+                })
+            };
             parts.push(match kind_of(ctx, decl, i) {
                 0 => format!("int {}", Z3_get_decl_int_parameter(ctx, decl, i)),
                 1 => format!("double {:?}", Z3_get_decl_double_parameter(ctx, decl, i)),
@@ -364,32 +374,16 @@ unsafe fn decl_parameters(ctx: Z3_context, decl: z3_sys::Z3_func_decl) -> Result
                     let sort =
                         Z3_get_decl_sort_parameter(ctx, decl, i).ok_or("no sort parameter")?;
                     super::unlogged::note("Z3_sort_to_ast");
-                    super::unlogged::note("Z3_is_eq_ast");
-                    let ast = as_ast()?;
-                    let same = Z3_sort_to_ast(ctx, sort).is_some_and(|s| Z3_is_eq_ast(ctx, s, ast));
-                    let sort = sort_text(ctx, Some(sort))?;
-                    match same {
-                        true => format!("sort {sort}"),
-                        false => format!("sort {sort} {differs}"),
-                    }
+                    let part = format!("sort {}", sort_text(ctx, Some(sort))?);
+                    checked(part, Z3_sort_to_ast(ctx, sort))?
                 }
-                5 => {
-                    super::unlogged::note("Z3_ast_to_string");
-                    format!("ast {}", text(Z3_ast_to_string(ctx, as_ast()?))?)
-                }
+                5 => format!("ast {}", text(Z3_ast_to_string(ctx, as_ast()?))?),
                 6 => {
                     let f = Z3_get_decl_func_decl_parameter(ctx, decl, i)
                         .ok_or("no function parameter")?;
                     super::unlogged::note("Z3_func_decl_to_ast");
-                    super::unlogged::note("Z3_is_eq_ast");
-                    let ast = as_ast()?;
-                    let same =
-                        Z3_func_decl_to_ast(ctx, f).is_some_and(|d| Z3_is_eq_ast(ctx, d, ast));
-                    let name = symbol_text(ctx, Z3_get_decl_name(ctx, f))?;
-                    match same {
-                        true => format!("func_decl {name}"),
-                        false => format!("func_decl {name} {differs}"),
-                    }
+                    let part = format!("func_decl {}", symbol_text(ctx, Z3_get_decl_name(ctx, f))?);
+                    checked(part, Z3_func_decl_to_ast(ctx, f))?
                 }
                 // Kinds of later releases (Z3's own objects: FP numbers, strings): not read.
                 kind => format!("kind {kind}"),
