@@ -134,6 +134,36 @@ fn another_error_than_recorded_is_a_mismatch() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// A tactic words its refusal after the goal it refuses: a trace that records another
+/// refusal of the same kind (a minimized trace keeps the words of its round) still replays,
+/// while a call that refuses only for a reason keeps its words compared.
+#[test]
+fn a_tactic_refusal_in_other_words_is_the_same_refusal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let original = std::fs::read_to_string(common::repo().join("traces/tactics.trace"))
+        .expect("the example trace");
+    let recorded = "return error \"Exception: fail tactic\"";
+    assert_eq!(original.matches(recorded).count(), 1, "{original}");
+    let replay = |name: &str, refusal: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, original.replace(recorded, refusal)).expect("written");
+        let out = untrace(&[path.as_os_str()]);
+        (out.status.code(), stderr(&out))
+    };
+    let (code, err) = replay(
+        "reworded.trace",
+        "return error \"Exception: goal is not in QF_LIA\"",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // A refusal that is no exception of the tactic is another result.
+    let (code, err) = replay(
+        "other-kind.trace",
+        "return error \"Z3_INVALID_ARG: invalid argument\"",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("replay mismatch"), "{err}");
+}
+
 #[test]
 fn a_recorded_error_that_does_not_happen_is_a_mismatch() {
     let dir = tempfile::tempdir().expect("temp dir");
