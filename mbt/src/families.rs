@@ -439,12 +439,13 @@ impl Action for ReadBack {
             }
             _ => {
                 // Half the time a fresh literal (numerals at the edges of machine integers,
-                // FP specials, strings), which the numeral and FP read-backs judge exactly.
-                let t = match cx.rng.random_bool(0.5) {
-                    true => fresh_literal(cx)?.unwrap_or(t),
-                    false => t,
+                // FP specials, strings), which the numeral and FP read-backs judge exactly:
+                // five reads of it, as a floating-point numeral alone has 17 readers.
+                let (t, reads) = match cx.rng.random_bool(0.5) {
+                    true => fresh_literal(cx)?.map_or((t, 2), |lit| (lit, 5)),
+                    false => (t, 2),
                 };
-                if !read_term(cx, t, 2)? {
+                if !read_term(cx, t, reads)? {
                     return Ok(false);
                 }
             }
