@@ -600,7 +600,12 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             R::Depth => typed::<AstToU32>("Z3_get_depth")?(ctx, a).to_string(),
             R::QuantifierId | R::QuantifierSkolemId => {
                 let id: AstToSymbol = typed(reader.name())?;
-                symbol_text(ctx, id(ctx, a))?
+                // A quantifier made without an id (`Z3_mk_exists`) has the null symbol:
+                // Z3 5.x answers it as a null pointer, which is no error.
+                match id(ctx, a) {
+                    None => String::new(),
+                    symbol => symbol_text(ctx, symbol)?,
+                }
             }
             R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),
             R::FpIsInf => flag(Z3_fpa_is_numeral_inf(ctx, a)),
