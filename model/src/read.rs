@@ -455,6 +455,19 @@ pub enum Expect {
     Unjudged,
 }
 
+/// Whether a term's declaration has no parameters: an uninterpreted constant, or an
+/// application of an uninterpreted function (recursive functions and special relations have
+/// parameters).
+fn parameterless(state: &State, origin: &Origin) -> bool {
+    match origin {
+        Origin::Const(_) => true,
+        Origin::Apply { func, .. } => {
+            !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func)
+        }
+        _ => false,
+    }
+}
+
 /// What [`Reader::DeclParameters`] writes after a sort or function parameter whose AST read
 /// (`Z3_get_decl_ast_parameter`) is another object than its typed read.
 pub const DECL_PARAMETER_DIFFERS: &str = "differs from its AST parameter";
@@ -888,16 +901,9 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
             Origin::Quantifier(q) => expected_quantifier(reader, state, q),
             _ => Expect::Unjudged,
         },
-        // Uninterpreted constants and functions have no parameters (recursive functions
-        // and special relations do).
         R::DeclNumParameters => match &info.origin {
-            Origin::Const(_) => Expect::Text("0".into()),
             Origin::AsArray(_) => Expect::Text("1".into()),
-            Origin::Apply { func, .. }
-                if !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func) =>
-            {
-                Expect::Text("0".into())
-            }
+            origin if parameterless(state, origin) => Expect::Text("0".into()),
             _ => Expect::Unjudged,
         },
         // `Z3_PARAMETER_RATIONAL`, numbered alike by every release.
@@ -922,12 +928,7 @@ pub fn expected_for_term(reader: Reader, state: &State, term: TermId) -> Expect 
                 }
             )),
             (Origin::Lit(_), None) if info.sort == Sort::Bool => Expect::Text(String::new()),
-            (Origin::Const(_), _) => Expect::Text(String::new()),
-            (Origin::Apply { func, .. }, _)
-                if !state.rec_funcs.contains_key(func) && !state.relations.contains_key(func) =>
-            {
-                Expect::Text(String::new())
-            }
+            (origin, _) if parameterless(state, origin) => Expect::Text(String::new()),
             (Origin::AsArray(f), _) => state.func_names.get(f).map_or(Expect::Consistent, |n| {
                 Expect::Text(format!("func_decl {n}"))
             }),
