@@ -17,7 +17,7 @@
 //! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
-//! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
+//! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers, and judges a string's bytes read back against one more byte | literal |
 //! | `wrong-quantifier` | `forall` builds an `exists` and the other way round | model |
 //! | `no-proof` | `get_proof` fails as if Z3 had no proof | z3-error (where a proof is due) |
 //! | `wrong-consequence` | every consequence `check_consequences` gets is negated | consequence |
