@@ -101,6 +101,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &Substitute, 2, Main),
     t(Main, &MkQuantifier, 4, Main),
     t(Main, &CheckLiteral, 2, Main),
+    t(Main, &crate::term_makers::SortMakers, 1, Main),
     t(Main, &ParserContextCheck, 1, Main),
     t(Main, &CharsCheck, 1, Main),
     t(Main, &FiniteSets, 1, Main),
