@@ -44,7 +44,7 @@ pub mod round;
 pub mod round_state;
 pub mod stats;
 pub mod summary;
-pub mod term_makers;
 pub mod sut;
+pub mod term_makers;
 pub mod timeline;
 pub mod triage;

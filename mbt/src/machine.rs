@@ -102,6 +102,8 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &MkQuantifier, 4, Main),
     t(Main, &CheckLiteral, 2, Main),
     t(Main, &crate::term_makers::SortMakers, 1, Main),
+    t(Main, &crate::term_makers::MkTermMaker, 1, Main),
+    t(Main, &crate::term_makers::NamedTerms, 1, Main),
     t(Main, &ParserContextCheck, 1, Main),
     t(Main, &CharsCheck, 1, Main),
     t(Main, &FiniteSets, 1, Main),

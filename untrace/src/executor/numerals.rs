@@ -66,10 +66,13 @@ pub fn alternatives(
             }
             // Releases after 4.8.12 only: looked up by name, never linked.
             if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
-                type MkRealInt64 = unsafe extern "C" fn(z3_sys::Z3_context, i64, i64) -> Option<z3_sys::Z3_ast>;
+                type MkRealInt64 =
+                    unsafe extern "C" fn(z3_sys::Z3_context, i64, i64) -> Option<z3_sys::Z3_ast>;
                 // SAFETY: the function's z3_api.h signature.
                 if let Ok(mk) = unsafe { super::read::typed::<MkRealInt64>("Z3_mk_real_int64") } {
-                    push(&mut out, "Z3_mk_real_int64", move |ctx| unsafe { mk(ctx, n, d) });
+                    push(&mut out, "Z3_mk_real_int64", move |ctx| unsafe {
+                        mk(ctx, n, d)
+                    });
                 }
             }
             if let Some(text) = decimal(&num, &den).and_then(|d| c_text(&d)) {
@@ -91,9 +94,13 @@ pub fn alternatives(
         // The characters as bytes (`Z3_mk_lstring`: every byte one character, NUL included),
         // where each is below 256.
         Sort::String => {
-            if let Some(bytes) = string_bytes(value) {
+            if let Some(mut bytes) = string_bytes(value) {
+                // Z3's API log writes the argument as a C string: a NUL after the bytes keeps
+                // it inside the buffer (an empty vector's pointer points nowhere).
+                let len = bytes.len() as u32;
+                bytes.push(0);
                 push(&mut out, "Z3_mk_lstring", move |ctx| unsafe {
-                    z3_sys::Z3_mk_lstring(ctx, bytes.len() as u32, bytes.as_ptr().cast())
+                    z3_sys::Z3_mk_lstring(ctx, len, bytes.as_ptr().cast())
                 });
             }
         }
@@ -125,7 +132,10 @@ fn push(
 /// The characters of a String literal's value as bytes, when every one is below 256 (what
 /// `Z3_mk_lstring` can write).
 pub fn string_bytes(value: &str) -> Option<Vec<u8>> {
-    value.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
+    value
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).ok())
+        .collect()
 }
 
 /// Where Z3's read-backs of a string term built from `bytes` (`Z3_mk_lstring`) disagree with
@@ -151,7 +161,9 @@ pub fn lstring_reads(term: &Dynamic, bytes: &[u8]) -> Result<(), String> {
     .map_err(|e| format!("Z3_get_lstring refused: {e}"))?
     .ok_or("Z3_get_lstring answered no string")?;
     if read != bytes && unescaped(&read).as_deref() != Some(written.as_slice()) {
-        return Err(format!("Z3_get_lstring answers the bytes {read:?}, written {bytes:?}"));
+        return Err(format!(
+            "Z3_get_lstring answers the bytes {read:?}, written {bytes:?}"
+        ));
     }
     // SAFETY: the functions' z3_api.h signatures.
     let (length, contents) = unsafe {
@@ -356,7 +368,13 @@ fn floating_point(
 /// A floating-point value from its IEEE bits as one bit-vector (`Z3_mk_fpa_to_fp_bv`): the
 /// special values by their encodings (a NaN by its quiet pattern, any NaN is the one NaN of
 /// SMT-LIB), numbers by [`components`]. Formats wider than the bindings' numerals are left out.
-fn from_ieee_bits(out: &mut Vec<Alternative>, value: &str, v: f64, (e, sig): (u32, u32), s: z3_sys::Z3_sort) {
+fn from_ieee_bits(
+    out: &mut Vec<Alternative>,
+    value: &str,
+    v: f64,
+    (e, sig): (u32, u32),
+    s: z3_sys::Z3_sort,
+) {
     let all_ones = (BigUint::one() << e) - 1u32;
     let (negative, exponent, significand) = match value {
         "nan" => (false, all_ones, BigUint::one() << (sig - 2)),
@@ -416,7 +434,13 @@ fn ieee_numbers(
     };
     let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
     push(out, "Z3_mk_fpa_to_fp_int_real", move |ctx| unsafe {
-        z3_sys::Z3_mk_fpa_to_fp_int_real(ctx, rne.get_z3_ast(), exp.get_z3_ast(), real.get_z3_ast(), s)
+        z3_sys::Z3_mk_fpa_to_fp_int_real(
+            ctx,
+            rne.get_z3_ast(),
+            exp.get_z3_ast(),
+            real.get_z3_ast(),
+            s,
+        )
     });
 }
 
@@ -564,7 +588,10 @@ mod tests {
         assert_eq!(string_bytes("\u{100}"), None);
         // 5.x escapes NUL and the backslash; a byte of the upper half stays a byte.
         assert_eq!(unescaped(b"ab\\u{0}c"), Some(vec![97, 98, 0, 99]));
-        assert_eq!(unescaped(b"\\u{5c}u{41}\xff"), Some(vec![92, 117, 123, 52, 49, 125, 255]));
+        assert_eq!(
+            unescaped(b"\\u{5c}u{41}\xff"),
+            Some(vec![92, 117, 123, 52, 49, 125, 255])
+        );
         assert_eq!(unescaped(b"\\u{zz}"), None);
     }
 
