@@ -20,43 +20,121 @@ fn pick(cx: &mut RoundState<'_>, sort: &Sort) -> Option<TermId> {
     cx.pool.pick(sort, &mut cx.rng, p)
 }
 
-/// Sorts made by Z3's other makers, each read back: a fixed floating-point format by its own
-/// maker (`sort_fp_fixed`, any of `model::call::FIXED_FP_FORMATS`: the round's formats are
-/// small, so the double and quadruple makers are met only here), its widths read back
-/// (`Z3_fpa_get_ebits`, `Z3_fpa_get_sbits`), and a literal of it through every numeral
-/// constructor (`check_literal`). In rounds with floating point only.
+/// Sorts made by Z3's other makers, each read back, one family a run: a fixed
+/// floating-point format by its own maker (`sort_fp_fixed`, any of
+/// `model::call::FIXED_FP_FORMATS`: the round's formats are small, so the double and
+/// quadruple makers are met only here), its widths read back (`Z3_fpa_get_ebits`,
+/// `Z3_fpa_get_sbits`) and a literal of it through every numeral constructor
+/// (`check_literal`), in rounds with floating point; an array sort of the round by the maker
+/// of n indices (`sort_array_n`), its arity and indices read back (`Z3_get_array_arity` and
+/// `Z3_get_array_sort_domain_n` where the release has them); the regular expressions over
+/// String (`sort_re`), their basis read back (`Z3_get_re_sort_basis`), in rounds with
+/// Strings.
 pub struct SortMakers;
 impl Action for SortMakers {
     fn name(&self) -> &'static str {
         "sort_makers"
     }
     fn applies(&self, cx: &RoundState<'_>) -> bool {
-        cx.budget.main_left > 0
-            && gen::input_sorts(cx)
-                .iter()
-                .any(|s| matches!(s, Sort::FloatingPoint(..)))
+        cx.budget.main_left > 0 && !families(cx).is_empty()
     }
     fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
-        let makers = model::call::FIXED_FP_FORMATS;
-        let (maker, e, s) = makers[cx.rng.random_range(0..makers.len())];
-        let Some(sort) = cx.run(Call::SortFpFixed(maker.into()))?.sort() else {
+        let families = families(cx);
+        let Some(family) = families.get(cx.rng.random_range(0..families.len().max(1))) else {
             return Ok(false);
         };
-        for reader in [Reader::FpEbits, Reader::FpSbits] {
+        match family {
+            SortFamily::FixedFp => fixed_fp(cx),
+            SortFamily::ArrayN(sort) => array_n(cx, sort.clone()),
+            SortFamily::Re => regular_expressions(cx),
+        }
+    }
+}
+
+enum SortFamily {
+    FixedFp,
+    ArrayN(Sort),
+    Re,
+}
+
+/// The sort families of the round that [`SortMakers`] makes again.
+fn families(cx: &RoundState<'_>) -> Vec<SortFamily> {
+    let mut out = Vec::new();
+    let inputs = gen::input_sorts(cx);
+    if inputs.iter().any(|s| matches!(s, Sort::FloatingPoint(..))) {
+        out.push(SortFamily::FixedFp);
+    }
+    if let Some(array) = inputs.iter().find(|s| matches!(s, Sort::Array(..))) {
+        out.push(SortFamily::ArrayN(array.clone()));
+    }
+    if inputs.contains(&Sort::String) {
+        out.push(SortFamily::Re);
+    }
+    out
+}
+
+/// Reads `sort` back with each of `readers` the loaded libz3 has.
+fn read_sort(cx: &mut RoundState<'_>, sort: SortId, readers: &[Reader]) -> Result<(), Failure> {
+    for reader in readers {
+        if untrace::executor::read::available(*reader) {
             cx.run(Call::ReadSort {
                 function: reader.name().into(),
                 sort,
             })?;
         }
-        let Some(value) = gen::numeral_value(&mut cx.rng, &Sort::FloatingPoint(e, s)) else {
-            return Ok(true);
-        };
-        // Not in the pool: a wide format's terms would make the round's checks expensive.
-        if let Some(t) = cx.run(Call::Lit { sort, value })?.term() {
-            cx.run(Call::Check(Check::Literal(t)))?;
-        }
-        Ok(true)
     }
+    Ok(())
+}
+
+fn fixed_fp(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+    let makers = model::call::FIXED_FP_FORMATS;
+    let (maker, e, s) = makers[cx.rng.random_range(0..makers.len())];
+    let Some(sort) = cx.run(Call::SortFpFixed(maker.into()))?.sort() else {
+        return Ok(false);
+    };
+    read_sort(cx, sort, &[Reader::FpEbits, Reader::FpSbits])?;
+    let Some(value) = gen::numeral_value(&mut cx.rng, &Sort::FloatingPoint(e, s)) else {
+        return Ok(true);
+    };
+    // Not in the pool: a wide format's terms would make the round's checks expensive.
+    if let Some(t) = cx.run(Call::Lit { sort, value })?.term() {
+        cx.run(Call::Check(Check::Literal(t)))?;
+    }
+    Ok(true)
+}
+
+fn array_n(cx: &mut RoundState<'_>, array: Sort) -> Result<bool, Failure> {
+    let Sort::Array(index, element) = &array else {
+        return Ok(false);
+    };
+    let (Some(i), Some(e)) = (cx.sort_id(index)?, cx.sort_id(element)?) else {
+        return Ok(false);
+    };
+    let call = Call::SortArrayN {
+        domain: vec![i],
+        range: e,
+    };
+    let Some(sort) = cx.run(call)?.sort() else {
+        return Ok(false);
+    };
+    let readers = [
+        Reader::ArrayArity,
+        Reader::ArrayDomainN,
+        Reader::ArrayDomain,
+    ];
+    read_sort(cx, sort, &readers)?;
+    Ok(true)
+}
+
+fn regular_expressions(cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+    let Some(string) = cx.sort_id(&Sort::String)? else {
+        return Ok(false);
+    };
+    let Some(sort) = cx.run(Call::SortRe(string))?.sort() else {
+        return Ok(false);
+    };
+    read_sort(cx, sort, &[Reader::ReSortBasis, Reader::IsReSort])?;
+    Ok(true)
 }
 
 /// A term of one of Z3's makers the operation table does not hold, into the pool: `divides`
@@ -192,6 +270,10 @@ impl Action for NamedTerms {
         else {
             return Ok(true);
         };
+        cx.run(Call::Read {
+            function: Reader::Domain.name().into(),
+            term: app,
+        })?;
         cx.run(Call::UpdateTerm {
             term: app,
             args: second,

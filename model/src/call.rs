@@ -1516,6 +1516,15 @@ macro_rules! walk_call {
                 $v.sort(range);
                 $v.sorts(domain);
             }
+            Call::SortArrayN { domain, range } => {
+                $v.head(spec!("sort_array_n", Sort, Sorts, ["Z3_mk_array_sort_n", "Z3_is_eq_sort"], Written));
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::SortRe(s) => {
+                $v.head(spec!("sort_re", Sort, Sorts, ["Z3_mk_re_sort"], Written));
+                $v.sort(s);
+            }
             Call::UpdateTerm { term, args } => {
                 $v.head(spec!("update_term", Term, Terms, ["Z3_update_term", "Z3_get_app_decl", "Z3_mk_app", "Z3_is_eq_ast"], ApiOnly));
                 $v.term(term);
@@ -2284,6 +2293,16 @@ pub enum Call {
         term: TermId,
         args: Vec<TermId>,
     },
+    /// `sort_array_n sRANGE sINDEX`: the array sort by Z3's maker of arrays of several
+    /// indices (`Z3_mk_array_sort_n`) with one index (the arrays of traces have one
+    /// dimension); the executor judges that it is the sort `Z3_mk_array_sort` makes.
+    SortArrayN {
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `sort_re sS`: the sort of regular expressions over the String sort S
+    /// (`Z3_mk_re_sort`).
+    SortRe(SortId),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -3470,6 +3489,11 @@ impl Call {
                     term: t,
                     args: vec![t],
                 },
+                Call::SortArrayN {
+                    domain: vec![s],
+                    range: s,
+                },
+                Call::SortRe(s),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

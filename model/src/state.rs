@@ -1552,6 +1552,22 @@ impl State {
             | Call::ConstIntSym { .. }
             | Call::UpdateTerm { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
+            Call::SortArrayN { domain, range } => {
+                if domain.len() != 1 {
+                    return violation(format!(
+                        "sort_array_n of {} indices: the arrays of traces have one",
+                        domain.len()
+                    ));
+                }
+                let size = self.sort(domain[0])?.size() + self.sort(*range)?.size() + 1;
+                within_sort_size(size)
+            }
+            Call::SortRe(s) => match self.sort(*s)? {
+                Sort::String => Ok(()),
+                other => violation(format!(
+                    "sort_re of {other}: regular expressions are over String"
+                )),
+            },
             Call::FunIntSym { domain, range, .. } | Call::FreshFunc { domain, range, .. } => {
                 if let Call::FunIntSym { index, .. } = call {
                     int_symbol(*index)?;
@@ -2130,6 +2146,11 @@ impl State {
                 }
             }
             Call::Divides { .. } | Call::ConstIntSym { .. } | Call::UpdateTerm { .. } => {}
+            Call::SortArrayN { domain, range } => {
+                let sort = Sort::array(self.sorts[&domain[0]].clone(), self.sorts[range].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortRe(_) => self.bind_sort(new_id, Sort::RegLan),
             Call::NewModel => {
                 if let Some(AnyId::Model(m)) = new_id {
                     self.hand_models.insert(m);

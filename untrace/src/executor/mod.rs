@@ -888,6 +888,34 @@ impl Executor {
             }
             // Its description's one Z3 function, called by name (`plain.rs`).
             model::plain_call!() => self.run_plain(call)?,
+            Call::SortArrayN { domain, range } => {
+                let index = domain
+                    .first()
+                    .ok_or_else(|| ExecError::Malformed("sort_array_n without an index".into()))?;
+                let expected = {
+                    let (i, e) = (self.z3_sort(*index)?, self.z3_sort(*range)?);
+                    self.main(|| z3::Sort::array(i, e))?
+                };
+                let (domain, range) = self.z3_signature(domain, *range)?;
+                let (made, same) = self
+                    .main(|| term_makers::array_sort_n(&domain, range, &expected))?
+                    .map_err(z3err)?;
+                let same = same && !matches!(self.config.inject, Some(inject::Fault::WrongRead));
+                if !same && self.config.run_checks {
+                    return Err(read_back_finding(
+                        format!(
+                            "Z3_mk_array_sort_n of one index does not make the sort {expected}"
+                        ),
+                        "Z3_mk_array_sort_n: another sort".into(),
+                    ));
+                }
+                drop(made);
+                Outcome::Sort(expected)
+            }
+            Call::SortRe(s) => {
+                let s = self.z3_sort(*s)?.clone();
+                Outcome::Sort(self.main(|| term_makers::re_sort(&s))?.map_err(z3err)?)
+            }
             Call::Divides { divisor, term } => {
                 let t = self.z3_term(*term)?.clone();
                 Outcome::Term(

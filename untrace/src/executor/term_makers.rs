@@ -239,3 +239,45 @@ fn one_line(t: &Dynamic) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The array sort from `domain` to `range` by `Z3_mk_array_sort_n`, and whether it is the
+/// very sort `expected` (what `Z3_mk_array_sort` made of the same sorts).
+pub fn array_sort_n(
+    domain: &[&z3::Sort],
+    range: &z3::Sort,
+    expected: &z3::Sort,
+) -> Result<(z3::Sort, bool), String> {
+    let ctx = Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let raw_domain: Vec<z3_sys::Z3_sort> = domain.iter().map(|s| s.get_z3_sort()).collect();
+    super::unlogged::note("Z3_is_eq_sort");
+    guard::guarded(&ctx, || {
+        // SAFETY: the function's z3_api.h signature; the sorts live across the call and the
+        // result is wrapped (referenced) before the next call that makes an AST.
+        unsafe {
+            let made = z3_sys::Z3_mk_array_sort_n(
+                raw,
+                raw_domain.len() as u32,
+                raw_domain.as_ptr(),
+                range.get_z3_sort(),
+            )?;
+            let same = z3_sys::Z3_is_eq_sort(raw, made, expected.get_z3_sort());
+            Some((super::datatypes::sort_of_raw(made), same))
+        }
+    })?
+    .ok_or_else(|| "Z3_mk_array_sort_n returned no sort".into())
+}
+
+/// The sort of regular expressions over the sequence sort `seq` (`Z3_mk_re_sort`).
+pub fn re_sort(seq: &z3::Sort) -> Result<z3::Sort, String> {
+    let ctx = Context::thread_local();
+    let raw = ctx.get_z3_context();
+    guard::guarded(&ctx, || {
+        // SAFETY: the function's z3_api.h signature; the result is wrapped at once.
+        unsafe {
+            let made = z3_sys::Z3_mk_re_sort(raw, seq.get_z3_sort())?;
+            Some(super::datatypes::sort_of_raw(made))
+        }
+    })?
+    .ok_or_else(|| "Z3_mk_re_sort returned no sort".into())
+}

@@ -713,6 +713,19 @@ impl Lower {
             model::plain_call!() => {
                 self.expect_direct(call, bind);
             }
+            Call::SortArrayN { domain, range } => {
+                let sorts = domain.iter().map(|s| Arg::Var(s.to_string())).collect();
+                let args = vec![
+                    Arg::Uint(domain.len() as u64),
+                    Arg::Array(Ty::Sort, sorts),
+                    Arg::Var(range.to_string()),
+                ];
+                self.emit("Z3_mk_array_sort_n", MAIN, args, Some((b, Ty::Sort)));
+            }
+            Call::SortRe(s) => {
+                let args = vec![Arg::Var(s.to_string())];
+                self.emit("Z3_mk_re_sort", MAIN, args, Some((b, Ty::Sort)));
+            }
             // Z3 takes the divisor as a numeral term.
             Call::Divides { divisor, term } => {
                 let (int, n) = (self.fresh("int"), self.fresh("n"));
