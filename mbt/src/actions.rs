@@ -1816,9 +1816,9 @@ impl Action for FiniteFields {
     }
 }
 
-/// A numeral of an Int, Real, bit-vector or floating-point sort of the round, then
-/// `check_literal`: the executor builds the same value through every other exact numeral
-/// constructor of Z3's API and compares.
+/// A numeral of an Int, Real, bit-vector or floating-point sort of the round (or a String
+/// literal), then `check_literal`: the executor builds the same value through every other
+/// exact constructor of Z3's API and compares.
 pub struct CheckLiteral;
 impl Action for CheckLiteral {
     fn name(&self) -> &'static str {
@@ -1854,7 +1854,7 @@ fn numeral_sorts<'a>(cx: &'a RoundState<'_>) -> impl Iterator<Item = Sort> + 'a 
     gen::input_sorts(cx).into_iter().filter(|s| {
         matches!(
             s,
-            Sort::Int | Sort::Real | Sort::BitVec(_) | Sort::FloatingPoint(..)
+            Sort::Int | Sort::Real | Sort::BitVec(_) | Sort::FloatingPoint(..) | Sort::String
         )
     })
 }

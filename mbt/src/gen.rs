@@ -231,6 +231,18 @@ pub fn numeral_value(rng: &mut impl Rng, sort: &Sort) -> Option<String> {
             ];
             VALUES[rng.random_range(0..VALUES.len())].to_string()
         }
+        // Characters below 256 (`Z3_mk_lstring` writes bytes): NUL, the escape's own
+        // characters, controls, DEL and the upper half.
+        Sort::String => {
+            const CHARS: &[char] = &[
+                '\0', 'a', 'b', '\\', 'u', '{', '}', '4', '"', '\n', '\u{1f}', '\u{7f}', '\u{80}',
+                '\u{ff}',
+            ];
+            let len = rng.random_range(0..6);
+            (0..len)
+                .map(|_| CHARS[rng.random_range(0..CHARS.len())])
+                .collect()
+        }
         _ => return None,
     })
 }

@@ -45,5 +45,6 @@ pub mod round_state;
 pub mod stats;
 pub mod summary;
 pub mod sut;
+pub mod term_makers;
 pub mod timeline;
 pub mod triage;

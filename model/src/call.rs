@@ -1484,6 +1484,52 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 model function");
                 $v.model(model);
             }
+            Call::Divides { divisor, term } => {
+                $v.head(spec!("divides", Term, Terms, ["Z3_mk_divides", "Z3_mk_unsigned_int"], Smt2::Indexed { head: "divisible", standard: true }));
+                $v.number(divisor, "a divisor");
+                $v.term(term);
+            }
+            Call::SeqLastIndex(s, t) => {
+                $v.head(spec!("seq_last_index", Term, Terms, ["Z3_mk_seq_last_index"], Smt2::Indexed { head: "seq.last_indexof", standard: false }));
+                $v.term(s);
+                $v.term(t);
+            }
+            Call::SetHasSize(set, size) => {
+                $v.head(spec!("set_has_size", Term, Terms, ["Z3_mk_set_has_size"], ApiOnly));
+                $v.term(set);
+                $v.term(size);
+            }
+            Call::ConstIntSym { index, sort } => {
+                $v.head(spec!("const_int_sym", Term, Terms, ["Z3_mk_int_symbol", "Z3_mk_const", "Z3_get_decl_name", "Z3_get_symbol_kind", "Z3_get_symbol_int"], ApiOnly));
+                $v.number(index, "an integer symbol");
+                $v.sort(sort);
+            }
+            Call::FunIntSym { index, domain, range } => {
+                $v.head(spec!("fun_int_sym", Func, Terms, ["Z3_mk_int_symbol", "Z3_mk_func_decl", "Z3_get_decl_name", "Z3_get_symbol_kind", "Z3_get_symbol_int"], ApiOnly));
+                $v.number(index, "an integer symbol");
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::FreshFunc { prefix, domain, range } => {
+                $v.head(spec!("fun_fresh", Func, Terms, ["Z3_mk_fresh_func_decl", "Z3_get_decl_name", "Z3_get_symbol_string", "Z3_get_domain_size", "Z3_get_range"], ApiOnly));
+                $v.string(prefix, "a name prefix");
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::SortArrayN { domain, range } => {
+                $v.head(spec!("sort_array_n", Sort, Sorts, ["Z3_mk_array_sort_n", "Z3_is_eq_sort"], Written));
+                $v.sort(range);
+                $v.sorts(domain);
+            }
+            Call::SortRe(s) => {
+                $v.head(spec!("sort_re", Sort, Sorts, ["Z3_mk_re_sort"], Written));
+                $v.sort(s);
+            }
+            Call::UpdateTerm { term, args } => {
+                $v.head(spec!("update_term", Term, Terms, ["Z3_update_term", "Z3_get_app_decl", "Z3_mk_app", "Z3_is_eq_ast"], ApiOnly));
+                $v.term(term);
+                $v.terms(args, List::Fixed);
+            }
         }
     }};
 }
@@ -1527,6 +1573,8 @@ macro_rules! plain_call {
             | $crate::call::Call::FfMul(..)
             | $crate::call::Call::FfNeg(..)
             | $crate::call::Call::FfBitsum(..)
+            | $crate::call::Call::SeqLastIndex(..)
+            | $crate::call::Call::SetHasSize(..)
     };
 }
 
@@ -2203,6 +2251,58 @@ pub enum Call {
         function: String,
         model: ModelId,
     },
+    /// `divides N tT`: whether N (at least 1) divides the Int T, `((_ divisible N) T)`
+    /// (`Z3_mk_divides` of the numeral N, `Z3_mk_unsigned_int`: Z3 takes a numeral there;
+    /// 4.8.12 refuses every application, which is recorded).
+    Divides {
+        divisor: u32,
+        term: TermId,
+    },
+    /// `seq_last_index tS tT`: the last position of T in S, -1 where there is none
+    /// (`Z3_mk_seq_last_index`; Z3 writes it `seq.last_indexof`, which only releases after
+    /// 4.8.12 parse).
+    SeqLastIndex(TermId, TermId),
+    /// `set_has_size tS tK`: whether set S has K elements (`Z3_mk_set_has_size`: 4.8.12
+    /// refuses it as unsupported, later releases do not have it).
+    SetHasSize(TermId, TermId),
+    /// `const_int_sym N sS`: a constant of sort S named by the integer symbol N
+    /// (`Z3_mk_int_symbol`, `Z3_mk_const`); the executor reads the name back
+    /// (`Z3_get_symbol_kind`, `Z3_get_symbol_int`) and judges it.
+    ConstIntSym {
+        index: u32,
+        sort: SortId,
+    },
+    /// `fun_int_sym N sR sD...`: a function named by the integer symbol N, from the sorts
+    /// D... to R, its name read back and judged as `const_int_sym`'s.
+    FunIntSym {
+        index: u32,
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `fun_fresh "PREFIX" sR sD...`: a function with a fresh name that starts with PREFIX
+    /// (`Z3_mk_fresh_func_decl`); the executor judges its name, domain and range.
+    FreshFunc {
+        prefix: String,
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `update_term tT tA...`: the application T with the arguments A... instead of its own
+    /// (`Z3_update_term`), judged to be the very AST its declaration makes of A...
+    /// (`Z3_mk_app`). T is an `apply` of a function.
+    UpdateTerm {
+        term: TermId,
+        args: Vec<TermId>,
+    },
+    /// `sort_array_n sRANGE sINDEX`: the array sort by Z3's maker of arrays of several
+    /// indices (`Z3_mk_array_sort_n`) with one index (the arrays of traces have one
+    /// dimension); the executor judges that it is the sort `Z3_mk_array_sort` makes.
+    SortArrayN {
+        domain: Vec<SortId>,
+        range: SortId,
+    },
+    /// `sort_re sS`: the sort of regular expressions over the String sort S
+    /// (`Z3_mk_re_sort`).
+    SortRe(SortId),
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -3368,6 +3468,32 @@ impl Call {
                     function: text(),
                     model: m,
                 },
+                Call::Divides {
+                    divisor: 1,
+                    term: t,
+                },
+                Call::SeqLastIndex(t, t),
+                Call::SetHasSize(t, t),
+                Call::ConstIntSym { index: 0, sort: s },
+                Call::FunIntSym {
+                    index: 0,
+                    domain: vec![s],
+                    range: s,
+                },
+                Call::FreshFunc {
+                    prefix: text(),
+                    domain: vec![s],
+                    range: s,
+                },
+                Call::UpdateTerm {
+                    term: t,
+                    args: vec![t],
+                },
+                Call::SortArrayN {
+                    domain: vec![s],
+                    range: s,
+                },
+                Call::SortRe(s),
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

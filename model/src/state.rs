@@ -320,6 +320,15 @@ fn violation<T>(message: impl Into<String>) -> Result<T, Violation> {
     Err(Violation(message.into()))
 }
 
+/// Z3's integer symbols are C ints: an index beyond `i32::MAX` is no symbol.
+fn int_symbol(index: u32) -> Result<(), Violation> {
+    if i32::try_from(index).is_ok() {
+        Ok(())
+    } else {
+        violation(format!("integer symbol {index}: at most {}", i32::MAX))
+    }
+}
+
 /// The object `id` names in `objects`, or the violation "KIND ID is not defined".
 fn defined<'a, K: Eq + std::hash::Hash + fmt::Display, V>(
     objects: &'a HashMap<K, V>,
@@ -646,6 +655,9 @@ impl State {
             }
             Call::QuantRebuild { term, .. } => of(term),
             Call::ArrayExt(a, b) => union(&mut [a, b].into_iter()),
+            Call::Divides { term, .. } => of(term),
+            Call::SeqLastIndex(a, b) | Call::SetHasSize(a, b) => union(&mut [a, b].into_iter()),
+            Call::UpdateTerm { args, .. } => union(&mut args.iter()),
             Call::ArrayMap { arrays, .. } => union(&mut arrays.iter()),
             Call::FsetUnion(a, b)
             | Call::FsetIntersect(a, b)
@@ -1148,6 +1160,52 @@ impl State {
                 }
                 sort
             }
+            Call::Divides { divisor, term } => {
+                if *divisor == 0 {
+                    return violation("divides: the divisor is at least 1");
+                }
+                self.same_sort(*term, &Sort::Int, "divides")?;
+                Sort::Bool
+            }
+            Call::SeqLastIndex(s, t) => {
+                let sort = self.term_sort(*s)?.clone();
+                if !matches!(sort, Sort::String | Sort::Seq(_)) {
+                    return violation(format!(
+                        "seq_last_index of {s}, of sort {sort}, expected a String or sequence"
+                    ));
+                }
+                self.same_sort(*t, &sort, "seq_last_index")?;
+                Sort::Int
+            }
+            Call::SetHasSize(set, size) => {
+                self.set_sort(*set, "set_has_size")?;
+                self.same_sort(*size, &Sort::Int, "set_has_size")?;
+                Sort::Bool
+            }
+            Call::ConstIntSym { index, sort } => {
+                int_symbol(*index)?;
+                self.sort(*sort)?.clone()
+            }
+            Call::UpdateTerm { term, args } => {
+                let Origin::Apply { n_args, func } = &self.term(*term)?.origin else {
+                    return violation(format!(
+                        "update_term of {term}, which is no application of a function (apply)"
+                    ));
+                };
+                if *n_args != args.len() {
+                    return violation(format!(
+                        "update_term of {term}, an application to {n_args} arguments, with {}",
+                        args.len()
+                    ));
+                }
+                let Some((domain, range)) = self.funcs.get(func) else {
+                    return violation(format!("function {func} is not defined"));
+                };
+                for (a, d) in args.iter().zip(domain) {
+                    self.same_sort(*a, d, "update_term argument")?;
+                }
+                range.clone()
+            }
             _ => return Ok(None),
         }))
     }
@@ -1490,7 +1548,35 @@ impl State {
             | Call::Pb { .. }
             | Call::FsetMap { .. }
             | Call::FsetFilter { .. }
+            | Call::Divides { .. }
+            | Call::ConstIntSym { .. }
+            | Call::UpdateTerm { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
+            Call::SortArrayN { domain, range } => {
+                if domain.len() != 1 {
+                    return violation(format!(
+                        "sort_array_n of {} indices: the arrays of traces have one",
+                        domain.len()
+                    ));
+                }
+                let size = self.sort(domain[0])?.size() + self.sort(*range)?.size() + 1;
+                within_sort_size(size)
+            }
+            Call::SortRe(s) => match self.sort(*s)? {
+                Sort::String => Ok(()),
+                other => violation(format!(
+                    "sort_re of {other}: regular expressions are over String"
+                )),
+            },
+            Call::FunIntSym { domain, range, .. } | Call::FreshFunc { domain, range, .. } => {
+                if let Call::FunIntSym { index, .. } = call {
+                    int_symbol(*index)?;
+                }
+                for s in domain.iter().chain(std::iter::once(range)) {
+                    self.sort(*s)?;
+                }
+                Ok(())
+            }
             Call::NewSolver(SolverKind::Default) => Ok(()),
             Call::NewSolver(SolverKind::Logic(logic)) => {
                 if crate::options::LOGICS.contains(&logic.as_str()) {
@@ -2051,6 +2137,20 @@ impl State {
             Call::RecDef { func, .. } => {
                 self.rec_funcs.insert(*func, true);
             }
+            // Functions without a name of the trace's: their applications have no SMT-LIB
+            // text of the round's.
+            Call::FunIntSym { domain, range, .. } | Call::FreshFunc { domain, range, .. } => {
+                if let Some(AnyId::Func(f)) = new_id {
+                    let domain = domain.iter().map(|s| self.sorts[s].clone()).collect();
+                    self.funcs.insert(f, (domain, self.sorts[range].clone()));
+                }
+            }
+            Call::Divides { .. } | Call::ConstIntSym { .. } | Call::UpdateTerm { .. } => {}
+            Call::SortArrayN { domain, range } => {
+                let sort = Sort::array(self.sorts[&domain[0]].clone(), self.sorts[range].clone());
+                self.bind_sort(new_id, sort)
+            }
+            Call::SortRe(_) => self.bind_sort(new_id, Sort::RegLan),
             Call::NewModel => {
                 if let Some(AnyId::Model(m)) = new_id {
                     self.hand_models.insert(m);

@@ -664,6 +664,7 @@ fn strings(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
         "str.prefixof" | "str.suffixof" | "str.contains" | "seq.prefixof" | "seq.suffixof"
         | "seq.contains" => like(&[S, S], &|_| Sort::Bool),
         "str.indexof" | "seq.indexof" => like(&[S, S, Some(Int)], &|_| Int),
+        "seq.last_indexof" => like(&[S, S], &|_| Int),
         "str.replace" | "str.replace_all" | "seq.replace" | "seq.replace_all" => {
             like(&[S, S, S], &same)
         }

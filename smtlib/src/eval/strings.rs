@@ -35,6 +35,18 @@ pub(crate) fn apply(name: &str, idx: &[BigInt], args: &[Value]) -> Option<Result
         "str.suffixof" => str2(name, args).map(|(a, b)| Value::Bool(b.ends_with(a))),
         "str.contains" => str2(name, args).map(|(a, b)| Value::Bool(find(b, a, 0).is_some())),
         "str.indexof" => indexof(args),
+        // Z3's last position of T in S (`Z3_mk_seq_last_index`): -1 where T does not occur,
+        // the length of S for the empty T.
+        "seq.last_indexof" => str2(name, args).map(|(s, t)| {
+            let last = (t.len() <= s.len())
+                .then(|| {
+                    (0..=s.len() - t.len())
+                        .rev()
+                        .find(|p| s[*p..*p + t.len()] == *t)
+                })
+                .flatten();
+            last.map_or(Value::int(-1), Value::int)
+        }),
         "str.replace" => str3(name, args).map(|(s, t, u)| Value::String(replace(s, t, u))),
         "str.replace_all" => str3(name, args).map(|(s, t, u)| Value::String(replace_all(s, t, u))),
         "str.is_digit" => str1(name, args).map(|s| Value::Bool(is_digit(s))),
@@ -322,6 +334,17 @@ mod tests {
 
     fn ap(name: &str, args: &[Value]) -> Value {
         apply(name, &[], args).unwrap().unwrap()
+    }
+
+    #[test]
+    fn last_positions_as_z3_defines_them() {
+        let last = |a: &str, b: &str| ap("seq.last_indexof", &[s(a), s(b)]);
+        assert_eq!(last("abcab", "ab"), Value::int(3));
+        assert_eq!(last("aaa", "aa"), Value::int(1));
+        assert_eq!(last("abc", ""), Value::int(3));
+        assert_eq!(last("", ""), Value::int(0));
+        assert_eq!(last("abc", "d"), Value::int(-1));
+        assert_eq!(last("", "a"), Value::int(-1));
     }
 
     #[test]

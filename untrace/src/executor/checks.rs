@@ -759,6 +759,23 @@ impl Executor {
                 None => self.count("literals: skipped: equality not simplified"),
             }
         }
+        // The string written as bytes reads back as those bytes.
+        let lstring = alternatives.iter().find(|a| a.via == "Z3_mk_lstring");
+        if let (Some(alternative), Some(bytes)) = (lstring, super::numerals::string_bytes(&value)) {
+            let mut bytes = bytes;
+            if perturb {
+                // The injected `wrong-numeral` fault: the reads are judged against other bytes.
+                bytes.push(b'!');
+            }
+            if let Err(message) = super::numerals::lstring_reads(&alternative.term, &bytes) {
+                return Err(Self::finding(
+                    check,
+                    format!("the string literal {value:?} ({t}) written as bytes: {message}"),
+                    "String bytes read back wrong".into(),
+                ));
+            }
+            self.count("literals: string bytes read back");
+        }
         Ok(())
     }
 
@@ -1405,6 +1422,7 @@ fn sort_kind(sort: &model::Sort) -> &'static str {
         Sort::Real => "Real",
         Sort::BitVec(_) => "BitVec",
         Sort::FloatingPoint(..) => "FloatingPoint",
+        Sort::String => "String",
         _ => "literal",
     }
 }

@@ -17,7 +17,7 @@
 //! | `wrong-model` | `assert` asserts the negation of its term | model |
 //! | `dump-false` | the dump check parses `(assert false)` after the dump | dump |
 //! | `wrong-simplify` | `simplify` and `simplify_with` of a Bool term answer its negation | simplify |
-//! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers | literal |
+//! | `wrong-numeral` | `check_literal` builds integer values one too large by machine integers, and judges a string's bytes read back against one more byte | literal |
 //! | `wrong-quantifier` | `forall` builds an `exists` and the other way round | model |
 //! | `no-proof` | `get_proof` fails as if Z3 had no proof | z3-error (where a proof is due) |
 //! | `wrong-consequence` | every consequence `check_consequences` gets is negated | consequence |
@@ -25,7 +25,7 @@
 //! | `drop-subgoal` | `check_goal` reads every subgoal with `false` added | tactic |
 //! | `wrong-opt-value` | `check_opt_values` reads each reported optimum one too large | optimize |
 //! | `worse-optimum` | `check_opt_better` reads each objective's value in the model one step worse | optimize |
-//! | `wrong-read` | (also: `sort_finite_set` reads another basis, `sort_finite_field` another order) every read-back (`read`, `read_sort`) that answers an integer answers one more, and so do the sizes of `ast_map`'s and `ast_vector`'s containers and `Z3_global_param_get` of a number; `sort_fp_fixed` sees another sort; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated; every `opt_read` and `model_read` reader reads its component wrong (a parsed-back or translated context's answer flipped, an assertion list, objective count, bound vector, core, reason, statistics entry, table, `has_interp`, name, value or extrapolation otherwise) | read-back (`opt_read`: also dump, core, shadow) |
+//! | `wrong-read` | (also: `sort_finite_set` reads another basis, `sort_finite_field` another order) every read-back (`read`, `read_sort`) that answers an integer answers one more, and so do the sizes of `ast_map`'s and `ast_vector`'s containers and `Z3_global_param_get` of a number; `sort_fp_fixed` sees another sort; `const_int_sym`, `fun_int_sym`, `fun_fresh` and `update_term` judge their answer wrong; `quant_rebuild` reads the weight one more; `qe_project`/`qe_lite` read their result's value in the model negated; every `opt_read` and `model_read` reader reads its component wrong (a parsed-back or translated context's answer flipped, an assertion list, objective count, bound vector, core, reason, statistics entry, table, `has_interp`, name, value or extrapolation otherwise) | read-back (`opt_read`: also dump, core, shadow) |
 //! | `wrong-relation` | `check_relation` reads the relation of its first value to itself as false | model |
 //! | `wrong-rcf` | `rcf_add` and `algebraic_add` make a sum one too large; `check_algebraic_poly` reads `Z3_algebraic_eval`'s signs negated, `check_subresultants` the chain one coefficient short, `check_rcf_sign_conditions` each stated sign negated | rcf |
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |

@@ -3,8 +3,11 @@
 //! value from its text (`Z3_mk_numeral`, or `Z3_mk_fpa_numeral_double` and the special values
 //! for floating point); [`alternatives`] builds the same value from machine integers of each
 //! width and signedness, from numerator and denominator, from a decimal string, from bits,
-//! from a float, and from IEEE components. Each constructor has its own code path in Z3 (and
-//! its own conversions in the bindings), and each is where a wrong numeral would come from.
+//! from a float, from IEEE components (as bit-vectors, as machine integers, as one bit-vector
+//! of IEEE bits, as an Int exponent and a Real significand), and a String from its bytes
+//! (`Z3_mk_lstring`, read back by [`lstring_reads`]). Each constructor has its own code path in
+//! Z3 (and its own conversions in the bindings), and each is where a wrong numeral would come
+//! from.
 //!
 //! Only exact constructions are offered: a constructor that would round (a double for a
 //! Real, a float for a value that is no float) is left out, so a difference is a bug.
@@ -61,6 +64,17 @@ pub fn alternatives(
                     z3_sys::Z3_mk_real(ctx, n, d)
                 });
             }
+            // Releases after 4.8.12 only: looked up by name, never linked.
+            if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
+                type MkRealInt64 =
+                    unsafe extern "C" fn(z3_sys::Z3_context, i64, i64) -> Option<z3_sys::Z3_ast>;
+                // SAFETY: the function's z3_api.h signature.
+                if let Ok(mk) = unsafe { super::read::typed::<MkRealInt64>("Z3_mk_real_int64") } {
+                    push(&mut out, "Z3_mk_real_int64", move |ctx| unsafe {
+                        mk(ctx, n, d)
+                    });
+                }
+            }
             if let Some(text) = decimal(&num, &den).and_then(|d| c_text(&d)) {
                 push(&mut out, "Z3_mk_numeral (decimal)", move |ctx| unsafe {
                     z3_sys::Z3_mk_numeral(ctx, text.as_ptr(), s)
@@ -77,6 +91,19 @@ pub fn alternatives(
             bit_vector(&mut out, &v, *width, s);
         }
         Sort::FloatingPoint(e, sig) => floating_point(&mut out, value, (*e, *sig), s),
+        // The characters as bytes (`Z3_mk_lstring`: every byte one character, NUL included),
+        // where each is below 256.
+        Sort::String => {
+            if let Some(mut bytes) = string_bytes(value) {
+                // Z3's API log writes the argument as a C string: a NUL after the bytes keeps
+                // it inside the buffer (an empty vector's pointer points nowhere).
+                let len = bytes.len() as u32;
+                bytes.push(0);
+                push(&mut out, "Z3_mk_lstring", move |ctx| unsafe {
+                    z3_sys::Z3_mk_lstring(ctx, len, bytes.as_ptr().cast())
+                });
+            }
+        }
         _ => {}
     }
     out
@@ -100,6 +127,85 @@ fn push(
         via,
         term: unsafe { Dynamic::wrap(&ctx, ast) },
     });
+}
+
+/// The characters of a String literal's value as bytes, when every one is below 256 (what
+/// `Z3_mk_lstring` can write).
+pub fn string_bytes(value: &str) -> Option<Vec<u8>> {
+    value
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).ok())
+        .collect()
+}
+
+/// Where Z3's read-backs of a string term built from `bytes` (`Z3_mk_lstring`) disagree with
+/// them: `Z3_get_lstring` (4.8.12 answers the bytes as written; later releases write a
+/// character as its `\u{H}` escape where they choose to, which reads back to the same
+/// characters: either is right, a lost or changed character is not), and, where the loaded
+/// libz3 has them (releases after 4.8.12, looked up by name), `Z3_get_string_length` and
+/// `Z3_get_string_contents` (the characters as code points).
+pub fn lstring_reads(term: &Dynamic, bytes: &[u8]) -> Result<(), String> {
+    type Length = unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast) -> u32;
+    type Contents = unsafe extern "C" fn(z3_sys::Z3_context, z3_sys::Z3_ast, u32, *mut u32);
+    let ctx = Context::thread_local();
+    let (raw, ast) = (ctx.get_z3_context(), term.get_z3_ast());
+    let written: Vec<u32> = bytes.iter().map(|b| u32::from(*b)).collect();
+    let mut n = 0u32;
+    super::unlogged::note("Z3_get_lstring");
+    // SAFETY: a string term of the thread-local context; Z3 owns the buffer until its next
+    // call, and it is copied at once.
+    let read = guard::in_context(&ctx, || unsafe {
+        let p = z3_sys::Z3_get_lstring(raw, ast, &mut n);
+        (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), n as usize).to_vec())
+    })
+    .map_err(|e| format!("Z3_get_lstring refused: {e}"))?
+    .ok_or("Z3_get_lstring answered no string")?;
+    if read != bytes && unescaped(&read).as_deref() != Some(written.as_slice()) {
+        return Err(format!(
+            "Z3_get_lstring answers the bytes {read:?}, written {bytes:?}"
+        ));
+    }
+    // SAFETY: the functions' z3_api.h signatures.
+    let (length, contents) = unsafe {
+        (
+            super::read::typed::<Length>("Z3_get_string_length"),
+            super::read::typed::<Contents>("Z3_get_string_contents"),
+        )
+    };
+    if let (Ok(length), Ok(contents)) = (length, contents) {
+        // SAFETY: as above; the buffer holds the length Z3 answered.
+        let read = guard::in_context(&ctx, || unsafe {
+            let len = length(raw, ast);
+            let mut out = vec![0u32; len as usize];
+            contents(raw, ast, len, out.as_mut_ptr());
+            out
+        })
+        .map_err(|e| format!("Z3_get_string_contents refused: {e}"))?;
+        if read != written {
+            return Err(format!(
+                "Z3_get_string_length/Z3_get_string_contents answer {read:?}, written {written:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Bytes with Z3's `\u{H}` escapes read as their characters (`None`: a malformed escape).
+fn unescaped(bytes: &[u8]) -> Option<Vec<u32>> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"\\u{") {
+            let end = i + bytes[i..].iter().position(|b| *b == b'}')?;
+            let hex = std::str::from_utf8(&bytes[i + 3..end]).ok()?;
+            out.push(u32::from_str_radix(hex, 16).ok()?);
+            i = end + 1;
+        } else {
+            out.push(u32::from(bytes[i]));
+            i += 1;
+        }
+    }
+    Some(out)
 }
 
 fn c_text(text: &str) -> Option<CString> {
@@ -212,6 +318,9 @@ fn floating_point(
             });
         }
     }
+    if sig >= 2 {
+        from_ieee_bits(out, value, v, (e, sig), s);
+    }
     // Z3 documents the float and integer constructors for values that fit the format: only
     // values the format holds exactly (so that no constructor rounds) are compared.
     let exact = components(v, e, sig);
@@ -232,6 +341,9 @@ fn floating_point(
         }
     }
     if let Some((negative, exponent, significand)) = exact {
+        if v != 0.0 {
+            ieee_numbers(out, (negative, &exponent, &significand), (e, sig), s);
+        }
         // The fields as reference-counted terms of the bindings: a bare AST of Z3's C API
         // with no reference is freed by the next call that makes one.
         let fields = (
@@ -251,6 +363,85 @@ fn floating_point(
             )
         });
     }
+}
+
+/// A floating-point value from its IEEE bits as one bit-vector (`Z3_mk_fpa_to_fp_bv`): the
+/// special values by their encodings (a NaN by its quiet pattern, any NaN is the one NaN of
+/// SMT-LIB), numbers by [`components`]. Formats wider than the bindings' numerals are left out.
+fn from_ieee_bits(
+    out: &mut Vec<Alternative>,
+    value: &str,
+    v: f64,
+    (e, sig): (u32, u32),
+    s: z3_sys::Z3_sort,
+) {
+    let all_ones = (BigUint::one() << e) - 1u32;
+    let (negative, exponent, significand) = match value {
+        "nan" => (false, all_ones, BigUint::one() << (sig - 2)),
+        "+inf" | "-inf" => (value == "-inf", all_ones, BigUint::zero()),
+        "+zero" | "-zero" => (value == "-zero", BigUint::zero(), BigUint::zero()),
+        _ => match components(v, e, sig) {
+            Some(fields) => fields,
+            None => return,
+        },
+    };
+    let bits = (BigUint::from(u8::from(negative)) << (e + sig - 1))
+        | (exponent << (sig - 1))
+        | significand;
+    let Some(bv) = BV::from_str(e + sig, &bits.to_string()) else {
+        return;
+    };
+    push(out, "Z3_mk_fpa_to_fp_bv", move |ctx| unsafe {
+        z3_sys::Z3_mk_fpa_to_fp_bv(ctx, bv.get_z3_ast(), s)
+    });
+}
+
+/// A normal number of the format from its sign, unbiased exponent and trailing significand
+/// as machine integers (`Z3_mk_fpa_numeral_int_uint`, `Z3_mk_fpa_numeral_int64_uint64`, as
+/// Z3 documents them: the exponent unbiased, the significand without its hidden bit), and as
+/// `significand * 2^exponent` of an Int and a Real term (`Z3_mk_fpa_to_fp_int_real`, exact:
+/// no rounding mode changes a value the format holds).
+fn ieee_numbers(
+    out: &mut Vec<Alternative>,
+    (negative, exponent, significand): (bool, &BigUint, &BigUint),
+    (e, sig): (u32, u32),
+    s: z3_sys::Z3_sort,
+) {
+    let bias = (1i64 << (e - 1)) - 1;
+    let Some(unbiased) = exponent.to_i64().map(|x| x - bias) else {
+        return;
+    };
+    if let (Some(exp), Some(bits)) = (i32::try_from(unbiased).ok(), significand.to_u32()) {
+        push(out, "Z3_mk_fpa_numeral_int_uint", move |ctx| unsafe {
+            z3_sys::Z3_mk_fpa_numeral_int_uint(ctx, negative, exp, bits, s)
+        });
+    }
+    if let Some(bits) = significand.to_u64() {
+        push(out, "Z3_mk_fpa_numeral_int64_uint64", move |ctx| unsafe {
+            z3_sys::Z3_mk_fpa_numeral_int64_uint64(ctx, negative, unbiased, bits, s)
+        });
+    }
+    // 1.f as the exact ratio (2^(sig-1) + f) / 2^(sig-1), signed.
+    let den = BigUint::one() << (sig - 1);
+    let num = &den + significand;
+    let sign = if negative { "-" } else { "" };
+    let fields = (
+        z3::ast::Int::from_i64(unbiased),
+        z3::ast::Real::from_rational_str(&format!("{sign}{num}"), &den.to_string()),
+    );
+    let (exp, Some(real)) = fields else {
+        return;
+    };
+    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    push(out, "Z3_mk_fpa_to_fp_int_real", move |ctx| unsafe {
+        z3_sys::Z3_mk_fpa_to_fp_int_real(
+            ctx,
+            rne.get_z3_ast(),
+            exp.get_z3_ast(),
+            real.get_z3_ast(),
+            s,
+        )
+    });
 }
 
 /// A finite double as an exact ratio of decimal numerator and denominator (`-3`/`4`).
@@ -389,6 +580,19 @@ mod tests {
         );
         // 2^4 is beyond the largest exponent of (3, 5).
         assert!(components(16.0, 3, 5).is_none());
+    }
+
+    #[test]
+    fn string_bytes_and_z3_escapes() {
+        assert_eq!(string_bytes("a\0\u{ff}"), Some(vec![b'a', 0, 0xff]));
+        assert_eq!(string_bytes("\u{100}"), None);
+        // 5.x escapes NUL and the backslash; a byte of the upper half stays a byte.
+        assert_eq!(unescaped(b"ab\\u{0}c"), Some(vec![97, 98, 0, 99]));
+        assert_eq!(
+            unescaped(b"\\u{5c}u{41}\xff"),
+            Some(vec![92, 117, 123, 52, 49, 125, 255])
+        );
+        assert_eq!(unescaped(b"\\u{zz}"), None);
     }
 
     #[test]

@@ -28,6 +28,11 @@ pub(super) fn function(name: &'static str) -> Option<*mut c_void> {
     (address != 0).then_some(address as *mut c_void)
 }
 
+/// Whether the loaded libz3 has the function `name` (looked up once).
+pub fn has_function(name: &'static str) -> bool {
+    function(name).is_some()
+}
+
 /// Whether the loaded libz3 has the reader's function.
 pub fn available(reader: Reader) -> bool {
     !reader.newer_only() || function(reader.name()).is_some()
@@ -203,6 +208,8 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            // Only releases up to 4.8.x have it (and refuse it as unsupported).
+            model::Call::SetHasSize(..) => vec!["Z3_mk_set_has_size"],
             model::Call::Check(model::Check::RcfSignConditions(_)) => {
                 super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
             }

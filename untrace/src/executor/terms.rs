@@ -18,8 +18,8 @@ pub fn z3_sort(sort: &Sort) -> Result<z3::Sort, String> {
         Sort::BitVec(w) => z3::Sort::bitvector(*w),
         Sort::Array(i, e) => z3::Sort::array(&z3_sort(i)?, &z3_sort(e)?),
         Sort::FloatingPoint(e, s) => z3::Sort::float(*e, *s),
-        // The crate has no rounding-mode sort constructor; any rounding mode carries it.
-        Sort::RoundingMode => RoundingMode::round_towards_zero().get_sort(),
+        // The crate has no rounding-mode sort constructor: Z3's own, wrapped.
+        Sort::RoundingMode => rounding_mode_sort()?,
         Sort::String => z3::Sort::string(),
         Sort::Seq(e) => z3::Sort::seq(&z3_sort(e)?),
         // Looked up by name (releases after 4.8.12 only), never linked.
@@ -100,6 +100,18 @@ pub fn literal(sort: &Sort, z3: &z3::Sort, value: &str) -> Result<Dynamic, Strin
         }
         _ => return Err(bad()),
     })
+}
+
+/// The rounding-mode sort, made by Z3's maker of it (`Z3_mk_fpa_rounding_mode_sort`).
+fn rounding_mode_sort() -> Result<z3::Sort, String> {
+    let ctx = Context::thread_local();
+    // SAFETY: a plain sort maker of the thread-local context; its sort is wrapped (referenced)
+    // at once.
+    unsafe {
+        let made = z3_sys::Z3_mk_fpa_rounding_mode_sort(ctx.get_z3_context())
+            .ok_or("Z3_mk_fpa_rounding_mode_sort returned no sort")?;
+        Ok(super::datatypes::sort_of_raw(made))
+    }
 }
 
 /// The text `Z3_mk_string` reads as the characters of `value` (the reproducers pass the same).

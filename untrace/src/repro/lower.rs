@@ -713,6 +713,84 @@ impl Lower {
             model::plain_call!() => {
                 self.expect_direct(call, bind);
             }
+            Call::SortArrayN { domain, range } => {
+                let sorts = domain.iter().map(|s| Arg::Var(s.to_string())).collect();
+                let args = vec![
+                    Arg::Uint(domain.len() as u64),
+                    Arg::Array(Ty::Sort, sorts),
+                    Arg::Var(range.to_string()),
+                ];
+                self.emit("Z3_mk_array_sort_n", MAIN, args, Some((b, Ty::Sort)));
+            }
+            Call::SortRe(s) => {
+                let args = vec![Arg::Var(s.to_string())];
+                self.emit("Z3_mk_re_sort", MAIN, args, Some((b, Ty::Sort)));
+            }
+            // Z3 takes the divisor as a numeral term.
+            Call::Divides { divisor, term } => {
+                let (int, n) = (self.fresh("int"), self.fresh("n"));
+                self.emit("Z3_mk_int_sort", MAIN, vec![], Some((&int, Ty::Sort)));
+                let args = vec![Arg::Uint(u64::from(*divisor)), var(&int)];
+                self.emit("Z3_mk_unsigned_int", MAIN, args, Some((&n, Ty::Ast)));
+                let args = vec![var(&n), Arg::Var(term.to_string())];
+                self.emit("Z3_mk_divides", MAIN, args, Some((b, Ty::Ast)));
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+            }
+            Call::ConstIntSym { index, sort } => {
+                let sym = self.fresh("sym");
+                let args = vec![Arg::Int(i64::from(*index))];
+                self.emit("Z3_mk_int_symbol", MAIN, args, Some((&sym, Ty::Symbol)));
+                let args = vec![var(&sym), Arg::Var(sort.to_string())];
+                self.emit("Z3_mk_const", MAIN, args, Some((b, Ty::Ast)));
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+                self.step(Step::Note("the suite reads the constant's name back (Z3_get_symbol_kind, Z3_get_symbol_int)".into()));
+            }
+            Call::FunIntSym {
+                index,
+                domain,
+                range,
+            } => {
+                let sym = self.fresh("sym");
+                let args = vec![Arg::Int(i64::from(*index))];
+                self.emit("Z3_mk_int_symbol", MAIN, args, Some((&sym, Ty::Symbol)));
+                let sorts = domain.iter().map(|s| Arg::Var(s.to_string())).collect();
+                let args = vec![
+                    var(&sym),
+                    Arg::Uint(domain.len() as u64),
+                    Arg::Array(Ty::Sort, sorts),
+                    Arg::Var(range.to_string()),
+                ];
+                self.emit("Z3_mk_func_decl", MAIN, args, Some((b, Ty::FuncDecl)));
+                self.step(Step::Note("the suite reads the function's name back (Z3_get_symbol_kind, Z3_get_symbol_int)".into()));
+            }
+            Call::FreshFunc {
+                prefix,
+                domain,
+                range,
+            } => {
+                let sorts = domain.iter().map(|s| Arg::Var(s.to_string())).collect();
+                let args = vec![
+                    Arg::Str(prefix.clone()),
+                    Arg::Uint(domain.len() as u64),
+                    Arg::Array(Ty::Sort, sorts),
+                    Arg::Var(range.to_string()),
+                ];
+                self.emit("Z3_mk_fresh_func_decl", MAIN, args, Some((b, Ty::FuncDecl)));
+                self.step(Step::Note(
+                    "the suite judges the function's name (its prefix), domain and range".into(),
+                ));
+            }
+            Call::UpdateTerm { term, args } => {
+                let a = args.iter().map(|t| Arg::Var(t.to_string())).collect();
+                let args = vec![
+                    Arg::Var(term.to_string()),
+                    Arg::Uint(args.len() as u64),
+                    Arg::Array(Ty::Ast, a),
+                ];
+                self.emit("Z3_update_term", MAIN, args, Some((b, Ty::Ast)));
+                self.ctx_of.insert(b.to_string(), MAIN.into());
+                self.step(Step::Note("the suite compares the result with the term's declaration applied to the new arguments (Z3_mk_app, Z3_is_eq_ast)".into()));
+            }
             Call::ToSmt2(z) => {
                 self.dump_text(&z.to_string());
             }
