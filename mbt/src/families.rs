@@ -12,7 +12,7 @@ use crate::actions::Action;
 use crate::failure::Failure;
 use crate::round_state::RoundState;
 use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
-use model::goals::{GoalWhen, GOAL_READERS, PROBE_OPS, SOLVER_READERS};
+use model::goals::{GoalWhen, GOAL_READERS, PROBE_OPS, SOLVER_QUERIES, SOLVER_READERS};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
     AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, Ret, SatResult, Sort, TacticExpr, TacticId,
@@ -1624,6 +1624,9 @@ impl Action for SolverIntrospect {
         };
         {
             let (function, ..) = SOLVER_READERS[cx.rng.random_range(0..SOLVER_READERS.len())];
+            if !untrace::executor::read::solver_reader_available(function) {
+                return Ok(false);
+            }
             let call = Call::SolverRead {
                 function: function.into(),
                 solver: z,
@@ -1642,5 +1645,44 @@ impl Action for SolverIntrospect {
             cx.run(Call::Check(Check::Interrupt(z)))?;
         }
         Ok(true)
+    }
+}
+
+/// After a check: one of the solver queries (`model::goals::SOLVER_QUERIES`: the trail's
+/// levels, DIMACS, an interrupt from a second thread, implied equalities, the text through a
+/// file, and on releases after 4.8.12 solutions and function substitution) of the round's
+/// solver, each judged by the executor.
+pub struct SolverQueries;
+impl Action for SolverQueries {
+    fn name(&self) -> &'static str {
+        "solver_queries"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.solver.is_some()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let mut queries: Vec<&str> = SOLVER_QUERIES
+            .iter()
+            .copied()
+            .filter(|f| untrace::executor::read::solver_reader_available(f))
+            .collect();
+        // Two different queries a time: each is cheap (a copy, a check under a small
+        // resource limit), and a round rarely reaches this state twice.
+        let mut ran = false;
+        for _ in 0..2 {
+            let function = queries.swap_remove(cx.rng.random_range(0..queries.len()));
+            let call = Call::SolverRead {
+                function: function.into(),
+                solver: z,
+            };
+            if cx.sut.state().check(&call).is_ok() {
+                cx.run(call)?;
+                ran = true;
+            }
+        }
+        Ok(ran)
     }
 }

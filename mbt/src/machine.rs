@@ -154,6 +154,12 @@ pub static TRANSITIONS: &[Transition] = &[
         1,
         ResetIncremental,
     ),
+    t(
+        QueryModel,
+        &crate::families::SolverQueries,
+        2,
+        ResetIncremental,
+    ),
     t(QueryModel, &Skip, 1, ResetIncremental),
     // Reset for Incremental Usage, or conclude.
     t(ResetIncremental, &IncrementalStep, 3, Main),

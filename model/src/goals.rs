@@ -127,7 +127,9 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     ("Z3_solver_to_string", Answer::Done, SolverWhen::Always),
     // The same through a file of the round's private folder (`Z3_solver_from_file`).
     ("Z3_solver_from_file", Answer::Done, SolverWhen::Always),
-    // Of a Boolean problem (Z3 refuses others: a recorded refusal).
+    // Of a Boolean problem (Z3 refuses others: a recorded refusal): a header whose counts
+    // match its clauses, and the clauses, read back as a formula of Boolean constants, have
+    // the copy's answer for a reference solver.
     (
         "Z3_solver_to_dimacs_string",
         Answer::Done,
@@ -150,6 +152,42 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     // From a second thread while the copy checks (`Z3_solver_interrupt`): unknown or its
     // answer, and the copy answers a check after as before.
     ("Z3_solver_interrupt", Answer::Done, SolverWhen::Always),
+    // The rows below are the solver queries (`untrace::executor::solver_queries`).
+    // The levels of the trail's literals after a check of the copy: none above the trail's
+    // length, in the trail's order (Z3 documents the trail "in order of decision level").
+    ("Z3_solver_get_levels", Answer::Done, SolverWhen::Always),
+    // The uninterpreted constants of the assertions in classes: two terms of one class are
+    // equal in every model (a reference solver finds their disequality with the assertions
+    // unsat; unknown is no verdict).
+    ("Z3_get_implied_equalities", Answer::Done, SolverWhen::Always),
+    // The copy's text (`Z3_solver_to_string`) through a file of a private folder: the file
+    // parses to the same assertions as the text (`Z3_parse_smtlib2_string`).
+    ("Z3_parse_smtlib2_file", Answer::Done, SolverWhen::Always),
+    // Releases after 4.8.12 (looked up by name, `NEWER_SOLVER_READERS`): the solutions of
+    // the assertions' Int and Real constants a simple solver gives after a check; under its
+    // guard, each follows from the assertions (a reference solver).
+    ("Z3_solver_solve_for", Answer::Done, SolverWhen::Always),
+    // The first uninterpreted function of the assertions replaced by a fresh constant or one
+    // of its arguments (`Z3_substitute_funs`): the same term as replaced by hand, application
+    // by application (`Z3_substitute_vars`), or one a reference solver cannot tell apart.
+    ("Z3_substitute_funs", Answer::Done, SolverWhen::Always),
+];
+
+/// The solver readers only releases after 4.8.12 have: looked up by name where the loaded
+/// libz3 has them, never linked; a replay on a release without them refuses the trace.
+pub const NEWER_SOLVER_READERS: &[&str] = &["Z3_solver_solve_for", "Z3_substitute_funs"];
+
+/// The solver queries (the last rows of [`SOLVER_READERS`]), each a function mbt's
+/// introspection reached too rarely (one row in sixteen of one action), with the trail,
+/// DIMACS and interrupt readers, for mbt's `solver_queries` action.
+pub const SOLVER_QUERIES: &[&str] = &[
+    "Z3_solver_get_levels",
+    "Z3_solver_to_dimacs_string",
+    "Z3_solver_interrupt",
+    "Z3_get_implied_equalities",
+    "Z3_parse_smtlib2_file",
+    "Z3_solver_solve_for",
+    "Z3_substitute_funs",
 ];
 
 /// The row of a solver reader.

@@ -247,10 +247,6 @@ impl Executor {
                     }
                     Ok("ok".into())
                 }
-                "Z3_solver_to_dimacs_string" => {
-                    unsafe { z3_sys::Z3_solver_to_dimacs_string(c, s, true) };
-                    Ok("ok".into())
-                }
                 "Z3_solver_get_units" | "Z3_solver_get_non_units" | "Z3_solver_get_trail" => {
                     copy.check_assumptions(&[]);
                     let literals = unsafe {
@@ -353,7 +349,8 @@ impl Executor {
                     }
                     Ok("ok".into())
                 }
-                _ => Err(format!("`{function}` is no solver reader")),
+                other => super::solver_queries::query(other, &copy, &all, z, inject)
+                    .unwrap_or_else(|| Err(format!("`{function}` is no solver reader"))),
             }
         })
         .map_err(z3err)?;
@@ -367,6 +364,10 @@ impl Executor {
                         }
                         "Z3_solver_import_model_converter" | "Z3_solver_interrupt" => {
                             FailureKind::Shadow
+                        }
+                        "Z3_solver_get_levels" | "Z3_substitute_funs" => FailureKind::ReadBack,
+                        "Z3_solver_to_dimacs_string" | "Z3_parse_smtlib2_file" => {
+                            FailureKind::Dump
                         }
                         _ => FailureKind::Consequence,
                     };

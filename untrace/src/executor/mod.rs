@@ -39,6 +39,7 @@ mod raw_solver;
 mod rcf;
 pub mod read;
 pub mod simplifier;
+mod solver_queries;
 pub mod tactics;
 pub mod term_text;
 mod terms;

@@ -77,6 +77,7 @@ pub fn newer_functions_present() -> Vec<&'static str> {
                 .filter(|r| r.1)
                 .map(|r| r.0),
         )
+        .chain(model::goals::NEWER_SOLVER_READERS.iter().copied())
         .chain(
             model::handles::GLOBAL_READERS
                 .iter()
@@ -155,6 +156,15 @@ pub fn global_available(function: &str) -> bool {
         .iter()
         .find(|(name, ..)| *name == function)
         .is_some_and(|(name, _, newer)| !newer || self::function(name).is_some())
+}
+
+/// Whether the loaded libz3 has the function of the solver reader `function`
+/// (`model::goals::SOLVER_READERS`; those of releases after 4.8.12 are looked up).
+pub fn solver_reader_available(function: &str) -> bool {
+    model::goals::NEWER_SOLVER_READERS
+        .iter()
+        .find(|name| **name == function)
+        .is_none_or(|name| self::function(name).is_some())
 }
 
 /// Whether the loaded libz3 has every function of `check_rcf_sign_conditions`.
@@ -242,6 +252,11 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .iter()
                 .filter(|(name, newer)| *newer && name == function)
                 .map(|(name, _)| *name)
+                .collect(),
+            model::Call::SolverRead { function, .. } => model::goals::NEWER_SOLVER_READERS
+                .iter()
+                .copied()
+                .filter(|name| name == function)
                 .collect(),
             model::Call::ReadGlobal { function, .. } => model::handles::GLOBAL_READERS
                 .iter()
