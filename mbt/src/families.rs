@@ -1686,3 +1686,31 @@ impl Action for SolverQueries {
         Ok(ran)
     }
 }
+
+/// A finite-domain sort in a fresh Datalog context (`check_finite_domain`): two to six
+/// elements, up to eight random edges, reachability from element 0 judged by the closure
+/// computed here.
+pub struct FiniteDomain;
+impl Action for FiniteDomain {
+    fn name(&self) -> &'static str {
+        "finite_domain"
+    }
+    fn applies(&self, _cx: &RoundState<'_>) -> bool {
+        true
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let size = cx.rng.random_range(2..=6u32);
+        let n = cx.rng.random_range(0..=8);
+        let edges: Vec<String> = (0..n)
+            .map(|_| {
+                let (a, b) = (cx.rng.random_range(0..size), cx.rng.random_range(0..size));
+                format!("{a}>{b}")
+            })
+            .collect();
+        cx.run(Call::Check(Check::FiniteDomain {
+            size,
+            edges: edges.join(" "),
+        }))?;
+        Ok(true)
+    }
+}

@@ -112,6 +112,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &crate::families::RcfRead, 2, Main),
     t(Main, &crate::families::Algebraic, 1, Main),
     t(Main, &crate::families::Fixedpoint, 1, Main),
+    t(Main, &crate::families::FiniteDomain, 1, Main),
     t(Main, &crate::families::Handles, 1, Main),
     t(Main, &crate::families::GoalReads, 1, Main),
     t(Main, &Release, 4, Main),

@@ -127,9 +127,10 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     ("Z3_solver_to_string", Answer::Done, SolverWhen::Always),
     // The same through a file of the round's private folder (`Z3_solver_from_file`).
     ("Z3_solver_from_file", Answer::Done, SolverWhen::Always),
-    // Of a Boolean problem (Z3 refuses others: a recorded refusal): a header whose counts
-    // match its clauses, and the clauses, read back as a formula of Boolean constants, have
-    // the copy's answer for a reference solver.
+    // A header whose counts match its clauses (Z3 refuses some problems: a recorded
+    // refusal), and where the assertions are propositional (Z3 writes other atoms as
+    // variables) the clauses, read back as a formula of Boolean constants, have the copy's
+    // answer for a reference solver.
     (
         "Z3_solver_to_dimacs_string",
         Answer::Done,
@@ -159,7 +160,11 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     // The uninterpreted constants of the assertions in classes: two terms of one class are
     // equal in every model (a reference solver finds their disequality with the assertions
     // unsat; unknown is no verdict).
-    ("Z3_get_implied_equalities", Answer::Done, SolverWhen::Always),
+    (
+        "Z3_get_implied_equalities",
+        Answer::Done,
+        SolverWhen::Always,
+    ),
     // The copy's text (`Z3_solver_to_string`) through a file of a private folder: the file
     // parses to the same assertions as the text (`Z3_parse_smtlib2_string`).
     ("Z3_parse_smtlib2_file", Answer::Done, SolverWhen::Always),

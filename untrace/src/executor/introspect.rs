@@ -9,7 +9,7 @@
 
 use super::checks::Interrupted;
 use super::raw_solver::RawSolver;
-use super::{guard, into_context, sat, z3err, ExecError, Executor, Outcome};
+use super::{guard, into_context, sat, unlogged, z3err, ExecError, Executor, Outcome};
 use model::finding::{Failure, FailureKind};
 use model::{Check, SatResult, SolverId};
 use std::time::Duration;
@@ -329,6 +329,8 @@ impl Executor {
                             std::thread::sleep(Duration::from_micros(200));
                             // SAFETY: the copy lives until the scope ends.
                             unsafe { z3_sys::Z3_solver_interrupt(target.0 .0, target.0 .1) };
+                            // No log shows it (`z3log::table::NOT_LOGGED`).
+                            unlogged::note("Z3_solver_interrupt");
                         });
                         copy.check_assumptions(&[])
                     });
@@ -366,9 +368,7 @@ impl Executor {
                             FailureKind::Shadow
                         }
                         "Z3_solver_get_levels" | "Z3_substitute_funs" => FailureKind::ReadBack,
-                        "Z3_solver_to_dimacs_string" | "Z3_parse_smtlib2_file" => {
-                            FailureKind::Dump
-                        }
+                        "Z3_solver_to_dimacs_string" | "Z3_parse_smtlib2_file" => FailureKind::Dump,
                         _ => FailureKind::Consequence,
                     };
                     Err(read_finding(kind, function, found.to_string()))

@@ -50,7 +50,8 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 10] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 11] = [
+    super::qe_map::QE_WITNESS_FUNCTIONS,
     CONGRUENCE_FUNCTIONS,
     super::proof_check::PROOF_CHECK_FUNCTIONS,
     super::propagator::PROPAGATOR_FUNCTIONS,
@@ -167,6 +168,13 @@ pub fn solver_reader_available(function: &str) -> bool {
         .is_none_or(|name| self::function(name).is_some())
 }
 
+/// Whether the loaded libz3 has the function of `check_qe_witness`.
+pub fn qe_witness_available() -> bool {
+    super::qe_map::QE_WITNESS_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
 /// Whether the loaded libz3 has every function of `check_rcf_sign_conditions`.
 pub fn sign_conditions_available() -> bool {
     super::rcf::SIGN_CONDITION_FUNCTIONS
@@ -213,6 +221,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::QeMap { witness: true, .. }) => {
+                super::qe_map::QE_WITNESS_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::RcfSignConditions(_)) => {
                 super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
             }

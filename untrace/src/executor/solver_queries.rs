@@ -30,11 +30,13 @@ const MAX_TERMS: usize = 6;
 const APP_AST: c_uint = 1;
 const VAR_AST: c_uint = 2;
 const QUANTIFIER_AST: c_uint = 3;
-/// `Z3_BOOL_SORT`, `Z3_INT_SORT`, `Z3_REAL_SORT` and `Z3_BV_SORT`.
+/// `Z3_BOOL_SORT`, `Z3_INT_SORT` and `Z3_REAL_SORT`.
 const BOOL_SORT: c_uint = 1;
 const INT_SORT: c_uint = 2;
 const REAL_SORT: c_uint = 3;
-const BV_SORT: c_uint = 4;
+/// The range of the core operation kinds (`Z3_OP_TRUE` = 0x100 ..., fixed in z3_api.h in
+/// every release).
+const CORE_KINDS: std::ops::Range<c_uint> = 0x100..0x200;
 
 type KindOf<T> = unsafe extern "C" fn(Z3_context, T) -> c_uint;
 type SolveFor =
@@ -86,7 +88,7 @@ fn unsat_with(all: &[Bool], extra: &[Bool]) -> Result<Option<bool>, String> {
 
 /// The kind functions, looked up by name (a release may answer a kind the z3-sys enums
 /// lack).
-struct Kinds {
+pub(super) struct Kinds {
     ast: KindOf<Z3_ast>,
     decl: KindOf<Z3_func_decl>,
     sort: KindOf<z3_sys::Z3_sort>,
@@ -95,7 +97,7 @@ struct Kinds {
 }
 
 impl Kinds {
-    fn load(c: Z3_context) -> Result<Kinds, String> {
+    pub(super) fn load(c: Z3_context) -> Result<Kinds, String> {
         // SAFETY: each type is the function's z3_api.h signature, the kinds as numbers; the
         // probe is a fresh constant of the live context.
         unsafe {
@@ -120,14 +122,14 @@ impl Kinds {
 
 /// What the assertions apply: the uninterpreted declarations in the order met (with their
 /// arity), and whether a bound variable or quantifier occurs.
-struct Applied {
-    decls: Vec<(Z3_func_decl, u32)>,
-    binders: bool,
+pub(super) struct Applied {
+    pub(super) decls: Vec<(Z3_func_decl, u32)>,
+    pub(super) binders: bool,
 }
 
 /// # Safety
 /// `c` is the live context of `terms`.
-unsafe fn applied(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> Applied {
+pub(super) unsafe fn applied(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> Applied {
     let mut seen = std::collections::HashSet::new();
     let mut out = Applied {
         decls: Vec::new(),
@@ -162,13 +164,14 @@ unsafe fn applied(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> Applied {
     out
 }
 
-/// Whether every subterm of `terms` is a Boolean or a bit-vector and every uninterpreted
-/// declaration a constant: what Z3's DIMACS writer bit-blasts rather than abstracts (it
-/// writes any other atom as a Boolean variable, which loses its theory).
+/// Whether `terms` are propositional: every subterm a Boolean, made by a core connective or
+/// an uninterpreted constant. Z3's DIMACS writer writes any other atom (a bit-vector
+/// comparison or a pseudo-Boolean constraint too: it does not bit-blast) as a Boolean
+/// variable, which loses its theory.
 ///
 /// # Safety
 /// `c` is the live context of `terms`.
-unsafe fn bit_blastable(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> bool {
+unsafe fn propositional(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> bool {
     let found = applied(k, c, terms);
     if found.binders || found.decls.iter().any(|(_, arity)| *arity > 0) {
         return false;
@@ -179,12 +182,17 @@ unsafe fn bit_blastable(k: &Kinds, c: Z3_context, terms: &[Z3_ast]) -> bool {
         if !seen.insert(z3_sys::Z3_get_ast_id(c, a)) {
             continue;
         }
-        let sort_ok = z3_sys::Z3_get_sort(c, a)
-            .is_some_and(|s| matches!((k.sort)(c, s), BOOL_SORT | BV_SORT));
+        let sort_ok = z3_sys::Z3_get_sort(c, a).is_some_and(|s| (k.sort)(c, s) == BOOL_SORT);
         if !sort_ok {
             return false;
         }
         if let Some(app) = z3_sys::Z3_to_app(c, a) {
+            let kind = z3_sys::Z3_get_app_decl(c, app).map(|d| (k.decl)(c, d));
+            let core =
+                kind.is_some_and(|kind| kind == k.uninterpreted || CORE_KINDS.contains(&kind));
+            if !core {
+                return false;
+            }
             for i in 0..z3_sys::Z3_get_app_num_args(c, app) {
                 todo.extend(z3_sys::Z3_get_app_arg(c, app, i));
             }
@@ -264,8 +272,12 @@ pub fn parse_dimacs(text: &str) -> Result<Dimacs, String> {
             let fields: Vec<&str> = rest.split_whitespace().collect();
             match fields.as_slice() {
                 ["cnf", v, c] if header.is_none() => {
-                    let v = v.parse().map_err(|_| format!("line {}: bad count", i + 1))?;
-                    let c = c.parse().map_err(|_| format!("line {}: bad count", i + 1))?;
+                    let v = v
+                        .parse()
+                        .map_err(|_| format!("line {}: bad count", i + 1))?;
+                    let c = c
+                        .parse()
+                        .map_err(|_| format!("line {}: bad count", i + 1))?;
                     header = Some((v, c));
                 }
                 _ => return Err(format!("line {}: a second or malformed header", i + 1)),
@@ -320,13 +332,15 @@ pub fn dimacs_count_error(d: &Dimacs) -> Option<String> {
 
 /// `Z3_solver_to_dimacs_string` of the copy (Z3 refuses some problems, and writes the atoms
 /// of other theories as Boolean variables): the header's counts match the clauses, and,
-/// where the assertions are Booleans and bit-vectors only ([`bit_blastable`]), the clauses
+/// where the assertions are propositional ([`propositional`]), the clauses
 /// as a formula of fresh Boolean constants have the copy's definite answer for a reference
 /// solver.
 fn dimacs(copy: &RawSolver, all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> {
     let (c, s) = copy.raw();
     // SAFETY: a live solver; the text is copied at once.
     let text = unsafe { z3_sys::Z3_solver_to_dimacs_string(c, s, true) };
+    // Z3 logs it as `Z3_solver_to_string`.
+    unlogged::note("Z3_solver_to_dimacs_string");
     if refused(c) || text.is_null() {
         return Ok("ok".into());
     }
@@ -344,7 +358,7 @@ fn dimacs(copy: &RawSolver, all: &[Bool], z: SolverId, inject: bool) -> Result<S
     let k = Kinds::load(c)?;
     let asts: Vec<Z3_ast> = all.iter().map(|b| b.get_z3_ast()).collect();
     // SAFETY: live terms of the context.
-    if !unsafe { bit_blastable(&k, c, &asts) } {
+    if !unsafe { propositional(&k, c, &asts) } {
         return Ok("ok".into());
     }
     let answer = copy.check_assumptions(&[]);
@@ -494,6 +508,8 @@ fn parse_file(copy: &RawSolver, z: SolverId, inject: bool) -> Result<String, Str
                 let (symbols, sorts, decls) =
                     (std::ptr::null(), std::ptr::null(), std::ptr::null());
                 let v = if from_file {
+                    // Z3 logs it as `Z3_parse_smtlib2_string`.
+                    unlogged::note("Z3_parse_smtlib2_file");
                     z3_sys::Z3_parse_smtlib2_file(
                         c,
                         path.as_ptr(),
@@ -530,8 +546,16 @@ fn parse_file(copy: &RawSolver, z: SolverId, inject: bool) -> Result<String, Str
         (f, _) => {
             return Err(format!(
                 "finding: the text of a copy of solver {z} parses {} and not {}",
-                if f.is_some() { "from a file" } else { "as a string" },
-                if f.is_some() { "as a string" } else { "from a file" },
+                if f.is_some() {
+                    "from a file"
+                } else {
+                    "as a string"
+                },
+                if f.is_some() {
+                    "as a string"
+                } else {
+                    "from a file"
+                },
             ))
         }
     };
@@ -608,8 +632,9 @@ fn solve_for(all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> 
     let (c, s) = solver.raw();
     let k = Kinds::load(c)?;
     let asts: Vec<Z3_ast> = all.iter().map(|b| b.get_z3_ast()).collect();
-    // SAFETY: live terms of the context; the constants live while the vector holds them.
-    let vars: Vec<Z3_ast> = unsafe {
+    let ctx = Context::thread_local();
+    // SAFETY: live terms of the context; each constant is referenced (`wrap`) when made.
+    let constants: Vec<Dynamic> = unsafe {
         applied(&k, c, &asts)
             .decls
             .iter()
@@ -620,8 +645,10 @@ fn solve_for(all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> 
             })
             .filter_map(|(d, _)| z3_sys::Z3_mk_app(c, *d, 0, std::ptr::null()))
             .take(MAX_JUDGED)
+            .map(|a| Dynamic::wrap(&ctx, a))
             .collect()
     };
+    let vars: Vec<Z3_ast> = constants.iter().map(|v| v.get_z3_ast()).collect();
     let held = OutVector::new(c, &vars)?;
     if solver.check_assumptions(&[]) != z3::SatResult::Sat {
         return Ok("ok".into());
@@ -639,8 +666,9 @@ fn solve_for(all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> 
         };
         let t = if inject {
             // The solution read one more.
-            Dynamic::from_ast(&(t.as_int().map(|i| Dynamic::from_ast(&(i + 1))))
-                .unwrap_or_else(|| t.clone()))
+            Dynamic::from_ast(
+                &(t.as_int().map(|i| Dynamic::from_ast(&(i + 1)))).unwrap_or_else(|| t.clone()),
+            )
         } else {
             t.clone()
         };
