@@ -182,9 +182,18 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
 /// libz3 has them, never linked; a replay on a release without them refuses the trace.
 pub const NEWER_SOLVER_READERS: &[&str] = &["Z3_solver_solve_for", "Z3_substitute_funs"];
 
-/// The solver queries (the last rows of [`SOLVER_READERS`]), each a function mbt's
-/// introspection reached too rarely (one row in sixteen of one action), with the trail,
-/// DIMACS and interrupt readers, for mbt's `solver_queries` action.
+/// The solver queries (the last rows of [`SOLVER_READERS`]), which only mbt's
+/// `solver_queries` action asks (its introspection action draws from the other rows).
+pub const QUERY_ONLY: &[&str] = &[
+    "Z3_solver_get_levels",
+    "Z3_get_implied_equalities",
+    "Z3_parse_smtlib2_file",
+    "Z3_solver_solve_for",
+    "Z3_substitute_funs",
+];
+
+/// What mbt's `solver_queries` action asks: the queries, and the DIMACS and interrupt
+/// readers, which one row in eleven of the introspection action reached too rarely.
 pub const SOLVER_QUERIES: &[&str] = &[
     "Z3_solver_get_levels",
     "Z3_solver_to_dimacs_string",
@@ -218,6 +227,18 @@ mod tests {
         assert_eq!(probe_combined("or", &[0.0, 0.0]), Some(0.0));
         assert_eq!(probe_combined("and", &[1.0]), None);
         assert_eq!(probe_combined("xor", &[1.0, 1.0]), None);
+    }
+
+    #[test]
+    fn every_solver_query_is_a_solver_reader() {
+        for name in SOLVER_QUERIES
+            .iter()
+            .chain(QUERY_ONLY)
+            .chain(NEWER_SOLVER_READERS)
+        {
+            assert!(solver_reader(name).is_some(), "{name}");
+        }
+        assert!(QUERY_ONLY.iter().all(|q| SOLVER_QUERIES.contains(q)));
     }
 
     #[test]
