@@ -529,7 +529,7 @@ macro_rules! walk_check {
                 $v.terms(vars, List::Shrink { min: 1 });
             }
             Check::FiniteDomain { size, edges } => {
-                $v.head(spec!("check_finite_domain", None, Fixedpoint, ["Z3_mk_finite_domain_sort", "Z3_get_finite_domain_sort_size", "Z3_mk_fixedpoint", "Z3_fixedpoint_register_relation", "Z3_fixedpoint_add_fact", "Z3_fixedpoint_add_rule", "Z3_mk_unsigned_int64", "Z3_fixedpoint_query"], ApiOnly));
+                $v.head(spec!("check_finite_domain", None, Fixedpoint, ["Z3_mk_finite_domain_sort", "Z3_get_finite_domain_sort_size", "Z3_mk_fixedpoint", "Z3_fixedpoint_register_relation", "Z3_fixedpoint_add_fact", "Z3_fixedpoint_add_rule", "Z3_mk_unsigned_int64", "Z3_fixedpoint_query", "Z3_fixedpoint_init", "Z3_fixedpoint_set_predicate_representation", "Z3_get_relation_arity", "Z3_get_relation_column"], ApiOnly));
                 $v.number(size, "the finite domain's size");
                 $v.string(edges, "the edges, `A>B` separated by spaces");
             }
@@ -2586,7 +2586,10 @@ pub enum Check {
     /// in a fresh Datalog fixedpoint context: `edge` holds the facts A>B
     /// (`Z3_fixedpoint_add_fact`), `path` is its transitive closure by two rules, and
     /// `path(0, k)` for each element k (`Z3_mk_unsigned_int64` of the sort) must be sat
-    /// exactly where k is reachable from 0 in one edge or more. Appended last.
+    /// exactly where k is reachable from 0 in one edge or more. A second fixedpoint holds
+    /// `edge` as an external relation (`Z3_fixedpoint_init`, its reduce callbacks): every
+    /// relation sort the callbacks see has columns of the finite domain
+    /// (`Z3_get_relation_arity`, `Z3_get_relation_column`). Appended last.
     FiniteDomain { size: u32, edges: String },
 }
 

@@ -172,8 +172,8 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     // the assertions' Int and Real constants a simple solver gives after a check; under its
     // guard, each follows from the assertions (a reference solver).
     ("Z3_solver_solve_for", Answer::Done, SolverWhen::Always),
-    // The first uninterpreted function of the assertions replaced by a fresh constant or one
-    // of its arguments (`Z3_substitute_funs`): the same term as replaced by hand, application
+    // The first uninterpreted function of the assertions (a constant where they apply none)
+    // replaced by a fresh constant or one of its arguments (`Z3_substitute_funs`): the same term as replaced by hand, application
     // by application (`Z3_substitute_vars`), or one a reference solver cannot tell apart.
     ("Z3_substitute_funs", Answer::Done, SolverWhen::Always),
 ];

@@ -325,6 +325,10 @@ pub const NOT_LOGGED: &[&str] = &[
     "Z3_solver_to_dimacs_string",
     "Z3_parse_smtlib2_file",
     "Z3_solver_interrupt",
+    // Called by the executor only inside the callbacks of a fixedpoint's external relation,
+    // nested in `Z3_fixedpoint_query` (Z3 logs no nested call).
+    "Z3_get_relation_arity",
+    "Z3_get_relation_column",
 ];
 
 /// Functions of the user propagator, of clause observation and the client proof checker

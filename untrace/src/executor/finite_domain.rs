@@ -4,14 +4,17 @@
 //! the reachability of a graph of facts (`Z3_fixedpoint_add_fact`) judged against
 //! `model::fixedpoint::reachable`.
 //!
-//! Relation sorts (`Z3_get_relation_arity`, `_column`) are no part of it: Z3's SMT-LIB
-//! parser knows no relation sort (the Datalog plugin declares no sort names), and the
-//! relational engine makes them only for its own operations, which reach a caller only
-//! through the callbacks of `Z3_fixedpoint_init` (no `def_API` line, so no log shows them).
+//! Relation sorts (`Z3_get_relation_arity`, `_column`): Z3's SMT-LIB parser knows none (the
+//! Datalog plugin declares no sort names); the relational engine makes them for its own
+//! operations, which reach a caller only through the callbacks of `Z3_fixedpoint_init`
+//! (`Z3_fixedpoint_set_reduce_app_callback`, `_assign_`) on a relation represented by
+//! `external_relation`. A second fixedpoint does so: every relation sort its callbacks see
+//! has columns of the finite domain (the relation is over it alone); its answer is not
+//! judged (an external relation's contents are the client's, which here keeps none).
 
 use super::{guard, inject, unlogged, ExecError, Executor};
 use model::Check;
-use std::ffi::CString;
+use std::ffi::{c_uint, c_void, CString};
 use z3::ast::{Ast, Dynamic};
 use z3_sys::{Z3_ast, Z3_context, Z3_fixedpoint, Z3_func_decl, Z3_sort};
 
@@ -221,6 +224,9 @@ unsafe fn judge(
     })();
     z3_sys::Z3_fixedpoint_dec_ref(c, fp);
     let answers = answers?;
+    if let Some(problem) = relation_sorts(c, sort, edge, edges.first().copied())? {
+        return Ok(Judged::Wrong(problem));
+    }
     let reached = model::fixedpoint::reachable(size, edges, 0);
     for (k, (answer, &expected)) in answers.iter().zip(&reached).enumerate() {
         let expected = expected != (flip && k == 0);
@@ -238,4 +244,136 @@ unsafe fn judge(
         }
     }
     Ok(Judged::Agreed)
+}
+
+/// What the callbacks of the external relation saw.
+struct Seen {
+    c: Z3_context,
+    domain: Z3_sort,
+    sort_kind: unsafe extern "C" fn(Z3_context, Z3_sort) -> c_uint,
+    relations: u32,
+    wrong: Option<String>,
+}
+
+/// `Z3_RELATION_SORT` (z3_api.h).
+const RELATION_SORT: c_uint = 7;
+
+/// Judges each relation sort among `sorts`: its columns are the domain.
+///
+/// # Safety
+/// `seen.c` is live; the sorts are its.
+unsafe fn judge_sorts(seen: &mut Seen, sorts: impl Iterator<Item = Z3_sort>) {
+    for s in sorts {
+        if (seen.sort_kind)(seen.c, s) != RELATION_SORT || seen.wrong.is_some() {
+            continue;
+        }
+        seen.relations += 1;
+        // Called inside the fixedpoint's query: no log shows them.
+        unlogged::note("Z3_get_relation_arity");
+        let arity = z3_sys::Z3_get_relation_arity(seen.c, s);
+        for i in 0..arity {
+            unlogged::note("Z3_get_relation_column");
+            let column = z3_sys::Z3_get_relation_column(seen.c, s, i);
+            if !column.is_some_and(|col| z3_sys::Z3_is_eq_sort(seen.c, col, seen.domain)) {
+                seen.wrong = Some(format!(
+                    "a relation column of another sort: column {i} of a relation sort of \
+                     arity {arity} is not the finite domain"
+                ));
+            }
+        }
+    }
+}
+
+/// The argument and result sorts of a callback's application.
+///
+/// # Safety
+/// Live declaration and `n` live arguments of `c`.
+unsafe fn sorts_of(c: Z3_context, f: Z3_func_decl, n: c_uint, args: *const Z3_ast) -> Vec<Z3_sort> {
+    let mut sorts: Vec<Z3_sort> = (0..n as usize)
+        .filter_map(|i| z3_sys::Z3_get_sort(c, *args.add(i)))
+        .collect();
+    sorts.extend(z3_sys::Z3_get_range(c, f));
+    sorts
+}
+
+unsafe extern "C" fn reduce_app(
+    state: *mut c_void,
+    f: Z3_func_decl,
+    n: c_uint,
+    args: *const Z3_ast,
+    _result: *mut Z3_ast,
+) {
+    // SAFETY: `state` is the `Seen` of `relation_sorts`, alive across the query; Z3 passes
+    // live objects. The result is left unset: Z3 builds the application itself.
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let seen = &mut *(state as *mut Seen);
+        let sorts = sorts_of(seen.c, f, n, args);
+        judge_sorts(seen, sorts.into_iter());
+    }));
+}
+
+unsafe extern "C" fn reduce_assign(
+    state: *mut c_void,
+    f: Z3_func_decl,
+    n: c_uint,
+    args: *const Z3_ast,
+    _num_out: c_uint,
+    _outs: *const Z3_ast,
+) {
+    reduce_app(state, f, n, args, std::ptr::null_mut());
+}
+
+/// A fixedpoint whose relation `edge` (over `domain`) is an external relation with one fact:
+/// the relation sorts its callbacks see, judged. `Some` names what is wrong.
+///
+/// # Safety
+/// `c` is the live thread-local context; `domain` and `edge` are its and referenced.
+unsafe fn relation_sorts(
+    c: Z3_context,
+    domain: Z3_sort,
+    edge: Z3_func_decl,
+    fact: Option<(u32, u32)>,
+) -> Result<Option<String>, String> {
+    let ctx = z3::Context::thread_local();
+    let mut seen = Seen {
+        c,
+        domain,
+        sort_kind: super::read::typed("Z3_get_sort_kind")?,
+        relations: 0,
+        wrong: None,
+    };
+    let fp: Z3_fixedpoint = z3_sys::Z3_mk_fixedpoint(c).ok_or("no fixedpoint")?;
+    z3_sys::Z3_fixedpoint_inc_ref(c, fp);
+    let done = (|| -> Result<(), String> {
+        let params = z3_sys::Z3_mk_params(c).ok_or("no parameters")?;
+        z3_sys::Z3_params_inc_ref(c, params);
+        z3_sys::Z3_params_set_symbol(c, params, symbol(c, "engine")?, symbol(c, "datalog")?);
+        z3_sys::Z3_fixedpoint_set_params(c, fp, params);
+        z3_sys::Z3_params_dec_ref(c, params);
+        z3_sys::Z3_fixedpoint_init(c, fp, &mut seen as *mut Seen as *mut c_void);
+        z3_sys::Z3_fixedpoint_set_reduce_app_callback(c, fp, Some(reduce_app));
+        z3_sys::Z3_fixedpoint_set_reduce_assign_callback(c, fp, Some(reduce_assign));
+        z3_sys::Z3_fixedpoint_register_relation(c, fp, edge);
+        let external = symbol(c, "external_relation")?;
+        z3_sys::Z3_fixedpoint_set_predicate_representation(c, fp, edge, 1, &external);
+        let (a, b) = fact.unwrap_or((0, 0));
+        let mut args = [a, b];
+        z3_sys::Z3_fixedpoint_add_fact(c, fp, edge, 2, args.as_mut_ptr());
+        let keep = |t: Option<Z3_ast>| -> Result<Dynamic, String> {
+            Ok(Dynamic::wrap(&ctx, t.ok_or("no term")?))
+        };
+        let x = keep(z3_sys::Z3_mk_unsigned_int64(c, a.into(), domain))?;
+        let y = keep(z3_sys::Z3_mk_unsigned_int64(c, b.into(), domain))?;
+        let query = keep(z3_sys::Z3_mk_app(
+            c,
+            edge,
+            2,
+            [x.get_z3_ast(), y.get_z3_ast()].as_ptr(),
+        ))?;
+        z3_sys::Z3_fixedpoint_query(c, fp, query.get_z3_ast());
+        Ok(())
+    })();
+    z3_sys::Z3_fixedpoint_dec_ref(c, fp);
+    done?;
+    Ok(seen.wrong)
 }

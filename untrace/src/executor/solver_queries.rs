@@ -750,7 +750,7 @@ unsafe fn substituted_by_hand(
 }
 
 /// `Z3_substitute_funs` of the conjunction of the assertions, the first uninterpreted
-/// function they apply replaced by a body: its first argument of its range's sort where it
+/// function they apply (a constant where they apply none) replaced by a body: its first argument of its range's sort where it
 /// has one, a fresh constant otherwise. The result is the term substituted by hand
 /// ([`substituted_by_hand`]), or a reference solver cannot tell the two apart.
 fn substitute_funs(all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> {
@@ -771,7 +771,13 @@ fn substitute_funs(all: &[Bool], z: SolverId, inject: bool) -> Result<String, St
         if found.binders {
             return Ok("ok".into());
         }
-        let Some(&(f, arity)) = found.decls.first() else {
+        // A function where the assertions apply one, else a constant.
+        let Some(&(f, arity)) = found
+            .decls
+            .iter()
+            .find(|(_, arity)| *arity > 0)
+            .or(found.decls.first())
+        else {
             return Ok("ok".into());
         };
         let range = z3_sys::Z3_get_range(c, f).ok_or("no range")?;
