@@ -939,10 +939,20 @@ impl Action for EvalModel {
                         lite,
                         model: m,
                         formula,
-                        vars,
+                        vars: vars.clone(),
                     },
                     false,
                 )?;
+                // The projection with its map (`check_qe_skolem`, on newer Z3s half the time
+                // `check_qe_witness`).
+                let witness =
+                    untrace::executor::read::qe_witness_available() && cx.rng.random_bool(0.5);
+                cx.run(Call::Check(Check::QeMap {
+                    witness,
+                    model: m,
+                    formula,
+                    vars,
+                }))?;
             }
         }
         if cx.config.independent {

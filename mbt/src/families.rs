@@ -12,7 +12,7 @@ use crate::actions::Action;
 use crate::failure::Failure;
 use crate::round_state::RoundState;
 use model::call::{AlgebraicTest, RcfCmp, RcfId, RcfMk, RcfOp};
-use model::goals::{GoalWhen, GOAL_READERS, PROBE_OPS, SOLVER_READERS};
+use model::goals::{GoalWhen, GOAL_READERS, PROBE_OPS, QUERY_ONLY, SOLVER_QUERIES, SOLVER_READERS};
 use model::options::{ParamKind, GOAL_TACTICS, PROBES};
 use model::{
     AnyId, Call, Check, Direction, ProbeCmp, ProbeTest, Ret, SatResult, Sort, TacticExpr, TacticId,
@@ -1624,7 +1624,12 @@ impl Action for SolverIntrospect {
             return Ok(false);
         };
         {
-            let (function, ..) = SOLVER_READERS[cx.rng.random_range(0..SOLVER_READERS.len())];
+            let readers: Vec<&str> = SOLVER_READERS
+                .iter()
+                .map(|(name, ..)| *name)
+                .filter(|name| !QUERY_ONLY.contains(name))
+                .collect();
+            let function = readers[cx.rng.random_range(0..readers.len())];
             let call = Call::SolverRead {
                 function: function.into(),
                 solver: z,
@@ -1642,6 +1647,70 @@ impl Action for SolverIntrospect {
             cx.run(Call::CheckSat(z))?;
             cx.run(Call::Check(Check::Interrupt(z)))?;
         }
+        Ok(true)
+    }
+}
+
+/// After a check: one of the solver queries (`model::goals::SOLVER_QUERIES`: the trail's
+/// levels, DIMACS, an interrupt from a second thread, implied equalities, the text through a
+/// file, and on releases after 4.8.12 solutions and function substitution) of the round's
+/// solver, each judged by the executor.
+pub struct SolverQueries;
+impl Action for SolverQueries {
+    fn name(&self) -> &'static str {
+        "solver_queries"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        cx.solver.is_some()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(z) = cx.solver else {
+            return Ok(false);
+        };
+        let queries: Vec<&str> = SOLVER_QUERIES
+            .iter()
+            .copied()
+            .filter(|f| untrace::executor::read::solver_reader_available(f))
+            .collect();
+        // One query a time: each makes a copy of the solver and checks under a small
+        // resource limit (about 15 ms on 4.8.12 in debug builds).
+        let function = queries[cx.rng.random_range(0..queries.len())];
+        let call = Call::SolverRead {
+            function: function.into(),
+            solver: z,
+        };
+        if cx.sut.state().check(&call).is_err() {
+            return Ok(false);
+        }
+        cx.run(call)?;
+        Ok(true)
+    }
+}
+
+/// A finite-domain sort in a fresh Datalog context (`check_finite_domain`): two to six
+/// elements, up to eight random edges, reachability from element 0 judged by the closure
+/// computed here.
+pub struct FiniteDomain;
+impl Action for FiniteDomain {
+    fn name(&self) -> &'static str {
+        "finite_domain"
+    }
+    fn applies(&self, _cx: &RoundState<'_>) -> bool {
+        true
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let size = cx.rng.random_range(2..=6u32);
+        let n = cx.rng.random_range(0..=8);
+        let edges: Vec<String> = (0..n)
+            .map(|_| {
+                let (a, b) = (cx.rng.random_range(0..size), cx.rng.random_range(0..size));
+                format!("{a}>{b}")
+            })
+            .collect();
+        cx.run(Call::Check(Check::FiniteDomain {
+            size,
+            edges: edges.join(" "),
+        }))?;
         Ok(true)
     }
 }

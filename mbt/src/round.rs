@@ -163,6 +163,7 @@ pub(crate) mod tests {
             "check_parser_context" => !untrace::executor::read::parser_contexts_available(),
             "check_chars" => !untrace::executor::read::chars_available(),
             "check_rcf_sign_conditions" => !untrace::executor::read::sign_conditions_available(),
+            "check_qe_witness" => !untrace::executor::read::qe_witness_available(),
             // Z3's finite sets (the calls of the family and its check).
             name if name == "sort_finite_set"
                 || name.starts_with("fset_")

@@ -516,6 +516,23 @@ macro_rules! walk_check {
                 $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
                 $v.term_pairs(witnesses, "pairs of a constant and its witness");
             }
+            Check::QeMap { witness: false, model, formula, vars } => {
+                $v.head(spec!("check_qe_skolem", None, Quantifiers, ["Z3_qe_model_project_skolem", "Z3_mk_ast_map", "Z3_ast_map_keys", "Z3_ast_map_find", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
+            Check::QeMap { witness: true, model, formula, vars } => {
+                $v.head(spec!("check_qe_witness", None, Quantifiers, ["Z3_qe_model_project_with_witness", "Z3_mk_ast_map", "Z3_ast_map_keys", "Z3_ast_map_find", "Z3_substitute", "Z3_model_eval"], ApiOnly));
+                $v.model(model);
+                $v.term(formula);
+                $v.terms(vars, List::Shrink { min: 1 });
+            }
+            Check::FiniteDomain { size, edges } => {
+                $v.head(spec!("check_finite_domain", None, Fixedpoint, ["Z3_mk_finite_domain_sort", "Z3_get_finite_domain_sort_size", "Z3_mk_fixedpoint", "Z3_fixedpoint_register_relation", "Z3_fixedpoint_add_fact", "Z3_fixedpoint_add_rule", "Z3_mk_unsigned_int64", "Z3_fixedpoint_query", "Z3_fixedpoint_init", "Z3_fixedpoint_set_predicate_representation", "Z3_get_relation_arity", "Z3_get_relation_column"], ApiOnly));
+                $v.number(size, "the finite domain's size");
+                $v.string(edges, "the edges, `A>B` separated by spaces");
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -2651,6 +2668,29 @@ pub enum Check {
         atoms: Vec<TermId>,
         witnesses: Vec<(TermId, TermId)>,
     },
+    /// `check_qe_skolem mM tF tV...` (`Z3_qe_model_project_skolem`) / `check_qe_witness mM
+    /// tF tV...` (`Z3_qe_model_project_with_witness`, releases after 4.8.12): F projected on
+    /// model M with the constants V eliminated, the map of each eliminated constant filled
+    /// in. Where M satisfies F (the premise), the projection must hold in M (as `qe_project`
+    /// is judged), the map's keys must be among V, and a witness map's values put for their
+    /// constants into F (`Z3_substitute`) must keep F true in M (Z3 documents the witnesses
+    /// so). Appended last.
+    QeMap {
+        witness: bool,
+        model: ModelId,
+        formula: TermId,
+        vars: Vec<TermId>,
+    },
+    /// `check_finite_domain N "A>B ..."`: a finite-domain sort of N elements
+    /// (`Z3_mk_finite_domain_sort`, its size read back by `Z3_get_finite_domain_sort_size`)
+    /// in a fresh Datalog fixedpoint context: `edge` holds the facts A>B
+    /// (`Z3_fixedpoint_add_fact`), `path` is its transitive closure by two rules, and
+    /// `path(0, k)` for each element k (`Z3_mk_unsigned_int64` of the sort) must be sat
+    /// exactly where k is reachable from 0 in one edge or more. A second fixedpoint holds
+    /// `edge` as an external relation (`Z3_fixedpoint_init`, its reduce callbacks): every
+    /// relation sort the callbacks see has columns of the finite domain
+    /// (`Z3_get_relation_arity`, `Z3_get_relation_column`). Appended last.
+    FiniteDomain { size: u32, edges: String },
 }
 
 /// The most terms `check_propagator` registers.
@@ -2728,6 +2768,22 @@ impl Check {
                 },
                 Check::ParserContext(vec![]),
                 Check::Chars(t),
+                Check::QeMap {
+                    witness: false,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
+                },
+                Check::QeMap {
+                    witness: true,
+                    model: m,
+                    formula: t,
+                    vars: vec![t],
+                },
+                Check::FiniteDomain {
+                    size: 3,
+                    edges: "0>1 1>2".into(),
+                },
                 Check::AlgebraicPoly(t),
                 Check::Subresultants {
                     p: vec![],

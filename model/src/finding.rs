@@ -205,6 +205,9 @@ impl Check {
             Check::Dump(_) | Check::ParserContext(_) | Check::ProofCallback(_) => K::Dump,
             Check::Core(_) => K::Core,
             Check::Literal(_) | Check::Chars(_) => K::Literal,
+            // A projection false in its model, as `qe_project`'s.
+            Check::QeMap { .. } => K::ReadBack,
+            Check::FiniteDomain { .. } => K::Fixedpoint,
             Check::Simplify(_) => K::Simplify,
             Check::Consequences { .. } => K::Consequence,
             Check::Cubes(_) => K::Cube,

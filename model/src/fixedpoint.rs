@@ -157,9 +157,70 @@ impl FpInfo {
     }
 }
 
+/// The most elements and edges `check_finite_domain` takes.
+pub const MAX_DOMAIN: u32 = 8;
+pub const MAX_EDGES: usize = 16;
+
+/// The edges of `check_finite_domain`'s text (`A>B` separated by spaces, each end below
+/// `size`), or what is wrong with them.
+pub fn domain_edges(size: u32, text: &str) -> Result<Vec<(u32, u32)>, String> {
+    if size == 0 || size > MAX_DOMAIN {
+        return Err(format!(
+            "a finite domain of 1 to {MAX_DOMAIN} elements, not {size}"
+        ));
+    }
+    let edges = text
+        .split_whitespace()
+        .map(|edge| {
+            let (a, b) = edge
+                .split_once('>')
+                .ok_or_else(|| format!("edge `{edge}` is not `A>B`"))?;
+            let end = |x: &str| match x.parse::<u32>() {
+                Ok(n) if n < size => Ok(n),
+                _ => Err(format!("`{x}` of edge `{edge}` is no element below {size}")),
+            };
+            Ok((end(a)?, end(b)?))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    if edges.len() > MAX_EDGES {
+        return Err(format!("at most {MAX_EDGES} edges, not {}", edges.len()));
+    }
+    Ok(edges)
+}
+
+/// Which elements `from` reaches in one edge or more: the answers `path(from, k)` must
+/// have.
+pub fn reachable(size: u32, edges: &[(u32, u32)], from: u32) -> Vec<bool> {
+    let mut reached = vec![false; size as usize];
+    let mut todo: Vec<u32> = vec![from];
+    while let Some(a) = todo.pop() {
+        for &(x, y) in edges {
+            if x == a && !reached[y as usize] {
+                reached[y as usize] = true;
+                todo.push(y);
+            }
+        }
+    }
+    reached
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finite_domain_edges_are_read_and_closed() {
+        let edges = domain_edges(4, "0>1 1>2 2>1").unwrap();
+        assert_eq!(edges, vec![(0, 1), (1, 2), (2, 1)]);
+        assert_eq!(reachable(4, &edges, 0), vec![false, true, true, false]);
+        assert_eq!(reachable(4, &edges, 1), vec![false, true, true, false]);
+        assert_eq!(reachable(4, &edges, 3), vec![false; 4]);
+        assert!(domain_edges(4, "0>4").is_err());
+        assert!(domain_edges(4, "0-1").is_err());
+        assert!(domain_edges(0, "").is_err());
+        assert!(domain_edges(MAX_DOMAIN + 1, "").is_err());
+        assert_eq!(domain_edges(2, ""), Ok(vec![]));
+    }
 
     #[test]
     fn readers_apply_after_the_answers_they_read() {

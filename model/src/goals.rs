@@ -127,7 +127,10 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     ("Z3_solver_to_string", Answer::Done, SolverWhen::Always),
     // The same through a file of the round's private folder (`Z3_solver_from_file`).
     ("Z3_solver_from_file", Answer::Done, SolverWhen::Always),
-    // Of a Boolean problem (Z3 refuses others: a recorded refusal).
+    // A header whose counts match its clauses (Z3 refuses some problems: a recorded
+    // refusal), and where the assertions are propositional (Z3 writes other atoms as
+    // variables) the clauses, read back as a formula of Boolean constants, have the copy's
+    // answer for a reference solver.
     (
         "Z3_solver_to_dimacs_string",
         Answer::Done,
@@ -150,6 +153,55 @@ pub const SOLVER_READERS: &[(&str, Answer, SolverWhen)] = &[
     // From a second thread while the copy checks (`Z3_solver_interrupt`): unknown or its
     // answer, and the copy answers a check after as before.
     ("Z3_solver_interrupt", Answer::Done, SolverWhen::Always),
+    // The rows below are the solver queries (`untrace::executor::solver_queries`).
+    // The levels of the trail's literals after a check of the copy: none above the trail's
+    // length, in the trail's order (Z3 documents the trail "in order of decision level").
+    ("Z3_solver_get_levels", Answer::Done, SolverWhen::Always),
+    // The uninterpreted constants of the assertions in classes: two terms of one class are
+    // equal in every model (a reference solver finds their disequality with the assertions
+    // unsat; unknown is no verdict).
+    (
+        "Z3_get_implied_equalities",
+        Answer::Done,
+        SolverWhen::Always,
+    ),
+    // The copy's text (`Z3_solver_to_string`) through a file of a private folder: the file
+    // parses to the same assertions as the text (`Z3_parse_smtlib2_string`).
+    ("Z3_parse_smtlib2_file", Answer::Done, SolverWhen::Always),
+    // Releases after 4.8.12 (looked up by name, `NEWER_SOLVER_READERS`): the solutions of
+    // the assertions' Int and Real constants a simple solver gives after a check; under its
+    // guard, each follows from the assertions (a reference solver).
+    ("Z3_solver_solve_for", Answer::Done, SolverWhen::Always),
+    // The first uninterpreted function of the assertions (a constant where they apply none)
+    // replaced by a fresh constant or one of its arguments (`Z3_substitute_funs`): the same term as replaced by hand, application
+    // by application (`Z3_substitute_vars`), or one a reference solver cannot tell apart.
+    ("Z3_substitute_funs", Answer::Done, SolverWhen::Always),
+];
+
+/// The solver readers only releases after 4.8.12 have: looked up by name where the loaded
+/// libz3 has them, never linked; a replay on a release without them refuses the trace.
+pub const NEWER_SOLVER_READERS: &[&str] = &["Z3_solver_solve_for", "Z3_substitute_funs"];
+
+/// The solver queries (the last rows of [`SOLVER_READERS`]), which only mbt's
+/// `solver_queries` action asks (its introspection action draws from the other rows).
+pub const QUERY_ONLY: &[&str] = &[
+    "Z3_solver_get_levels",
+    "Z3_get_implied_equalities",
+    "Z3_parse_smtlib2_file",
+    "Z3_solver_solve_for",
+    "Z3_substitute_funs",
+];
+
+/// What mbt's `solver_queries` action asks: the queries, and the DIMACS and interrupt
+/// readers, which one row in eleven of the introspection action reached too rarely.
+pub const SOLVER_QUERIES: &[&str] = &[
+    "Z3_solver_get_levels",
+    "Z3_solver_to_dimacs_string",
+    "Z3_solver_interrupt",
+    "Z3_get_implied_equalities",
+    "Z3_parse_smtlib2_file",
+    "Z3_solver_solve_for",
+    "Z3_substitute_funs",
 ];
 
 /// The row of a solver reader.
@@ -175,6 +227,18 @@ mod tests {
         assert_eq!(probe_combined("or", &[0.0, 0.0]), Some(0.0));
         assert_eq!(probe_combined("and", &[1.0]), None);
         assert_eq!(probe_combined("xor", &[1.0, 1.0]), None);
+    }
+
+    #[test]
+    fn every_solver_query_is_a_solver_reader() {
+        for name in SOLVER_QUERIES
+            .iter()
+            .chain(QUERY_ONLY)
+            .chain(NEWER_SOLVER_READERS)
+        {
+            assert!(solver_reader(name).is_some(), "{name}");
+        }
+        assert!(QUERY_ONLY.iter().all(|q| SOLVER_QUERIES.contains(q)));
     }
 
     #[test]

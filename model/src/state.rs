@@ -1977,6 +1977,22 @@ impl State {
                         Ok(())
                     }
                     Check::Propagator { mode, terms, .. } => self.propagator_terms(mode, terms),
+                    Check::QeMap {
+                        model,
+                        formula,
+                        vars,
+                        ..
+                    } => self.check(&Call::Qe {
+                        lite: false,
+                        model: *model,
+                        formula: *formula,
+                        vars: vars.clone(),
+                    }),
+                    Check::FiniteDomain { size, edges } => {
+                        crate::fixedpoint::domain_edges(*size, edges)
+                            .map(drop)
+                            .or_else(violation)
+                    }
                     Check::InitialValue { var, value, .. } => {
                         let (v, x) = (self.term(*var)?, self.term(*value)?);
                         if !v.is_const {

@@ -732,3 +732,60 @@ fn a_function_table_takes_literals_of_its_signature_in_whole_entries() {
     assert_eq!(state_of("t12 t11 t11 t5"), Exit::Malformed);
     assert_eq!(state_of("t12"), Exit::Ok);
 }
+
+/// A solver holding x + y = 3, y = z and f(x) > 0, checked sat (`traces/solver_queries.trace`).
+const QUERIES: &str = "sort_int\nreturn s1\nconst s1 \"x\"\nreturn t1\nconst s1 \"y\"\nreturn t2\n\
+const s1 \"z\"\nreturn t3\nlit s1 \"3\"\nreturn t4\n+ t1 t2\nreturn t5\n= t5 t4\nreturn t6\n\
+= t2 t3\nreturn t7\nfun \"f\" s1 s1\nreturn f1\napply f1 t1\nreturn t8\nlit s1 \"0\"\nreturn t9\n\
+> t8 t9\nreturn t10\nnew_solver\nreturn z1\nassert z1 t6\nassert z1 t7\nassert z1 t10\n\
+check_sat z1\nreturn sat\n";
+
+#[test]
+fn the_solver_queries_hold_and_fail_under_wrong_read() {
+    for (function, kind) in [
+        ("Z3_solver_get_levels", FailureKind::ReadBack),
+        ("Z3_get_implied_equalities", FailureKind::Consequence),
+        ("Z3_parse_smtlib2_file", FailureKind::Dump),
+    ] {
+        let text = format!("{QUERIES}solver_read \"{function}\" z1\nreturn \"ok\"\n");
+        assert_eq!(replay(&text, None).exit, Exit::Ok, "{function}");
+        assert_finding(
+            &replay(&text, Some(Fault::WrongRead)),
+            kind,
+            &format!("solver_read: {function}"),
+        );
+    }
+    // A propositional solver's DIMACS text: its counts (the header's read one more under
+    // the fault) and its clauses' answer.
+    let dimacs = "sort_bool\nreturn s1\nconst s1 \"p\"\nreturn t1\nnot t1\nreturn t2\n\
+new_solver\nreturn z1\nassert z1 t1\nassert z1 t2\n\
+solver_read \"Z3_solver_to_dimacs_string\" z1\nreturn \"ok\"\n";
+    assert_eq!(replay(dimacs, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(dimacs, Some(Fault::WrongRead)),
+        FailureKind::Dump,
+        "solver_read: Z3_solver_to_dimacs_string",
+    );
+}
+
+#[test]
+fn projections_with_maps_hold_in_their_model() {
+    let text = format!("{QUERIES}get_model z1\nreturn m1\ncheck_qe_skolem m1 t6 t1 t2\n");
+    assert_eq!(replay(&text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(&text, Some(Fault::WrongRead)),
+        FailureKind::ReadBack,
+        "check_qe_skolem: Z3_qe_model_project_skolem: false in the model",
+    );
+}
+
+#[test]
+fn finite_domain_reachability_is_judged_by_the_closure() {
+    let text = "check_finite_domain 4 \"0>1 1>2 2>1\"\ncheck_finite_domain 1 \"\"\n";
+    assert_eq!(replay(text, None).exit, Exit::Ok);
+    assert_finding(
+        &replay(text, Some(Fault::WrongFixedpoint)),
+        FailureKind::Fixedpoint,
+        "check_finite_domain: reachability",
+    );
+}

@@ -340,6 +340,13 @@ impl Executor {
             Check::AlgebraicPoly(t) => self.check_algebraic_poly(check, *t),
             Check::Subresultants { p, q } => self.check_subresultants(check, p, q),
             Check::RcfSignConditions(r) => self.check_rcf_sign_conditions(check, *r),
+            Check::QeMap {
+                witness,
+                model,
+                formula,
+                vars,
+            } => self.check_qe_map(check, *witness, *model, *formula, vars),
+            Check::FiniteDomain { size, edges } => self.check_finite_domain(check, *size, edges),
         }
     }
 

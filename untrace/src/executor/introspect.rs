@@ -9,7 +9,7 @@
 
 use super::checks::Interrupted;
 use super::raw_solver::RawSolver;
-use super::{guard, into_context, sat, z3err, ExecError, Executor, Outcome};
+use super::{guard, into_context, sat, unlogged, z3err, ExecError, Executor, Outcome};
 use model::finding::{Failure, FailureKind};
 use model::{Check, SatResult, SolverId};
 use std::time::Duration;
@@ -247,10 +247,6 @@ impl Executor {
                     }
                     Ok("ok".into())
                 }
-                "Z3_solver_to_dimacs_string" => {
-                    unsafe { z3_sys::Z3_solver_to_dimacs_string(c, s, true) };
-                    Ok("ok".into())
-                }
                 "Z3_solver_get_units" | "Z3_solver_get_non_units" | "Z3_solver_get_trail" => {
                     copy.check_assumptions(&[]);
                     let literals = unsafe {
@@ -333,6 +329,8 @@ impl Executor {
                             std::thread::sleep(Duration::from_micros(200));
                             // SAFETY: the copy lives until the scope ends.
                             unsafe { z3_sys::Z3_solver_interrupt(target.0 .0, target.0 .1) };
+                            // No log shows it (`z3log::table::NOT_LOGGED`).
+                            unlogged::note("Z3_solver_interrupt");
                         });
                         copy.check_assumptions(&[])
                     });
@@ -353,7 +351,8 @@ impl Executor {
                     }
                     Ok("ok".into())
                 }
-                _ => Err(format!("`{function}` is no solver reader")),
+                other => super::solver_queries::query(other, &copy, &all, z, inject)
+                    .unwrap_or_else(|| Err(format!("`{function}` is no solver reader"))),
             }
         })
         .map_err(z3err)?;
@@ -368,6 +367,8 @@ impl Executor {
                         "Z3_solver_import_model_converter" | "Z3_solver_interrupt" => {
                             FailureKind::Shadow
                         }
+                        "Z3_solver_get_levels" | "Z3_substitute_funs" => FailureKind::ReadBack,
+                        "Z3_solver_to_dimacs_string" | "Z3_parse_smtlib2_file" => FailureKind::Dump,
                         _ => FailureKind::Consequence,
                     };
                     Err(read_finding(kind, function, found.to_string()))

@@ -55,7 +55,8 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 10] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 11] = [
+    super::qe_map::QE_WITNESS_FUNCTIONS,
     CONGRUENCE_FUNCTIONS,
     super::proof_check::PROOF_CHECK_FUNCTIONS,
     super::propagator::PROPAGATOR_FUNCTIONS,
@@ -82,6 +83,7 @@ pub fn newer_functions_present() -> Vec<&'static str> {
                 .filter(|r| r.1)
                 .map(|r| r.0),
         )
+        .chain(model::goals::NEWER_SOLVER_READERS.iter().copied())
         .chain(
             model::handles::GLOBAL_READERS
                 .iter()
@@ -162,6 +164,22 @@ pub fn global_available(function: &str) -> bool {
         .is_some_and(|(name, _, newer)| !newer || self::function(name).is_some())
 }
 
+/// Whether the loaded libz3 has the function of the solver reader `function`
+/// (`model::goals::SOLVER_READERS`; those of releases after 4.8.12 are looked up).
+pub fn solver_reader_available(function: &str) -> bool {
+    model::goals::NEWER_SOLVER_READERS
+        .iter()
+        .find(|name| **name == function)
+        .is_none_or(|name| self::function(name).is_some())
+}
+
+/// Whether the loaded libz3 has the function of `check_qe_witness`.
+pub fn qe_witness_available() -> bool {
+    super::qe_map::QE_WITNESS_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
 /// Whether the loaded libz3 has every function of `check_rcf_sign_conditions`.
 pub fn sign_conditions_available() -> bool {
     super::rcf::SIGN_CONDITION_FUNCTIONS
@@ -210,6 +228,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
             // Only releases up to 4.8.x have it (and refuse it as unsupported).
             model::Call::SetHasSize(..) => vec!["Z3_mk_set_has_size"],
+            model::Call::Check(model::Check::QeMap { witness: true, .. }) => {
+                super::qe_map::QE_WITNESS_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::RcfSignConditions(_)) => {
                 super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
             }
@@ -249,6 +270,11 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .iter()
                 .filter(|(name, newer)| *newer && name == function)
                 .map(|(name, _)| *name)
+                .collect(),
+            model::Call::SolverRead { function, .. } => model::goals::NEWER_SOLVER_READERS
+                .iter()
+                .copied()
+                .filter(|name| name == function)
                 .collect(),
             model::Call::ReadGlobal { function, .. } => model::handles::GLOBAL_READERS
                 .iter()

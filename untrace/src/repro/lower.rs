@@ -2434,6 +2434,12 @@ impl Lower {
                     check.name()
                 ));
             }
+            Check::QeMap { .. } | Check::FiniteDomain { .. } => {
+                self.note(format!(
+                    "`{}`: the projection's map on a copy of the model, and the finite domain's Datalog context, are not expressed",
+                    check.name()
+                ));
+            }
             Check::ProofCallback(_) => {
                 self.note("`check_proof_callback`: the client proof checker of a dump evaluated with proofs on is not expressed".into());
             }
