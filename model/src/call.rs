@@ -2280,7 +2280,7 @@ pub enum Call {
     /// 4.8.12 parse).
     SeqLastIndex(TermId, TermId),
     /// `set_has_size tS tK`: whether set S has K elements (`Z3_mk_set_has_size`: 4.8.12
-    /// refuses it as unsupported, later releases do not have it).
+    /// refuses it as unsupported; the 5.x releases do not have it).
     SetHasSize(TermId, TermId),
     /// `const_int_sym N sS`: a constant of sort S named by the integer symbol N
     /// (`Z3_mk_int_symbol`, `Z3_mk_const`); the executor reads the name back

@@ -226,7 +226,7 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
-            // Only releases up to 4.8.x have it (and refuse it as unsupported).
+            // The 5.x releases do not have it (4.8.12 refuses it as unsupported).
             model::Call::SetHasSize(..) => vec!["Z3_mk_set_has_size"],
             model::Call::Check(model::Check::QeMap { witness: true, .. }) => {
                 super::qe_map::QE_WITNESS_FUNCTIONS.to_vec()
