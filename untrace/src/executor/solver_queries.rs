@@ -749,28 +749,33 @@ unsafe fn substituted_by_hand(
     out
 }
 
-/// `Z3_substitute_funs` of the conjunction of the assertions, the first uninterpreted
-/// function they apply (a constant where they apply none) replaced by a body: its first argument of its range's sort where it
-/// has one, a fresh constant otherwise. The result is the term substituted by hand
+/// `Z3_substitute_funs` of the conjunction of the assertions without binders, the first
+/// uninterpreted function they apply (a constant where they apply none) replaced by a body:
+/// its first argument of its range's sort where it has one, a fresh constant otherwise. The result is the term substituted by hand
 /// ([`substituted_by_hand`]), or a reference solver cannot tell the two apart.
 fn substitute_funs(all: &[Bool], z: SolverId, inject: bool) -> Result<String, String> {
-    if all.is_empty() {
-        return Ok("ok".into());
-    }
     // SAFETY: the function's z3_api.h signature.
     let substitute: SubstituteFuns = unsafe { read::typed("Z3_substitute_funs")? };
     let ctx = Context::thread_local();
     let c = ctx.get_z3_context();
     let k = Kinds::load(c)?;
-    let conjunction = Bool::and(all);
+    // The assertions without quantifiers or bound variables (the substitution by hand does
+    // not go under binders).
+    // SAFETY: live terms of the context.
+    let plain: Vec<Bool> = all
+        .iter()
+        .filter(|b| !unsafe { applied(&k, c, &[b.get_z3_ast()]) }.binders)
+        .cloned()
+        .collect();
+    if plain.is_empty() {
+        return Ok("ok".into());
+    }
+    let conjunction = Bool::and(&plain);
     let t = conjunction.get_z3_ast();
     // SAFETY: live terms of the context; every AST made is referenced (by `wrap`, or held by
     // the terms it is part of) before the next call.
     unsafe {
         let found = applied(&k, c, &[t]);
-        if found.binders {
-            return Ok("ok".into());
-        }
         // A function where the assertions apply one, else a constant.
         let Some(&(f, arity)) = found
             .decls
