@@ -516,6 +516,10 @@ macro_rules! walk_check {
                 $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
                 $v.term_pairs(witnesses, "pairs of a constant and its witness");
             }
+            Check::Complex(parts) => {
+                $v.head(spec!("check_complex", None, Checks, ["Z3_mk_complex_sort", "Z3_mk_complex", "Z3_mk_real_part", "Z3_mk_imag_part", "Z3_mk_add", "Z3_mk_sub", "Z3_mk_mul", "Z3_mk_unary_minus", "Z3_simplify", "Z3_get_numeral_string"], ApiOnly));
+                $v.terms(parts, List::Fixed);
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -1484,6 +1488,14 @@ macro_rules! walk_call {
                 $v.string(function, "a Z3 model function");
                 $v.model(model);
             }
+            // The function is an argument (`crate::seq_hof::SEQ_HOFS`).
+            Call::SeqHof { function, args, add, mul } => {
+                $v.head(spec!("seq_hof", Term, Terms, ["Z3_mk_seq_map", "Z3_mk_seq_mapi", "Z3_mk_seq_foldl", "Z3_mk_seq_foldli", "Z3_mk_lambda_const"], Written));
+                $v.string(function, "a Z3 higher-order sequence function");
+                $v.int(add, "the lambda's addend");
+                $v.int(mul, "the lambda's factor of the element");
+                $v.terms(args, List::Fixed);
+            }
         }
     }};
 }
@@ -2203,6 +2215,17 @@ pub enum Call {
         function: String,
         model: ModelId,
     },
+    /// `seq_hof "Z3_FUNCTION" ADD MUL tX...`: Z3's higher-order sequence operation
+    /// (`Z3_mk_seq_map`, `_mapi`, `_foldl`, `_foldli`; releases after 4.8.12, looked up by
+    /// name) of a lambda over Ints, `(+ (* MUL x) ADD p...)` of the element x and the other
+    /// parameters p (`Z3_mk_lambda_const`), and the terms the function takes after it (the
+    /// sequence of Ints last; `crate::seq_hof`).
+    SeqHof {
+        function: String,
+        args: Vec<TermId>,
+        add: i32,
+        mul: i32,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2551,6 +2574,14 @@ pub enum Check {
         atoms: Vec<TermId>,
         witnesses: Vec<(TermId, TermId)>,
     },
+    /// `check_complex tA tB tC tD`: Z3's complex numbers (`Z3_mk_complex_sort`,
+    /// `Z3_mk_complex`, `Z3_mk_real_part`, `Z3_mk_imag_part`) agree with exact arithmetic on
+    /// z = A + Bi and w = C + Di of four Real literals (made by `lit`): z has the complex
+    /// sort, and the real and imaginary parts of z, z + w, z - w, z · w and -z (`Z3_mk_add`,
+    /// `_sub`, `_mul`, `_unary_minus` of complex terms) simplify (`Z3_simplify`) to the
+    /// numerals `crate::complex::expected_parts` computes (a part Z3 does not simplify to a
+    /// numeral is no verdict). Functions only releases after 4.8.12 have. Appended last.
+    Complex(Vec<TermId>),
 }
 
 /// The most terms `check_propagator` registers.
@@ -2648,6 +2679,7 @@ impl Check {
                     atoms: vec![t],
                     witnesses: vec![],
                 },
+                Check::Complex(vec![t, t, t, t]),
             ]
         })
     }
@@ -3367,6 +3399,12 @@ impl Call {
                 Call::ModelRead {
                     function: text(),
                     model: m,
+                },
+                Call::SeqHof {
+                    function: text(),
+                    args: vec![t],
+                    add: 0,
+                    mul: 1,
                 },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));

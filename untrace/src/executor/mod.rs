@@ -17,6 +17,7 @@
 mod algebraic;
 mod chars;
 mod checks;
+mod complex;
 mod datatypes;
 mod fixedpoint;
 pub mod fsets;
@@ -38,6 +39,7 @@ mod quant;
 mod raw_solver;
 mod rcf;
 pub mod read;
+mod seq_hof;
 pub mod simplifier;
 pub mod tactics;
 pub mod term_text;
@@ -1421,6 +1423,12 @@ impl Executor {
             Call::SortFiniteSet(element) => self.sort_finite_set(*element)?,
             Call::SortFiniteField(p) => self.sort_finite_field(*p)?,
             Call::FsetMap { set, add, mul } => self.fset_map_or_filter(*set, true, *add, *mul)?,
+            Call::SeqHof {
+                function,
+                args,
+                add,
+                mul,
+            } => self.seq_hof(function, args, *add, *mul)?,
             Call::FsetFilter { set, low, high } => {
                 self.fset_map_or_filter(*set, false, *low, *high)?
             }
