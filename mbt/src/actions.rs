@@ -1622,6 +1622,32 @@ impl Action for CharsCheck {
     }
 }
 
+/// Two terms of one sort of the pool, then `check_poly_datatype`: Z3's polymorphic pair
+/// datatype instantiated at that sort must give them back through its accessors. Applies only
+/// where the loaded libz3 has the polymorphic datatype functions (releases after 4.8.12), so
+/// rounds on 4.8.12 are what they were.
+pub struct PolyDatatypeCheck;
+impl Action for PolyDatatypeCheck {
+    fn name(&self) -> &'static str {
+        "poly_datatype"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && !cx.pool.is_empty() && untrace::executor::read::poly_datatypes_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(a) = cx.pool.any(&mut cx.rng) else {
+            return Ok(false);
+        };
+        let Some(sort) = cx.pool.sort_of(a).cloned() else {
+            return Ok(false);
+        };
+        let p = cx.shape.p_deep;
+        let b = cx.pool.pick(&sort, &mut cx.rng, p).unwrap_or(a);
+        cx.run(Call::Check(Check::PolyDatatype(a, b)))?;
+        Ok(true)
+    }
+}
+
 /// Four new Real literals, then `check_complex`: the parts of Z3's complex numbers made of
 /// them, and of their sum, difference, product and negation, must simplify to what exact
 /// arithmetic gives. Applies only where the loaded libz3 has the complex functions (releases

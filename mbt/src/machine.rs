@@ -107,6 +107,7 @@ pub static TRANSITIONS: &[Transition] = &[
     t(Main, &FiniteFields, 1, Main),
     t(Main, &SeqHofs, 1, Main),
     t(Main, &ComplexCheck, 1, Main),
+    t(Main, &PolyDatatypeCheck, 1, Main),
     t(Main, &crate::families::ApplyTactic, 1, Main),
     t(Main, &crate::families::Optimize, 1, Main),
     t(Main, &crate::families::ReadBack, 3, Main),

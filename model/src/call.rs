@@ -516,6 +516,11 @@ macro_rules! walk_check {
                 $v.terms_until(atoms, crate::trace::text::FSET_WITNESSES);
                 $v.term_pairs(witnesses, "pairs of a constant and its witness");
             }
+            Check::PolyDatatype(a, b) => {
+                $v.head(spec!("check_poly_datatype", None, Checks, ["Z3_mk_type_variable", "Z3_mk_polymorphic_datatype", "Z3_mk_datatype_sort", "Z3_constructor_num_fields", "Z3_mk_constructor", "Z3_get_datatype_sort_constructor", "Z3_get_datatype_sort_constructor_accessor", "Z3_get_datatype_sort_recognizer", "Z3_simplify"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
             Check::Complex(parts) => {
                 $v.head(spec!("check_complex", None, Checks, ["Z3_mk_complex_sort", "Z3_mk_complex", "Z3_mk_real_part", "Z3_mk_imag_part", "Z3_mk_add", "Z3_mk_sub", "Z3_mk_mul", "Z3_mk_unary_minus", "Z3_simplify", "Z3_get_numeral_string"], ApiOnly));
                 $v.terms(parts, List::Fixed);
@@ -2582,6 +2587,15 @@ pub enum Check {
     /// numerals `crate::complex::expected_parts` computes (a part Z3 does not simplify to a
     /// numeral is no verdict). Functions only releases after 4.8.12 have. Appended last.
     Complex(Vec<TermId>),
+    /// `check_poly_datatype tA tB`: Z3's polymorphic datatypes (`Z3_mk_type_variable`,
+    /// `Z3_mk_polymorphic_datatype`, `Z3_mk_datatype_sort`, `Z3_constructor_num_fields`):
+    /// the datatype `(PolyPair T)` of a type variable T with the constructors `pnone` and
+    /// `(pmk (pfst T) (psnd T))` (0 and 2 fields, as `Z3_constructor_num_fields` must say),
+    /// instantiated by name at the sort S of A and B (two terms of one sort), has two
+    /// constructors; `pfst` and `psnd` of `(pmk A B)` have sort S and simplify to A and B,
+    /// `is-pmk` of it to true and `is-pnone` to false. Functions only releases after 4.8.12
+    /// have. Appended last.
+    PolyDatatype(TermId, TermId),
 }
 
 /// The most terms `check_propagator` registers.
@@ -2680,6 +2694,7 @@ impl Check {
                     witnesses: vec![],
                 },
                 Check::Complex(vec![t, t, t, t]),
+                Check::PolyDatatype(t, t),
             ]
         })
     }

@@ -198,7 +198,8 @@ impl Check {
             Check::Eval { .. }
             | Check::FiniteSet { .. }
             | Check::FiniteField { .. }
-            | Check::Complex(_) => K::EvalDisagreement,
+            | Check::Complex(_)
+            | Check::PolyDatatype(..) => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config

@@ -1891,6 +1891,10 @@ impl State {
                     Check::RcfSignConditions(r) => self.rcf(*r).map(drop),
                     Check::FiniteSet { atoms, witnesses } => self.fset_check(atoms, witnesses, false),
                     Check::FiniteField { atoms, witnesses } => self.fset_check(atoms, witnesses, true),
+                    Check::PolyDatatype(a, b) => {
+                        let sa = self.term_sort(*a)?.clone();
+                        self.same_sort(*b, &sa, "check_poly_datatype")
+                    }
                     Check::Complex(parts) => {
                         if parts.len() != 4 {
                             return violation(format!(

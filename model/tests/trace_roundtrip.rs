@@ -307,7 +307,7 @@ check_propagator z1 \"enumerate\" t1 t5\ncheck_proof_callback z1\n\
 sort_int\nreturn s4\nsort_finite_set s4\nreturn s5\nconst s5 \"a\"\nreturn t9\nfset_empty s5\nreturn t10\n\
 fset_subset t10 t9\nreturn t11\ncheck_fset t11 with t9 t10\n\
 sort_finite_field 5\nreturn s6\nlit s6 \"4\"\nreturn t12\nff_neg t12\nreturn t13\ncheck_ff t13 with\n\
-check_complex t4 t8 t8 t4\n";
+check_complex t4 t8 t8 t4\ncheck_poly_datatype t4 t8\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::names() {

@@ -33,6 +33,7 @@ mod opt_read;
 mod optimize;
 mod parser_context;
 pub mod plain;
+mod poly_datatype;
 mod proof_check;
 mod propagator;
 mod quant;

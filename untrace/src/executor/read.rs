@@ -51,7 +51,7 @@ const NEWER_OP_FUNCTIONS: &[&str] = &[
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 12] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 13] = [
     CONGRUENCE_FUNCTIONS,
     super::proof_check::PROOF_CHECK_FUNCTIONS,
     super::propagator::PROPAGATOR_FUNCTIONS,
@@ -64,6 +64,7 @@ const NEWER_FUNCTION_LISTS: [&[&str]; 12] = [
     super::fsets::FF_FUNCTIONS,
     model::seq_hof::SEQ_HOF_FUNCTIONS,
     super::complex::COMPLEX_FUNCTIONS,
+    super::poly_datatype::POLY_DATATYPE_FUNCTIONS,
 ];
 
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
@@ -126,6 +127,13 @@ pub fn finite_sets_available() -> bool {
 /// Whether the loaded libz3 has every function of Z3's prime fields.
 pub fn finite_fields_available() -> bool {
     super::fsets::FF_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_poly_datatype`.
+pub fn poly_datatypes_available() -> bool {
+    super::poly_datatype::POLY_DATATYPE_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
 }
@@ -220,6 +228,9 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
                 .map(|(_, function)| *function)
                 .collect(),
             model::Call::Check(model::Check::Chars(_)) => super::chars::CHAR_FUNCTIONS.to_vec(),
+            model::Call::Check(model::Check::PolyDatatype(..)) => {
+                super::poly_datatype::POLY_DATATYPE_FUNCTIONS.to_vec()
+            }
             model::Call::Check(model::Check::Complex(_)) => {
                 super::complex::COMPLEX_FUNCTIONS.to_vec()
             }
@@ -627,7 +638,12 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
                 // 5.x logs `Z3_get_quantifier_id` as `Z3_get_quantifier_skolem_id`.
                 super::unlogged::note(reader.name());
                 let id: AstToSymbol = typed(reader.name())?;
-                symbol_text(ctx, id(ctx, a))?
+                // A quantifier made without an id (`Z3_mk_quantifier`, `Z3_mk_forall`) has
+                // Z3's null symbol, which the function returns as NULL without an error.
+                match id(ctx, a) {
+                    Some(symbol) => symbol_text(ctx, Some(symbol))?,
+                    None => "no id".into(),
+                }
             }
             R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),
             R::FpIsInf => flag(Z3_fpa_is_numeral_inf(ctx, a)),

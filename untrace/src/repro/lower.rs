@@ -2416,6 +2416,7 @@ impl Lower {
             | Check::FiniteSet { .. }
             | Check::FiniteField { .. }
             | Check::Complex(_)
+            | Check::PolyDatatype(..)
             | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",
