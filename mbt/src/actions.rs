@@ -1632,6 +1632,59 @@ impl Action for CharsCheck {
     }
 }
 
+/// Two terms of one sort of the pool, then `check_poly_datatype`: Z3's polymorphic pair
+/// datatype instantiated at that sort must give them back through its accessors. Applies only
+/// where the loaded libz3 has the polymorphic datatype functions (releases after 4.8.12), so
+/// rounds on 4.8.12 are what they were.
+pub struct PolyDatatypeCheck;
+impl Action for PolyDatatypeCheck {
+    fn name(&self) -> &'static str {
+        "poly_datatype"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx) && !cx.pool.is_empty() && untrace::executor::read::poly_datatypes_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let Some(a) = cx.pool.any(&mut cx.rng) else {
+            return Ok(false);
+        };
+        let Some(sort) = cx.pool.sort_of(a).cloned() else {
+            return Ok(false);
+        };
+        let p = cx.shape.p_deep;
+        let b = cx.pool.pick(&sort, &mut cx.rng, p).unwrap_or(a);
+        cx.run(Call::Check(Check::PolyDatatype(a, b)))?;
+        Ok(true)
+    }
+}
+
+/// Four new Real literals, then `check_complex`: the parts of Z3's complex numbers made of
+/// them, and of their sum, difference, product and negation, must simplify to what exact
+/// arithmetic gives. Applies only where the loaded libz3 has the complex functions (releases
+/// after 4.8.12) and the round has Reals, so rounds on 4.8.12 are what they were.
+pub struct ComplexCheck;
+impl Action for ComplexCheck {
+    fn name(&self) -> &'static str {
+        "complex"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+            && untrace::executor::read::complex_available()
+            && cx.sut.state().sorts.values().any(|s| *s == Sort::Real)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let mut parts = Vec::new();
+        for _ in 0..4 {
+            let Some(t) = gen::mk_lit(cx, &Sort::Real, false)? else {
+                return Ok(false);
+            };
+            parts.push(t);
+        }
+        cx.run(Call::Check(Check::Complex(parts)))?;
+        Ok(true)
+    }
+}
+
 /// Z3's finite sets (releases after 4.8.12 only, so rounds on 4.8.12 are what they were):
 /// a set sort of Int (most often), Bool or small bit-vector elements, ground sets of
 /// literals (empty, singletons, unions, a range of Ints), one or two set constants each with
@@ -1823,6 +1876,43 @@ impl Action for FiniteFields {
         }
         cx.run(Call::Check(Check::FiniteField { atoms, witnesses }))?;
         Ok(true)
+    }
+}
+
+/// Z3's higher-order sequence operations (releases after 4.8.12 only, so rounds on 4.8.12
+/// are what they were): `seq_hof` of a pooled sequence of Ints (with a pooled Int as the
+/// start index or initial accumulator) over a small linear lambda. The term joins the pool:
+/// the round's assertions use it, and `check_eval` and `check_model` judge Z3's values of it
+/// by the independent evaluator, which applies the lambda to each element.
+pub struct SeqHofs;
+impl Action for SeqHofs {
+    fn name(&self) -> &'static str {
+        "seq_hofs"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        in_main(cx)
+            && cx.pool.has(&Sort::seq(Sort::Int))
+            && cx.pool.has(&Sort::Int)
+            && untrace::executor::read::seq_hofs_available()
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        let hofs = model::seq_hof::SEQ_HOFS;
+        let hof = &hofs[cx.rng.random_range(0..hofs.len())];
+        let p = cx.shape.p_deep;
+        let mut args = Vec::new();
+        for sort in hof.arg_sorts() {
+            let Some(t) = cx.pool.pick(&sort, &mut cx.rng, p) else {
+                return Ok(false);
+            };
+            args.push(t);
+        }
+        let call = Call::SeqHof {
+            function: hof.function.into(),
+            args,
+            add: cx.rng.random_range(-3..=3),
+            mul: cx.rng.random_range(-2..=2),
+        };
+        Ok(cx.new_term(call, false)?.is_some())
     }
 }
 

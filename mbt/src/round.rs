@@ -171,6 +171,9 @@ pub(crate) mod tests {
             {
                 !untrace::executor::read::finite_sets_available()
             }
+            "seq_hof" => !untrace::executor::read::seq_hofs_available(),
+            "check_complex" => !untrace::executor::read::complex_available(),
+            "check_poly_datatype" => !untrace::executor::read::poly_datatypes_available(),
             // Z3's prime fields.
             name if name == "sort_finite_field"
                 || name.starts_with("ff_")

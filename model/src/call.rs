@@ -533,6 +533,15 @@ macro_rules! walk_check {
                 $v.number(size, "the finite domain's size");
                 $v.string(edges, "the edges, `A>B` separated by spaces");
             }
+            Check::PolyDatatype(a, b) => {
+                $v.head(spec!("check_poly_datatype", None, Checks, ["Z3_mk_type_variable", "Z3_mk_polymorphic_datatype", "Z3_mk_datatype_sort", "Z3_constructor_num_fields", "Z3_mk_constructor", "Z3_get_datatype_sort_constructor", "Z3_get_datatype_sort_constructor_accessor", "Z3_get_datatype_sort_recognizer", "Z3_simplify"], ApiOnly));
+                $v.term(a);
+                $v.term(b);
+            }
+            Check::Complex(parts) => {
+                $v.head(spec!("check_complex", None, Checks, ["Z3_mk_complex_sort", "Z3_mk_complex", "Z3_mk_real_part", "Z3_mk_imag_part", "Z3_mk_add", "Z3_mk_sub", "Z3_mk_mul", "Z3_mk_unary_minus", "Z3_simplify", "Z3_get_numeral_string"], ApiOnly));
+                $v.terms(parts, List::Fixed);
+            }
             Check::Chars(t) => {
                 $v.head(spec!("check_chars", None, Checks, ["Z3_mk_char_sort", "Z3_is_char_sort", "Z3_mk_u32string", "Z3_mk_char", "Z3_mk_char_to_int", "Z3_mk_char_to_bv", "Z3_mk_char_from_bv", "Z3_mk_char_is_digit", "Z3_mk_char_le", "Z3_simplify", "Z3_solver_check"], ApiOnly));
                 $v.term(t);
@@ -1547,6 +1556,14 @@ macro_rules! walk_call {
                 $v.term(term);
                 $v.terms(args, List::Fixed);
             }
+            // The function is an argument (`crate::seq_hof::SEQ_HOFS`).
+            Call::SeqHof { function, args, add, mul } => {
+                $v.head(spec!("seq_hof", Term, Terms, ["Z3_mk_seq_map", "Z3_mk_seq_mapi", "Z3_mk_seq_foldl", "Z3_mk_seq_foldli", "Z3_mk_lambda_const"], Written));
+                $v.string(function, "a Z3 higher-order sequence function");
+                $v.int(add, "the lambda's addend");
+                $v.int(mul, "the lambda's factor of the element");
+                $v.terms(args, List::Fixed);
+            }
         }
     }};
 }
@@ -2320,6 +2337,17 @@ pub enum Call {
     /// `sort_re sS`: the sort of regular expressions over the String sort S
     /// (`Z3_mk_re_sort`).
     SortRe(SortId),
+    /// `seq_hof "Z3_FUNCTION" ADD MUL tX...`: Z3's higher-order sequence operation
+    /// (`Z3_mk_seq_map`, `_mapi`, `_foldl`, `_foldli`; releases after 4.8.12, looked up by
+    /// name) of a lambda over Ints, `(+ (* MUL x) ADD p...)` of the element x and the other
+    /// parameters p (`Z3_mk_lambda_const`), and the terms the function takes after it (the
+    /// sequence of Ints last; `crate::seq_hof`).
+    SeqHof {
+        function: String,
+        args: Vec<TermId>,
+        add: i32,
+        mul: i32,
+    },
 }
 
 /// The kind of a special relation ([`Call::Relation`]); each is a partial order (reflexive,
@@ -2691,6 +2719,23 @@ pub enum Check {
     /// relation sort the callbacks see has columns of the finite domain
     /// (`Z3_get_relation_arity`, `Z3_get_relation_column`). Appended last.
     FiniteDomain { size: u32, edges: String },
+    /// `check_complex tA tB tC tD`: Z3's complex numbers (`Z3_mk_complex_sort`,
+    /// `Z3_mk_complex`, `Z3_mk_real_part`, `Z3_mk_imag_part`) agree with exact arithmetic on
+    /// z = A + Bi and w = C + Di of four Real literals (made by `lit`): z has the complex
+    /// sort, and the real and imaginary parts of z, z + w, z - w, z · w and -z (`Z3_mk_add`,
+    /// `_sub`, `_mul`, `_unary_minus` of complex terms) simplify (`Z3_simplify`) to the
+    /// numerals `crate::complex::expected_parts` computes (a part Z3 does not simplify to a
+    /// numeral is no verdict). Functions only releases after 4.8.12 have. Appended last.
+    Complex(Vec<TermId>),
+    /// `check_poly_datatype tA tB`: Z3's polymorphic datatypes (`Z3_mk_type_variable`,
+    /// `Z3_mk_polymorphic_datatype`, `Z3_mk_datatype_sort`, `Z3_constructor_num_fields`):
+    /// the datatype `(PolyPair T)` of a type variable T with the constructors `pnone` and
+    /// `(pmk (pfst T) (psnd T))` (0 and 2 fields, as `Z3_constructor_num_fields` must say),
+    /// instantiated by name at the sort S of A and B (two terms of one sort), has two
+    /// constructors; `pfst` and `psnd` of `(pmk A B)` have sort S and simplify to A and B,
+    /// `is-pmk` of it to true and `is-pnone` to false. Functions only releases after 4.8.12
+    /// have. Appended last.
+    PolyDatatype(TermId, TermId),
 }
 
 /// The most terms `check_propagator` registers.
@@ -2804,6 +2849,8 @@ impl Check {
                     atoms: vec![t],
                     witnesses: vec![],
                 },
+                Check::Complex(vec![t, t, t, t]),
+                Check::PolyDatatype(t, t),
             ]
         })
     }
@@ -3550,6 +3597,12 @@ impl Call {
                     range: s,
                 },
                 Call::SortRe(s),
+                Call::SeqHof {
+                    function: text(),
+                    args: vec![t],
+                    add: 0,
+                    mul: 1,
+                },
             ]);
             all.extend(Check::templates().iter().cloned().map(Call::Check));
             all

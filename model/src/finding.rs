@@ -195,9 +195,11 @@ impl Check {
             | Check::Congruence { .. } => K::Model,
             // Z3's values of finite-set terms, or its answer on atoms a witness satisfies,
             // against the values `crate::fset` computes.
-            Check::Eval { .. } | Check::FiniteSet { .. } | Check::FiniteField { .. } => {
-                K::EvalDisagreement
-            }
+            Check::Eval { .. }
+            | Check::FiniteSet { .. }
+            | Check::FiniteField { .. }
+            | Check::Complex(_)
+            | Check::PolyDatatype(..) => K::EvalDisagreement,
             Check::Shadow { .. } => K::Shadow,
             Check::Config { .. } | Check::Simplifier { .. } | Check::InitialValue { .. } => {
                 K::Config

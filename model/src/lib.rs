@@ -24,6 +24,7 @@
 pub mod call;
 pub mod call_args;
 pub mod call_text;
+pub mod complex;
 pub mod datatype;
 pub mod finding;
 pub mod fixedpoint;
@@ -36,6 +37,7 @@ pub mod options;
 pub mod quant;
 pub mod rcf;
 pub mod read;
+pub mod seq_hof;
 pub mod state;
 pub mod trace;
 

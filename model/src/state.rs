@@ -659,6 +659,7 @@ impl State {
             Call::SeqLastIndex(a, b) | Call::SetHasSize(a, b) => union(&mut [a, b].into_iter()),
             Call::UpdateTerm { args, .. } => union(&mut args.iter()),
             Call::ArrayMap { arrays, .. } => union(&mut arrays.iter()),
+            Call::SeqHof { args, .. } => union(&mut args.iter()),
             Call::FsetUnion(a, b)
             | Call::FsetIntersect(a, b)
             | Call::FsetDifference(a, b)
@@ -1124,6 +1125,25 @@ impl State {
                 self.same_sort(*set, &ints, call.name())?;
                 ints
             }
+            Call::SeqHof { function, args, .. } => {
+                let Some(hof) = crate::seq_hof::SeqHof::by_function(function) else {
+                    return violation(format!(
+                        "`{function}` is no higher-order sequence function of seq_hof"
+                    ));
+                };
+                let sorts = hof.arg_sorts();
+                if args.len() != sorts.len() {
+                    return violation(format!(
+                        "{function} takes {} terms after its lambda, got {}",
+                        sorts.len(),
+                        args.len()
+                    ));
+                }
+                for (a, sort) in args.iter().zip(&sorts) {
+                    self.same_sort(*a, sort, function)?;
+                }
+                hof.result()
+            }
             Call::QuantRebuild { function, term } => {
                 let Some(maker) = crate::quant::Maker::by_name(function) else {
                     return violation(format!(
@@ -1551,6 +1571,7 @@ impl State {
             | Call::Divides { .. }
             | Call::ConstIntSym { .. }
             | Call::UpdateTerm { .. }
+            | Call::SeqHof { .. }
             | crate::plain_call!() => self.result_sort(call).map(drop),
             Call::SortArrayN { domain, range } => {
                 if domain.len() != 1 {
@@ -1956,6 +1977,25 @@ impl State {
                     Check::RcfSignConditions(r) => self.rcf(*r).map(drop),
                     Check::FiniteSet { atoms, witnesses } => self.fset_check(atoms, witnesses, false),
                     Check::FiniteField { atoms, witnesses } => self.fset_check(atoms, witnesses, true),
+                    Check::PolyDatatype(a, b) => {
+                        let sa = self.term_sort(*a)?.clone();
+                        self.same_sort(*b, &sa, "check_poly_datatype")
+                    }
+                    Check::Complex(parts) => {
+                        if parts.len() != 4 {
+                            return violation(format!(
+                                "check_complex takes four Real literals, got {} terms",
+                                parts.len()
+                            ));
+                        }
+                        for t in parts {
+                            let info = self.term(*t)?;
+                            if !matches!((&info.sort, &info.origin), (Sort::Real, Origin::Lit(_))) {
+                                return violation(format!("{t} is no Real literal made by `lit`"));
+                            }
+                        }
+                        Ok(())
+                    }
                     Check::Chars(t) => {
                         let info = self.term(*t)?;
                         match (&info.sort, &info.origin) {
@@ -2216,6 +2256,7 @@ impl State {
             | Call::Pb { .. }
             | Call::FsetMap { .. }
             | Call::FsetFilter { .. }
+            | Call::SeqHof { .. }
             | crate::plain_call!() => {}
             Call::SortFiniteSet(e) => {
                 let sort = Sort::finite_set(self.sorts[e].clone());

@@ -308,7 +308,7 @@ sort_int\nreturn s4\nsort_finite_set s4\nreturn s5\nconst s5 \"a\"\nreturn t9\nf
 fset_subset t10 t9\nreturn t11\ncheck_fset t11 with t9 t10\n\
 sort_finite_field 5\nreturn s6\nlit s6 \"4\"\nreturn t12\nff_neg t12\nreturn t13\ncheck_ff t13 with\n\
 const s4 \"x\"\nreturn t14\ncheck_qe_skolem m1 t1 t14\ncheck_qe_witness m1 t1 t14\n\
-check_finite_domain 3 \"0>1 1>2\"\n";
+check_finite_domain 3 \"0>1 1>2\"\ncheck_complex t4 t8 t8 t4\ncheck_poly_datatype t4 t8\n";
     let parsed = text::parse(text_in).expect("parses");
     let names: Vec<&str> = parsed.entries.iter().map(|e| e.call.name()).collect();
     for name in model::Check::names() {

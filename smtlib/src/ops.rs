@@ -122,7 +122,8 @@ pub enum Signature {
     SeqConcat,
     /// Sequence to Int.
     SeqLen,
-    /// Sequence and Int to a sequence of length at most one.
+    /// Sequence and Int to a sequence of the same sort (`seq.at`, of length at most one;
+    /// `seq.power`).
     SeqAt,
     /// Sequence and Int to an element.
     SeqNth,
@@ -400,6 +401,9 @@ pub static OPS: &[OpSpec] = &[
     // Z3's own indexed operation, which 4.8.12's SMT-LIB language has and only later C APIs
     // build (`Z3_mk_bit2bool`).
     op("bit2bool", B, 1, Fixed(1), S::BvBit),
+    // `(seq.power s n)`: s concatenated n times with itself, empty where n is not positive
+    // (`Z3_mk_seq_power`, releases after 4.8.12 only; 4.8.12's SMT-LIB language lacks it too).
+    op("seq.power", St, 0, Fixed(2), S::SeqAt),
 ];
 
 /// Whether `^` of two Ints is a Real, as in Z3 4.8.12 (`(^ 2 3)` evaluates to `8.0`); Z3 5.x

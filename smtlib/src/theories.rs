@@ -660,6 +660,16 @@ fn strings(name: &str, idx: &[Index], args: &[Sort]) -> Option<Rule> {
         "str.len" | "seq.len" => like(&[S], &|_| Int),
         "str.at" | "seq.at" => like(&[S, Some(Int)], &same),
         "seq.nth" => like(&[S, Some(Int)], &seq_elem),
+        // Z3's, releases after 4.8.12: s concatenated n times with itself.
+        "seq.power" => like(&[S, Some(Int)], &same),
+        // Z3's, releases after 4.8.12, over a function of one argument (its `seq.mapi` and
+        // folds take arrays of several indices, which `Sort` does not have).
+        "seq.map" => unindexed(name, idx, || match args {
+            [Sort::Array(index, element), Sort::Seq(item)] if index == item => {
+                Ok(Sort::seq((**element).clone()))
+            }
+            _ => bad(name, "an array and a sequence of its index sort", args),
+        }),
         "str.substr" | "seq.extract" => like(&[S, Some(Int), Some(Int)], &same),
         "str.prefixof" | "str.suffixof" | "str.contains" | "seq.prefixof" | "seq.suffixof"
         | "seq.contains" => like(&[S, S], &|_| Sort::Bool),
@@ -891,6 +901,13 @@ mod tests {
             ("re.allchar", vec![], vec![], "RegLan"),
             ("seq.unit", vec![], vec![Int], "(Seq Int)"),
             ("seq.nth", vec![], vec![Sort::seq(Bool), Int], "Bool"),
+            ("seq.power", vec![], vec![Sort::seq(Int), Int], "(Seq Int)"),
+            (
+                "seq.map",
+                vec![],
+                vec![Sort::array(Int, Bool), Sort::seq(Int)],
+                "(Seq Bool)",
+            ),
             (
                 "seq.++",
                 vec![],

@@ -354,9 +354,14 @@ fn the_example_traces_replay_on_the_other_library() {
     };
     // The traces record 4.8.12's answers; other versions may answer otherwise (`^` of two
     // Ints is an Int on 5.4.1, a Real on 4.8.12), so results are not compared. Every call
-    // and every check must still run.
+    // and every check must still run, except in a trace of a function the other release no
+    // longer has (4.8.12's `Z3_mk_set_has_size`), which it refuses before any call runs.
     for (trace, out) in replay_all_on(&other, "traces", true) {
         let err = stderr(&out);
+        let lacks = format!("which the loaded libz3 (Z3 {}) lacks", other.version);
+        if out.status.code() == Some(3) && err.contains(&lacks) {
+            continue;
+        }
         assert_eq!(out.status.code(), Some(0), "{}: {err}", trace.display());
         assert!(
             err.starts_with(&format!("untrace: Z3 {} (", other.version)),

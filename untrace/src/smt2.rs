@@ -357,6 +357,21 @@ impl Writer {
                     int(*add)
                 )
             }
+            // Z3's higher-order sequence operations (its dialect only), over the lambda the
+            // executor builds.
+            Call::SeqHof {
+                function,
+                args,
+                add,
+                mul,
+            } if !self.portable => {
+                let hof = model::seq_hof::SeqHof::by_function(function).ok_or(MISSING)?;
+                let args = args
+                    .iter()
+                    .map(|a| self.name(*a).ok_or(MISSING))
+                    .collect::<Result<Vec<String>, _>>()?;
+                hof.smt2(&int(*add), &int(*mul), &args)
+            }
             Call::FsetFilter { set, low, high } if !self.portable => {
                 let set = self.name(*set).ok_or(MISSING)?;
                 format!(

@@ -636,6 +636,10 @@ impl<'a> Evaluator<'a> {
         match name {
             "select" | "store" => return self.array_op(src, node, name, arg_nodes),
             "seq.nth" => return self.seq_nth(src, node, arg_nodes),
+            "seq.power" => return self.seq_power(src, node, arg_nodes),
+            "seq.map" | "seq.mapi" | "seq.fold_left" | "seq.fold_lefti" => {
+                return self.seq_hof(src, node, name, arg_nodes)
+            }
             "^" => return self.power(src, node, arg_nodes),
             _ if PARTIAL.contains(&name) => return self.partial(src, node, name, arg_nodes),
             _ => {}
@@ -707,6 +711,131 @@ impl<'a> Evaluator<'a> {
             Ok(None) => self.extend_partial(src, node, "seq.nth", &["seq.nth_u"], args, None),
             Err(m) => Err(src.at(node, m)),
         }
+    }
+
+    /// Z3's `seq.power`; a result too long to build is open.
+    fn seq_power(&mut self, src: &Src, node: NodeId, arg_nodes: &[NodeId]) -> Eval {
+        let args = self.eval_all(src, arg_nodes)?;
+        let Some(args) = args.into_iter().collect::<Option<Vec<Value>>>() else {
+            return Ok(None);
+        };
+        match super::seq::power(&args) {
+            Ok(Some(v)) => Ok(Some(v)),
+            Ok(None) => self.unsupported(src, node, "seq.power of a very long result"),
+            Err(m) => Err(src.at(node, m)),
+        }
+    }
+
+    /// Z3's higher-order sequence operations (releases after 4.8.12): `(seq.map f s)`,
+    /// `(seq.mapi f i s)`, `(seq.fold_left f a s)`, `(seq.fold_lefti f i a s)`, where f is a
+    /// lambda written in place (its body evaluated with its parameters bound: the index
+    /// `i + k` of element k, the accumulator, the element) or, for `seq.map`, an array value
+    /// (selected at each element). Another function is open.
+    fn seq_hof(&mut self, src: &Src, node: NodeId, name: &str, arg_nodes: &[NodeId]) -> Eval {
+        let (arity, indexed, folds) = match name {
+            "seq.map" => (2, false, false),
+            "seq.mapi" => (3, true, false),
+            "seq.fold_left" => (3, false, true),
+            _ => (4, true, true),
+        };
+        if arg_nodes.len() != arity {
+            return Err(src.at(node, format!("{name} expects {arity} arguments")));
+        }
+        let rest = self.eval_all(src, &arg_nodes[1..])?;
+        let Some(rest) = rest.into_iter().collect::<Option<Vec<Value>>>() else {
+            return Ok(None);
+        };
+        let Some(Value::Seq { items, .. }) = rest.last() else {
+            return Err(src.at(node, format!("{name} expects a sequence last")));
+        };
+        let items = items.clone();
+        let start = match (indexed, rest.first()) {
+            (true, Some(Value::Int(i))) => i.clone(),
+            (true, _) => return Err(src.at(node, format!("{name} expects an Int index"))),
+            (false, _) => BigInt::from(0),
+        };
+        let tree = &src.tree;
+        let f = arg_nodes[0];
+        let fc = tree.children(f);
+        let lambda = fc.first().and_then(|&h| tree.symbol(h)) == Some("lambda") && fc.len() == 3;
+        if !lambda {
+            if name != "seq.map" {
+                return self.unsupported(src, node, &format!("{name} of a function not in place"));
+            }
+            let Some(Value::Array(array)) = self.eval(src, f)? else {
+                return self.unsupported(src, node, "seq.map of an array without a value");
+            };
+            let out: Vec<Value> = items.iter().map(|x| array.select(x)).collect();
+            return Ok(Some(Value::seq(array.default.sort(), out)));
+        }
+        let mut params = Vec::new();
+        for &p in tree.children(fc[1]) {
+            let pc = tree.children(p);
+            let (Some(pname), 2) = (pc.first().and_then(|&c| tree.symbol(c)), pc.len()) else {
+                return Err(src.at(p, "expected (name sort)"));
+            };
+            let sort = parse_sort(tree, pc[1], &self.env.aliases).map_err(|m| src.at(pc[1], m))?;
+            params.push((unquote(pname).to_string(), sort));
+        }
+        let wanted = usize::from(indexed) + usize::from(folds) + 1;
+        if params.len() != wanted {
+            return Err(src.at(f, format!("{name} expects a lambda of {wanted} parameters")));
+        }
+        let body = fc[2];
+        let apply = |this: &mut Self, values: Vec<Value>| -> Eval {
+            let mark = this.locals.len();
+            for ((pname, sort), v) in params.iter().zip(values) {
+                this.locals.push((pname.clone(), Some(v.coerce(sort))));
+            }
+            let result = this.eval(src, body);
+            this.locals.truncate(mark);
+            result
+        };
+        let index = |k: usize| Value::Int(&start + BigInt::from(k));
+        if folds {
+            let mut acc = rest[rest.len() - 2].clone();
+            for (k, x) in items.iter().enumerate() {
+                let mut values = Vec::new();
+                if indexed {
+                    values.push(index(k));
+                }
+                values.push(acc);
+                values.push(x.clone());
+                let Some(next) = apply(self, values)? else {
+                    return Ok(None);
+                };
+                acc = next;
+            }
+            return Ok(Some(acc));
+        }
+        let mut out = Vec::new();
+        for (k, x) in items.iter().enumerate() {
+            let mut values = Vec::new();
+            if indexed {
+                values.push(index(k));
+            }
+            values.push(x.clone());
+            let Some(y) = apply(self, values)? else {
+                return Ok(None);
+            };
+            out.push(y);
+        }
+        // The element sort of an empty result is the body's sort at a sample point.
+        let element = match out.first() {
+            Some(y) => y.sort(),
+            None => {
+                let samples: Option<Vec<Value>> =
+                    params.iter().map(|(_, sort)| sample_value(sort)).collect();
+                let Some(samples) = samples else {
+                    return self.unsupported(src, node, &format!("{name} of an empty sequence"));
+                };
+                match apply(self, samples)? {
+                    Some(y) => y.sort(),
+                    None => return Ok(None),
+                }
+            }
+        };
+        Ok(Some(Value::seq(element, out)))
     }
 
     /// `div`, `mod`, `/` folded left; at a zero divisor the model's extension decides.
@@ -1467,6 +1596,14 @@ fn fresh_value(sort: &Sort, used: &BTreeSet<Value>) -> Option<Value> {
     }
 }
 
+/// Some value of a sort of plain values (not of an uninterpreted sort or a datatype).
+fn sample_value(sort: &Sort) -> Option<Value> {
+    match sort {
+        Sort::Named(..) => None,
+        _ => fresh_value(sort, &BTreeSet::new()),
+    }
+}
+
 /// Z3 names the elements of an uninterpreted sort `S` as `S!val!N`, sometimes without
 /// declaring them in the model.
 fn z3_abstract_value(name: &str) -> Option<Sort> {
@@ -1505,6 +1642,52 @@ mod tests {
         // Another format's argument does not take it either.
         let v = evaluate_str("((_ fp.to_ubv 16) RNE (_ NaN 3 5))", &model);
         assert!(matches!(v, Err(EvalError::Open(_))), "{v:?}");
+    }
+
+    /// Z3's higher-order sequence operations apply their lambda to each element (the index
+    /// counting from the given start), `seq.power` repeats; the values are Z3 5.4.1's.
+    #[test]
+    fn higher_order_sequence_operations_and_power() {
+        let model =
+            Model::parse("((define-fun s () (Seq Int) (seq.++ (seq.unit 1) (seq.unit 2))))")
+                .unwrap();
+        let ints = |xs: &[i64]| {
+            Value::seq(
+                crate::Sort::Int,
+                xs.iter().map(|&x| Value::int(x)).collect(),
+            )
+        };
+        let eval = |term: &str| evaluate_str(term, &model);
+        assert_eq!(
+            eval("(seq.map (lambda ((x Int)) (+ (* 1 x) 1)) s)"),
+            Ok(ints(&[2, 3]))
+        );
+        assert_eq!(
+            eval("(seq.mapi (lambda ((i Int) (x Int)) (+ (* 2 x) 0 i)) 5 s)"),
+            Ok(ints(&[7, 10]))
+        );
+        assert_eq!(
+            eval("(seq.fold_left (lambda ((a Int) (x Int)) (+ (* 1 x) 0 a)) 10 s)"),
+            Ok(Value::int(13))
+        );
+        assert_eq!(
+            eval("(seq.fold_lefti (lambda ((i Int) (a Int) (x Int)) (+ (* x i) a)) 3 0 s)"),
+            Ok(Value::int(11))
+        );
+        assert_eq!(
+            eval("(seq.map (lambda ((x Int)) (> x 0)) (as seq.empty (Seq Int)))"),
+            Ok(Value::seq(crate::Sort::Bool, vec![]))
+        );
+        assert_eq!(
+            eval("(seq.map ((as const (Array Int Int)) 4) s)"),
+            Ok(ints(&[4, 4]))
+        );
+        assert_eq!(eval("(seq.power s 2)"), Ok(ints(&[1, 2, 1, 2])));
+        assert_eq!(eval("(seq.power s (- 1))"), Ok(ints(&[])));
+        assert!(matches!(
+            eval("(seq.power s 1000000000)"),
+            Err(EvalError::Open(_))
+        ));
     }
 
     /// The quantifier texts of mbt's independent check (`check_indep`): a finite domain is

@@ -1,7 +1,9 @@
 //! Z3's sequence theory (`(Seq T)`) on [`Value::Seq`]: `seq.unit`, `seq.++`, `seq.len`,
 //! `seq.at`, `seq.contains` in [`apply`], and `seq.nth` in [`nth`], which is undefined outside
 //! the sequence (Z3 leaves it unspecified there, so its value is open, never a finding).
-//! `(as seq.empty (Seq T))` is the empty sequence ([`empty`]). Semantics as Z3 documents
+//! `(as seq.empty (Seq T))` is the empty sequence ([`empty`]); `seq.power` is [`power`], and
+//! Z3's higher-order `seq.map`, `seq.mapi`, `seq.fold_left` and `seq.fold_lefti` are
+//! evaluated by the evaluator, which applies their lambda to each element. Semantics as Z3 documents
 //! them, which agree with the string operations of the same names on one-character elements.
 
 use super::value::Value;
@@ -46,6 +48,26 @@ pub(crate) fn apply(name: &str, args: &[Value]) -> Option<Result<Value, String>>
 pub(crate) fn nth(args: &[Value]) -> Result<Option<Value>, String> {
     let (_, items, i) = seq_int("seq.nth", args)?;
     Ok(index(i, items.len()).map(|i| items[i].clone()))
+}
+
+/// The most elements [`power`] builds: a longer power is left open (the evaluator keeps its
+/// values small; Z3 decides such a term by its length anyway).
+pub(crate) const MAX_POWER_ITEMS: usize = 100_000;
+
+/// `(seq.power s n)` (Z3's, releases after 4.8.12): s concatenated n times with itself, the
+/// empty sequence where n is not positive; `None` past [`MAX_POWER_ITEMS`] elements.
+pub(crate) fn power(args: &[Value]) -> Result<Option<Value>, String> {
+    let (element, items, n) = seq_int("seq.power", args)?;
+    let n = match n.to_usize() {
+        Some(n) => n,
+        None if n.sign() == num_bigint::Sign::Minus => 0,
+        None => return Ok(None),
+    };
+    if items.len().saturating_mul(n) > MAX_POWER_ITEMS {
+        return Ok(None);
+    }
+    let out: Vec<Value> = (0..n).flat_map(|_| items.iter().cloned()).collect();
+    Ok(Some(Value::seq(element.clone(), out)))
 }
 
 /// `(as seq.empty S)` for a sequence sort `S`.
@@ -128,6 +150,20 @@ mod tests {
         );
         assert_eq!(nth(&[ints(&[5, 6]), Value::int(2)]), Ok(None));
         assert_eq!(nth(&[ints(&[]), Value::int(-1)]), Ok(None));
+    }
+
+    #[test]
+    fn power_repeats_and_is_empty_below_one() {
+        let s = ints(&[1, 2]);
+        assert_eq!(
+            power(&[s.clone(), Value::int(2)]),
+            Ok(Some(ints(&[1, 2, 1, 2])))
+        );
+        assert_eq!(power(&[s.clone(), Value::int(0)]), Ok(Some(ints(&[]))));
+        assert_eq!(power(&[s.clone(), Value::int(-3)]), Ok(Some(ints(&[]))));
+        let huge = Value::Int(BigInt::from(MAX_POWER_ITEMS));
+        assert_eq!(power(&[s, huge]), Ok(None));
+        assert!(power(&[Value::int(1), Value::int(1)]).is_err());
     }
 
     #[test]

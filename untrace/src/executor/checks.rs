@@ -337,6 +337,8 @@ impl Executor {
             }
             Check::ParserContext(terms) => self.check_parser_context(check, terms),
             Check::Chars(t) => self.check_chars(check, *t),
+            Check::Complex(parts) => self.check_complex(check, parts),
+            Check::PolyDatatype(a, b) => self.check_poly_datatype(check, *a, *b),
             Check::AlgebraicPoly(t) => self.check_algebraic_poly(check, *t),
             Check::Subresultants { p, q } => self.check_subresultants(check, p, q),
             Check::RcfSignConditions(r) => self.check_rcf_sign_conditions(check, *r),

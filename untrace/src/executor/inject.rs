@@ -30,7 +30,7 @@
 //! | `wrong-rcf` | `rcf_add` and `algebraic_add` make a sum one too large; `check_algebraic_poly` reads `Z3_algebraic_eval`'s signs negated, `check_subresultants` the chain one coefficient short, `check_rcf_sign_conditions` each stated sign negated | rcf |
 //! | `wrong-goal-read` | a `tactic_skip` application reads as changing the goal; the goal readers and `probe_apply` read their component values wrong (a decided goal's formulas negated, a translated goal printed otherwise, a converted model negated, a probe combination's value flipped) | tactic |
 //! | `wrong-interrupt` | `check_interrupt` reads the check after the interrupt as answering the opposite | shadow |
-//! | `wrong-fset` | `check_fset` and `check_ff` read their first atom with its constants replaced wrong (a Bool negated, an Int one more, a set with one more element, a field element one more) | eval-disagreement |
+//! | `wrong-fset` | `check_fset` and `check_ff` read their first atom with its constants replaced wrong (a Bool negated, an Int one more, a set with one more element, a field element one more); `check_complex` reads z's real part one more; `check_poly_datatype` expects the pair's fields the other way round | eval-disagreement |
 //! | `wrong-fixedpoint` | `check_fp` reads Z3's answer negated (an `unsat`'s invariant, each fact a `sat`'s derivation derives); a query asked again from level 0 answers the opposite | fixedpoint |
 //! | `wrong-propagator` | `check_propagator` forgets the first assignment it enumerates and reads the first Boolean value `fixed` reports negated; `check_proof_callback` counts one call of the proof checker more after unsat | propagator, dump |
 //!

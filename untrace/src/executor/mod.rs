@@ -17,6 +17,7 @@
 mod algebraic;
 mod chars;
 mod checks;
+mod complex;
 mod datatypes;
 mod finite_domain;
 mod fixedpoint;
@@ -33,6 +34,7 @@ mod opt_read;
 mod optimize;
 mod parser_context;
 pub mod plain;
+mod poly_datatype;
 mod proof_check;
 mod propagator;
 mod qe_map;
@@ -40,6 +42,7 @@ mod quant;
 mod raw_solver;
 mod rcf;
 pub mod read;
+mod seq_hof;
 pub mod simplifier;
 mod solver_queries;
 pub mod tactics;
@@ -1497,6 +1500,12 @@ impl Executor {
             Call::SortFiniteSet(element) => self.sort_finite_set(*element)?,
             Call::SortFiniteField(p) => self.sort_finite_field(*p)?,
             Call::FsetMap { set, add, mul } => self.fset_map_or_filter(*set, true, *add, *mul)?,
+            Call::SeqHof {
+                function,
+                args,
+                add,
+                mul,
+            } => self.seq_hof(function, args, *add, *mul)?,
             Call::FsetFilter { set, low, high } => {
                 self.fset_map_or_filter(*set, false, *low, *high)?
             }

@@ -159,7 +159,10 @@ fn newer<F: Copy>(name: &'static str) -> Option<F> {
 /// parser, with the function of later releases that builds them: a trace that applies one is
 /// refused where the loaded libz3 lacks the function (`read::missing_function`), and the
 /// typing probe's refusal of it there is no disagreement of the model's.
-pub const NEWER_ONLY_OPS: &[(&str, &str)] = &[("str.from_sbv", "Z3_mk_sbv_to_str")];
+pub const NEWER_ONLY_OPS: &[(&str, &str)] = &[
+    ("str.from_sbv", "Z3_mk_sbv_to_str"),
+    ("seq.power", "Z3_mk_seq_power"),
+];
 
 /// Operations a fuzzer generates only where the loaded libz3 has their C constructor (Z3
 /// 4.8.12 builds the first two through its parser in a replay, but a campaign on it leaves
@@ -169,6 +172,7 @@ pub const NEWER_CONSTRUCTOR_OPS: &[(&str, &str)] = &[
     ("str.from_code", "Z3_mk_string_from_code"),
     ("str.from_ubv", "Z3_mk_ubv_to_str"),
     ("str.from_sbv", "Z3_mk_sbv_to_str"),
+    ("seq.power", "Z3_mk_seq_power"),
 ];
 
 /// The operations of [`NEWER_CONSTRUCTOR_OPS`] whose constructor the loaded libz3 lacks.
@@ -539,6 +543,13 @@ pub fn apply_op(op: &OpSpec, indices: &[u32], args: &[&Dynamic], sorts: &[&Sort]
                 None => parsed_app(sample, a),
             }
         }
+        "seq.power" => match newer::<Ast2ToAst>("Z3_mk_seq_power") {
+            // SAFETY: the function's z3_api.h signature, on live arguments.
+            Some(power) => sys_args("Z3_mk_seq_power", a, |c, x| unsafe { power(c, x[0], x[1]) }),
+            // A newer-only operation: a trace with it is refused where the function is
+            // missing, before any call runs (`NEWER_ONLY_OPS`).
+            None => panic!("the loaded libz3 lacks Z3_mk_seq_power"),
+        },
         other => panic!("operation `{other}` has no executor mapping"),
     }
 }
@@ -718,6 +729,8 @@ pub fn op_lowering(op: &OpSpec, indices: &[u32], sorts: &[&Sort]) -> OpLowering 
         "str.from_int" => "Z3_mk_int_to_str",
         "seq.unit" => "Z3_mk_seq_unit",
         "seq.nth" => "Z3_mk_seq_nth",
+        // Releases after 4.8.12 only (their reproducers run there).
+        "seq.power" => "Z3_mk_seq_power",
         "str.to_re" => "Z3_mk_seq_to_re",
         "str.in_re" => "Z3_mk_seq_in_re",
         "re.all" => return Call("Z3_mk_re_full", ReSort),

@@ -45,17 +45,18 @@ pub const CONGRUENCE_FUNCTIONS: &[&str] = &[
     "Z3_solver_congruence_explain",
 ];
 
-/// The constructors of `bit2bool`, `str.from_code`, `str.from_ubv` and `str.from_sbv`, which
-/// only releases after 4.8.12 have.
+/// The constructors of `bit2bool`, `str.from_code`, `str.from_ubv`, `str.from_sbv` and
+/// `seq.power`, which only releases after 4.8.12 have.
 const NEWER_OP_FUNCTIONS: &[&str] = &[
     "Z3_mk_bit2bool",
     "Z3_mk_string_from_code",
     "Z3_mk_ubv_to_str",
     "Z3_mk_sbv_to_str",
+    "Z3_mk_seq_power",
 ];
 
 /// The functions of the checks and constructors only releases after 4.8.12 have.
-const NEWER_FUNCTION_LISTS: [&[&str]; 11] = [
+const NEWER_FUNCTION_LISTS: [&[&str]; 14] = [
     super::qe_map::QE_WITNESS_FUNCTIONS,
     CONGRUENCE_FUNCTIONS,
     super::proof_check::PROOF_CHECK_FUNCTIONS,
@@ -67,6 +68,9 @@ const NEWER_FUNCTION_LISTS: [&[&str]; 11] = [
     super::chars::CHAR_FUNCTIONS,
     super::fsets::FSET_FUNCTIONS,
     super::fsets::FF_FUNCTIONS,
+    model::seq_hof::SEQ_HOF_FUNCTIONS,
+    super::complex::COMPLEX_FUNCTIONS,
+    super::poly_datatype::POLY_DATATYPE_FUNCTIONS,
 ];
 
 /// The newer-only functions (read-backs and checks) the loaded libz3 has, for the trace
@@ -130,6 +134,27 @@ pub fn finite_sets_available() -> bool {
 /// Whether the loaded libz3 has every function of Z3's prime fields.
 pub fn finite_fields_available() -> bool {
     super::fsets::FF_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_poly_datatype`.
+pub fn poly_datatypes_available() -> bool {
+    super::poly_datatype::POLY_DATATYPE_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every function of `check_complex`.
+pub fn complex_available() -> bool {
+    super::complex::COMPLEX_FUNCTIONS
+        .iter()
+        .all(|f| function(f).is_some())
+}
+
+/// Whether the loaded libz3 has every higher-order sequence function (`seq_hof`).
+pub fn seq_hofs_available() -> bool {
+    model::seq_hof::SEQ_HOF_FUNCTIONS
         .iter()
         .all(|f| function(f).is_some())
 }
@@ -231,6 +256,17 @@ pub fn missing_function(entries: &[model::Entry]) -> Option<(usize, &'static str
             model::Call::Check(model::Check::QeMap { witness: true, .. }) => {
                 super::qe_map::QE_WITNESS_FUNCTIONS.to_vec()
             }
+            model::Call::Check(model::Check::PolyDatatype(..)) => {
+                super::poly_datatype::POLY_DATATYPE_FUNCTIONS.to_vec()
+            }
+            model::Call::Check(model::Check::Complex(_)) => {
+                super::complex::COMPLEX_FUNCTIONS.to_vec()
+            }
+            model::Call::SeqHof { function, .. } => model::seq_hof::SEQ_HOF_FUNCTIONS
+                .iter()
+                .copied()
+                .filter(|f| f == function)
+                .collect(),
             model::Call::Check(model::Check::RcfSignConditions(_)) => {
                 super::rcf::SIGN_CONDITION_FUNCTIONS.to_vec()
             }
@@ -632,12 +668,14 @@ pub fn read_term(reader: Reader, term: &Dynamic) -> Result<(String, Option<Z3_so
             R::IsGround => flag(typed::<AstToBool>("Z3_is_ground")?(ctx, a)),
             R::Depth => typed::<AstToU32>("Z3_get_depth")?(ctx, a).to_string(),
             R::QuantifierId | R::QuantifierSkolemId => {
+                // 5.x logs `Z3_get_quantifier_id` as `Z3_get_quantifier_skolem_id`.
+                super::unlogged::note(reader.name());
                 let id: AstToSymbol = typed(reader.name())?;
-                // A quantifier made without an id (`Z3_mk_exists`) has the null symbol:
-                // Z3 5.x answers it as a null pointer, which is no error.
+                // A quantifier made without an id (`Z3_mk_quantifier`, `Z3_mk_forall`) has
+                // Z3's null symbol, which the function returns as NULL without an error.
                 match id(ctx, a) {
-                    None => String::new(),
-                    symbol => symbol_text(ctx, symbol)?,
+                    Some(symbol) => symbol_text(ctx, Some(symbol))?,
+                    None => "no id".into(),
                 }
             }
             R::FpIsNan => flag(Z3_fpa_is_numeral_nan(ctx, a)),

@@ -1,5 +1,5 @@
 //! The executor's own calls of the Z3 functions that Z3's API log never shows
-//! (`z3log::table::NOT_LOGGED`, `NOT_LOGGED_CALLBACKS`): counted where the executor makes them, so that a campaign's
+//! (`z3log::table::NOT_LOGGED`, `NOT_LOGGED_CALLBACKS`, `NOT_LOGGED_NEWER`): counted where the executor makes them, so that a campaign's
 //! API coverage, read from each round's log, sees them too (`mbt::api_coverage` adds
 //! [`take`] to the log's counts).
 
@@ -13,6 +13,7 @@ pub fn note(function: &str) {
     if let Some(name) = z3log::table::NOT_LOGGED
         .iter()
         .chain(z3log::table::NOT_LOGGED_CALLBACKS)
+        .chain(z3log::table::NOT_LOGGED_NEWER)
         .find(|n| **n == function)
     {
         let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());

@@ -295,6 +295,62 @@ impl Lower {
         self.ctx_of.insert(b.to_string(), MAIN.into());
     }
 
+    /// `seq_hof`: the lambda `(+ (* MUL x) ADD p...)` over fresh Int constants, made with
+    /// `Z3_mk_lambda_const` as the executor makes it, then the function of the lambda and the
+    /// terms, bound to `b`.
+    fn seq_hof(
+        &mut self,
+        hof: &model::seq_hof::SeqHof,
+        terms: &[TermId],
+        add: i32,
+        mul: i32,
+        b: &str,
+    ) {
+        let int = self.fresh("int");
+        self.emit("Z3_mk_int_sort", MAIN, vec![], Some((&int, Ty::Sort)));
+        let mut params = Vec::new();
+        for p in hof.params {
+            let v = self.fresh(p);
+            let args = vec![Arg::Str((*p).into()), var(&int)];
+            self.emit("Z3_mk_fresh_const", MAIN, args, Some((&v, Ty::Ast)));
+            params.push(v);
+        }
+        let (na, nm) = (self.fresh("n"), self.fresh("n"));
+        for (n, v) in [(&na, add), (&nm, mul)] {
+            let args = vec![Arg::Int(i64::from(v)), var(&int)];
+            self.emit("Z3_mk_int", MAIN, args, Some((n, Ty::Ast)));
+        }
+        let x = params
+            .last()
+            .expect("every operation has the element parameter");
+        let product = self.fresh("product");
+        let args = vec![Arg::Uint(2), Arg::Array(Ty::Ast, vec![var(&nm), var(x)])];
+        self.emit("Z3_mk_mul", MAIN, args, Some((&product, Ty::Ast)));
+        let mut summands = vec![var(&product), var(&na)];
+        summands.extend(params[..params.len() - 1].iter().map(|p| var(p)));
+        let body = self.fresh("body");
+        let args = vec![
+            Arg::Uint(summands.len() as u64),
+            Arg::Array(Ty::Ast, summands),
+        ];
+        self.emit("Z3_mk_add", MAIN, args, Some((&body, Ty::Ast)));
+        let lambda = self.fresh("lambda");
+        let bound: Vec<Arg> = params
+            .iter()
+            .map(|p| Arg::Conv("Z3_to_app", p.clone()))
+            .collect();
+        let args = vec![
+            Arg::Uint(bound.len() as u64),
+            Arg::Array(Ty::App, bound),
+            var(&body),
+        ];
+        self.emit("Z3_mk_lambda_const", MAIN, args, Some((&lambda, Ty::Ast)));
+        let mut call_args = vec![var(&lambda)];
+        call_args.extend(terms.iter().map(|t| Arg::Var(t.to_string())));
+        self.emit(hof.function, MAIN, call_args, Some((b, Ty::Ast)));
+        self.ctx_of.insert(b.to_string(), MAIN.into());
+    }
+
     fn emit(&mut self, func: &str, ctx: &str, mut args: Vec<Arg>, bind: Option<(&str, Ty)>) {
         args.insert(0, var(ctx));
         self.emit_owned(func, Some(ctx), args, bind, None);
@@ -1450,6 +1506,15 @@ impl Lower {
                 let body = self.fset_lambda_body(false, *low, *high);
                 self.fset_apply("Z3_mk_finite_set_filter", body, *set, b);
             }
+            Call::SeqHof {
+                function,
+                args,
+                add,
+                mul,
+            } => match model::seq_hof::SeqHof::by_function(function) {
+                Some(hof) => self.seq_hof(hof, args, *add, *mul, b),
+                None => self.note(format!("`seq_hof` of `{function}`: no such function")),
+            },
             Call::AsArray(f) => {
                 self.emit(
                     "Z3_mk_as_array",
@@ -2428,6 +2493,8 @@ impl Lower {
             | Check::ParserContext(_)
             | Check::FiniteSet { .. }
             | Check::FiniteField { .. }
+            | Check::Complex(_)
+            | Check::PolyDatatype(..)
             | Check::Chars(_) => {
                 self.note(format!(
                     "`{}`: the check of a newer Z3's functions is not expressed",
