@@ -2,7 +2,9 @@
 # Benchmark of the mbt fuzzer: rounds per second, with the average number of calls and of
 # check-sat calls per round, every oracle and isolation on, compared with BtorMBT's 45 rounds/s
 # on Boolector. Also prints the CPU time per round (user + system of mbt and every round's
-# child), which is robust against load from other processes, unlike wall time.
+# child), which is robust against load from other processes, unlike wall time; then the
+# unique crash-type findings (the solver died: `crash`, `stack-overflow`) per CPU-hour with
+# their signatures, and the three rarest theories and API families by share of rounds.
 # Usage: bench/mbt.sh [ROUNDS] [JOBS] [SEED]   (defaults: 2000 rounds, all cores, seed 1)
 # MBT=path/to/mbt uses that binary instead of building one (to compare builds on the same
 # seed range). Z3_LIB=path/to/libz3.so runs against that libz3 (`mbt --z3-lib`), e.g. to
@@ -40,11 +42,17 @@ print(f"CPU-bound rate    {n / cpu:.1f} rounds/s per core")
 print(f"calls/round       {s['calls_per_round']:.1f}")
 print(f"check-sat/round   {s['checks_per_round']:.2f}")
 print(f"unique failures   {s['failures']} ({s['failed_rounds']} failed rounds)")
+# Crash-type: the solver died (the kinds bench/profile_table.py and bench/murxla.sh count).
+crashes = [f for f in s.get("failure_list", []) if f["kind"] in ("crash", "stack-overflow")]
+print(f"crash-type        {len(crashes)} unique ({sum(f['count'] for f in crashes)} failed rounds), "
+      f"{3600 * len(crashes) / max(cpu, 1e-9):.0f} per CPU-hour")
+for f in crashes:
+    print(f"                  {f['signature']} (last call {f.get('last_call') or '?'}, {f['count']} rounds)")
 families = s.get("rounds_per_theory", {})
 if families:
-    rarest = min(families, key=families.get)
-    print(f"rarest family     {rarest} in {100 * families[rarest] / n:.1f}% of rounds "
-          f"({len(families)} theories and API families)")
+    rarest = sorted(families, key=families.get)[:3]
+    shares = ", ".join(f"{name} {100 * families[name] / n:.1f}%" for name in rarest)
+    print(f"rarest families   {shares} of rounds ({len(families)} theories and API families)")
 differential = s.get("stats", {}).get("differential")
 if differential:
     print(f"differential      {differential}")

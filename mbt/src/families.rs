@@ -993,8 +993,10 @@ fn pick_term(cx: &mut RoundState<'_>, ids: &[TermId]) -> TermId {
 }
 
 /// The resource limit of `fp_query` and `fp_query_relation` (the context's, see
-/// `untrace::executor::fixedpoint`).
-pub const FP_RLIMIT: u32 = 500_000;
+/// `untrace::executor::fixedpoint`): the round's default limit. At 500,000 (bench/README.md,
+/// the profile of c385ac5) the queries past 60 ms were 7% of them and three quarters of the
+/// fixedpoint CPU (a fifth of all CPU), for 3 definite answers in 20.
+pub const FP_RLIMIT: u32 = 100_000;
 
 /// The argument sorts of the relations the fixedpoint action makes: small, so that queries
 /// end under the resource limit.
