@@ -388,9 +388,9 @@ fn the_summary_counts_the_z3_functions_the_rounds_called() {
     let never: Vec<&str> = (summary["api_never_called"].as_array().unwrap().iter())
         .map(|f| f.as_str().unwrap())
         .collect();
-    // `Z3_mk_seq_last_index` is left out of the fuzzer (it reaches UNREACHABLE code on
-    // literals, a known Z3 bug).
-    assert!(!never.contains(&"Z3_solver_check") && never.contains(&"Z3_mk_seq_last_index"));
+    // A short campaign leaves many functions uncalled; each is one the library exports.
+    assert!(!never.contains(&"Z3_solver_check") && !never.is_empty());
+    assert!(never.iter().all(|f| exported.contains(f)), "{never:?}");
     assert_eq!(
         summary["api_called"].as_u64().unwrap() as usize,
         exported.len() - never.len()

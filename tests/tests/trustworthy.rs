@@ -69,6 +69,10 @@ fn mbt_alone_minimizes_into_traces_that_reproduce_and_triage_proves_before_it_cl
             "1",
             "--rounds",
             "4",
+            // Without floating point and strings: Z3 4.8.12's own FP literal bug (a real
+            // finding on both releases) is no fault of this test and is never "fixed".
+            "--theories",
+            "core,arith,uf,array,bv",
             "--minimize",
             "-q",
             "--out",
@@ -120,6 +124,8 @@ fn mbt_alone_minimizes_into_traces_that_reproduce_and_triage_proves_before_it_cl
             "1",
             "--rounds",
             "4",
+            "--theories",
+            "core,arith,uf,array,bv",
             "-q",
             "--out",
             dir.path().join("night2").to_str().unwrap(),

@@ -515,7 +515,7 @@ fn one_line(t: &Dynamic) -> String {
     guard::one_line(&t.to_string())
 }
 
-/// The uninterpreted declarations `terms` apply, by AST id; `None` when a term holds a
+/// The declarations `terms` apply that are no theory's (uninterpreted, recursive, Z3's internal), by AST id; `None` when a term holds a
 /// quantifier (its body is not read).
 ///
 /// # Safety
@@ -528,6 +528,14 @@ unsafe fn symbols(f: &Functions, raw: Z3_context, terms: &[&Dynamic]) -> Option<
         let probe = z3_sys::Z3_mk_fresh_const(raw, prefix.as_ptr(), sort)?;
         let probe = z3_sys::Z3_get_app_decl(raw, z3_sys::Z3_to_app(raw, probe)?)?;
         let uninterpreted = (f.decl_kind)(raw, probe);
+        // Z3's own declarations (the recursive-function engine's round guard,
+        // `(_ recfun-num-rounds 0)`, which `on_clause` reports as an assumption) are of the
+        // kinds `Z3_OP_INTERNAL` and `Z3_OP_RECURSIVE`, just before `Z3_OP_UNINTERPRETED` in
+        // every release's enumeration: symbols too, so that a clause over one the formula
+        // does not hold is not judged (recursive functions the formula applies it holds).
+        let owned = |kind: c_uint| {
+            kind == uninterpreted || kind + 1 == uninterpreted || kind + 2 == uninterpreted
+        };
         let (mut seen, mut found) = (BTreeSet::new(), BTreeSet::new());
         let mut todo: Vec<Z3_ast> = terms.iter().map(|t| t.get_z3_ast()).collect();
         while let Some(a) = todo.pop() {
@@ -544,7 +552,7 @@ unsafe fn symbols(f: &Functions, raw: Z3_context, terms: &[&Dynamic]) -> Option<
                 todo.extend(z3_sys::Z3_get_app_arg(raw, app, i));
             }
             let decl = z3_sys::Z3_get_app_decl(raw, app)?;
-            if (f.decl_kind)(raw, decl) == uninterpreted {
+            if owned((f.decl_kind)(raw, decl)) {
                 found.insert(z3_sys::Z3_get_ast_id(
                     raw,
                     z3_sys::Z3_func_decl_to_ast(raw, decl)?,
