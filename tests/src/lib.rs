@@ -95,6 +95,35 @@ pub fn emit(format: &str, out: &Path, trace: &Path) -> Output {
     run("untrace", &args, &[])
 }
 
+/// The Python reproducer of `trace` (`untrace --emit python`, written into the private
+/// folder `dir`), which must call each of `functions`, run by the z3-solver wheel's Python
+/// (whose `z3` package holds the second Z3, `lib`): it must finish without a failure.
+/// Skipped, saying so, where the wheel's Python is missing.
+pub fn python_reproducer_runs_on_the_wheel(
+    lib: &Path,
+    trace: &Path,
+    functions: &[&str],
+    dir: &Path,
+) {
+    let script = dir.join("repro.py");
+    let out = emit("python", &script, trace);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&script).expect("script");
+    for f in functions {
+        assert!(text.contains(f), "{f}: {text}");
+    }
+    let python = repo_root().join(".ci/venv/bin/python");
+    if !python.is_file() {
+        eprintln!("SKIPPED: no {} beside {}", python.display(), lib.display());
+        return;
+    }
+    let out = Command::new(&python)
+        .arg(&script)
+        .output()
+        .expect("python runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 /// The standard error of `out` as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

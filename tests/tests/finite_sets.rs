@@ -109,30 +109,14 @@ fn the_python_reproducer_of_finite_sets_runs_on_the_other_z3() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let script = dir.path().join("repro.py");
-    let out = e2e::emit("python", &script, &trace());
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&script).expect("script");
-    for f in [
-        "Z3_mk_finite_set_sort",
-        "Z3_mk_finite_set_map",
-        "Z3_mk_lambda_const",
-    ] {
-        assert!(text.contains(f), "{f}: {text}");
-    }
-    // The wheel's Python, whose `z3` package holds that libz3, runs the script.
-    let python = e2e::repo_root().join(".ci/venv/bin/python");
-    if !python.is_file() {
-        eprintln!("SKIPPED: no {} beside {}", python.display(), lib.display());
-        return;
-    }
-    let out = std::process::Command::new(&python)
-        .arg(&script)
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    e2e::python_reproducer_runs_on_the_wheel(
+        &lib,
+        &trace(),
+        &[
+            "Z3_mk_finite_set_sort",
+            "Z3_mk_finite_set_map",
+            "Z3_mk_lambda_const",
+        ],
+        dir.path(),
     );
 }
