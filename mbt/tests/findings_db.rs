@@ -274,9 +274,18 @@ fn an_interrupted_campaign_is_recorded_too() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Signalled once a round has finished (its kept trace shows it), however loaded the
-    // machine is.
+    // Signalled once a round has finished (its kept trace shows it) and a round has failed
+    // (its failure folder shows it: under load the first round to finish may be another
+    // than the fault's), however loaded the machine is.
     e2e::wait_for_a_round(&out);
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(out.join("failures")).map_or(true, |mut d| d.next().is_none()) {
+        assert!(
+            start.elapsed().as_secs() < 300,
+            "no round failed in 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     // SAFETY: signals our own child, by its id (not yet reaped, so still ours).
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let output = child.wait_with_output().unwrap();
