@@ -105,17 +105,8 @@ impl Executor {
     /// The elements of an AST vector Z3 just returned, each held; the vector is released.
     fn held_items(&self, v: Option<Z3_ast_vector>, what: &str) -> Result<Vec<Dynamic>, ExecError> {
         let v = v.ok_or_else(|| ExecError::Z3(format!("{what} returned NULL")))?;
-        let c = self.main.get_z3_context();
-        // SAFETY: a live vector of the context, referenced while its elements are read.
-        Ok(unsafe {
-            z3_sys::Z3_ast_vector_inc_ref(c, v);
-            let items = (0..z3_sys::Z3_ast_vector_size(c, v))
-                .filter_map(|i| z3_sys::Z3_ast_vector_get(c, v, i))
-                .map(|a| Dynamic::wrap(&self.main, a))
-                .collect();
-            z3_sys::Z3_ast_vector_dec_ref(c, v);
-            items
-        })
+        // SAFETY: a live vector Z3 just returned in the context.
+        Ok(unsafe { super::read::ast_vector_items(&self.main, v) })
     }
 
     /// The Real numeral `q`.

@@ -52,18 +52,8 @@ fn z3_text(p: z3_sys::Z3_string) -> Option<String> {
 
 /// The elements of an AST vector Z3 returned, each wrapped (referenced), the vector released.
 fn vector_items(ctx: &Context, v: Option<Z3_ast_vector>) -> Option<Vec<Dynamic>> {
-    let c = ctx.get_z3_context();
-    let v = v?;
-    // SAFETY: a live vector, referenced while its elements are read.
-    unsafe {
-        z3_sys::Z3_ast_vector_inc_ref(c, v);
-        let items = (0..z3_sys::Z3_ast_vector_size(c, v))
-            .filter_map(|i| z3_sys::Z3_ast_vector_get(c, v, i))
-            .map(|a| Dynamic::wrap(ctx, a))
-            .collect();
-        z3_sys::Z3_ast_vector_dec_ref(c, v);
-        Some(items)
-    }
+    // SAFETY: a live vector Z3 just returned in `ctx`.
+    Some(unsafe { super::read::ast_vector_items(ctx, v?) })
 }
 
 fn lbool(r: z3_sys::Z3_lbool) -> SatResult {

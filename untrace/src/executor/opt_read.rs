@@ -95,14 +95,8 @@ unsafe fn vector_items(c: Z3_context, v: Option<Z3_ast_vector>) -> Vec<Dynamic> 
     let Some(v) = v else {
         return Vec::new();
     };
-    z3_sys::Z3_ast_vector_inc_ref(c, v);
-    let ctx = z3::Context::thread_local();
-    let items = (0..z3_sys::Z3_ast_vector_size(c, v))
-        .filter_map(|i| z3_sys::Z3_ast_vector_get(c, v, i))
-        .map(|a| Dynamic::wrap(&ctx, a))
-        .collect();
-    z3_sys::Z3_ast_vector_dec_ref(c, v);
-    items
+    debug_assert_eq!(c, z3::Context::thread_local().get_z3_context());
+    super::read::ast_vector_items(&z3::Context::thread_local(), v)
 }
 
 /// How a copy asserts each hard constraint in place of `Z3_optimize_assert`.

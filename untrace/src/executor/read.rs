@@ -381,6 +381,25 @@ fn numeral_of(ctx: Z3_context, ast: Option<Z3_ast>) -> Result<String, String> {
     }
 }
 
+/// The elements of an AST vector Z3 returned, each wrapped (referenced) in `ctx`, the vector
+/// released.
+///
+/// # Safety
+/// `v` is a live vector of `ctx`.
+pub(super) unsafe fn ast_vector_items(ctx: &Context, v: z3_sys::Z3_ast_vector) -> Vec<Dynamic> {
+    let c = ctx.get_z3_context();
+    // SAFETY: as the caller promises; the vector is referenced while its elements are read.
+    unsafe {
+        z3_sys::Z3_ast_vector_inc_ref(c, v);
+        let items = (0..z3_sys::Z3_ast_vector_size(c, v))
+            .filter_map(|i| z3_sys::Z3_ast_vector_get(c, v, i))
+            .map(|a| Dynamic::wrap(ctx, a))
+            .collect();
+        z3_sys::Z3_ast_vector_dec_ref(c, v);
+        items
+    }
+}
+
 pub(super) fn symbol_text(ctx: Z3_context, symbol: Option<Z3_symbol>) -> Result<String, String> {
     let symbol = symbol.ok_or("Z3 returned no symbol")?;
     // SAFETY: a live context and symbol; the kind is read as a plain number.

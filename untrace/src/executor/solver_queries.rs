@@ -473,14 +473,8 @@ fn implied_equalities(
 /// # Safety
 /// `v` is a live vector of `c`, the thread-local context.
 unsafe fn parsed(c: Z3_context, v: Z3_ast_vector) -> Vec<Dynamic> {
-    let ctx = Context::thread_local();
-    z3_sys::Z3_ast_vector_inc_ref(c, v);
-    let items = (0..z3_sys::Z3_ast_vector_size(c, v))
-        .filter_map(|i| z3_sys::Z3_ast_vector_get(c, v, i))
-        .map(|a| Dynamic::wrap(&ctx, a))
-        .collect();
-    z3_sys::Z3_ast_vector_dec_ref(c, v);
-    items
+    debug_assert_eq!(c, Context::thread_local().get_z3_context());
+    super::read::ast_vector_items(&Context::thread_local(), v)
 }
 
 /// The copy's text (`Z3_solver_to_string`) written to a file of a private folder and parsed
