@@ -351,7 +351,7 @@ fn finish_round(
         fs::create_dir_all(&dir)?;
         fs::copy(&trace, dir.join(format!("seed-{}.trace", report.seed)))?;
     }
-    if finished.unbounded_timeout {
+    if finished.timeout_not_finding {
         summary.timeouts_not_findings += 1;
         summary.timeout_seeds.push(report.seed);
         return Ok(());

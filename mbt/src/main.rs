@@ -225,8 +225,8 @@ struct RunArgs {
     #[arg(long, value_parser = ["all", "cheap"])]
     shadows: Option<String>,
     /// Time limit per round in seconds of CPU time; one call may take half of it. A round
-    /// killed at a limit is a finding only inside a check under Z3's rlimit; otherwise it is
-    /// counted in summary.json (timeouts_not_findings).
+    /// killed at a limit is a finding only when a check under Z3's rlimit ran past its half;
+    /// otherwise it is counted in summary.json (timeouts_not_findings).
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS, value_name = "SECONDS")]
     timeout: f64,
     /// Memory limit per round in MiB (0: none).

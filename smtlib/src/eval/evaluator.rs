@@ -57,6 +57,13 @@ pub struct Evaluator<'a> {
     unfoldings: u64,
     /// Recursive calls cut off by the bounds so far.
     cut_off: u64,
+    /// Assignments of quantified variables tried so far, nested quantifiers included, and the
+    /// values of their domains built.
+    assignments: u64,
+    /// How many assignments (and domain values) all quantifiers of one evaluator may try; a
+    /// quantifier that would need more is unsupported (open). Nested quantifiers share it:
+    /// each assignment of the outer one evaluates the inner one again.
+    pub max_assignments: u64,
     /// How deep a recursive definition unfolds (calls of one definition in progress at
     /// once); a deeper call is open, never a hang nor an error.
     pub max_unfold: u32,
@@ -72,6 +79,9 @@ pub struct Evaluator<'a> {
 pub const MAX_UNFOLD: u32 = 32;
 /// How many recursive calls an evaluator makes by default (`Evaluator::max_unfoldings`).
 pub const MAX_UNFOLDINGS: u64 = 100_000;
+/// How many assignments of quantified variables an evaluator tries by default
+/// (`Evaluator::max_assignments`).
+pub const MAX_ASSIGNMENTS: u64 = 100_000;
 
 /// A call of a definition (by address: definitions live as long as the evaluator's
 /// environment and model), its argument values, and whether an extension was being applied.
@@ -148,6 +158,8 @@ impl<'a> Evaluator<'a> {
             active: HashMap::new(),
             unfoldings: 0,
             cut_off: 0,
+            assignments: 0,
+            max_assignments: MAX_ASSIGNMENTS,
             max_unfold: MAX_UNFOLD,
             max_unfoldings: MAX_UNFOLDINGS,
             memo: HashMap::new(),
@@ -259,7 +271,8 @@ impl<'a> Evaluator<'a> {
 
     /// Quantifiers over finite domains only: Bool, bit-vectors up to 12 bits, enumeration
     /// datatypes, and uninterpreted sorts whose universe the model lists. Evaluated as the
-    /// conjunction (`exists`: disjunction) over all assignments, at most 100,000 of them.
+    /// conjunction (`exists`: disjunction) over all assignments, within the evaluator's
+    /// `max_assignments`.
     fn quantifier(&mut self, src: &Src, node: NodeId, is_exists: bool) -> Eval {
         let tree = &src.tree;
         let ch = tree.children(node);
@@ -279,10 +292,18 @@ impl<'a> Evaluator<'a> {
                 return self.unsupported(src, node, &format!("{what} over {sort}"));
             };
             total = total.saturating_mul(domain.len().max(1));
+            // Building a domain costs like trying its values: an inner quantifier builds its
+            // domains again for every assignment of the outer one.
+            self.assignments += domain.len() as u64;
             vars.push((unquote(name).to_string(), domain));
         }
-        if total > 100_000 {
-            return self.unsupported(src, node, &format!("a quantifier over {total} assignments"));
+        let left = self.max_assignments.saturating_sub(self.assignments);
+        if total as u64 > left {
+            return self.unsupported(
+                src,
+                node,
+                &format!("a quantifier over {total} assignments ({left} left to try)"),
+            );
         }
         let mark = self.locals.len();
         let mut open = false;
@@ -292,6 +313,11 @@ impl<'a> Evaluator<'a> {
             return Ok(Some(Value::Bool(!is_exists)));
         }
         loop {
+            self.assignments += 1;
+            if self.assignments > self.max_assignments {
+                self.locals.truncate(mark);
+                return self.unsupported(src, node, "quantifiers nested over too many assignments");
+            }
             self.locals.truncate(mark);
             for ((name, domain), &i) in vars.iter().zip(&counters) {
                 self.locals.push((name.clone(), Some(domain[i].clone())));
@@ -1739,5 +1765,17 @@ mod tests {
         // Infinite domains are not judged here.
         check("(forall ((i Int)) (>= (* i i) 0))", None);
         check("(exists ((x (_ BitVec 2)) (i Int)) (= i 0))", None);
+        // Nested quantifiers share the evaluator's assignments: 4,096 outer assignments of
+        // up to 4,096 inner ones each are millions of evaluations, past the budget, so open,
+        // although each quantifier alone is within it; 64 of 64 are not.
+        check(
+            "(forall ((x (_ BitVec 12))) (exists ((y (_ BitVec 12))) (= (bvadd x y) #x000)))",
+            None,
+        );
+        check(
+            "(forall ((x (_ BitVec 6))) (exists ((y (_ BitVec 6))) (= (bvadd x y) #b000000)))",
+            Some(true),
+        );
+        check("(exists ((y (_ BitVec 12))) (= y #xfff))", Some(true));
     }
 }

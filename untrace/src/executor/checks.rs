@@ -1163,11 +1163,9 @@ impl Executor {
             return Ok(());
         };
         // What the independent evaluator judges is `check_indep`'s.
-        if let Some(values) = self.model_values(m) {
-            if eval::evaluate_str(&text, values).is_ok() {
-                self.count("quantified: judged by the independent evaluator");
-                return Ok(());
-            }
+        if let Some(Ok(_)) = self.evaluated(m, t) {
+            self.count("quantified: judged by the independent evaluator");
+            return Ok(());
         }
         let Some(slot) = self.models.get(&m) else {
             return Ok(());
@@ -1294,21 +1292,35 @@ impl Executor {
         self.models.get(&m)?.values.as_ref()?.as_ref()
     }
 
+    /// The independent evaluator's result for term `t` under model `m`, evaluated once per
+    /// model and term; `None` when `t` has no SMT-LIB text or `m` no values it reads.
+    fn evaluated(&mut self, m: ModelId, t: TermId) -> Option<Result<Value, EvalError>> {
+        if let Some(result) = self.models.get(&m)?.evaluated.get(&t) {
+            return Some(result.clone());
+        }
+        let text = self.texts.as_ref()?.text(t).ok()?;
+        let env = Rc::clone(&self.datatype_env);
+        let result = eval::evaluate_str_in(&text, &env, self.model_values(m)?);
+        self.models.get_mut(&m)?.evaluated.insert(t, result.clone());
+        Some(result)
+    }
+
+    /// Whether term `t` has an SMT-LIB text for the independent evaluator.
+    fn has_text(&self, t: TermId) -> bool {
+        self.texts
+            .as_ref()
+            .is_some_and(|texts| texts.text(t).is_ok())
+    }
+
     /// Our value of term `t` under model `m`, counting why there is none.
     fn ours(&mut self, m: ModelId, t: TermId, assertion: bool) -> Ours {
-        let env = Rc::clone(&self.datatype_env);
-        let text = match self.texts.as_ref().map(|texts| texts.text(t)) {
-            Some(Ok(text)) => text,
-            _ => {
+        let Some(result) = self.evaluated(m, t) else {
+            if !self.has_text(t) {
                 self.count_for(assertion, NO_TEXT);
                 self.count_unjudged(m, t);
-                return Ours::Skipped;
             }
-        };
-        let Some(values) = self.model_values(m) else {
             return Ours::Skipped;
         };
-        let result = eval::evaluate_str_in(&text, &env, values);
         self.count_for(assertion, CHECKED);
         match result {
             Ok(v) => Ours::Value(v),
@@ -1331,32 +1343,22 @@ impl Executor {
     /// the first term in post-order (arguments first) that has no text, or whose own text
     /// the evaluator refuses or finds unsupported under model `m`.
     fn count_unjudged(&mut self, m: ModelId, t: TermId) {
-        let Some(texts) = self.texts.as_ref() else {
+        let Some(order) = self.texts.as_ref().map(|texts| texts.post_order(t)) else {
             return;
         };
         let mut culprit = None;
-        for u in texts.post_order(t) {
-            let judged = match texts.text(u) {
-                Err(_) => false,
-                Ok(text) => match self
-                    .models
-                    .get(&m)
-                    .and_then(|s| s.values.as_ref()?.as_ref())
-                {
-                    Some(values) => {
-                        match eval::evaluate_str_in(&text, &self.datatype_env, values) {
-                            Ok(_) => true,
-                            Err(EvalError::Open(reasons)) => {
-                                !reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON))
-                            }
-                            Err(EvalError::Error(_)) => false,
-                        }
-                    }
-                    None => true,
-                },
+        for u in order {
+            let judged = match self.evaluated(m, u) {
+                Some(Ok(_)) => true,
+                Some(Err(EvalError::Open(reasons))) => {
+                    !reasons.iter().any(|r| r.starts_with(UNSUPPORTED_REASON))
+                }
+                Some(Err(EvalError::Error(_))) => false,
+                // No text is unjudged; no values (the model unreadable) blames no call.
+                None => self.has_text(u),
             };
             if !judged {
-                culprit = texts.head(u);
+                culprit = self.texts.as_ref().and_then(|texts| texts.head(u));
                 break;
             }
         }

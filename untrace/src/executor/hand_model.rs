@@ -257,6 +257,7 @@ impl Executor {
             }
             // The independent evaluator reads the model again.
             slot.values = None;
+            slot.evaluated.clear();
         }
         Ok(())
     }
@@ -319,6 +320,7 @@ impl Executor {
                 hand.funcs.push((func, default, rows));
             }
             slot.values = None;
+            slot.evaluated.clear();
         }
         Ok(Outcome::Nothing)
     }

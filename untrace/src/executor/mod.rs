@@ -205,6 +205,10 @@ struct ModelSlot {
     premises: Vec<TermId>,
     /// The model's values as the independent evaluator reads them, once asked for.
     values: Option<Option<model::eval::Model>>,
+    /// The independent evaluator's result per term under `values`, once asked for: the model
+    /// oracles (`check_indep`, `check_eval`, `check_quant`) ask for the same terms, and one
+    /// quantifier over two 7-bit variables costs 16,384 evaluations of its body.
+    evaluated: HashMap<TermId, Result<model::eval::Value, model::eval::EvalError>>,
     /// A model built by hand (`model_new`): the model Z3 evaluates, with what was written.
     hand: Option<hand_model::HandModel>,
 }
@@ -836,6 +840,7 @@ impl Executor {
                     foreign: false,
                     premises: Vec::new(),
                     values: None,
+                    evaluated: HashMap::new(),
                     hand: Some(hand),
                 })
             }
@@ -1132,6 +1137,7 @@ impl Executor {
                     foreign,
                     premises,
                     values: None,
+                    evaluated: HashMap::new(),
                     hand: None,
                 })
             }

@@ -14,6 +14,7 @@
 use super::{guard, ExecError, Executor, ModelSlot, Outcome};
 use model::finding::{Failure, FailureKind};
 use model::{Check, Direction, ModelId, OptId, SatResult, TermId};
+use std::collections::HashMap;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
 use z3::{Optimize, Params};
 
@@ -254,6 +255,7 @@ impl Executor {
                     foreign: false,
                     premises: slot.hard(),
                     values: None,
+                    evaluated: HashMap::new(),
                     hand: None,
                 }))
             }
