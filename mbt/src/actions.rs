@@ -840,6 +840,29 @@ impl Action for CheckSatAssuming {
     }
 }
 
+/// A check of the main solver in the middle of building its formula (in Main, which goes on
+/// after it): `check_sat` or `check_sat_assuming` as the Sat state makes them, without the
+/// model queries. Incremental solving is where a solver keeps state between checks (learned
+/// clauses, the switch from the default solver's tactic to its incremental core), and a check
+/// of a small formula is the cheapest solver work a round can do: Murxla and BtorMBT check
+/// several times in a run. Not once the last check answered unknown (`beyond_limit`).
+pub struct IncrementalCheck;
+impl Action for IncrementalCheck {
+    fn name(&self) -> &'static str {
+        "incremental_check"
+    }
+    fn applies(&self, cx: &RoundState<'_>) -> bool {
+        CheckSat.applies(cx) && !beyond_limit(cx)
+    }
+    fn run(&self, cx: &mut RoundState<'_>) -> Result<bool, Failure> {
+        if CheckSatAssuming.applies(cx) && cx.rng.random_bool(0.6) {
+            CheckSatAssuming.run(cx)
+        } else {
+            CheckSat.run(cx)
+        }
+    }
+}
+
 // ---- Query Model ------------------------------------------------------------------------
 
 /// The last check answered unknown: the formula is beyond the resource limit, so every later

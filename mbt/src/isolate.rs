@@ -15,7 +15,8 @@
 //! not grown for that much CPU time is stuck in one call and killed as if at its limit.
 //! A round killed at a limit is a finding only where Z3's resource limit should have
 //! stopped the call it was in, and that call itself ran past its share
-//! ([`timeout_is_finding`]). The parent must stay single-threaded to fork safely.
+//! ([`timeout_is_finding`]); such a check is not killed at the round's limit before its share
+//! is used up. The parent must stay single-threaded to fork safely.
 
 use crate::failure::{Failure, FailureKind};
 use crate::interrupt;
@@ -40,9 +41,11 @@ pub const DEFAULT_TIMEOUT_SECONDS: f64 = 2.0;
 /// third of a campaign's CPU time. Normal calls stay far below it (the slowest of 1,000 rounds
 /// took 0.65 s, an Optimize check).
 pub const CALL_SHARE: f64 = 0.5;
-/// The messages of a round killed at its time limit, and of one killed in a long call.
+/// The messages of a round killed at its time limit, of one killed in a long call, and of
+/// one that waited past the wall-clock limit ([`WALL_NET_FACTOR`]).
 const ROUND_OVERRAN: &str = "the round ran past its time limit";
 const CALL_OVERRAN: &str = "a call ran past its share of the round's time limit";
+const WALL_OVERRAN: &str = "the round waited past its wall-clock limit";
 /// The default memory limit of a round in MiB (`--memout`).
 pub const DEFAULT_MEMOUT_MIB: u64 = 2048;
 
@@ -78,6 +81,9 @@ struct Current {
     /// The trace's length at the last poll, and the round's CPU time when it last grew.
     trace_len: u64,
     cpu_at_growth: Duration,
+    /// Whether the call in progress is a check under Z3's resource limit, once asked (the
+    /// round is past its limit) and until the trace grows.
+    in_limited_check: Option<bool>,
 }
 
 /// How many times the time limit a round may take in wall-clock time: the limit itself is
@@ -389,6 +395,7 @@ impl Worker {
             cpu_at_start: cpu_time(self.pid).unwrap_or_default(),
             trace_len: 0,
             cpu_at_growth: Duration::ZERO,
+            in_limited_check: None,
         });
         self.rounds += 1;
         if let Some(cmd) = &mut self.cmd {
@@ -543,9 +550,13 @@ impl Worker {
 }
 
 impl Current {
-    /// Why the round, run by worker `pid`, is over its limits, if it is: it has used more than
-    /// `timeout` of CPU time, or [`WALL_NET_FACTOR`] times it of wall-clock time, or its
-    /// current call more than [`CALL_SHARE`] of `timeout` of CPU time.
+    /// Why the round, run by worker `pid`, is over its limits, if it is: its current call has
+    /// used more than [`CALL_SHARE`] of `timeout` of CPU time; or the round more than
+    /// [`WALL_NET_FACTOR`] times `timeout` of wall-clock time; or more than `timeout` of CPU
+    /// time, unless its current call is a check under Z3's resource limit: that check may use
+    /// its whole share first, so that a hang Z3's limit should have stopped is one wherever in
+    /// the round it starts, and a quick check that slow calls before it left no time is not
+    /// killed in the middle (and so never reported as a hang: [`timeout_is_finding`]).
     fn over(&mut self, pid: Pid, timeout: Duration) -> Option<&'static str> {
         let cpu = cpu_time(pid).map(|now| now.saturating_sub(self.cpu_at_start));
         let cpu = cpu.unwrap_or_else(|| self.started.elapsed());
@@ -553,12 +564,25 @@ impl Current {
         if trace_len != self.trace_len {
             self.trace_len = trace_len;
             self.cpu_at_growth = cpu;
+            self.in_limited_check = None;
         }
         if cpu.saturating_sub(self.cpu_at_growth) > timeout.mul_f64(CALL_SHARE) {
             return Some(CALL_OVERRAN);
         }
-        (cpu > timeout || self.started.elapsed() > timeout * WALL_NET_FACTOR)
-            .then_some(ROUND_OVERRAN)
+        if self.started.elapsed() > timeout * WALL_NET_FACTOR {
+            return Some(WALL_OVERRAN);
+        }
+        (cpu > timeout && !self.in_limited_check()).then_some(ROUND_OVERRAN)
+    }
+
+    /// Whether the call in progress is a check under Z3's resource limit (read from the
+    /// trace once per call: only a round past its CPU limit asks).
+    fn in_limited_check(&mut self) -> bool {
+        let dir = &self.dir;
+        *self.in_limited_check.get_or_insert_with(|| {
+            let text = fs::read_to_string(dir.join(TRACE)).unwrap_or_default();
+            check_in_progress_is_limited(&text)
+        })
     }
 }
 
@@ -575,12 +599,21 @@ pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
     let wait = workers
         .iter()
         .filter(|w| w.killed.is_none())
-        .filter_map(|w| Some((w.round_cpu()?, w.current.as_ref()?.cpu_at_growth)))
-        .map(|(used, at_growth)| {
+        .filter_map(|w| {
+            let c = w.current.as_ref()?;
+            Some((w.round_cpu()?, c.cpu_at_growth, c.in_limited_check == Some(true)))
+        })
+        .map(|(used, at_growth, extended)| {
             let call_left = timeout
                 .mul_f64(CALL_SHARE)
                 .saturating_sub(used.saturating_sub(at_growth));
-            timeout.saturating_sub(used).min(call_left)
+            // A check under the resource limit past the round's limit runs to its share.
+            let round_left = if extended {
+                call_left
+            } else {
+                timeout.saturating_sub(used)
+            };
+            round_left.min(call_left)
         })
         .fold(at_most, Duration::min);
     let mut fds: Vec<PollFd> = workers
@@ -641,21 +674,24 @@ pub fn classify_signal(sig: i32, output: &str, last_call: Option<&str>) -> Failu
 
 /// Whether a round killed at a time limit (`killed`: which one; its trace `trace`) is a
 /// timeout finding: the call it was in ran past its own share of the limit
-/// ([`CALL_OVERRAN`]), and is a check on a solver with a resource limit
-/// ([`model::finding::overran_resource_limit`]). Any other call that runs long ignores the
-/// limit by design; and a round that ran out of time as a whole may be in a quick check that
-/// slow calls before it left no time (a debug build's oracles took 1.7 s of a round's 2 s,
-/// and the round's last check was killed: no hang, and a release build never met it).
-/// Performance notes, not bug reports. A trace that does not parse is no
-/// finding either.
+/// ([`CALL_OVERRAN`]) or waited past the wall-clock limit ([`WALL_OVERRAN`]: a deadlock uses
+/// no CPU), and is a check on a solver with a resource limit
+/// ([`check_in_progress_is_limited`]). Any other call that runs long ignores the limit by
+/// design: a performance note, not a bug report. (A round past its whole CPU limit is not
+/// killed in such a check before the check's share is used up: [`Current::over`].)
 pub fn timeout_is_finding(trace: &str, killed: Option<&str>) -> bool {
-    // The running call is the last one and has no `return` line yet; one that has returned
-    // means the round hung elsewhere.
-    killed == Some(CALL_OVERRAN)
-        && model::trace::text::parse(trace).is_ok_and(|t| {
-            t.entries.last().is_some_and(|e| e.ret.is_none())
-                && model::finding::overran_resource_limit(&t.entries)
-        })
+    matches!(killed, Some(CALL_OVERRAN | WALL_OVERRAN)) && check_in_progress_is_limited(trace)
+}
+
+/// Whether the call running at the end of trace `trace` is a check on a solver with a
+/// resource limit ([`model::finding::overran_resource_limit`]). The running call is the last
+/// one and has no `return` line yet; one that has returned means the round is elsewhere. A
+/// trace that does not parse is no such check.
+fn check_in_progress_is_limited(trace: &str) -> bool {
+    model::trace::text::parse(trace).is_ok_and(|t| {
+        t.entries.last().is_some_and(|e| e.ret.is_none())
+            && model::finding::overran_resource_limit(&t.entries)
+    })
 }
 
 /// The files anything in round folder `dir` wrote besides the round's own trace, output,
@@ -793,6 +829,11 @@ mod tests {
         ] {
             assert_eq!(
                 timeout_is_finding(&trace, Some(CALL_OVERRAN)),
+                finding,
+                "{trace}"
+            );
+            assert_eq!(
+                timeout_is_finding(&trace, Some(WALL_OVERRAN)),
                 finding,
                 "{trace}"
             );

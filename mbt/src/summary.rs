@@ -191,8 +191,8 @@ pub struct Summary {
     pub failed_rounds: u64,
     /// The seeds of every failed round, sorted.
     pub failed_seeds: Vec<u64>,
-    /// Rounds killed at a time limit in a call Z3's rlimit does not bound, or at the round's
-    /// limit in a check that had not run long: a performance note, not a finding ([`isolate::timeout_is_finding`]), and their seeds, sorted.
+    /// Rounds killed at a time limit in a call Z3's rlimit does not bound: a performance
+    /// note, not a finding ([`isolate::timeout_is_finding`]), and their seeds, sorted.
     pub timeouts_not_findings: u64,
     pub timeout_seeds: Vec<u64>,
     pub calls_per_round: f64,
