@@ -601,7 +601,11 @@ pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
         .filter(|w| w.killed.is_none())
         .filter_map(|w| {
             let c = w.current.as_ref()?;
-            Some((w.round_cpu()?, c.cpu_at_growth, c.in_limited_check == Some(true)))
+            Some((
+                w.round_cpu()?,
+                c.cpu_at_growth,
+                c.in_limited_check == Some(true),
+            ))
         })
         .map(|(used, at_growth, extended)| {
             let call_left = timeout

@@ -12,6 +12,7 @@
 //! has columns of the finite domain (the relation is over it alone); its answer is not
 //! judged (an external relation's contents are the client's, which here keeps none).
 
+use super::read::kinds::RELATION_SORT;
 use super::{guard, inject, unlogged, ExecError, Executor};
 use model::Check;
 use std::ffi::{c_uint, c_void, CString};
@@ -254,9 +255,6 @@ struct Seen {
     relations: u32,
     wrong: Option<String>,
 }
-
-/// `Z3_RELATION_SORT` (z3_api.h).
-const RELATION_SORT: c_uint = 7;
 
 /// Judges each relation sort among `sorts`: its columns are the domain.
 ///

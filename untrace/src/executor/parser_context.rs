@@ -7,6 +7,7 @@
 
 use super::checks::SOLVER_CHECK_RLIMIT;
 use super::raw_solver::RawSolver;
+use super::read::kinds::{APP_AST, ARRAY_SORT, DATATYPE_SORT, UNINTERPRETED_SORT};
 use super::read::typed;
 use super::{guard, ExecError, Executor};
 use model::call::{Check, TermId};
@@ -36,13 +37,6 @@ type FromString =
 type DeclKind = unsafe extern "C" fn(Z3_context, Z3_func_decl) -> c_uint;
 type SortKind = unsafe extern "C" fn(Z3_context, Z3_sort) -> c_uint;
 type AstKind = unsafe extern "C" fn(Z3_context, Z3_ast) -> c_uint;
-
-/// `Z3_APP_AST`, `Z3_UNINTERPRETED_SORT`, `Z3_ARRAY_SORT` and `Z3_DATATYPE_SORT` (z3_api.h;
-/// `Z3_OP_UNINTERPRETED` moves between releases, see [`uninterpreted_kind`]).
-const APP_AST: c_uint = 1;
-const UNINTERPRETED_SORT: c_uint = 0;
-const ARRAY_SORT: c_uint = 5;
-const DATATYPE_SORT: c_uint = 6;
 
 /// The functions, looked up once a check.
 struct Functions {

@@ -21,6 +21,7 @@
 
 use super::checks::SOLVER_CHECK_RLIMIT;
 use super::raw_solver::RawSolver;
+use super::read::kinds::{APP_AST, QUANTIFIER_AST};
 use super::read::typed;
 use super::{guard, unlogged, ExecError, Executor};
 use model::call::{Check, SolverId, TermId, PROPAGATOR_MAX_MODELS};
@@ -106,10 +107,6 @@ type OnClause = unsafe extern "C" fn(Z3_context, Z3_solver, *mut c_void, ClauseE
 // Kinds read as numbers: a release may answer a kind the z3-sys enums do not have.
 type DeclKind = unsafe extern "C" fn(Z3_context, Z3_func_decl) -> c_uint;
 type AstKind = unsafe extern "C" fn(Z3_context, Z3_ast) -> c_uint;
-
-/// `Z3_APP_AST` and `Z3_QUANTIFIER_AST` (z3_api.h, the same in every release).
-const APP_AST: c_uint = 1;
-const QUANTIFIER_AST: c_uint = 3;
 
 /// The functions, looked up once a check.
 #[derive(Clone, Copy)]

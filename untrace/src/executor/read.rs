@@ -17,6 +17,25 @@ use z3::ast::{Ast, Dynamic};
 use z3::Context;
 use z3_sys::{Z3_ast, Z3_context, Z3_sort, Z3_symbol};
 
+/// AST and sort kinds as the numbers Z3's kind functions answer. The kinds are read as numbers
+/// (a release may answer a kind the z3-sys enums lack, which as an enum would be undefined
+/// behaviour); the numbers come from z3-sys's enums, the same in every release.
+pub mod kinds {
+    use std::ffi::c_uint;
+    use z3_sys::{AstKind, SortKind};
+
+    pub const APP_AST: c_uint = AstKind::App as c_uint;
+    pub const VAR_AST: c_uint = AstKind::Var as c_uint;
+    pub const QUANTIFIER_AST: c_uint = AstKind::Quantifier as c_uint;
+    pub const UNINTERPRETED_SORT: c_uint = SortKind::Uninterpreted as c_uint;
+    pub const BOOL_SORT: c_uint = SortKind::Bool as c_uint;
+    pub const INT_SORT: c_uint = SortKind::Int as c_uint;
+    pub const REAL_SORT: c_uint = SortKind::Real as c_uint;
+    pub const ARRAY_SORT: c_uint = SortKind::Array as c_uint;
+    pub const DATATYPE_SORT: c_uint = SortKind::Datatype as c_uint;
+    pub const RELATION_SORT: c_uint = SortKind::Relation as c_uint;
+}
+
 /// The address of a Z3 function in the loaded libz3, looked up once.
 pub(super) fn function(name: &'static str) -> Option<*mut c_void> {
     static FOUND: OnceLock<std::sync::Mutex<HashMap<&'static str, usize>>> = OnceLock::new();

@@ -11,6 +11,7 @@
 //! Z3 stops the query at once: the caller's guard records it.
 
 use super::raw_solver::RawSolver;
+use super::read::kinds::{APP_AST, BOOL_SORT, INT_SORT, QUANTIFIER_AST, REAL_SORT, VAR_AST};
 use super::{guard, read, unlogged};
 use model::SolverId;
 use std::collections::HashMap;
@@ -25,15 +26,6 @@ const MAX_JUDGED: usize = 3;
 /// At most this many constants are asked about (`Z3_get_implied_equalities`).
 const MAX_TERMS: usize = 6;
 
-/// `Z3_APP_AST`, `Z3_VAR_AST` and `Z3_QUANTIFIER_AST` (z3_api.h; the kinds are read as
-/// numbers, see `read.rs`).
-const APP_AST: c_uint = 1;
-const VAR_AST: c_uint = 2;
-const QUANTIFIER_AST: c_uint = 3;
-/// `Z3_BOOL_SORT`, `Z3_INT_SORT` and `Z3_REAL_SORT`.
-const BOOL_SORT: c_uint = 1;
-const INT_SORT: c_uint = 2;
-const REAL_SORT: c_uint = 3;
 /// The range of the core operation kinds (`Z3_OP_TRUE` = 0x100 ..., fixed in z3_api.h in
 /// every release).
 const CORE_KINDS: std::ops::Range<c_uint> = 0x100..0x200;
