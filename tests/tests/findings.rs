@@ -350,7 +350,7 @@ fn wrong_values_of_quantifiers_are_bug_reports() {
         "wrong-quantifier",
         &["eval-disagreement"],
         5,
-        60,
+        150,
         &["--theories", "core,bv,uf,quant", "--known", known],
         &[],
         false,
