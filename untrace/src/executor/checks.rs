@@ -1269,7 +1269,7 @@ impl Executor {
     /// The independent evaluator's reading of model `m`'s values (once per model).
     fn model_values(&mut self, m: ModelId) -> Option<&eval::Model> {
         let slot = self.models.get(&m)?;
-        if slot.values.is_none() {
+        if slot.independent.values.is_none() {
             let values = match (&slot.hand, &self.texts) {
                 // What the trace wrote into a model built by hand, not Z3's reading of it.
                 (Some(hand), Some(texts)) => hand
@@ -1286,22 +1286,26 @@ impl Executor {
             };
             self.count(if values.is_some() { MODELS } else { NO_MODEL });
             if let Some(slot) = self.models.get_mut(&m) {
-                slot.values = Some(values);
+                slot.independent.values = Some(values);
             }
         }
-        self.models.get(&m)?.values.as_ref()?.as_ref()
+        self.models.get(&m)?.independent.values.as_ref()?.as_ref()
     }
 
     /// The independent evaluator's result for term `t` under model `m`, evaluated once per
     /// model and term; `None` when `t` has no SMT-LIB text or `m` no values it reads.
     fn evaluated(&mut self, m: ModelId, t: TermId) -> Option<Result<Value, EvalError>> {
-        if let Some(result) = self.models.get(&m)?.evaluated.get(&t) {
+        if let Some(result) = self.models.get(&m)?.independent.evaluated.get(&t) {
             return Some(result.clone());
         }
         let text = self.texts.as_ref()?.text(t).ok()?;
         let env = Rc::clone(&self.datatype_env);
         let result = eval::evaluate_str_in(&text, &env, self.model_values(m)?);
-        self.models.get_mut(&m)?.evaluated.insert(t, result.clone());
+        self.models
+            .get_mut(&m)?
+            .independent
+            .evaluated
+            .insert(t, result.clone());
         Some(result)
     }
 

@@ -256,8 +256,7 @@ impl Executor {
                 hand.consts.push((constant, value));
             }
             // The independent evaluator reads the model again.
-            slot.values = None;
-            slot.evaluated.clear();
+            slot.independent = Default::default();
         }
         Ok(())
     }
@@ -319,8 +318,7 @@ impl Executor {
             if let Some(hand) = slot.hand.as_mut() {
                 hand.funcs.push((func, default, rows));
             }
-            slot.values = None;
-            slot.evaluated.clear();
+            slot.independent = Default::default();
         }
         Ok(Outcome::Nothing)
     }

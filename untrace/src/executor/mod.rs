@@ -203,14 +203,22 @@ struct ModelSlot {
     /// The assertions and assumptions of the check this model satisfies (`check_model`'s
     /// premise).
     premises: Vec<TermId>,
-    /// The model's values as the independent evaluator reads them, once asked for.
-    values: Option<Option<model::eval::Model>>,
-    /// The independent evaluator's result per term under `values`, once asked for: the model
-    /// oracles (`check_indep`, `check_eval`, `check_quant`) ask for the same terms, and one
-    /// quantifier over two 7-bit variables costs 16,384 evaluations of its body.
-    evaluated: HashMap<TermId, Result<model::eval::Value, model::eval::EvalError>>,
+    /// What the independent evaluator read of the model and computed under it.
+    independent: Independent,
     /// A model built by hand (`model_new`): the model Z3 evaluates, with what was written.
     hand: Option<hand_model::HandModel>,
+}
+
+/// The independent evaluator's view of one model, each part once asked for; reset whole when
+/// a model built by hand changes.
+#[derive(Default)]
+struct Independent {
+    /// The model's values as the independent evaluator reads them.
+    values: Option<Option<model::eval::Model>>,
+    /// The evaluator's result per term under `values`: the model oracles (`check_indep`,
+    /// `check_eval`, `check_quant`) ask for the same terms, and one quantifier over two 7-bit
+    /// variables costs 16,384 evaluations of its body.
+    evaluated: HashMap<TermId, Result<model::eval::Value, model::eval::EvalError>>,
 }
 
 /// What a call produced.
@@ -839,8 +847,7 @@ impl Executor {
                     ctx: self.main.clone(),
                     foreign: false,
                     premises: Vec::new(),
-                    values: None,
-                    evaluated: HashMap::new(),
+                    independent: Independent::default(),
                     hand: Some(hand),
                 })
             }
@@ -1136,8 +1143,7 @@ impl Executor {
                     ctx,
                     foreign,
                     premises,
-                    values: None,
-                    evaluated: HashMap::new(),
+                    independent: Independent::default(),
                     hand: None,
                 })
             }

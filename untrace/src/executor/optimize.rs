@@ -14,7 +14,6 @@
 use super::{guard, ExecError, Executor, ModelSlot, Outcome};
 use model::finding::{Failure, FailureKind};
 use model::{Check, Direction, ModelId, OptId, SatResult, TermId};
-use std::collections::HashMap;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
 use z3::{Optimize, Params};
 
@@ -254,8 +253,7 @@ impl Executor {
                     ctx: self.main.clone(),
                     foreign: false,
                     premises: slot.hard(),
-                    values: None,
-                    evaluated: HashMap::new(),
+                    independent: Default::default(),
                     hand: None,
                 }))
             }

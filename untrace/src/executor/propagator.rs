@@ -512,8 +512,8 @@ fn one_line(t: &Dynamic) -> String {
     guard::one_line(&t.to_string())
 }
 
-/// The declarations `terms` apply that are no theory's (uninterpreted, recursive, Z3's internal), by AST id; `None` when a term holds a
-/// quantifier (its body is not read).
+/// The declarations `terms` apply that are no theory's (uninterpreted, recursive, Z3's
+/// internal), by AST id; `None` when a term holds a quantifier (its body is not read).
 ///
 /// # Safety
 /// `raw` must be the live context of the terms.
