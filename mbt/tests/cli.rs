@@ -353,31 +353,27 @@ fn shards_split_the_seed_space_and_merge() {
     assert_eq!(merged["rounds"], 6);
     assert_eq!(names(&m).len(), 6);
     let shards = [summary_of(&s0), summary_of(&s1)];
-    // The operations the shards tried are summed (which ones depends on the rounds).
-    let tried = |s: &Value, op: &str| s["operations"][op]["tried"].as_u64().unwrap_or(0);
-    let ops: Vec<String> = shards
-        .iter()
-        .flat_map(|s| s["operations"].as_object().unwrap().keys().cloned())
-        .collect();
+    // Per-name counts are the sums of the shards' (which names depends on the rounds): the
+    // operations tried, and the Z3 functions called (measured against the same libz3).
+    let summed = |section: &str, count: fn(&Value) -> Option<u64>| -> Vec<String> {
+        let names: Vec<String> = shards
+            .iter()
+            .flat_map(|s| s[section].as_object().unwrap().keys().cloned())
+            .collect();
+        for name in &names {
+            let of = |s: &Value| count(&s[section][name]).unwrap_or(0);
+            let sum = of(&shards[0]) + of(&shards[1]);
+            assert_eq!(of(&merged), sum, "{section} {name}");
+        }
+        names
+    };
+    let ops = summed("operations", |v| v["tried"].as_u64());
     assert!(!ops.is_empty(), "the rounds tried no operation");
-    for op in &ops {
-        let sum = tried(&shards[0], op) + tried(&shards[1], op);
-        assert_eq!(tried(&merged, op), sum, "{op}");
-    }
-    // The Z3 functions the rounds called are summed, and measured against the same libz3.
-    let calls = |s: &Value, f: &str| s["z3_functions"][f].as_u64().unwrap_or(0);
-    let functions: Vec<String> = shards
-        .iter()
-        .flat_map(|s| s["z3_functions"].as_object().unwrap().keys().cloned())
-        .collect();
+    let functions = summed("z3_functions", Value::as_u64);
     assert!(
         functions.iter().any(|f| f == "Z3_mk_bv_sort"),
         "{functions:?}"
     );
-    for f in &functions {
-        let sum = calls(&shards[0], f) + calls(&shards[1], f);
-        assert_eq!(calls(&merged, f), sum, "{f}");
-    }
     assert_eq!(merged["api_coverage"], shards[0]["api_coverage"]);
 }
 

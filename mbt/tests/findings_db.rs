@@ -278,14 +278,7 @@ fn an_interrupted_campaign_is_recorded_too() {
     // (its failure folder shows it: under load the first round to finish may be another
     // than the fault's), however loaded the machine is.
     e2e::wait_for_a_round(&out);
-    let start = std::time::Instant::now();
-    while std::fs::read_dir(out.join("failures")).map_or(true, |mut d| d.next().is_none()) {
-        assert!(
-            start.elapsed().as_secs() < 300,
-            "no round failed in 5 minutes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    e2e::wait_for_an_entry(&out.join("failures"), "round failed");
     // SAFETY: signals our own child, by its id (not yet reaped, so still ours).
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let output = child.wait_with_output().unwrap();

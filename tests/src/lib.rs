@@ -289,12 +289,15 @@ pub fn links(html: &str) -> Vec<String> {
 /// finished a round (its kept trace shows it): a test that signals a campaign does so once it
 /// has done something, however loaded the machine is.
 pub fn wait_for_a_round(out: &Path) {
+    wait_for_an_entry(&out.join("traces"), "round finished");
+}
+
+/// Waits (at most 5 minutes) until folder `dir` holds an entry, which shows that `what`
+/// happened (the failure message says it did not).
+pub fn wait_for_an_entry(dir: &Path, what: &str) {
     let start = std::time::Instant::now();
-    while std::fs::read_dir(out.join("traces")).map_or(true, |mut d| d.next().is_none()) {
-        assert!(
-            start.elapsed().as_secs() < 300,
-            "no round finished in 5 minutes"
-        );
+    while std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none()) {
+        assert!(start.elapsed().as_secs() < 300, "no {what} in 5 minutes");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
