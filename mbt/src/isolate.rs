@@ -601,23 +601,16 @@ pub fn wait_for_news(workers: &[Worker], timeout: Duration, at_most: Duration) {
         .filter(|w| w.killed.is_none())
         .filter_map(|w| {
             let c = w.current.as_ref()?;
-            Some((
-                w.round_cpu()?,
-                c.cpu_at_growth,
-                c.in_limited_check == Some(true),
-            ))
-        })
-        .map(|(used, at_growth, extended)| {
+            let used = w.round_cpu()?;
             let call_left = timeout
                 .mul_f64(CALL_SHARE)
-                .saturating_sub(used.saturating_sub(at_growth));
+                .saturating_sub(used.saturating_sub(c.cpu_at_growth));
             // A check under the resource limit past the round's limit runs to its share.
-            let round_left = if extended {
+            Some(if c.in_limited_check == Some(true) {
                 call_left
             } else {
-                timeout.saturating_sub(used)
-            };
-            round_left.min(call_left)
+                timeout.saturating_sub(used).min(call_left)
+            })
         })
         .fold(at_most, Duration::min);
     let mut fds: Vec<PollFd> = workers
