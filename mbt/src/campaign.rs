@@ -401,6 +401,7 @@ fn finish_round(
         .collect();
     let replay = replay_command(
         &saved_trace,
+        minimize::Answers::Ignored,
         &displayed_replay_args(failure.kind, cfg.limits, &replay_args),
     );
     let mut entry = FailureEntry {
@@ -487,10 +488,10 @@ fn displayed_replay_args(kind: FailureKind, limits: Limits, extra: &[String]) ->
     limits.chain(extra.iter().cloned()).collect()
 }
 
-/// The command that replays `trace` (an absolute path) with the replayer beside `mbt` and the
-/// options `extra`.
-pub fn replay_command(trace: &Path, extra: &[String]) -> String {
-    let (program, args) = minimize::replayer();
+/// The command that replays `trace` (an absolute path) with the replayer beside `mbt`, the
+/// recorded `answers` compared or not, and the options `extra`.
+pub fn replay_command(trace: &Path, answers: minimize::Answers, extra: &[String]) -> String {
+    let (program, args) = minimize::replayer(answers);
     let mut words = vec![shell_word(&program.to_string_lossy())];
     words.extend(args.iter().map(|a| shell_word(&a.to_string_lossy())));
     words.extend(extra.iter().map(|a| shell_word(a)));
@@ -562,10 +563,12 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
                 lines_after,
                 replays,
                 stopped,
+                answers,
             } => {
                 let path = std::path::absolute(&path).unwrap_or(path);
                 entry.minimized_replay = Some(replay_command(
                     &path,
+                    answers,
                     &displayed_replay_args(entry.failure.kind, cfg.limits, &entry.replay_args),
                 ));
                 entry.reproducers = write_reproducers(&dir, &path, entry);

@@ -132,7 +132,7 @@ fn is_replayable(path: &Path) -> bool {
 /// at all.
 fn replay_signature(trace: &Path) -> anyhow::Result<Result<String, String>> {
     // A regression case that hangs declares its `; timeout:`, which the replayer applies.
-    let replayer = minimize::replayer();
+    let replayer = minimize::replayer(minimize::Answers::Ignored);
     let replayed = minimize::replay_once(&replayer, trace, REPLAY_LIMIT)
         .with_context(|| format!("cannot run {}", replayer.0.display()))?;
     Ok(match replayed {

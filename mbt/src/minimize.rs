@@ -32,35 +32,36 @@ pub fn replay_shows(kind: FailureKind) -> bool {
     kind != FailureKind::Internal
 }
 
+/// Whether a replay compares the answers a trace records (check results, cores, values,
+/// error messages) with the ones Z3 gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// Compared, as a plain `untrace TRACE` does: a trace that replays to its failure so
+    /// records only answers this Z3 gives.
+    Compared,
+    /// Not compared (`--no-check`): a round's trace may record answers that depended on
+    /// timing, and a known or triaged case may come from another Z3.
+    Ignored,
+}
+
 /// The replay command, program and arguments before the trace: this build's own replayer
 /// (`mbt replay`, [`untrace::cli::replayer`]: untrace's command line and executor, linked
 /// into mbt, so it exists whatever was built and takes every untrace option), with
 /// `--z3-lib PATH` when mbt runs on a library given so, so that replays run on the same Z3.
-pub fn replayer() -> (PathBuf, Vec<OsString>) {
-    replayer_on(z3lib::child_args())
+pub fn replayer(answers: Answers) -> (PathBuf, Vec<OsString>) {
+    replayer_on(z3lib::child_args(), answers)
 }
 
 /// [`replayer`] with `z3_lib_args` (`--z3-lib PATH`, or none for the linked libz3) choosing
 /// the Z3 the replay runs on.
-pub fn replayer_on(z3_lib_args: Vec<OsString>) -> (PathBuf, Vec<OsString>) {
+pub fn replayer_on(z3_lib_args: Vec<OsString>, answers: Answers) -> (PathBuf, Vec<OsString>) {
     let replayer = untrace::cli::replayer();
     let mut args = replayer.prefix;
-    args.push("--no-check".into());
+    if answers == Answers::Ignored {
+        args.push("--no-check".into());
+    }
     args.extend(z3_lib_args);
     (replayer.program, args)
-}
-
-/// The reproduce command of a trace at `path` (relative to the output folder).
-pub fn reproduce_command(path: &str) -> String {
-    let (program, args) = replayer();
-    let name = program
-        .file_name()
-        .map_or("mbt".into(), |n| n.to_string_lossy().into_owned());
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    format!("{name} {} {path}", args.join(" "))
 }
 
 /// What minimizing one failure gave.
@@ -78,6 +79,9 @@ pub enum Outcome {
         replays: Option<u64>,
         /// The time budget ran out: the best trace found so far.
         stopped: bool,
+        /// How the minimized trace replays to its failure: [`Answers::Compared`] unless the
+        /// round's own trace did not.
+        answers: Answers,
     },
     /// Not minimized, and why.
     Skipped(String),
@@ -281,6 +285,14 @@ fn lines(bytes: &[u8]) -> usize {
 /// minimized; the minimized trace is kept only when it has calls and replays to the same
 /// signature, else it is removed and the round's trace stays the reproducer.
 ///
+/// Recorded answers are compared in every replay when the round's trace replays to its
+/// failure so (the rule): a removal that changes a later check's answer is then refused
+/// unless the answer goes too, so the minimized trace never records an answer its own calls
+/// no longer give, and a plain `untrace min.trace` (and the reproducers written from it)
+/// reaches the failure. Minimized without comparing, a trace kept a stale `unsat` whose
+/// replay stopped there as a mismatch. A round whose answers do not replay (they depended on
+/// timing) is minimized with `--no-check`, as its replay command says.
+///
 /// TEST-ONLY: with `injected` (the campaign runs with `MBT_INJECT`, whose failure no replay
 /// can show), every replay gets `UNTRACE_FAIL_ON` set to the trace's last call line, so that
 /// a replay aborts where the round did, and the minimized trace is the smallest that reaches
@@ -302,10 +314,12 @@ pub fn minimize_failure(
             kind.name()
         ));
     }
-    let (program, mut args) = replayer();
-    args.extend(limit_args(kind, limits));
-    args.extend(extra_args.iter().map(OsString::from));
-    let replay = (program, args);
+    let replay_with = |answers| {
+        let (program, mut args) = replayer(answers);
+        args.extend(limit_args(kind, limits));
+        args.extend(extra_args.iter().map(OsString::from));
+        (program, args)
+    };
     let trace = dir.join(isolate::TRACE);
     if injected {
         match isolate::last_call_line(&trace) {
@@ -323,7 +337,16 @@ pub fn minimize_failure(
         Err(e) => return Outcome::Skipped(format!("the trace does not parse: {e}")),
     };
     let replay_limit = replay_budget(limits);
-    let golden = match replay_once(&replay, &trace, replay_limit) {
+    let shows_the_round = |replayed: &Replayed| replayed.shows(&[signature.to_string()], &entries);
+    let mut answers = Answers::Compared;
+    let mut replay = replay_with(answers);
+    let mut first = replay_once(&replay, &trace, replay_limit);
+    if !first.as_ref().is_ok_and(shows_the_round) {
+        answers = Answers::Ignored;
+        replay = replay_with(answers);
+        first = replay_once(&replay, &trace, replay_limit);
+    }
+    let golden = match first {
         Err(e) => return Outcome::Skipped(format!("cannot run {}: {e}", replay.0.display())),
         Ok(Replayed::Fails(replayed)) => replayed,
         Ok(Replayed::Passes) => {
@@ -336,7 +359,7 @@ pub fn minimize_failure(
             return Outcome::Skipped(format!("the replay runs past {:.0} s", limit.as_secs_f64()))
         }
     };
-    if !Replayed::Fails(golden.clone()).shows(&[signature.to_string()], &entries) {
+    if !shows_the_round(&Replayed::Fails(golden.clone())) {
         return Outcome::Skipped(format!(
             "the replay fails otherwise: `{golden}`, not the round's `{signature}`"
         ));
@@ -383,6 +406,7 @@ pub fn minimize_failure(
                 lines_after: after,
                 replays,
                 stopped: stop.is_set(),
+                answers,
             }
         }
         Ok(other) => discard(format!(

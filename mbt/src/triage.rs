@@ -123,8 +123,11 @@ pub fn replay(case: &TriageCase, lib: Option<&Path>) -> anyhow::Result<ReplayRes
     std::fs::write(&trace, &case.trace)
         .with_context(|| format!("cannot write {}", trace.display()))?;
     let (program, mut args) = match lib {
-        Some(lib) => minimize::replayer_on(vec!["--z3-lib".into(), lib.as_os_str().to_owned()]),
-        None => minimize::replayer(),
+        Some(lib) => minimize::replayer_on(
+            vec!["--z3-lib".into(), lib.as_os_str().to_owned()],
+            minimize::Answers::Ignored,
+        ),
+        None => minimize::replayer(minimize::Answers::Ignored),
     };
     let kind = FailureKind::from_name(&case.kind).unwrap_or(FailureKind::Crash);
     args.extend(minimize::limit_args(kind, case.limits));

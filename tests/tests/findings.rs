@@ -25,10 +25,17 @@ fn run(name: &str, args: &[&str], fault: &str) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 
-/// The exit code and the signature line of an untrace replay.
+/// The exit code and the signature line of an untrace replay that does not compare the
+/// trace's recorded answers (`--no-check`, as a round's replay command).
 fn replay(trace: &Path, fault: &str, extra: &[&str]) -> (Option<i32>, Option<String>, String) {
     let mut args: Vec<&str> = vec!["--no-check"];
     args.extend(extra);
+    replay_with(trace, fault, &args)
+}
+
+/// The exit code and the signature line of a replay with untrace's options `args`.
+fn replay_with(trace: &Path, fault: &str, args: &[&str]) -> (Option<i32>, Option<String>, String) {
+    let mut args = args.to_vec();
     let path = trace.to_str().unwrap();
     args.push(path);
     let out = run("untrace", &args, fault);
@@ -233,6 +240,18 @@ fn check_findings(
             "{kind}: replay of the minimized trace: {err}\n{text}"
         );
         assert_eq!(replayed.as_deref(), Some(signature), "{text}");
+        // Its recorded answers are the ones its calls give: a plain `untrace min.trace`, which
+        // compares them, reaches the failure too (no stale `unsat` of a removed call stops
+        // it), and so does the command failure.json shows for it.
+        let (code, replayed, err) = replay_with(min, fault, replay_args);
+        assert_eq!(
+            code,
+            Some(exit),
+            "{kind}: plain replay of the minimized trace: {err}\n{text}"
+        );
+        assert_eq!(replayed.as_deref(), Some(signature), "{text}");
+        let shown = f["minimized_replay"].as_str().unwrap();
+        assert!(!shown.contains("--no-check"), "{kind}: {shown}");
         // And the minimized trace is a bug report of the fault, not of the trace: without the
         // injected fault the finding is gone. (The replay may still stop elsewhere: a fault
         // that changed an answer leaves calls that only the faulty answer allows, such as
@@ -252,6 +271,15 @@ fn check_findings(
 #[test]
 fn crashes_are_bug_reports() {
     finding_is_a_bug_report("abort@check_sat", "crash", 6, 10, &[], &[]);
+}
+
+#[test]
+fn a_crash_after_an_unsat_check_keeps_what_makes_it_unsat() {
+    // The crash comes at `get_unsat_core`, which the reference state allows only after an
+    // unsat answer. Minimized without comparing answers, the trace kept the check's recorded
+    // `unsat` and none of the assertions that made it so (`new_solver`, `check_sat`,
+    // `get_unsat_core`), and a plain replay stopped at that check as a mismatch.
+    finding_is_a_bug_report("abort@get_unsat_core", "crash", 6, 40, &[], &[]);
 }
 
 #[test]

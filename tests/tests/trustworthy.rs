@@ -101,9 +101,11 @@ fn mbt_alone_minimizes_into_traces_that_reproduce_and_triage_proves_before_it_cl
             call_lines(&text) > 0,
             "a minimized trace without calls:\n{text}"
         );
+        // A plain replay, which compares the recorded answers: the minimized trace records
+        // only answers its own calls give.
         let replayed = run(
             &mbt,
-            &["replay", "--no-check", min.to_str().unwrap()],
+            &["replay", min.to_str().unwrap()],
             Some(FAULT),
             dir.path(),
         );
@@ -230,24 +232,39 @@ fn the_quick_starts_command_gives_findings_that_replay() {
     let out = dir.path().join(&args[out_at]);
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    // Every finding's reproducer replays to its signature: the minimized trace where one was
-    // kept (it has calls), else the round's.
+    // Every finding's reproducer replays to its signature as failure.json's command for it
+    // says: the minimized trace where one was kept (it has calls), comparing its recorded
+    // answers unless the command says `--no-check`, else the round's.
     for f in summary["failure_list"].as_array().unwrap() {
-        let (trace, expected) = match f["minimized_trace"].as_str() {
-            Some(min) => (PathBuf::from(min), &f["minimized_signature"]),
-            None => (PathBuf::from(f["trace"].as_str().unwrap()), &f["signature"]),
+        let (trace, expected, shown) = match f["minimized_trace"].as_str() {
+            Some(min) => (
+                PathBuf::from(min),
+                &f["minimized_signature"],
+                &f["minimized_replay"],
+            ),
+            None => (
+                PathBuf::from(f["trace"].as_str().unwrap()),
+                &f["signature"],
+                &f["replay"],
+            ),
         };
         let text = std::fs::read_to_string(&trace).unwrap();
         assert!(call_lines(&text) > 0, "{}:\n{text}", trace.display());
         if f["kind"] == "internal" {
             continue;
         }
-        let replayed = run(
-            &mbt,
-            &["replay", "--no-check", trace.to_str().unwrap()],
-            None,
-            dir.path(),
-        );
+        let shown = shown.as_str().unwrap();
+        let answers = if shown.contains(" --no-check ") {
+            &["--no-check"][..]
+        } else {
+            &[]
+        };
+        let replay_args: Vec<&str> = ["replay"]
+            .into_iter()
+            .chain(answers.iter().copied())
+            .chain([trace.to_str().unwrap()])
+            .collect();
+        let replayed = run(&mbt, &replay_args, None, dir.path());
         assert!(
             matches!(replayed.status.code(), Some(4..=9)),
             "{}: {}",
