@@ -9,7 +9,8 @@
 //! a replay's is (the first round uses the one the parent prepared). The parent
 //! ([`Worker::poll`]) applies the time limit to the round in progress, kills the worker past
 //! it, and turns a worker's death into a [`Finished`] round with a [`Failure`] for the round
-//! in progress; the next round gets a new worker. A worker also ends after any failed round.
+//! in progress; the next round gets a new worker. A worker also ends after any failed round,
+//! and after a round whose global parameters a reset no longer brings back to their defaults.
 //! One call may use at most [`CALL_SHARE`] of the round's time limit: the parent watches the
 //! trace, which the worker writes and flushes before each call, and a round whose trace has
 //! not grown for that much CPU time is stuck in one call and killed as if at its limit.
@@ -61,6 +62,12 @@ pub struct Limits {
 pub const TRACE: &str = "round.trace";
 pub const REPORT: &str = "report.json";
 pub const OUTPUT: &str = "output.txt";
+
+/// What a worker writes when its round is done and it takes another.
+const ROUND_DONE: u8 = 1;
+/// What a worker writes when its round is done and it exits (the round failed, or left Z3's
+/// global state unlike a fresh process's): the parent gives it no other round.
+const LAST_ROUND_DONE: u8 = 2;
 
 /// At most this many rounds run in one worker process, and a worker takes no new round once
 /// it is this old: a fork and exit per round cost about a third of a round's CPU (copying the
@@ -240,11 +247,14 @@ fn child(
             Ok(report) => report,
             Err(_) => break 3,
         };
-        if done.write_all(&[1]).is_err() {
-            break 0;
-        }
-        // A failed round may leave Z3 in any state: the next round gets a fresh process.
-        if report.failure.is_some() {
+        // A failed round may leave Z3 in any state, and so may a round after which the global
+        // parameters no longer read their defaults (Z3 5.4.1: a setting after a reset
+        // corrupts its parameter table, see `globals_reset_to_defaults`): every later round
+        // of the process would fail reading them, a finding its own trace cannot replay. The
+        // next round gets a fresh process; the parent learns so with the round's end.
+        let goes_on = report.failure.is_none() && untrace::executor::globals_reset_to_defaults();
+        let ended = if goes_on { ROUND_DONE } else { LAST_ROUND_DONE };
+        if done.write_all(&[ended]).is_err() || !goes_on {
             break 0;
         }
     };
@@ -444,16 +454,12 @@ impl Worker {
     /// Checks on the worker: the round it finished, or the failure of the round in progress if
     /// it died (killing it first when the round ran past `timeout`); `None` otherwise.
     pub fn poll(&mut self, timeout: Duration) -> Option<Finished> {
-        if self.read_done() {
-            let finished = self.current.take().map(finished_from_report);
-            if finished
-                .as_ref()
-                .is_some_and(|f| f.report.failure.is_some())
-            {
-                // The worker exits after a failed round (see `child`).
+        if let Some(ended) = self.read_done() {
+            if ended == LAST_ROUND_DONE {
+                // The worker exits after this round (see `child`).
                 self.retire();
             }
-            return finished;
+            return self.current.take().map(finished_from_report);
         }
         let status = waitpid(self.pid, Some(WaitPidFlag::WNOHANG));
         if let Ok(WaitStatus::StillAlive) = status {
@@ -467,7 +473,7 @@ impl Worker {
         }
         self.exited = true;
         // The round may have finished just before the worker ended.
-        if self.read_done() {
+        if self.read_done().is_some() {
             return self.current.take().map(finished_from_report);
         }
         let current = self.current.take()?;
@@ -502,11 +508,11 @@ impl Worker {
         })
     }
 
-    /// Reads one "round done" byte, if there is one.
-    fn read_done(&mut self) -> bool {
+    /// Reads one "round done" byte ([`ROUND_DONE`] or [`LAST_ROUND_DONE`]), if there is one.
+    fn read_done(&mut self) -> Option<u8> {
         use std::io::Read;
         let mut byte = [0u8; 1];
-        matches!(self.done.read(&mut byte), Ok(1))
+        matches!(self.done.read(&mut byte), Ok(1)).then_some(byte[0])
     }
 
     fn collect(&self, current: &Current, status: nix::Result<WaitStatus>) -> RoundReport {

@@ -1152,6 +1152,20 @@ fn global_get(key: &str) -> Option<String> {
     }
 }
 
+/// Resets Z3's global parameters (`Z3_global_param_reset_all`) and says whether every
+/// parameter of `GLOBAL_DEFAULTS` then reads its default: whether the process's global state
+/// is what a fresh process has, as far as the parameters go. Not so on Z3 5.4.1 after a
+/// `Z3_global_param_set` that followed a reset: the reset frees the module names of Z3's
+/// parameter table, which the setting overwrites, and from then on `rewriter.flat` and its
+/// kin are unknown to every later round of the process.
+pub fn globals_reset_to_defaults() -> bool {
+    // SAFETY: process-wide parameters, called between rounds (no round's settings to keep).
+    unsafe { Z3_global_param_reset_all() };
+    model::handles::GLOBAL_DEFAULTS
+        .iter()
+        .all(|(key, default)| global_get(key).as_deref() == Some(*default))
+}
+
 /// `Z3_global_param_reset_all`: every parameter of `GLOBAL_DEFAULTS` reads its default;
 /// then the trace's settings `set` are made again, each reading back its value.
 fn reset_all(set: &[(String, String)]) -> Verdict {

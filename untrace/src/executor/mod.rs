@@ -62,6 +62,7 @@ pub fn numerals_exact_ratio(v: f64) -> (String, String) {
     numerals::exact_ratio(v)
 }
 pub use guard::{fresh_context, one_line};
+pub use handles::globals_reset_to_defaults;
 pub use terms::z3_sort;
 
 use model::call::{
