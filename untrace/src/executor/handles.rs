@@ -1152,35 +1152,39 @@ fn global_get(key: &str) -> Option<String> {
     }
 }
 
-/// Resets Z3's global parameters (`Z3_global_param_reset_all`) and says whether every
-/// parameter of `GLOBAL_DEFAULTS` then reads its default: whether the process's global state
-/// is what a fresh process has, as far as the parameters go. Not so on Z3 5.4.1 after a
-/// `Z3_global_param_set` that followed a reset: the reset frees the module names of Z3's
-/// parameter table, which the setting overwrites, and from then on `rewriter.flat` and its
-/// kin are unknown to every later round of the process.
-pub fn globals_reset_to_defaults() -> bool {
-    // SAFETY: process-wide parameters, called between rounds (no round's settings to keep).
+/// Resets Z3's global parameters (`Z3_global_param_reset_all`) and returns the first
+/// parameter of `GLOBAL_DEFAULTS` that then does not read its default, with what it reads.
+fn reset_leaves_a_default_unread() -> Option<(&'static str, Option<String>, &'static str)> {
+    // SAFETY: process-wide parameters; callers make their own settings again if they keep any.
     unsafe { Z3_global_param_reset_all() };
     model::handles::GLOBAL_DEFAULTS
         .iter()
-        .all(|(key, default)| global_get(key).as_deref() == Some(*default))
+        .find_map(|&(key, default)| {
+            let got = global_get(key);
+            (got.as_deref() != Some(default)).then_some((key, got, default))
+        })
+}
+
+/// Resets Z3's global parameters and says whether every parameter of `GLOBAL_DEFAULTS` then
+/// reads its default: whether the process's global state is what a fresh process has, as far
+/// as the parameters go. Not so on Z3 5.4.1 after a `Z3_global_param_set` that followed a
+/// reset: the reset frees the module names of Z3's parameter table, which the setting
+/// overwrites, and from then on `rewriter.flat` and its kin are unknown to every later round
+/// of the process.
+pub fn globals_reset_to_defaults() -> bool {
+    reset_leaves_a_default_unread().is_none()
 }
 
 /// `Z3_global_param_reset_all`: every parameter of `GLOBAL_DEFAULTS` reads its default;
 /// then the trace's settings `set` are made again, each reading back its value.
 fn reset_all(set: &[(String, String)]) -> Verdict {
-    // SAFETY: process-wide parameters; the trace's own settings are made again below.
-    unsafe { Z3_global_param_reset_all() };
-    let mut verdict = Ok(());
-    for (key, default) in model::handles::GLOBAL_DEFAULTS {
-        let got = global_get(key);
-        if verdict.is_ok() && got.as_deref() != Some(*default) {
-            verdict = fail(
-                format!("after reset_all, global parameter {key} reads {got:?}, not its default `{default}`"),
-                "Z3_global_param_reset_all",
-            );
-        }
-    }
+    let mut verdict = match reset_leaves_a_default_unread() {
+        Some((key, got, default)) => fail(
+            format!("after reset_all, global parameter {key} reads {got:?}, not its default `{default}`"),
+            "Z3_global_param_reset_all",
+        ),
+        None => Ok(()),
+    };
     for (key, value) in set {
         if let (Ok(k), Ok(v)) = (CString::new(key.as_str()), CString::new(value.as_str())) {
             // SAFETY: two NUL-terminated strings Z3 copies.
