@@ -5,12 +5,12 @@
 //! working directory during the round, so that whatever Z3 writes lands there and nowhere
 //! else; stdout/stderr captured there, trace written as it goes, report at the end) and
 //! answers on another pipe. Every round starts from
-//! the Z3 state a fresh process has: global parameters reset, and a fresh context prepared as
-//! a replay's is (the first round uses the one the parent prepared). The parent
+//! the Z3 state a fresh process has: global parameters no round changed, and a fresh context
+//! prepared as a replay's is (the first round uses the one the parent prepared). The parent
 //! ([`Worker::poll`]) applies the time limit to the round in progress, kills the worker past
 //! it, and turns a worker's death into a [`Finished`] round with a [`Failure`] for the round
 //! in progress; the next round gets a new worker. A worker also ends after any failed round,
-//! and after a round whose global parameters a reset no longer brings back to their defaults.
+//! and after a round that set or reset Z3's global parameters.
 //! One call may use at most [`CALL_SHARE`] of the round's time limit: the parent watches the
 //! trace, which the worker writes and flushes before each call, and a round whose trace has
 //! not grown for that much CPU time is stuck in one call and killed as if at its limit.
@@ -65,8 +65,8 @@ pub const OUTPUT: &str = "output.txt";
 
 /// What a worker writes when its round is done and it takes another.
 const ROUND_DONE: u8 = 1;
-/// What a worker writes when its round is done and it exits (the round failed, or left Z3's
-/// global state unlike a fresh process's): the parent gives it no other round.
+/// What a worker writes when its round is done and it exits (the round failed, or changed
+/// Z3's global parameters): the parent gives it no other round.
 const LAST_ROUND_DONE: u8 = 2;
 
 /// At most this many rounds run in one worker process, and a worker takes no new round once
@@ -145,13 +145,19 @@ pub struct Finished {
 /// sixth of a round's CPU time) and reads the solver parameter kinds the executor needs (about
 /// a quarter; in a scratch context of their own, so the round's context stays as fresh as a
 /// replay's), and resolves the functions of the plain calls. Z3 starts no threads here, so
-/// the parent stays single-threaded.
+/// the parent stays single-threaded. Last, the heap's free memory goes back to the kernel:
+/// every fork copies the parent's page tables and every worker's exit tears them down, and
+/// the measurement of `--shadows` leaves some 600 MB free in the heap on Z3 5.4.1 (a parent of
+/// 675 MB against 60 MB after the trim; each worker's start and end cost that much more
+/// kernel time).
 pub fn warm_up() {
     let _ = z3::Context::thread_local();
     let _ = untrace::executor::solver_param_kinds();
     untrace::executor::adapt_model_to_loaded_z3();
     let _ = untrace::executor::simplify_bool_params();
     untrace::executor::plain::prepare();
+    // SAFETY: glibc's malloc_trim only returns free heap pages (no safe wrapper in libc).
+    unsafe { libc::malloc_trim(0) };
 }
 
 fn pipe() -> io::Result<(fs::File, fs::File)> {
@@ -247,12 +253,13 @@ fn child(
             Ok(report) => report,
             Err(_) => break 3,
         };
-        // A failed round may leave Z3 in any state, and so may a round after which the global
-        // parameters no longer read their defaults (Z3 5.4.1: a setting after a reset
-        // corrupts its parameter table, see `globals_reset_to_defaults`): every later round
-        // of the process would fail reading them, a finding its own trace cannot replay. The
-        // next round gets a fresh process; the parent learns so with the round's end.
-        let goes_on = report.failure.is_none() && untrace::executor::globals_reset_to_defaults();
+        // A failed round may leave Z3 in any state, and so does a round that set or reset the
+        // global parameters: a reset does not give back a fresh process's (Z3 5.4.1: a setting
+        // after a reset makes other modules' parameters unknown for the rest of the process,
+        // see `globals_changed`), and a later round that met it would be a finding its own
+        // trace cannot replay. The next round gets a fresh process; the parent learns so with
+        // the round's end.
+        let goes_on = report.failure.is_none() && !untrace::executor::globals_changed();
         let ended = if goes_on { ROUND_DONE } else { LAST_ROUND_DONE };
         if done.write_all(&[ended]).is_err() || !goes_on {
             break 0;
@@ -264,8 +271,9 @@ fn child(
 }
 
 /// Runs one round in a worker: a CPU limit as a backstop should the parent die (the parent's
-/// wall clock is tighter), the round's folder as working directory and output, Z3's global
-/// parameters reset (a round may set them), the round, its report.
+/// wall clock is tighter), the round's folder as working directory and output, the round, its
+/// report. The global parameters are a fresh process's: a round that changed them was its
+/// worker's last.
 fn child_round(
     config: &RoundConfig,
     seed: u64,
@@ -289,8 +297,6 @@ fn child_round(
     flush_c_streams();
     nix::unistd::dup2_stdout(&output)?;
     nix::unistd::dup2_stderr(&output)?;
-    // SAFETY: Z3's global parameters are process state no Z3 object refers to.
-    unsafe { z3_sys::Z3_global_param_reset_all() };
     // Opened before the round's context is made, so its configuration calls count too.
     let api_log = crate::api_coverage::RoundLog::open(dir);
     // The first round of a worker uses the context the parent prepared (see `warm_up`); every

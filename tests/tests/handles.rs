@@ -132,19 +132,18 @@ fn a_global_parameter_reads_back_the_trace_setting_and_its_default_after_reset()
 }
 
 /// Z3 5.4.1 forgets the parameters of other modules once a global parameter is set after
-/// `Z3_global_param_reset_all` (`traces/regress-5x/global-param-set-after-reset-forgets-modules`),
-/// which mbt's workers call before every round: a round that set one left every later round
-/// of its worker failing to read `rewriter.flat`, findings that their own traces did not
-/// replay. Now a worker whose global parameters do not read their defaults after a round ends,
-/// so every global read-back finding of a campaign on 5.4.1 replays from its own trace. The
-/// seeds are ones where a round sets a parameter and a later round of the same worker reads
-/// one (checked below, so that the test cannot pass without the situation it is about).
+/// `Z3_global_param_reset_all` (`traces/regress-5x/global-param-set-after-reset-forgets-modules`).
+/// mbt's workers used to reset the parameters before every round, so a round that set one left
+/// the later rounds of its worker failing to read `rewriter.flat` (seeds 700000-700011),
+/// findings that their own traces did not replay, since a replay's process never reset. Now a
+/// worker never resets the parameters and ends after a round that set or reset them, so every
+/// round starts with a fresh process's, and every global read-back finding of a campaign on
+/// 5.4.1 replays from its own trace. The campaign is checked to hold a round that sets a
+/// parameter before a later one reads one, so that the test cannot pass without it.
 #[test]
 #[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
-fn a_round_does_not_inherit_global_parameters_a_reset_could_not_restore() {
-    let Some(lib) =
-        other_z3("a_round_does_not_inherit_global_parameters_a_reset_could_not_restore")
-    else {
+fn a_round_starts_with_the_global_parameters_of_a_fresh_process() {
+    let Some(lib) = other_z3("a_round_starts_with_the_global_parameters_of_a_fresh_process") else {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");

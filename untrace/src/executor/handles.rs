@@ -13,6 +13,7 @@ use model::finding::{Failure, FailureKind};
 use model::handles::{MapOp, RefMap, RefVector, VectorOp};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_uint, c_void, CString};
+use std::sync::atomic::{AtomicBool, Ordering};
 use z3::ast::Ast;
 use z3_sys::*;
 
@@ -1155,7 +1156,8 @@ fn global_get(key: &str) -> Option<String> {
 /// Resets Z3's global parameters (`Z3_global_param_reset_all`) and returns the first
 /// parameter of `GLOBAL_DEFAULTS` that then does not read its default, with what it reads.
 fn reset_leaves_a_default_unread() -> Option<(&'static str, Option<String>, &'static str)> {
-    // SAFETY: process-wide parameters; callers make their own settings again if they keep any.
+    GLOBALS_CHANGED.store(true, Ordering::Relaxed);
+    // SAFETY: process-wide parameters; the caller makes the trace's settings again.
     unsafe { Z3_global_param_reset_all() };
     model::handles::GLOBAL_DEFAULTS
         .iter()
@@ -1165,14 +1167,25 @@ fn reset_leaves_a_default_unread() -> Option<(&'static str, Option<String>, &'st
         })
 }
 
-/// Resets Z3's global parameters and says whether every parameter of `GLOBAL_DEFAULTS` then
-/// reads its default: whether the process's global state is what a fresh process has, as far
-/// as the parameters go. Not so on Z3 5.4.1 after a `Z3_global_param_set` that followed a
-/// reset: the reset frees the module names of Z3's parameter table, which the setting
-/// overwrites, and from then on `rewriter.flat` and its kin are unknown to every later round
-/// of the process.
-pub fn globals_reset_to_defaults() -> bool {
-    reset_leaves_a_default_unread().is_none()
+/// Whether this process has set or reset Z3's global parameters (a trace's `set_global`, or
+/// its `read_global "Z3_global_param_reset_all"`). They are process state that outlives any
+/// executor, and a reset does not give back a fresh process's: on Z3 5.4.1 a setting after a
+/// reset makes the parameters of other modules (`rewriter.flat`) unknown for the rest of the
+/// process. A process that did either is not one a replay of another trace starts as.
+static GLOBALS_CHANGED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process has set or reset Z3's global parameters (see [`GLOBALS_CHANGED`]).
+pub fn globals_changed() -> bool {
+    GLOBALS_CHANGED.load(Ordering::Relaxed)
+}
+
+/// `Z3_global_param_set`, noted in [`GLOBALS_CHANGED`].
+pub(super) fn set_global(key: &str, value: &str) -> Result<(), ExecError> {
+    let (key, value) = (cstring(key)?, cstring(value)?);
+    GLOBALS_CHANGED.store(true, Ordering::Relaxed);
+    // SAFETY: two NUL-terminated strings Z3 copies.
+    unsafe { Z3_global_param_set(key.as_ptr(), value.as_ptr()) };
+    Ok(())
 }
 
 /// `Z3_global_param_reset_all`: every parameter of `GLOBAL_DEFAULTS` reads its default;
@@ -1186,10 +1199,8 @@ fn reset_all(set: &[(String, String)]) -> Verdict {
         None => Ok(()),
     };
     for (key, value) in set {
-        if let (Ok(k), Ok(v)) = (CString::new(key.as_str()), CString::new(value.as_str())) {
-            // SAFETY: two NUL-terminated strings Z3 copies.
-            unsafe { Z3_global_param_set(k.as_ptr(), v.as_ptr()) };
-        }
+        // A setting with a NUL was refused when the trace made it.
+        let _ = set_global(key, value);
     }
     for (key, _) in set {
         let expected = model::handles::expected_global(set, key);

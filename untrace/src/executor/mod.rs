@@ -62,7 +62,7 @@ pub fn numerals_exact_ratio(v: f64) -> (String, String) {
     numerals::exact_ratio(v)
 }
 pub use guard::{fresh_context, one_line};
-pub use handles::globals_reset_to_defaults;
+pub use handles::globals_changed;
 pub use terms::z3_sort;
 
 use model::call::{
@@ -1033,7 +1033,7 @@ impl Executor {
                 Outcome::Nothing
             }
             Call::SetGlobal { key, value } => {
-                self.main(|| z3::set_global_param(key, value))?;
+                self.main(|| handles::set_global(key, value))??;
                 Outcome::Nothing
             }
             Call::Push(z) => {
