@@ -11,6 +11,8 @@
 //! - [`options`]: the option model read from Z3's parameter descriptions.
 //! - [`round`]: one round and its [`round::RoundReport`].
 //! - [`isolate`]: each round in a forked child with time and memory limits.
+//! - [`huge_pages`]: a campaign re-executes itself once so that its workers' heaps use huge
+//!   pages.
 //! - [`campaign`]: many rounds, deduplicated failures, statistics.
 //! - [`summary`]: the campaign's output types (`summary.json`, `failure.json`), read and
 //!   written in one place.
@@ -30,6 +32,7 @@ pub mod failure;
 pub mod families;
 pub mod findings_db;
 pub mod gen;
+pub mod huge_pages;
 pub mod inject;
 pub mod interrupt;
 pub mod isolate;

@@ -677,13 +677,18 @@ fn findings_exit_code(summary: &mbt::summary::Summary) -> ExitCode {
 fn main() -> ExitCode {
     untrace::cli::set_replayer_prefix(&["replay"]);
     let cli = Cli::parse();
-    // First, before anything touches Z3: this may re-execute mbt on the library.
+    // First, before anything touches Z3: these may re-execute mbt, a campaign with huge pages
+    // for its heap (kept through the library's re-exec), then on the library.
+    if cli.command.is_none() {
+        mbt::huge_pages::reexec_with_huge_pages();
+    }
     if let Some(path) = &cli.z3_lib {
         if let Err(e) = z3lib::run_on(path) {
             eprintln!("mbt: {e}");
             return ExitCode::from(2);
         }
     }
+    mbt::huge_pages::restore_environment();
     let result = match cli.command {
         Some(Command::Merge { out, dirs }) => mbt::merge::merge(&out, &dirs).map(|s| {
             print!("{}", s.brief(&out));

@@ -1156,3 +1156,53 @@ fn regex_rounds_build_every_regex_operation_and_the_evaluator_judges_them() {
         "{independent}"
     );
 }
+
+/// A campaign re-executes itself once with huge pages for its heap (`mbt::huge_pages`): the
+/// process that runs the rounds started with `glibc.malloc.hugetlb=1` added to the user's
+/// tunables (its start environment holds the marker of that; glibc cuts its own variable
+/// short there), while every program it starts (here the `--cross-check` solver) sees the
+/// environment as the user set it. The script finds the campaign's process among its
+/// ancestors, the topmost `mbt`: the solver runs under an `mbt replay`.
+#[test]
+fn a_campaign_runs_on_huge_pages_and_its_children_see_the_users_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("seen");
+    let solver = dir.path().join("solver.sh");
+    fs::write(
+        &solver,
+        format!(
+            "#!/bin/sh\n\
+             {{ env | grep -E '^(GLIBC_TUNABLES|Z3TESTING)' | sort; \
+             echo campaign; p=$PPID; top=; \
+             while [ \"$p\" -gt 1 ]; do \
+             [ \"$(basename \"$(readlink /proc/$p/exe)\")\" = mbt ] && top=$p; \
+             p=$(cut -d' ' -f4 /proc/$p/stat); done; \
+             tr '\\0' '\\n' < /proc/$top/environ | grep '^Z3TESTING_HUGE_PAGES'; }} > {}\n\
+             echo unsupported\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut cmd = mbt();
+    cmd.env("GLIBC_TUNABLES", "glibc.malloc.check=0")
+        .args([
+            "--seed",
+            "1",
+            "--rounds",
+            "2",
+            "--jobs",
+            "1",
+            "-q",
+            "--cross-check",
+        ])
+        .arg(format!("sh {}", solver.display()))
+        .arg("--out")
+        .arg(&out);
+    run(&mut cmd);
+    let seen = fs::read_to_string(&seen).expect("the cross-check solver ran");
+    assert_eq!(
+        seen,
+        "GLIBC_TUNABLES=glibc.malloc.check=0\ncampaign\nZ3TESTING_HUGE_PAGES_APPENDED=1\n"
+    );
+}
