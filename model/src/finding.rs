@@ -474,6 +474,17 @@ pub const SOLVING_CALLS: &[&str] = &[
 /// fatal signal: `crash: SIGSEGV in CALL at libz3.so.4+0x1a65b1`.
 pub const CRASH_LINE: &str = "crash: ";
 
+/// The place in libz3 the crash reporter's last line in `output` names (`SIGSEGV in push at
+/// libz3.so.4+0x1a65b1`: `libz3.so.4+0x1a65b1`), if it names one.
+pub fn crash_place(output: &str) -> Option<String> {
+    let reported = output
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once(CRASH_LINE).map(|(_, rest)| rest.trim()))?;
+    let (_, at) = reported.split_once(" at ")?;
+    Some(at.trim().to_string())
+}
+
 /// Classifies a process that ran Z3 calls and ended abnormally: killed by `signal`, or exited
 /// with `code`; `output` is what it printed (stderr), `last_call` the call that was running.
 pub fn classify_death(
@@ -487,14 +498,7 @@ pub fn classify_death(
         Some(c) => f.at_call(c),
         None => f,
     };
-    // The crash reporter's line: `SIGSEGV in push at libz3.so.4+0x1a65b1`.
-    let reported = output
-        .lines()
-        .rev()
-        .find_map(|l| l.split_once(CRASH_LINE).map(|(_, rest)| rest.trim()));
-    let place = reported
-        .and_then(|r| r.split_once(" at "))
-        .map(|(_, at)| at.trim().to_string());
+    let place = crash_place(output);
     if output.contains("has overflowed its stack") {
         // By where in libz3 the stack ran out, as for a crash: the same runaway recursion
         // meets the guard page from whichever call, and is one bug.

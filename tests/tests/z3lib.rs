@@ -428,6 +428,39 @@ fn the_newer_regression_traces_behave_as_recorded_on_the_other_library() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A crash on a libz3 that keeps its symbol table (the wheel's, as a source build's) names in
+/// its message the function its place falls in, for the Z3 developer who reads the finding;
+/// the signature keeps the place. On Debian's stripped 4.8.12 the message has the place only.
+#[test]
+#[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
+fn a_crash_names_the_function_of_libz3_it_happened_in() {
+    let Some(other) = other_library("a_crash_names_the_function_of_libz3_it_happened_in") else {
+        return;
+    };
+    let trace = repo_root().join("traces/regress-5x/bv1-blast-bvadd-no-overflow-segfault.trace");
+    let out = Command::new(bin("untrace"))
+        .arg("--z3-lib")
+        .arg(&other.path)
+        .arg(&trace)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    let killed = err
+        .lines()
+        .find(|l| l.contains("killed by SIGSEGV"))
+        .unwrap_or_else(|| panic!("no crash message: {err}"));
+    assert!(
+        killed.contains(" (bv1_blaster_simplifier::rw_cfg::reduce_extract+0x"),
+        "{killed}"
+    );
+    let signature = err.lines().find(|l| l.contains("signature: ")).unwrap();
+    assert!(
+        signature.ends_with("crash|SIGSEGV at libz3.so.4+0x643700"),
+        "{signature}"
+    );
+}
+
 #[test]
 #[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn mbt_fuzzes_the_other_library() {

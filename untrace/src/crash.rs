@@ -5,11 +5,19 @@
 //! `assert` alike) faults at the same instruction, which the last call cannot tell.
 //! `model::finding::classify_death` reads the line back.
 //!
+//! The process that classifies the death ([`classify_death`]) names the function that place
+//! falls in, where the libz3 file keeps its symbol table (a source build's, the z3-solver
+//! wheel's; not Debian's, which is stripped): `(euf::completion::get_canonical+0x26f)` in the
+//! finding's message, for the Z3 developer who reads it, and to tell two places of one function
+//! from two bugs. The signature keeps the place, which a replay on any build reproduces.
+//!
 //! The handler only uses async-signal-safe operations: atomics, a stack buffer and `write(2)`.
 //! The libz3 address range is found once at [`install`]; the executor names the call in
 //! progress with [`set_current_call`] (two relaxed atomic stores per call).
 
+use model::finding::Failure;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 static CALL_PTR: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static CALL_LEN: AtomicUsize = AtomicUsize::new(0);
@@ -49,6 +57,60 @@ pub fn install() {
             libc::sigaction(sig, &action, (*previous).as_mut_ptr());
         }
     }
+}
+
+/// Classifies a process that ran Z3 calls and ended abnormally, as
+/// [`model::finding::classify_death`] does, and adds to the message the function of libz3 the
+/// crash reporter's place falls in, where [`function_at`] can name it.
+pub fn classify_death(
+    signal: Option<i32>,
+    code: Option<i32>,
+    output: &str,
+    last_call: Option<&str>,
+) -> Failure {
+    let mut failure = model::finding::classify_death(signal, code, output, last_call);
+    let Some(place) = model::finding::crash_place(output) else {
+        return failure;
+    };
+    // Only where the place is what the finding stands for (not after an assertion's location).
+    if failure.cause.as_ref().is_some_and(|c| c.ends_with(&place)) {
+        if let Some(function) = function_at(&place) {
+            failure.message = format!("{} ({function})", failure.message);
+        }
+    }
+    failure
+}
+
+/// The function of the libz3 this process runs on that holds `place` (`libz3.so.4+0x6864ef`,
+/// as the crash line names it), demangled without parameters, and the offset into it:
+/// `euf::completion::get_canonical+0x26f`. `None` where the library's file keeps no symbol
+/// table that names it. The table is read once per process, on the first crash it names.
+pub fn function_at(place: &str) -> Option<String> {
+    static FUNCTIONS: OnceLock<Vec<z3lib::elf::Function>> = OnceLock::new();
+    let (file, offset) = place.rsplit_once("+0x")?;
+    if !file.starts_with("libz3") {
+        return None;
+    }
+    let offset = u64::from_str_radix(offset, 16).ok()?;
+    let functions = FUNCTIONS.get_or_init(|| {
+        z3lib::running_on()
+            .and_then(|library| z3lib::elf::functions(&library.path).ok())
+            .unwrap_or_default()
+    });
+    let (function, within) = z3lib::elf::function_holding(functions, offset)?;
+    Some(format!("{}+{within:#x}", demangled(&function.name)))
+}
+
+/// A C++ name demangled without its parameters and return type (`expr::get_sort`), or the
+/// name as it is where it is no mangled C++ name (a C function of the API).
+fn demangled(name: &str) -> String {
+    let options = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    cpp_demangle::Symbol::new(name)
+        .ok()
+        .and_then(|symbol| symbol.demangle(&options).ok())
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// Finds the address range of the loaded libz3's segments.

@@ -3,13 +3,14 @@
 //! itself, and hands its [`Failure`] to the parent as JSON in an unnamed file they share);
 //! the parent forwards the child's stderr, keeps its tail, applies the time limit, and
 //! classifies a death (signal, Z3's fatal exit, stack overflow, panic, memory) with
-//! [`model::finding::classify_death`]. The index of the entry in progress lives in a page
+//! [`crate::crash::classify_death`]. The index of the entry in progress lives in a page
 //! shared with the child, so the parent knows which call was running.
 //!
 //! The parent must be single-threaded and must not have touched Z3 before [`replay_isolated`].
 
+use crate::crash::classify_death;
 use crate::replay::{replay_trace_with, Exit, Outcome, ReplayOptions};
-use model::finding::{classify_death, overran_resource_limit, Failure, FailureKind};
+use model::finding::{overran_resource_limit, Failure, FailureKind};
 use model::trace::Trace;
 use std::io::{Read, Seek, Write};
 use std::sync::atomic::{AtomicU32, Ordering};

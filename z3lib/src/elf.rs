@@ -130,6 +130,53 @@ pub fn exported_z3_functions(path: &Path) -> std::io::Result<Vec<String>> {
     Ok(names)
 }
 
+/// A function of an ELF file's symbol table: where it starts and how long it is (addresses
+/// as the file's program headers place them; for a shared library, offsets from its base).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub start: u64,
+    pub size: u64,
+    /// As the file has it (a C++ name mangled).
+    pub name: String,
+}
+
+/// The functions of the ELF file at `path`, sorted by start: its full symbol table, else
+/// (a stripped file, such as Debian's libz3) its dynamic one, which names only the exported
+/// API. A source build's and the z3-solver wheel's libz3 keep the full table.
+pub fn functions(path: &Path) -> std::io::Result<Vec<Function>> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let invalid = |e: object::Error| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let bytes = std::fs::read(path)?;
+    let file = object::File::parse(&*bytes).map_err(invalid)?;
+    let of = |symbols: object::SymbolIterator<'_, '_>| -> Vec<Function> {
+        symbols
+            .filter(|s| s.is_definition() && s.kind() == SymbolKind::Text && s.size() > 0)
+            .filter_map(|s| {
+                Some(Function {
+                    start: s.address(),
+                    size: s.size(),
+                    name: s.name().ok()?.to_string(),
+                })
+            })
+            .collect()
+    };
+    let mut functions = of(file.symbols());
+    if functions.is_empty() {
+        functions = of(file.dynamic_symbols());
+    }
+    functions.sort_by_key(|f| f.start);
+    Ok(functions)
+}
+
+/// The function of `functions` (sorted by start) that holds `address`, with the offset of
+/// `address` into it.
+pub fn function_holding(functions: &[Function], address: u64) -> Option<(&Function, u64)> {
+    let after = functions.partition_point(|f| f.start <= address);
+    let function = functions[..after].last()?;
+    let offset = address - function.start;
+    (offset < function.size).then_some((function, offset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +206,36 @@ mod tests {
         assert!(names.len() > 600, "{}", names.len());
         assert!(names.iter().any(|n| n == "Z3_solver_check"));
         assert!(names.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn an_address_is_named_by_the_function_that_holds_it() {
+        let function = |start, size, name: &str| Function {
+            start,
+            size,
+            name: name.into(),
+        };
+        let table = [function(0x100, 0x10, "a"), function(0x200, 0x40, "b")];
+        assert_eq!(function_holding(&table, 0x100), Some((&table[0], 0)));
+        assert_eq!(function_holding(&table, 0x23f), Some((&table[1], 0x3f)));
+        assert_eq!(function_holding(&table, 0x110), None, "between functions");
+        assert_eq!(function_holding(&table, 0x240), None, "past the last");
+        assert_eq!(function_holding(&table, 0xff), None, "before the first");
+    }
+
+    #[test]
+    fn this_test_binary_names_its_own_functions() {
+        let exe = std::env::current_exe().unwrap();
+        let table = functions(&exe).unwrap();
+        assert!(table.windows(2).all(|w| w[0].start <= w[1].start));
+        let main = table
+            .iter()
+            .find(|f| f.name == "main")
+            .expect("a main symbol");
+        assert_eq!(
+            function_holding(&table, main.start + main.size / 2).map(|(f, _)| &f.name),
+            Some(&main.name)
+        );
     }
 
     #[test]
