@@ -600,9 +600,12 @@ fn minimize_all(cfg: &CampaignConfig, summary: &mut Summary) -> anyhow::Result<(
 
 /// Writes a finding's reproducers (`untrace::repro::write_folder`) from `trace` into its
 /// folder; a failure to write them is reported and leaves none named, the finding stays.
+/// Their header says what the finding is: its signature, and its round's message (a crash's
+/// names the function of libz3 where the library keeps its symbol table).
 fn write_reproducers(dir: &Path, trace: &Path, entry: &FailureEntry) -> Vec<PathBuf> {
     let header = vec![
         format!("finding: {}", entry.signature),
+        format!("in its round: {}", entry.failure.message),
         format!(
             "found by mbt, round seed {}, on Z3 {}",
             entry.seed, entry.z3_version

@@ -229,6 +229,17 @@ fn check_findings(
                 text.contains("Reproducer of min.trace"),
                 "{kind}: {name}:\n{text}"
             );
+            // The header says what the finding is: its signature and its round's message.
+            let message = f["message"].as_str().unwrap();
+            for said in [
+                format!("finding: {}", f["signature"].as_str().unwrap()),
+                format!("in its round: {}", untrace::repro::comment_text(message)),
+            ] {
+                assert!(
+                    text.contains(&said),
+                    "{kind}: {name} lacks `{said}`:\n{text}"
+                );
+            }
         }
         let text = std::fs::read_to_string(min).unwrap();
         let lines = text.lines().count();
