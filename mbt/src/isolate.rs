@@ -148,7 +148,7 @@ pub struct Finished {
 /// the parent stays single-threaded. Last, the heap's free memory goes back to the kernel:
 /// every fork copies the parent's page tables and every worker's exit tears them down, and
 /// the measurement of `--shadows` leaves some 600 MB free in the heap on Z3 5.4.1 (a parent of
-/// 675 MB against 60 MB after the trim; each worker's start and end cost that much more
+/// 675 MB against 72 MB after the trim; each worker's start and end cost that much more
 /// kernel time).
 pub fn warm_up() {
     let _ = z3::Context::thread_local();
@@ -254,8 +254,8 @@ fn child(
             Err(_) => break 3,
         };
         // A failed round may leave Z3 in any state, and so does a round that set or reset the
-        // global parameters: a reset does not give back a fresh process's (Z3 5.4.1: a setting
-        // after a reset makes other modules' parameters unknown for the rest of the process,
+        // global parameters: a reset does not give back a fresh process's (Z3 5.4.1: a module's
+        // parameter set after a reset makes the rewriter's unknown for the rest of the process,
         // see `globals_changed`), and a later round that met it would be a finding its own
         // trace cannot replay. The next round gets a fresh process; the parent learns so with
         // the round's end.

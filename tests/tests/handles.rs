@@ -131,7 +131,7 @@ fn a_global_parameter_reads_back_the_trace_setting_and_its_default_after_reset()
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
-/// Z3 5.4.1 forgets the parameters of other modules once a global parameter is set after
+/// Z3 5.4.1 forgets the rewriter's parameters once a module's parameter is set after
 /// `Z3_global_param_reset_all` (`traces/regress-5x/global-param-set-after-reset-forgets-modules`).
 /// mbt's workers used to reset the parameters before every round, so a round that set one left
 /// the later rounds of its worker failing to read `rewriter.flat` (seeds 700000-700011),

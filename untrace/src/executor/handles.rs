@@ -1169,8 +1169,8 @@ fn reset_leaves_a_default_unread() -> Option<(&'static str, Option<String>, &'st
 
 /// Whether this process has set or reset Z3's global parameters (a trace's `set_global`, or
 /// its `read_global "Z3_global_param_reset_all"`). They are process state that outlives any
-/// executor, and a reset does not give back a fresh process's: on Z3 5.4.1 a setting after a
-/// reset makes the parameters of other modules (`rewriter.flat`) unknown for the rest of the
+/// executor, and a reset does not give back a fresh process's: on Z3 5.4.1 a module's parameter
+/// set after a reset makes the rewriter's (`rewriter.flat`) unknown for the rest of the
 /// process. A process that did either is not one a replay of another trace starts as.
 static GLOBALS_CHANGED: AtomicBool = AtomicBool::new(false);
 
