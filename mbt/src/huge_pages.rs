@@ -31,7 +31,7 @@ pub fn reexec_with_huge_pages() {
     let Ok(exe) = std::env::current_exe() else {
         return;
     };
-    let mut tunables = current.clone();
+    let mut tunables = current;
     if !tunables.is_empty() {
         tunables.push(":");
     }

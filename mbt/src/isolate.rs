@@ -552,11 +552,12 @@ impl Worker {
             WaitStatus::Exited(_, code) => code,
             _ => -1,
         };
-        failed(untrace::crash::classify_death(
+        failed(model::finding::classify_death(
             None,
             Some(code),
             &output,
             call.as_deref(),
+            &untrace::crash::function_at,
         ))
     }
 }
@@ -671,14 +672,20 @@ fn finished_from_report(current: Current) -> Finished {
 }
 
 /// Names how a worker died during a round: a CPU-limit signal is a timeout; everything else
-/// is classified as `untrace` classifies a replay's death (`untrace::crash::classify_death`:
+/// is classified as `untrace` classifies a replay's death (`model::finding::classify_death`:
 /// Z3's assertion location, the crash reporter's place in libz3, stack overflow, memory), so
 /// that a round and its replay get the same signature.
 pub fn classify_signal(sig: i32, output: &str, last_call: Option<&str>) -> Failure {
     if sig == libc::SIGXCPU {
         return Failure::new(FailureKind::Timeout, "the round ran past its CPU limit");
     }
-    untrace::crash::classify_death(Some(sig), None, output, last_call)
+    model::finding::classify_death(
+        Some(sig),
+        None,
+        output,
+        last_call,
+        &untrace::crash::function_at,
+    )
 }
 
 /// Whether a round killed at a time limit (`killed`: which one; its trace `trace`) is a

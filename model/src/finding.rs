@@ -476,7 +476,7 @@ pub const CRASH_LINE: &str = "crash: ";
 
 /// The place in libz3 the crash reporter's last line in `output` names (`SIGSEGV in push at
 /// libz3.so.4+0x1a65b1`: `libz3.so.4+0x1a65b1`), if it names one.
-pub fn crash_place(output: &str) -> Option<String> {
+fn crash_place(output: &str) -> Option<String> {
     let reported = output
         .lines()
         .rev()
@@ -487,11 +487,15 @@ pub fn crash_place(output: &str) -> Option<String> {
 
 /// Classifies a process that ran Z3 calls and ended abnormally: killed by `signal`, or exited
 /// with `code`; `output` is what it printed (stderr), `last_call` the call that was running.
+/// `name_place` names the function of libz3 a crash's place falls in, where it can
+/// (`untrace::crash::function_at`): the message shows it after the place, for the Z3
+/// developer who reads it; the signature keeps the place alone.
 pub fn classify_death(
     signal: Option<i32>,
     code: Option<i32>,
     output: &str,
     last_call: Option<&str>,
+    name_place: &dyn Fn(&str) -> Option<String>,
 ) -> Failure {
     let call = last_call.unwrap_or("-");
     let with_call = |f: Failure| match last_call {
@@ -499,15 +503,20 @@ pub fn classify_death(
         None => f,
     };
     let place = crash_place(output);
+    // The place as the message shows it.
+    let shown = place.as_ref().map(|at| match name_place(at) {
+        Some(function) => format!("{at} ({function})"),
+        None => at.clone(),
+    });
     if output.contains("has overflowed its stack") {
         // By where in libz3 the stack ran out, as for a crash: the same runaway recursion
         // meets the guard page from whichever call, and is one bug.
-        let (message, cause) = match &place {
-            Some(at) => (
-                format!("stack overflow in `{call}` at {at}"),
+        let (message, cause) = match (&place, &shown) {
+            (Some(at), Some(shown)) => (
+                format!("stack overflow in `{call}` at {shown}"),
                 format!("at {at}"),
             ),
-            None => ("stack overflow".to_string(), format!("in {call}")),
+            _ => ("stack overflow".to_string(), format!("in {call}")),
         };
         return with_call(Failure::new(FailureKind::StackOverflow, message).with_cause(cause));
     }
@@ -536,8 +545,8 @@ pub fn classify_death(
                 Some(at) => format!("{name} at {at}"),
                 None => format!("{name} in {call}"),
             };
-            let message = match &place {
-                Some(at) => format!("killed by {name} in `{call}` at {at}"),
+            let message = match &shown {
+                Some(shown) => format!("killed by {name} in `{call}` at {shown}"),
                 None => format!("killed by {name} in `{call}`"),
             };
             with_call(Failure::new(FailureKind::Crash, message).with_cause(cause))
@@ -766,7 +775,7 @@ mod tests {
             assertion_location(out).as_deref(),
             Some("src/ast/fpa/fpa2bv_converter.cpp:118")
         );
-        let f = classify_death(None, Some(Z3_FATAL_EXIT), out, Some("check_sat"));
+        let f = classify_death(None, Some(Z3_FATAL_EXIT), out, Some("check_sat"), &unnamed);
         assert_eq!(f.kind, FailureKind::Crash);
         assert_eq!(
             f.signature().to_string(),
@@ -781,29 +790,84 @@ mod tests {
         );
     }
 
+    /// A caller that cannot name a place's function (a stripped libz3).
+    fn unnamed(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn a_crash_message_names_the_function_of_its_place_and_the_signature_does_not() {
+        let name = |place: &str| (place == "libz3.so.4+0x10").then(|| "f+0x4".to_string());
+        let signal = classify_death(
+            Some(11),
+            None,
+            "crash: SIGSEGV in push at libz3.so.4+0x10\n",
+            Some("push"),
+            &name,
+        );
+        assert_eq!(
+            signal.message,
+            "killed by SIGSEGV in `push` at libz3.so.4+0x10 (f+0x4)"
+        );
+        assert_eq!(
+            signal.signature().to_string(),
+            "crash|SIGSEGV at libz3.so.4+0x10"
+        );
+        let overflow = classify_death(
+            Some(6),
+            None,
+            "crash: SIGSEGV in push at libz3.so.4+0x10\nthread 'main' has overflowed its stack\n",
+            Some("push"),
+            &name,
+        );
+        assert_eq!(
+            overflow.message,
+            "stack overflow in `push` at libz3.so.4+0x10 (f+0x4)"
+        );
+        assert_eq!(
+            overflow.signature().to_string(),
+            "stack-overflow|at libz3.so.4+0x10"
+        );
+        // An assertion violation is located by Z3's own message, not by the place.
+        let assertion = classify_death(
+            None,
+            Some(Z3_FATAL_EXIT),
+            "crash: SIGSEGV in push at libz3.so.4+0x10\nFile: src/a.cpp\nLine: 3\n",
+            Some("push"),
+            &name,
+        );
+        assert!(
+            !assertion.message.contains("f+0x4"),
+            "{}",
+            assertion.message
+        );
+    }
+
     #[test]
     fn signals_are_located_in_libz3_when_the_reporter_says_where() {
         let out = "untrace: crash: SIGSEGV in push at libz3.so.4+0x1a65b1\n";
-        let a = classify_death(Some(11), None, out, Some("push"));
+        let a = classify_death(Some(11), None, out, Some("push"), &unnamed);
         let b = classify_death(
             Some(11),
             None,
             "crash: SIGSEGV in check_sat at libz3.so.4+0x1a65b1\n",
             Some("check_sat"),
+            &unnamed,
         );
         assert_eq!(
             a.signature().to_string(),
             "crash|SIGSEGV at libz3.so.4+0x1a65b1"
         );
         assert_eq!(a.signature().to_string(), b.signature().to_string());
-        let bare = classify_death(Some(11), None, "", Some("assert"));
+        let bare = classify_death(Some(11), None, "", Some("assert"), &unnamed);
         assert_eq!(bare.signature().to_string(), "crash|SIGSEGV in assert");
         assert_eq!(
             classify_death(
                 Some(6),
                 None,
                 "thread 'main' has overflowed its stack\n",
-                None
+                None,
+                &unnamed,
             )
             .kind,
             FailureKind::StackOverflow
@@ -814,7 +878,7 @@ mod tests {
                 "crash: SIGSEGV in {call} at libz3.so.4+0x34de7d\n\
                  thread 'main' (7) has overflowed its stack\nfatal runtime error: stack overflow\n"
             );
-            classify_death(Some(6), None, &output, Some(call))
+            classify_death(Some(6), None, &output, Some(call), &unnamed)
                 .signature()
                 .to_string()
         };
@@ -828,7 +892,8 @@ mod tests {
                 Some(6),
                 None,
                 "memory allocation of 64 bytes failed\n",
-                None
+                None,
+                &unnamed,
             )
             .kind,
             FailureKind::Memout

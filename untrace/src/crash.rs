@@ -5,8 +5,8 @@
 //! `assert` alike) faults at the same instruction, which the last call cannot tell.
 //! `model::finding::classify_death` reads the line back.
 //!
-//! The process that classifies the death ([`classify_death`]) names the function that place
-//! falls in, where the libz3 file keeps its symbol table (a source build's, the z3-solver
+//! The process that classifies the death names the function that place falls in
+//! ([`function_at`], given to `model::finding::classify_death`), where the libz3 file keeps its symbol table (a source build's, the z3-solver
 //! wheel's; not Debian's, which is stripped): `(euf::completion::get_canonical+0x26f)` in the
 //! finding's message, for the Z3 developer who reads it, and to tell two places of one function
 //! from two bugs. The signature keeps the place, which a replay on any build reproduces.
@@ -15,7 +15,6 @@
 //! The libz3 address range is found once at [`install`]; the executor names the call in
 //! progress with [`set_current_call`] (two relaxed atomic stores per call).
 
-use model::finding::Failure;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -57,28 +56,6 @@ pub fn install() {
             libc::sigaction(sig, &action, (*previous).as_mut_ptr());
         }
     }
-}
-
-/// Classifies a process that ran Z3 calls and ended abnormally, as
-/// [`model::finding::classify_death`] does, and adds to the message the function of libz3 the
-/// crash reporter's place falls in, where [`function_at`] can name it.
-pub fn classify_death(
-    signal: Option<i32>,
-    code: Option<i32>,
-    output: &str,
-    last_call: Option<&str>,
-) -> Failure {
-    let mut failure = model::finding::classify_death(signal, code, output, last_call);
-    let Some(place) = model::finding::crash_place(output) else {
-        return failure;
-    };
-    // Only where the place is what the finding stands for (not after an assertion's location).
-    if failure.cause.as_ref().is_some_and(|c| c.ends_with(&place)) {
-        if let Some(function) = function_at(&place) {
-            failure.message = format!("{} ({function})", failure.message);
-        }
-    }
-    failure
 }
 
 /// The function of the libz3 this process runs on that holds `place` (`libz3.so.4+0x6864ef`,

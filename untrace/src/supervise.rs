@@ -3,14 +3,15 @@
 //! itself, and hands its [`Failure`] to the parent as JSON in an unnamed file they share);
 //! the parent forwards the child's stderr, keeps its tail, applies the time limit, and
 //! classifies a death (signal, Z3's fatal exit, stack overflow, panic, memory) with
-//! [`crate::crash::classify_death`]. The index of the entry in progress lives in a page
+//! [`model::finding::classify_death`], which names a crash's function with
+//! [`crate::crash::function_at`]. The index of the entry in progress lives in a page
 //! shared with the child, so the parent knows which call was running.
 //!
 //! The parent must be single-threaded and must not have touched Z3 before [`replay_isolated`].
 
-use crate::crash::classify_death;
+use crate::crash::function_at;
 use crate::replay::{replay_trace_with, Exit, Outcome, ReplayOptions};
-use model::finding::{overran_resource_limit, Failure, FailureKind};
+use model::finding::{classify_death, overran_resource_limit, Failure, FailureKind};
 use model::trace::Trace;
 use std::io::{Read, Seek, Write};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -261,7 +262,7 @@ fn spawn(job: &Job, limits: Limits) -> std::io::Result<Outcome> {
         .at_call(call)
         .with_cause(cause)
     } else if let WaitStatus::Signaled(_, signal, _) = status {
-        classify_death(Some(signal as i32), None, &output, call)
+        classify_death(Some(signal as i32), None, &output, call, &function_at)
     } else {
         let code = match status {
             WaitStatus::Exited(_, code) => code,
@@ -283,7 +284,7 @@ fn spawn(job: &Job, limits: Limits) -> std::io::Result<Outcome> {
             )
             .with_cause(format!("in {}", call.unwrap_or("-")))
         } else {
-            classify_death(None, Some(code), &output, call)
+            classify_death(None, Some(code), &output, call, &function_at)
         }
     };
     let outcome = Outcome {
