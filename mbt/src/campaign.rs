@@ -207,7 +207,10 @@ pub fn run(cfg: &CampaignConfig, out_lock: OutLock) -> anyhow::Result<Summary> {
         shard: cfg.shard,
         z3_version: z3_version(),
         z3_lib: z3lib::running_on().map(|l| l.path.display().to_string()),
-        api_coverage: crate::api_coverage::ApiCoverage::of_running_libz3(),
+        api_coverage: match cfg.round.count_z3_functions {
+            true => crate::api_coverage::ApiCoverage::of_running_libz3(),
+            false => None,
+        },
         ..Summary::default()
     };
     summary.timeline.record(summary.sample(0.0));

@@ -298,7 +298,9 @@ fn child_round(
     nix::unistd::dup2_stdout(&output)?;
     nix::unistd::dup2_stderr(&output)?;
     // Opened before the round's context is made, so its configuration calls count too.
-    let api_log = crate::api_coverage::RoundLog::open(dir);
+    let api_log = config
+        .count_z3_functions
+        .then(|| crate::api_coverage::RoundLog::open(dir));
     // The first round of a worker uses the context the parent prepared (see `warm_up`); every
     // later one a fresh context prepared the same way: a context that earlier rounds used
     // answers differently (measured: traces of the same seed differed), and a round must be
@@ -328,7 +330,7 @@ fn child_round(
     });
     drop(context);
     let mut report = report;
-    report.stats.z3_functions = api_log.finish();
+    report.stats.z3_functions = api_log.map(|log| log.finish()).unwrap_or_default();
     untrace::profile::record("round", &seed.to_string(), started);
     if let (None, Some(differential)) = (&report.failure, &config.differential) {
         compare_round(differential, &dir.join(TRACE), limits, &mut report);

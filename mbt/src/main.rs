@@ -218,6 +218,12 @@ struct RunArgs {
     /// Do not check models with the independent evaluator (only with Z3's model_eval).
     #[arg(long)]
     no_independent_check: bool,
+    /// Do not count the Z3 functions the rounds call (`summary.json`'s `z3_functions` and
+    /// `api_coverage`, the report's "Z3's C API"). Counting keeps Z3's API log open in every
+    /// round, which writes and flushes each line of each call: about a tenth of a round's CPU
+    /// (bench/README.md). The rounds themselves are the same either way.
+    #[arg(long)]
+    no_api_coverage: bool,
     /// Which solvers shadow clones translate: `all`, or `cheap` (not the default solver nor
     /// logic ALL, whose translate takes about 0.9 s in Z3 5.x). Default: measured on the
     /// loaded Z3 at start (`cheap` when one such translate takes over 200 ms of CPU time); recorded in the
@@ -469,6 +475,7 @@ fn campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             translate_default,
             differential,
             left_out_ops: ops_typed_otherwise(),
+            count_z3_functions: !args.no_api_coverage,
         },
         round_flags,
         quiet: args.quiet,

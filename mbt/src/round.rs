@@ -68,6 +68,7 @@ pub(crate) mod tests {
             inject: None,
             independent: true,
             translate_default: true,
+            count_z3_functions: true,
             differential: None,
             left_out_ops: Vec::new(),
         }

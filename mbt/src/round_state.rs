@@ -43,6 +43,9 @@ pub struct RoundConfig {
     /// Operations the loaded Z3 types otherwise than the model ([`untrace::executor::typing`]):
     /// never generated, since Z3 would refuse or mistype what the model deems valid.
     pub left_out_ops: Vec<&'static str>,
+    /// Each round runs with Z3's API log open to count the Z3 functions it calls
+    /// ([`crate::api_coverage::RoundLog`]); `--no-api-coverage` turns it off.
+    pub count_z3_functions: bool,
 }
 
 /// The other side of a differential campaign and the untrace binary that replays on it.

@@ -422,6 +422,28 @@ fn the_summary_counts_the_z3_functions_the_rounds_called() {
     assert!(report.contains("id=\"api-coverage\""));
 }
 
+/// `--no-api-coverage` runs the same rounds without Z3's API log: nothing counted, no
+/// coverage section, the same calls.
+#[test]
+fn without_api_coverage_the_same_rounds_count_no_z3_function() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (counted, uncounted) = (tmp.path().join("counted"), tmp.path().join("uncounted"));
+    let with = campaign(&counted, 3, 6, &[]);
+    let without = campaign(&uncounted, 3, 6, &["--no-api-coverage"]);
+    assert!(!with["z3_functions"].as_object().unwrap().is_empty());
+    assert!(without["z3_functions"].as_object().unwrap().is_empty());
+    assert!(
+        without["api_coverage"].is_null(),
+        "{}",
+        without["api_coverage"]
+    );
+    assert_eq!(without["api_called"], 0);
+    assert_eq!(with["calls_per_round"], without["calls_per_round"]);
+    assert_eq!(with["failed_seeds"], without["failed_seeds"]);
+    let report = fs::read_to_string(uncounted.join("report.html")).unwrap();
+    assert!(!report.contains("id=\"api-coverage\""));
+}
+
 #[test]
 fn injected_loop_in_the_middle_of_a_batch_is_not_a_finding() {
     check_injected_mid_batch("loop", None, &["--timeout", "3"]);
