@@ -9,6 +9,8 @@
 //! - a Z3 assertion violation: the `File:` and `Line:` Z3 prints ([`assertion_location`]);
 //! - a signal: the signal and where in libz3 the faulting instruction is (the crash reporter
 //!   of the process prints it, see `untrace::crash`), else the API call that was running;
+//!   once minimized ([`Signature::refined`]), the function that place falls in, where libz3
+//!   keeps its symbol table, so that two places of one function count once;
 //! - a Z3 error: the call and its message with numbers and addresses blanked ([`normalize`]);
 //! - an oracle check: the check and what its executor found out (the operation where Z3's
 //!   evaluation first departs from the independent evaluator, or the solver kinds and answers
@@ -246,6 +248,13 @@ pub struct Failure {
     /// and a minimizer does not refine it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
+    /// A crash's cause by the function of libz3 its place falls in (`SIGSEGV in
+    /// euf::completion::get_canonical`), where the library names it: what a minimized
+    /// finding's signature says ([`Signature::refined`]), so that crashes at two places of
+    /// one function count once. A boxed `str`: a failure travels inside the executor's
+    /// errors, which stay small.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_cause: Option<Box<str>>,
 }
 
 impl Failure {
@@ -256,6 +265,7 @@ impl Failure {
             last_call: None,
             cause: None,
             operation: None,
+            function_cause: None,
         }
     }
 
@@ -267,6 +277,12 @@ impl Failure {
 
     pub fn with_cause(mut self, cause: impl Into<String>) -> Failure {
         self.cause = Some(cause.into());
+        self
+    }
+
+    /// The cause by function (see [`Failure::function_cause`]), if there is one.
+    fn with_function_cause(mut self, cause: Option<String>) -> Failure {
+        self.function_cause = cause.map(String::into_boxed_str);
         self
     }
 
@@ -320,6 +336,7 @@ impl Failure {
             cause,
             operation: self.operation.clone(),
             calls_left: None,
+            function_cause: self.function_cause.as_deref().map(str::to_string),
         }
     }
 
@@ -344,15 +361,29 @@ pub struct Signature {
     /// trace, sorted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls_left: Option<Vec<String>>,
+    /// A crash's cause by function ([`Failure::function_cause`]), which
+    /// [`Signature::refined`] takes; not part of the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_cause: Option<String>,
 }
 
 impl Signature {
-    /// The signature of a finding after minimization to `entries`: for the oracles that
+    /// The signature of a finding after minimization to `entries`: for a crash whose place
+    /// libz3 names, the function instead of the place (one bug faults at several
+    /// instructions of a function, as the data it meets differs; the round's signature keeps
+    /// the place, which `--known` files and findings databases hold); for the oracles that
     /// compare answers, whose cause names no operation, the operations and solver calls left
     /// in the minimized trace, sorted (findings of one root cause reduce to the same few
     /// operations); any other signature is precise already and stays as it is.
     pub fn refined(&self, entries: &[crate::Entry]) -> Signature {
         use crate::Call;
+        if let Some(cause) = &self.function_cause {
+            return Signature {
+                cause: cause.clone(),
+                function_cause: None,
+                ..self.clone()
+            };
+        }
         if !self.kind.is_oracle() || self.operation.is_some() || self.calls_left.is_some() {
             return self.clone();
         }
@@ -485,17 +516,26 @@ fn crash_place(output: &str) -> Option<String> {
     Some(at.trim().to_string())
 }
 
+/// The function of libz3 a crash's place falls in, and the offset of the place in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaceName {
+    /// Demangled, without parameters: `euf::completion::get_canonical`.
+    pub function: String,
+    pub offset: u64,
+}
+
 /// Classifies a process that ran Z3 calls and ended abnormally: killed by `signal`, or exited
 /// with `code`; `output` is what it printed (stderr), `last_call` the call that was running.
 /// `name_place` names the function of libz3 a crash's place falls in, where it can
 /// (`untrace::crash::function_at`): the message shows it after the place, for the Z3
-/// developer who reads it; the signature keeps the place alone.
+/// developer who reads it; the signature keeps the place, and the cause by function goes
+/// with it for a minimized finding ([`Signature::refined`]).
 pub fn classify_death(
     signal: Option<i32>,
     code: Option<i32>,
     output: &str,
     last_call: Option<&str>,
-    name_place: &dyn Fn(&str) -> Option<String>,
+    name_place: &dyn Fn(&str) -> Option<PlaceName>,
 ) -> Failure {
     let call = last_call.unwrap_or("-");
     let with_call = |f: Failure| match last_call {
@@ -503,11 +543,13 @@ pub fn classify_death(
         None => f,
     };
     let place = crash_place(output);
+    let named = place.as_deref().and_then(name_place);
     // The place as the message shows it.
-    let shown = place.as_ref().map(|at| match name_place(at) {
-        Some(function) => format!("{at} ({function})"),
+    let shown = place.as_ref().map(|at| match &named {
+        Some(n) => format!("{at} ({}+{:#x})", n.function, n.offset),
         None => at.clone(),
     });
+    let function = named.map(|n| n.function);
     if output.contains("has overflowed its stack") {
         // By where in libz3 the stack ran out, as for a crash: the same runaway recursion
         // meets the guard page from whichever call, and is one bug.
@@ -518,7 +560,11 @@ pub fn classify_death(
             ),
             _ => ("stack overflow".to_string(), format!("in {call}")),
         };
-        return with_call(Failure::new(FailureKind::StackOverflow, message).with_cause(cause));
+        return with_call(
+            Failure::new(FailureKind::StackOverflow, message)
+                .with_cause(cause)
+                .with_function_cause(function.map(|f| format!("in {f}"))),
+        );
     }
     if output.contains("memory allocation of")
         || output.contains("std::bad_alloc")
@@ -549,7 +595,12 @@ pub fn classify_death(
                 Some(shown) => format!("killed by {name} in `{call}` at {shown}"),
                 None => format!("killed by {name} in `{call}`"),
             };
-            with_call(Failure::new(FailureKind::Crash, message).with_cause(cause))
+            let function_cause = function.map(|f| format!("{name} in {f}"));
+            with_call(
+                Failure::new(FailureKind::Crash, message)
+                    .with_cause(cause)
+                    .with_function_cause(function_cause),
+            )
         }
         (None, code) => {
             let code = code.unwrap_or(-1);
@@ -791,13 +842,18 @@ mod tests {
     }
 
     /// A caller that cannot name a place's function (a stripped libz3).
-    fn unnamed(_: &str) -> Option<String> {
+    fn unnamed(_: &str) -> Option<PlaceName> {
         None
     }
 
     #[test]
     fn a_crash_message_names_the_function_of_its_place_and_the_signature_does_not() {
-        let name = |place: &str| (place == "libz3.so.4+0x10").then(|| "f+0x4".to_string());
+        let name = |place: &str| {
+            (place == "libz3.so.4+0x10").then(|| PlaceName {
+                function: "f".into(),
+                offset: 4,
+            })
+        };
         let signal = classify_death(
             Some(11),
             None,
@@ -841,6 +897,53 @@ mod tests {
             "{}",
             assertion.message
         );
+    }
+
+    /// Two places of one function are one bug once minimized: the refined signature names
+    /// the function; where libz3 names none, the place stays.
+    #[test]
+    fn a_minimized_crash_is_signed_by_its_function() {
+        let name = |place: &str| {
+            let offset = u64::from_str_radix(place.rsplit_once("+0x")?.1, 16).ok()?;
+            (offset < 0x1000).then(|| PlaceName {
+                function: "euf::completion::get_canonical".into(),
+                offset: offset - 0x10,
+            })
+        };
+        let died = |place: &str, overflow: bool, name: &dyn Fn(&str) -> Option<PlaceName>| {
+            let tail = if overflow {
+                "thread 'main' has overflowed its stack\n"
+            } else {
+                ""
+            };
+            let output = format!("crash: SIGSEGV in push at libz3.so.4+{place}\n{tail}");
+            classify_death(Some(11), None, &output, Some("push"), name).signature()
+        };
+        let (a, b) = (died("0x26f", false, &name), died("0x254", false, &name));
+        assert_ne!(
+            a.to_string(),
+            b.to_string(),
+            "the round's signature keeps the place"
+        );
+        assert_eq!(
+            a.refined(&[]).to_string(),
+            "crash|SIGSEGV in euf::completion::get_canonical"
+        );
+        assert_eq!(a.refined(&[]), b.refined(&[]));
+        assert_eq!(a.refined(&[]).refined(&[]), a.refined(&[]));
+        assert_eq!(
+            died("0x26f", true, &name).refined(&[]).to_string(),
+            "stack-overflow|in euf::completion::get_canonical"
+        );
+        let far = died("0x2000", false, &name);
+        assert_eq!(far.refined(&[]), far, "an unnamed place stays");
+        assert_eq!(
+            died("0x26f", false, &unnamed).refined(&[]).to_string(),
+            "crash|SIGSEGV at libz3.so.4+0x26f"
+        );
+        // It travels with the signature as data.
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), a);
     }
 
     #[test]

@@ -430,7 +430,9 @@ fn the_newer_regression_traces_behave_as_recorded_on_the_other_library() {
 
 /// A crash on a libz3 that keeps its symbol table (the wheel's, as a source build's) names in
 /// its message the function its place falls in, for the Z3 developer who reads the finding;
-/// the signature keeps the place. On Debian's stripped 4.8.12 the message has the place only.
+/// the signature keeps the place, and carries the cause by function that a minimized
+/// finding's signature takes (`--report`). On Debian's stripped 4.8.12 the message has the
+/// place only.
 #[test]
 #[cfg_attr(no_other_z3, ignore = "no second Z3: run .ci/install-deps")]
 fn a_crash_names_the_function_of_libz3_it_happened_in() {
@@ -438,9 +440,13 @@ fn a_crash_names_the_function_of_libz3_it_happened_in() {
         return;
     };
     let trace = repo_root().join("traces/regress-5x/bv1-blast-bvadd-no-overflow-segfault.trace");
+    let tmp = tempfile::tempdir().unwrap();
+    let report = tmp.path().join("report.json");
     let out = Command::new(bin("untrace"))
         .arg("--z3-lib")
         .arg(&other.path)
+        .arg("--report")
+        .arg(&report)
         .arg(&trace)
         .output()
         .unwrap();
@@ -458,6 +464,13 @@ fn a_crash_names_the_function_of_libz3_it_happened_in() {
     assert!(
         signature.ends_with("crash|SIGSEGV at libz3.so.4+0x643700"),
         "{signature}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        report["signature"]["function_cause"],
+        "SIGSEGV in bv1_blaster_simplifier::rw_cfg::reduce_extract",
+        "{report}"
     );
 }
 

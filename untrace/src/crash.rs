@@ -9,7 +9,9 @@
 //! ([`function_at`], given to `model::finding::classify_death`), where the libz3 file keeps its symbol table (a source build's, the z3-solver
 //! wheel's; not Debian's, which is stripped): `(euf::completion::get_canonical+0x26f)` in the
 //! finding's message, for the Z3 developer who reads it, and to tell two places of one function
-//! from two bugs. The signature keeps the place, which a replay on any build reproduces.
+//! from two bugs. The round's signature keeps the place, which a replay on any build
+//! reproduces; a minimized finding's names the function (`model::finding::Signature::refined`),
+//! so that two places of one function are merged into one finding.
 //!
 //! The handler only uses async-signal-safe operations: atomics, a stack buffer and `write(2)`.
 //! The libz3 address range is found once at [`install`]; the executor names the call in
@@ -60,9 +62,10 @@ pub fn install() {
 
 /// The function of the libz3 this process runs on that holds `place` (`libz3.so.4+0x6864ef`,
 /// as the crash line names it), demangled without parameters, and the offset into it:
-/// `euf::completion::get_canonical+0x26f`. `None` where the library's file keeps no symbol
-/// table that names it. The table is read once per process, on the first crash it names.
-pub fn function_at(place: &str) -> Option<String> {
+/// `euf::completion::get_canonical` and 0x26f. `None` where the library's file keeps no
+/// symbol table that names it. The table is read once per process, on the first crash it
+/// names.
+pub fn function_at(place: &str) -> Option<model::finding::PlaceName> {
     static FUNCTIONS: OnceLock<Vec<z3lib::elf::Function>> = OnceLock::new();
     let (file, offset) = place.rsplit_once("+0x")?;
     if !file.starts_with("libz3") {
@@ -75,7 +78,10 @@ pub fn function_at(place: &str) -> Option<String> {
             .unwrap_or_default()
     });
     let (function, within) = z3lib::elf::function_holding(functions, offset)?;
-    Some(format!("{}+{within:#x}", demangled(&function.name)))
+    Some(model::finding::PlaceName {
+        function: demangled(&function.name),
+        offset: within,
+    })
 }
 
 /// A C++ name demangled without its parameters and return type (`expr::get_sort`), or the
