@@ -522,7 +522,16 @@ pub struct PlaceName {
     /// Demangled, without parameters: `euf::completion::get_canonical`.
     pub function: String,
     pub offset: u64,
+    /// The function's size in bytes (both parts, where the compiler moved its cold paths
+    /// out).
+    pub size: u64,
 }
+
+/// Functions of at most this many bytes are a few instructions reached from everywhere
+/// (`expr::get_sort` is 51 bytes in Z3 5.4.1, `ast_manager::is_value` 67): a fault in one is
+/// its caller's bug, which the function's name does not tell, so a crash there keeps its
+/// place as its signature, minimized or not. Two places of a larger function are one bug.
+pub const FEW_INSTRUCTIONS: u64 = 128;
 
 /// Classifies a process that ran Z3 calls and ended abnormally: killed by `signal`, or exited
 /// with `code`; `output` is what it printed (stderr), `last_call` the call that was running.
@@ -549,7 +558,9 @@ pub fn classify_death(
         Some(n) => format!("{at} ({}+{:#x})", n.function, n.offset),
         None => at.clone(),
     });
-    let function = named.map(|n| n.function);
+    let function = named
+        .filter(|n| n.size > FEW_INSTRUCTIONS)
+        .map(|n| n.function);
     if output.contains("has overflowed its stack") {
         // By where in libz3 the stack ran out, as for a crash: the same runaway recursion
         // meets the guard page from whichever call, and is one bug.
@@ -852,6 +863,7 @@ mod tests {
             (place == "libz3.so.4+0x10").then(|| PlaceName {
                 function: "f".into(),
                 offset: 4,
+                size: 16,
             })
         };
         let signal = classify_death(
@@ -900,15 +912,25 @@ mod tests {
     }
 
     /// Two places of one function are one bug once minimized: the refined signature names
-    /// the function; where libz3 names none, the place stays.
+    /// the function; where libz3 names none, or the function is a few instructions reached
+    /// from everywhere, the place stays.
     #[test]
     fn a_minimized_crash_is_signed_by_its_function() {
         let name = |place: &str| {
             let offset = u64::from_str_radix(place.rsplit_once("+0x")?.1, 16).ok()?;
-            (offset < 0x1000).then(|| PlaceName {
-                function: "euf::completion::get_canonical".into(),
-                offset: offset - 0x10,
-            })
+            match offset {
+                0x10..0x1000 => Some(PlaceName {
+                    function: "euf::completion::get_canonical".into(),
+                    offset: offset - 0x10,
+                    size: 1552,
+                }),
+                0x3000..0x3033 => Some(PlaceName {
+                    function: "expr::get_sort".into(),
+                    offset: offset - 0x3000,
+                    size: 51,
+                }),
+                _ => None,
+            }
         };
         let died = |place: &str, overflow: bool, name: &dyn Fn(&str) -> Option<PlaceName>| {
             let tail = if overflow {
@@ -937,6 +959,9 @@ mod tests {
         );
         let far = died("0x2000", false, &name);
         assert_eq!(far.refined(&[]), far, "an unnamed place stays");
+        let (c, d) = (died("0x3000", false, &name), died("0x3019", false, &name));
+        assert_eq!(c.refined(&[]), c, "a place in an accessor stays");
+        assert_ne!(c.refined(&[]), d.refined(&[]));
         assert_eq!(
             died("0x26f", false, &unnamed).refined(&[]).to_string(),
             "crash|SIGSEGV at libz3.so.4+0x26f"

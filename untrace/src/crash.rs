@@ -78,9 +78,19 @@ pub fn function_at(place: &str) -> Option<model::finding::PlaceName> {
             .unwrap_or_default()
     });
     let (function, within) = z3lib::elf::function_holding(functions, offset)?;
+    // GCC moves a function's unlikely paths into a part of its own, `NAME.cold` (the
+    // demangled name is the function's): the function is both.
+    let size = match function.name.strip_suffix(".cold") {
+        Some(hot) => {
+            let hot = functions.iter().find(|f| f.name == hot);
+            function.size + hot.map_or(0, |f| f.size)
+        }
+        None => function.size,
+    };
     Some(model::finding::PlaceName {
         function: demangled(&function.name),
         offset: within,
+        size,
     })
 }
 
