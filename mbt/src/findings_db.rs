@@ -1308,6 +1308,45 @@ mod tests {
         assert!(rows[0].minimized);
     }
 
+    /// A crash minimized before its signature named the function (the place then) is the
+    /// same finding when a later night's minimization names the function, and so is a crash
+    /// at another place of that function.
+    #[test]
+    fn a_crash_signed_by_its_place_is_found_again_by_its_function() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = FindingsDb::open(&dir.path().join("f.sqlite"), true).unwrap();
+        let (a, b, c) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("c"),
+        );
+        let (at_26f, at_254) = (
+            "crash|SIGSEGV at libz3.so.4+0x26f",
+            "crash|SIGSEGV at libz3.so.4+0x254",
+        );
+        let by_function = "crash|SIGSEGV in euf::completion::get_canonical";
+        db.record(
+            &a,
+            &summary("5.4.1.0", vec![entry(&a, at_26f, Some(at_26f), 5)]),
+            &night(T0),
+        )
+        .unwrap();
+        for (folder, place, night_at) in [(&b, at_26f, T0 + DAY), (&c, at_254, T0 + 2 * DAY)] {
+            let recorded = db
+                .record(
+                    folder,
+                    &summary("5.4.1.0", vec![entry(folder, place, Some(by_function), 5)]),
+                    &night(night_at),
+                )
+                .unwrap();
+            assert_eq!(recorded.new, 0, "{place}");
+        }
+        let rows = db.history().unwrap();
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].nights, 3);
+        assert!(rows[0].signatures.iter().any(|s| s == by_function));
+    }
+
     #[test]
     fn a_fix_holds_until_a_later_night_sees_it_again() {
         let dir = tempfile::tempdir().unwrap();
